@@ -1,0 +1,17 @@
+"""nbgrader's folders mapped onto the kit's (SPEC §4). Commands find this file from any folder
+when run through `plaisante` or `make`; plain `nbgrader` must be run from this folder."""
+
+import os
+
+c = get_config()  # noqa: F821  (injected by traitlets when nbgrader loads this file)
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+c.CourseDirectory.root = HERE
+c.CourseDirectory.source_directory = "solutions"
+c.CourseDirectory.release_directory = "starter"
+c.CourseDirectory.submitted_directory = "assignments/submitted"
+c.CourseDirectory.autograded_directory = "assignments/autograded"
+c.CourseDirectory.feedback_directory = "assignments/feedback"
+c.CourseDirectory.db_url = "sqlite:///" + os.path.join(HERE, "assignments", "gradebook.db")
+c.CourseDirectory.course_id = "plaisante-kit"
+c.Execute.timeout = 30

@@ -1,0 +1,96 @@
+"""The kit's own cards, deck and card notation (rules: SPEC §2).
+
+A card is a rank (one of RANKS, as a string) and a suit (one of SUITS). Its value is the rank
+for 2–10, J=11, Q=12, K=13, A=14. The kit builds its own known-good cards (``KitCard``) so that
+a later step can be graded without depending on the student's ``Card``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUITS: tuple[str, ...] = ("clubs", "diamonds", "hearts", "spades")
+RANK_VALUES: dict[str, int] = {rank: value for value, rank in enumerate(RANKS, start=2)}
+SUIT_SYMBOLS: dict[str, str] = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
+RED_SUITS: frozenset[str] = frozenset({"diamonds", "hearts"})
+RANK_NAMES: dict[str, str] = {"J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
+
+_SUIT_BY_MARK: dict[str, str] = {
+    **{symbol: suit for suit, symbol in SUIT_SYMBOLS.items()},
+    **{suit[0]: suit for suit in SUITS},
+}
+
+
+@dataclass(frozen=True)
+class KitCard:
+    """A known-good playing card built by the kit: immutable, hashable, equal by rank and suit.
+
+    Raises ValueError naming the allowed ranks or suits when either is unknown.
+    """
+
+    rank: str
+    suit: str
+
+    def __post_init__(self) -> None:
+        if self.rank not in RANK_VALUES:
+            raise ValueError(f"unknown rank {self.rank!r}; allowed ranks: {', '.join(RANKS)}")
+        if self.suit not in SUITS:
+            raise ValueError(f"unknown suit {self.suit!r}; allowed suits: {', '.join(SUITS)}")
+
+    @property
+    def value(self) -> int:
+        """The card's value, an int from 2 to 14 (ace high)."""
+        return RANK_VALUES[self.rank]
+
+    def __repr__(self) -> str:
+        return f"KitCard({self.rank!r}, {self.suit!r})"
+
+
+def label(card: Any) -> str:
+    """Return a short label such as 'K♥' for any object with ``rank`` and ``suit`` attributes."""
+    return f"{card.rank}{SUIT_SYMBOLS.get(card.suit, '?')}"
+
+
+def spoken_name(card: Any) -> str:
+    """Return the name a screen reader should say, such as 'King of hearts'."""
+    return f"{RANK_NAMES.get(card.rank, card.rank)} of {card.suit}"
+
+
+def labels(cards: Iterable[Any]) -> str:
+    """Return the cards' labels joined by spaces, such as 'K♥ K♦ 3♣' (empty hand: '(no cards)')."""
+    text = " ".join(label(card) for card in cards)
+    return text or "(no cards)"
+
+
+def hand(text: str, card_class: Callable[[str, str], Any] = KitCard) -> list[Any]:
+    """Parse a hand written like 'K♥ K♦ 3♣ 7♠ 9♥' (or 'Kh Kd 3c 7s 9h') into a list of cards.
+
+    Each token is a rank from RANKS followed by one suit mark (♣♦♥♠ or c d h s). The empty
+    string gives an empty list. Raises ValueError naming the token that is not a card.
+    """
+    cards = []
+    for token in text.split():
+        rank, mark = token[:-1].upper(), token[-1:]
+        suit = _SUIT_BY_MARK.get(mark.lower())
+        if rank not in RANK_VALUES or suit is None:
+            raise ValueError(
+                f"{token!r} is not a card; write a rank ({' '.join(RANKS)}) "
+                "followed by a suit (♣ ♦ ♥ ♠ or c d h s), e.g. 'K♥' or '10s'"
+            )
+        cards.append(card_class(rank, suit))
+    return cards
+
+
+def new_deck(card_class: Callable[[str, str], Any] = KitCard) -> list[Any]:
+    """Return the 52 cards, suit by suit in SUITS order and rank by rank, built by card_class."""
+    return [card_class(rank, suit) for suit in SUITS for rank in RANKS]
+
+
+def shuffled_deck(seed: int | None = None, card_class: Callable[[str, str], Any] = KitCard) -> list[Any]:
+    """Return a new 52-card deck shuffled by ``random.Random(seed)``: same seed, same order."""
+    deck = new_deck(card_class)
+    random.Random(seed).shuffle(deck)
+    return deck

@@ -1,0 +1,73 @@
+"""The ``plaisante`` command: the instructor's nbgrader steps, runnable from any folder.
+
+    plaisante release                     # solutions/ → starter/ (nbgrader generate_assignment)
+    plaisante submit NOTEBOOK --student ID
+    plaisante autograde [--student ID …]  # nbgrader autograde
+    plaisante feedback                    # nbgrader generate_feedback
+    plaisante export [--to grades.csv]    # nbgrader export
+    plaisante scores [--student ID …]     # per-step scores from the gradebook
+    plaisante nbgrader ARGS…              # any nbgrader command, from the course root
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import course, scores
+from .reference import ASSIGNMENT, course_root
+
+
+def _students(root: Path) -> list[str]:
+    submitted = root / "assignments" / "submitted"
+    return sorted(p.name for p in submitted.iterdir() if p.is_dir()) if submitted.is_dir() else []
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="plaisante", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--course", type=Path, help="course folder (default: found from here)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("release", help="generate the student version into starter/")
+    p = sub.add_parser("submit", help="copy a student's notebook into assignments/submitted")
+    p.add_argument("notebook", type=Path)
+    p.add_argument("--student", required=True)
+    p = sub.add_parser("autograde", help="autograde submissions with nbgrader")
+    p.add_argument("--student", action="append")
+    sub.add_parser("feedback", help="generate feedback HTML into assignments/feedback")
+    p = sub.add_parser("export", help="export grades to CSV")
+    p.add_argument("--to", default="grades.csv")
+    p = sub.add_parser("scores", help="print per-step scores from the gradebook")
+    p.add_argument("--student", action="append")
+    p = sub.add_parser("nbgrader", help="run any nbgrader command from the course root")
+    p.add_argument("args", nargs=argparse.REMAINDER)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    root = args.course.resolve() if args.course else course_root()
+    if args.command == "release":
+        course.run_nbgrader("generate_assignment", ASSIGNMENT, "--force", root=root)
+    elif args.command == "submit":
+        print(course.submit(args.notebook, args.student, root))
+    elif args.command == "autograde":
+        for student in args.student or [None]:
+            flags = ["--student", student] if student else []
+            course.run_nbgrader("autograde", ASSIGNMENT, "--force", *flags, root=root)
+    elif args.command == "feedback":
+        course.run_nbgrader("generate_feedback", ASSIGNMENT, "--force", root=root)
+    elif args.command == "export":
+        course.run_nbgrader("export", f"--to={Path(args.to).resolve()}", root=root)
+    elif args.command == "scores":
+        for student in args.student or _students(root):
+            table = scores.step_scores(root, student)
+            print(student, " ".join(f"{k}={v:g}" for k, v in table.items()))
+    elif args.command == "nbgrader":
+        return course.run_nbgrader(*args.args, root=root, check=False).returncode
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

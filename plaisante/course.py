@@ -1,0 +1,54 @@
+"""The course folder and nbgrader, run the way our folder mapping needs (SPEC §4, §5).
+
+nbgrader only finds ``nbgrader_config.py`` in the folder it is started from; started elsewhere
+it quietly makes an empty gradebook where it stands. Everything here runs nbgrader with the
+course root as its working folder, whatever folder the instructor is in.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from .reference import ASSIGNMENT, course_root
+
+
+def nbgrader_env() -> dict[str, str]:
+    """Return an environment in which nbgrader finds its helpers (``alembic``) in this venv."""
+    env = dict(os.environ)
+    bin_dir = str(Path(sys.executable).parent)
+    env["PATH"] = bin_dir + os.pathsep + env.get("PATH", "")
+    return env
+
+
+def run_nbgrader(*args: str, root: Path | None = None, check: bool = True,
+                 capture: bool = False) -> subprocess.CompletedProcess[str]:
+    """Run ``nbgrader ARGS…`` from the course root. Raises CalledProcessError on failure if
+    ``check``; the output goes to the terminal unless ``capture``."""
+    root = root or course_root()
+    return subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=root,
+                          env=nbgrader_env(), check=check, text=True, capture_output=capture)
+
+
+def submitted_path(root: Path, student: str, assignment: str = ASSIGNMENT) -> Path:
+    """Return where nbgrader expects ``student``'s submitted notebook."""
+    return root / "assignments" / "submitted" / student / assignment / f"{assignment}.ipynb"
+
+
+def submit(notebook: Path, student: str, root: Path | None = None) -> Path:
+    """Copy a student's notebook into the submitted folder, as nbgrader's exchange would.
+
+    ``student`` may hold letters, digits, '_' and '-' (nbgrader puts ids into regexes).
+    Returns the new path. Raises ValueError for a bad id, FileNotFoundError for no notebook.
+    """
+    if not student or not all(ch.isalnum() or ch in "_-" for ch in student):
+        raise ValueError(f"student id {student!r}: use letters, digits, '_' and '-' only")
+    if not Path(notebook).is_file():
+        raise FileNotFoundError(f"no notebook at {notebook}")
+    target = submitted_path(root or course_root(), student)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(notebook, target)
+    return target
