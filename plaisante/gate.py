@@ -10,6 +10,7 @@ a widget.
 from __future__ import annotations
 
 import html
+import itertools
 import os
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -106,8 +107,11 @@ def play(*, seed: int | None = None, four_colour: bool = False, **parts: Any) ->
     from .game import Round
     from .view import RoundView
 
-    def new_round() -> Round:
+    deals = itertools.count()
+
+    def new_round() -> Round:  # New round deals afresh: seed, seed + 1, … when seeded
+        number = next(deals)
         return Round(card_class=parts["Card"], evaluate=parts["evaluate"], score=parts["score"],
-                     tableau_class=parts["Tableau"], seed=seed)
+                     tableau_class=parts["Tableau"], seed=None if seed is None else seed + number)
 
     return RoundView(new_round, four_colour=four_colour)
