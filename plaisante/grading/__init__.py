@@ -1,0 +1,30 @@
+"""Sandboxed autograding on top of nbgrader (SPEC §5, issue 4).
+
+The API, in the order a grading run uses it::
+
+    from plaisante.grading import Limits, grade_submission, record, grade
+
+    result = grade_submission(root, "alice")   # one submission, in a sandbox; pure w.r.t. the
+                                               # course gradebook: safe in many processes at once
+    record(root, [result, ...])                # the ONLY writer of assignments/gradebook.db
+    results = grade(root)                      # both, for every submitted student, serially
+
+``grade_submission`` runs nbgrader's own autograde converter (``nbgrader.converters.Autograde``:
+overwrite cells from the source, execute, save grades) against a *private* course copy and a
+*private* gradebook in a temporary folder, with the kernel started inside a bubblewrap sandbox
+as a throw-away user id (see ``docs/threat-model.md``). It copies the autograded notebook to
+``assignments/autograded/<student>/<assignment>/`` and returns a ``SubmissionResult``; it never
+opens the course gradebook for writing. ``record`` writes results into the course gradebook
+through nbgrader's ``Gradebook`` API, from one process.
+
+``plaisante.grading.parallel`` (issue 5) fans ``grade_submission`` out to processes or a Dask
+cluster and then calls ``record`` once.
+"""
+
+from __future__ import annotations
+
+from .result import Limits, SubmissionResult
+from .run import grade, grade_submission, record, submitted_students
+
+__all__ = ["Limits", "SubmissionResult", "grade_submission", "record", "grade",
+           "submitted_students"]

@@ -1,0 +1,83 @@
+"""What a grading run takes (``Limits``) and what it gives back (``SubmissionResult``).
+
+Both are plain, picklable dataclasses so that a pool or a Dask worker can return them to the
+one coordinator that writes the gradebook (``plaisante.grading.record``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Status = Literal["graded", "flagged"]
+
+MiB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits for one submission's kernel (SPEC §5).
+
+    * ``cell_seconds``: wall time of one cell; past it the kernel is interrupted, then killed.
+    * ``submission_seconds``: wall time of the whole notebook; cells not reached by then score 0.
+    * ``cpu_seconds``: CPU time of each process of the submission (RLIMIT_CPU).
+    * ``memory_bytes``: address space of each process of the submission (RLIMIT_AS).
+    * ``processes``: processes and threads the submission may have at once (RLIMIT_NPROC,
+      counted for the submission's own user id, so the kernel's own threads count too).
+    * ``output_bytes``: bytes of output kept per notebook; the rest is cut and the cut stated.
+    * ``file_bytes``: largest file the submission may write (RLIMIT_FSIZE) and the size of its
+      private /tmp.
+
+    Raises ValueError for a limit that is not positive.
+    """
+
+    cell_seconds: float = 30.0
+    submission_seconds: float = 300.0
+    cpu_seconds: int = 300
+    memory_bytes: int = 2048 * MiB
+    processes: int = 64
+    output_bytes: int = 1 * MiB
+    file_bytes: int = 64 * MiB
+
+    def __post_init__(self) -> None:
+        for name in ("cell_seconds", "submission_seconds", "cpu_seconds", "memory_bytes",
+                     "processes", "output_bytes", "file_bytes"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+                raise ValueError(f"Limits.{name} must be a positive number, got {value!r}")
+
+
+@dataclass
+class SubmissionResult:
+    """How one submission ended.
+
+    * ``student``: the student id.
+    * ``status``: ``'graded'`` (scored, nothing for the instructor to look at) or ``'flagged'``
+      (scored as far as it could be, and ``reasons`` says what went wrong).
+    * ``reasons``: one short sentence per problem, e.g. ``"timeout: cell step3_has_pair ran
+      over 30 s"``, ``"kernel died in cell step2_count_values_code"``, ``"invalid notebook:
+      …"``, ``"cell step1_card deleted (restored from the source)"``. Empty when graded.
+    * ``cell_scores``: {grade_id: points} for every grade cell of the assignment (0 for what
+      could not be graded).
+    * ``total`` / ``max_total``: the sum of ``cell_scores`` and the assignment's maximum.
+    * ``seconds``: wall time spent grading this submission.
+    * ``autograded``: path of the autograded notebook written under
+      ``assignments/autograded/<student>/<assignment>/``, or None when none could be made.
+    * ``timestamp``: the submission's timestamp.txt content, if any (recorded in the gradebook).
+    """
+
+    student: str
+    status: Status
+    reasons: list[str] = field(default_factory=list)
+    cell_scores: dict[str, float] = field(default_factory=dict)
+    total: float = 0.0
+    max_total: float = 0.0
+    seconds: float = 0.0
+    autograded: str | None = None
+    timestamp: str | None = None
+
+    def flag(self, reason: str) -> None:
+        """Add ``reason`` (once) and mark the submission flagged."""
+        if reason not in self.reasons:
+            self.reasons.append(reason)
+        self.status = "flagged"

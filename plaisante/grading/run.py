@@ -1,0 +1,100 @@
+"""Grade submissions: one at a time in a sandbox (``grade_submission``), then record the results
+in the course gradebook from one process (``record``); ``grade`` does both for a class."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from ..reference import ASSIGNMENT
+from .result import Limits, SubmissionResult
+
+STUDENT_ID = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def check_ids(student: str, assignment: str) -> None:
+    """Raise ValueError unless both ids hold only letters, digits, '_' and '-' (nbgrader puts
+    them into regexes and paths)."""
+    for what, value in (("student id", student), ("assignment id", assignment)):
+        if not isinstance(value, str) or not STUDENT_ID.match(value):
+            raise ValueError(f"{what} {value!r}: use letters, digits, '_' and '-' only")
+
+
+def submitted_students(root: Path, assignment: str = ASSIGNMENT) -> list[str]:
+    """Return the ids of students with a folder ``assignments/submitted/<id>/<assignment>``, sorted."""
+    submitted = Path(root) / "assignments" / "submitted"
+    if not submitted.is_dir():
+        return []
+    return sorted(p.name for p in submitted.iterdir()
+                  if (p / assignment).is_dir() and STUDENT_ID.match(p.name))
+
+
+def grade_submission(root: Path, student: str, assignment: str = ASSIGNMENT, *,
+                     limits: Limits = Limits(), sandbox: bool = True) -> SubmissionResult:
+    """Autograde one student's submission and return how it ended; never raises for anything
+    the submission holds or does.
+
+    Runs nbgrader's ``Autograde`` converter against a private copy (a temporary folder holding
+    only this submission and a private copy of the gradebook), with the kernel in a bubblewrap
+    sandbox under a throw-away user id when ``sandbox`` (no network, no view of the course
+    folder, ``limits`` enforced, every process killed at the end). Writes the autograded
+    notebook to ``assignments/autograded/<student>/<assignment>/`` and nothing else in the
+    course: the course gradebook is only read. Safe to call from several processes at once
+    for different students.
+
+    Raises ValueError for a malformed id, FileNotFoundError when the course has no gradebook
+    entry for ``assignment`` (run ``plaisante release`` first), and RuntimeError when
+    ``sandbox`` is asked for but bubblewrap cannot run here.
+    """
+    from .submission import grade_one
+
+    check_ids(student, assignment)
+    return grade_one(Path(root).resolve(), student, assignment, limits=limits, sandbox=sandbox)
+
+
+def record(root: Path, results: Iterable[SubmissionResult], assignment: str = ASSIGNMENT) -> None:
+    """Write ``results`` into the course gradebook (``assignments/gradebook.db``).
+
+    The only function that writes the course gradebook; call it from one coordinating process.
+    Each result's ``cell_scores`` become the auto scores of the submission's grades (created
+    through nbgrader's ``Gradebook`` API, student included); a flagged result sets nbgrader's
+    own review flag on the submitted notebook. Every result is also written, reasons included,
+    to ``assignments/reports/<assignment>/<student>.json``. Re-recording a student overwrites
+    their earlier scores. Raises FileNotFoundError when the gradebook has no ``assignment``.
+    """
+    from .gradebook import record_results
+
+    record_results(Path(root).resolve(), list(results), assignment)
+
+
+def grade(root: Path, assignment: str = ASSIGNMENT, students: Iterable[str] | None = None, *,
+          limits: Limits = Limits(), sandbox: bool = True, workers: int = 1
+          ) -> list[SubmissionResult]:
+    """Grade ``students`` (default: every submitted student) and record the results; return
+    them in student order.
+
+    ``workers == 1`` grades one after another in this process. ``workers > 1`` is handed to
+    ``plaisante.grading.parallel.grade_parallel(root, assignment, students, limits=…,
+    sandbox=…, workers=…)`` (issue 5), which must call ``grade_submission`` per student and
+    ``record`` once. Raises ValueError for ``workers < 1`` or an unknown student.
+    """
+    root = Path(root).resolve()
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive int, got {workers!r}")
+    available = submitted_students(root, assignment)
+    chosen = list(students) if students is not None else available
+    for student in chosen:
+        check_ids(student, assignment)
+        if student not in available:
+            raise ValueError(f"no submission of {assignment!r} for student {student!r} in "
+                             f"{root / 'assignments' / 'submitted'}")
+    if workers > 1:
+        from .parallel import grade_parallel  # issue 5
+
+        return grade_parallel(root, assignment, chosen, limits=limits, sandbox=sandbox,
+                              workers=workers)
+    results = [grade_submission(root, student, assignment, limits=limits, sandbox=sandbox)
+               for student in chosen]
+    record(root, results, assignment)
+    return results
