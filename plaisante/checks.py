@@ -212,7 +212,7 @@ HAS_CHECK_CASES: dict[str, tuple[tuple[str, bool], ...]] = {
                        ("K♥ K♦ 3♣ 3♠ 9♥", False)),
     "has_flush": (("2♥ 7♥ 9♥ J♥ K♥", True), ("2♥ 7♥ 9♥ J♥ K♠", False)),
     "has_straight": (("5♣ 6♦ 7♥ 8♠ 9♣", True), ("10♠ J♠ Q♦ K♥ A♣", True),
-                     ("5♣ 6♦ 7♥ 8♠ 10♣", False)),
+                     ("5♣ 6♦ 7♥ 8♠ 10♣", False), ("5♣ 5♦ 7♥ 8♠ 9♣", False)),
 }
 
 

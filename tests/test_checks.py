@@ -1,0 +1,139 @@
+"""The visible checks: they pass the reference and name input, expected and actual on a mistake."""
+
+import pytest
+
+from plaisante import checks
+from plaisante.checks import CheckFailed, same
+
+
+def test_every_check_passes_the_reference(ref):
+    checks.check_card(ref.Card)
+    checks.check_count_values(ref.count_values)
+    for name in checks.HAS_CHECK_CASES:
+        checks.check_has(getattr(ref, name))
+    checks.check_evaluate(ref.evaluate)
+    checks.check_total_value(ref.total_value)
+    checks.check_base_mult(ref.base_mult)
+    checks.check_score(ref.score)
+    checks.check_tableau(ref.Tableau)
+
+
+def test_a_failure_names_the_input_the_expected_and_the_actual_value():
+    def count_values(cards):
+        return [0] * 14
+    with pytest.raises(CheckFailed) as failure:
+        checks.check_count_values(count_values)
+    assert str(failure.value) == (
+        "count_values((no cards)): expected [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], "
+        "got [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]")
+
+
+def test_has_pair_at_least_two_passes_visible_checks_but_an_exact_case_catches_it():
+    def has_pair(cards):
+        return any(n >= 2 for n in count_values(cards))  # noqa: F821 (the kit's stands in)
+    checks.check_has(has_pair)
+    with pytest.raises(CheckFailed, match=r"has_pair\(K♥ K♦ K♣ K♠ 9♥\): expected False, got True"):
+        checks.expect_has(has_pair, "K♥ K♦ K♣ K♠ 9♥", False)
+
+
+def test_not_started_is_not_a_failure():
+    def has_flush(cards):
+        raise NotImplementedError()
+    with pytest.raises(NotImplementedError):
+        checks.check_has(has_flush)
+
+
+def test_an_exception_in_student_code_names_the_call():
+    def total_value(cards):
+        return sum(card.points for card in cards)
+    with pytest.raises(CheckFailed, match=r"total_value\(K♥ K♦ 3♣ 7♠ 9♥\): raised AttributeError"):
+        checks.check_total_value(total_value)
+
+
+def test_evaluate_is_checked_on_known_good_has_checks_and_order_matters():
+    from plaisante.rules import FLUSH, STRAIGHT
+
+    def evaluate(cards):  # tests Straight before Flush, relies on the has-checks it is given
+        if has_straight(cards):  # noqa: F821
+            return STRAIGHT
+        if has_flush(cards):  # noqa: F821
+            return FLUSH
+        return "High Card"
+    with pytest.raises(CheckFailed, match=r"evaluate\(5♥ 6♥ 7♥ 8♥ 9♥\): expected 'Flush', "
+                                          r"got 'Straight'"):
+        checks.expect_name(evaluate, "5♥ 6♥ 7♥ 8♥ 9♥", FLUSH, {FLUSH, STRAIGHT})
+    assert "has_straight" not in globals()  # the stand-ins are gone afterwards
+
+
+def test_substituted_restores_what_was_there():
+    namespace = {"count_values": "mine"}
+    exec("def f():\n    return count_values", namespace)
+    with checks.substituted(namespace["f"], count_values="kit's", extra=1):
+        assert namespace["f"]() == "kit's"
+    assert namespace["count_values"] == "mine" and "extra" not in namespace
+
+
+class AlwaysEqual:
+    def __eq__(self, other):
+        return True
+
+    __hash__ = object.__hash__
+
+
+@pytest.mark.parametrize("expected", [True, False, 3, "Pair", [0, 1, 2], None])
+def test_same_refuses_an_object_whose_eq_always_answers_true(expected):
+    assert same(expected, AlwaysEqual()) is False
+    assert same(expected, expected) is True
+
+
+def test_same_is_strict_about_bool_versus_int():
+    assert same(True, 1) is False and same(1, True) is False and same([1], [True]) is False
+
+
+def test_card_check_catches_an_eq_that_ignores_the_suit(ref):
+    class Card(ref.Card):
+        def __eq__(self, other):
+            return self.rank == other.rank
+
+        __hash__ = ref.Card.__hash__
+    with pytest.raises(CheckFailed, match=r"Card\('Q', 'clubs'\) == Card\('Q', 'spades'\): "
+                                          "expected False, got True"):
+        checks.check_card(Card)
+
+
+def test_card_check_wants_the_allowed_ranks_named(ref):
+    class Card(ref.Card):
+        def __init__(self, rank, suit):
+            if rank not in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"):
+                raise ValueError("bad rank")
+            super().__init__(rank, suit)
+    with pytest.raises(CheckFailed, match="should name the allowed ranks"):
+        checks.check_card(Card)
+
+
+def test_move_selected_check_catches_removing_while_iterating(ref):
+    class Tableau(ref.Tableau):
+        def move_selected_to_play_area(self):
+            for card in self.selected:
+                self.selected.remove(card)
+                self.held_cards.remove(card)
+                self.play_area.append(card)
+    with pytest.raises(CheckFailed, match="expected play_area = "):
+        checks.check_move_selected(Tableau)
+
+
+def test_trace_shape_check_does_not_reveal_the_answer():
+    checks.check_shape("trace_counts", [0] * 15, list, 15, int)
+    with pytest.raises(CheckFailed, match="trace_counts: expected a list of 15 ints, got None"):
+        checks.check_shape("trace_counts", None, list, 15, int)
+
+
+def test_going_further_report_never_raises(ref, capsys):
+    checks.try_going_further(ref.has_straight_ace_low, ref.has_straight_flush,
+                             ref.evaluate_going_further, ref.evaluate)
+    assert capsys.readouterr().out.strip() == "Going further: all optional checks pass."
+
+    def not_started(*args, **kwargs):
+        raise NotImplementedError()
+    checks.try_going_further(not_started, not_started, not_started, ref.evaluate)
+    assert "not attempted" in capsys.readouterr().out

@@ -1,0 +1,133 @@
+"""A round's rules (SPEC §2), played on the reference solution's parts."""
+
+import pytest
+
+from plaisante.cards import hand, label
+from plaisante.game import IllegalAction, Round, StudentCodeError
+
+
+def new_round(ref, seed=11, **overrides):
+    parts = dict(card_class=ref.Card, evaluate=ref.evaluate, score=ref.score,
+                 tableau_class=ref.Tableau, seed=seed)
+    parts.update(overrides)
+    return Round(**parts)
+
+
+def test_a_round_starts_with_8_held_cards_4_hands_4_discards(ref):
+    game = new_round(ref)
+    assert len(game.held_cards) == 8 and len(game.deck) == 44
+    assert (game.hands_left, game.discards_left, game.total) == (4, 4, 0)
+    assert game.selected == [] and not game.is_over
+
+
+def test_same_seed_same_deal(ref):
+    assert new_round(ref, 5).held_cards == new_round(ref, 5).held_cards
+    assert new_round(ref, 5).held_cards != new_round(ref, 6).held_cards
+
+
+def test_a_sixth_selection_is_refused_until_one_is_deselected(ref):
+    game = new_round(ref)
+    held = game.held_cards
+    assert all(game.toggle(card) for card in held[:5])
+    assert game.toggle(held[5]) is False and game.selected == held[:5]
+    assert game.toggle(held[0]) is True
+    assert game.toggle(held[5]) is True and game.selected == held[1:6]
+
+
+def test_play_scores_the_selection_and_refills_to_8(ref):
+    deck = hand("2♣ 3♣ 4♦ 5♥ 6♠ 7♣ 8♥ 9♦ 10♠ J♣ Q♥ K♥ K♦ 3♥ 7♠ 9♥", ref.Card)
+    game = new_round(ref, deck=deck)
+    held = game.held_cards
+    assert [label(c) for c in held] == ["9♥", "7♠", "3♥", "K♦", "K♥", "Q♥", "J♣", "10♠"]
+    for card in held[:5]:
+        game.toggle(card)
+    played = game.play()
+    assert (played.name, played.score) == ("Pair", 90)
+    assert game.total == 90 and game.hands_left == 3
+    assert len(game.held_cards) == 8 and game.selected == [] and game.tableau.play_area == []
+    assert len(deck) == 16, "the caller's deck is copied, never changed"
+
+
+def test_discard_refills_without_scoring_and_uses_a_discard(ref):
+    game = new_round(ref)
+    gone = game.held_cards[:3]
+    for card in gone:
+        game.toggle(card)
+    assert game.discard() == gone
+    assert game.total == 0 and game.discards_left == 3 and game.hands_left == 4
+    assert len(game.held_cards) == 8 and not set(gone) & set(game.held_cards)
+
+
+@pytest.mark.parametrize("action, rule", [("play", "select 1 to 5 cards to play"),
+                                          ("discard", "select 1 to 5 cards to discard")])
+def test_play_or_discard_with_nothing_selected_names_the_rule(ref, action, rule):
+    with pytest.raises(IllegalAction, match=rule):
+        getattr(new_round(ref), action)()
+
+
+def test_no_discard_after_the_fourth(ref):
+    game = new_round(ref)
+    for _ in range(4):
+        game.toggle(game.held_cards[0])
+        game.discard()
+    game.toggle(game.held_cards[0])
+    assert game.why_not_discard() == "no discards left: all 4 are used"
+    with pytest.raises(IllegalAction, match="no discards left"):
+        game.discard()
+
+
+def test_a_whole_round_ends_after_the_fourth_hand_with_the_sum_of_scores(ref):
+    game = new_round(ref, seed=2026)
+    for _ in range(4):
+        game.toggle(game.held_cards[0])
+        game.discard()
+    for _ in range(4):
+        for card in game.held_cards[:5]:
+            game.toggle(card)
+        game.play()
+    assert game.is_over and game.hands_left == 0 and len(game.deck) == 52 - 8 - 4 - 20
+    assert game.total == sum(p.score for p in game.history) > 0
+    assert [p.score for p in game.history] == [ref.score(list(p.cards)) for p in game.history]
+    for action in (game.play, game.discard, lambda: game.toggle(game.held_cards[0])):
+        with pytest.raises(IllegalAction, match="the round is over"):
+            action()
+
+
+def test_toggling_a_card_not_held_is_illegal(ref):
+    with pytest.raises(IllegalAction, match="A♠ is not among the held cards"):
+        new_round(ref, deck=hand("2♣ 3♣ 4♦ 5♥ 6♠ 7♣ 8♥ 9♦", ref.Card)).toggle(ref.Card("A", "spades"))
+
+
+def test_a_raising_evaluate_leaves_the_round_as_it_was_and_names_step_4(ref):
+    def evaluate(cards):
+        raise KeyError("oops")
+    game = new_round(ref, evaluate=evaluate)
+    held = game.held_cards
+    for card in held[:2]:
+        game.toggle(card)
+    deck_before = list(game.deck)
+    with pytest.raises(StudentCodeError) as error:
+        game.play()
+    assert error.value.step == 4 and error.value.function == "evaluate"
+    assert game.held_cards == held and game.selected == held[:2] and game.deck == deck_before
+    assert (game.total, game.hands_left, game.tableau.play_area) == (0, 4, [])
+
+
+def test_a_toggle_that_selects_six_is_caught_and_undone(ref):
+    class Greedy(ref.Tableau):
+        def toggle_selection(self, card):
+            self.selected.append(card)
+    game = new_round(ref, tableau_class=Greedy)
+    for card in game.held_cards[:5]:
+        game.toggle(card)
+    with pytest.raises(StudentCodeError, match="6 cards are selected; at most 5 allowed"):
+        game.toggle(game.held_cards[5])
+    assert len(game.selected) == 5
+
+
+def test_a_score_that_is_not_an_int_is_reported(ref):
+    game = new_round(ref, score=lambda cards: "90")
+    game.toggle(game.held_cards[0])
+    with pytest.raises(StudentCodeError, match="step 4, score: returned '90'; a int was expected"):
+        game.play()
+    assert game.hands_left == 4 and len(game.held_cards) == 8

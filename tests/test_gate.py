@@ -1,0 +1,61 @@
+"""The last cell: the checklist while a step fails, the game once all pass (issue 2, the gate)."""
+
+import pytest
+
+from plaisante import gate, play
+from plaisante.view import RoundView
+
+
+def not_started(*args, **kwargs):
+    raise NotImplementedError()
+
+
+def test_the_reference_passes_every_step(ref_parts):
+    assert [(r.step, r.status) for r in gate.check_all(**ref_parts)] == [
+        (1, "pass"), (2, "pass"), (3, "pass"), (4, "pass"), (5, "pass")]
+
+
+def test_untouched_stubs_say_finish_step_n(ref_parts):
+    parts = dict(ref_parts, Card=not_started, evaluate=not_started)
+    results = gate.check_all(**parts)
+    assert [r.status for r in results] == ["todo", "pass", "pass", "todo", "pass"]
+    assert results[0].detail == "finish step 1: Card still raises NotImplementedError"
+
+
+def test_a_straight_that_ignores_duplicates_fails_step_3_naming_has_straight(ref, ref_parts):
+    namespace = {"count_values": ref.count_values}
+    exec("def has_straight(cards):\n"
+         "    values = sorted(card.value for card in cards)\n"
+         "    return len(values) == 5 and values[-1] - values[0] == 4\n", namespace)
+    results = gate.check_all(**dict(ref_parts, has_straight=namespace["has_straight"]))
+    assert results[2].status == "fail"
+    assert results[2].detail.startswith("has_straight(")
+    html = gate.checklist_html(results)
+    assert "Step 3: the has-checks — fails" in html and "has_straight(" in html
+
+
+def test_play_shows_the_checklist_not_the_game_while_a_step_fails(ref_parts):
+    shown = play(**dict(ref_parts, Tableau=not_started))
+    assert not isinstance(shown, RoundView)
+    assert "Not yet: step 5 (Tableau)" in shown.value
+    assert "finish step 5: Tableau still raises NotImplementedError" in shown.value
+
+
+def test_play_shows_a_round_on_the_students_own_code(ref, ref_parts):
+    view = play(**ref_parts, seed=3)
+    assert isinstance(view, RoundView)
+    assert all(type(card) is ref.Card for card in view.round.held_cards)
+    assert view.round.evaluate is ref.evaluate and type(view.round.tableau) is ref.Tableau
+
+
+def test_play_does_not_show_a_widget_under_nbgrader(ref_parts, monkeypatch, capsys):
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    assert play(**ref_parts) is None
+    assert "not shown while nbgrader runs" in capsys.readouterr().out
+
+
+def test_play_names_a_missing_part(ref_parts):
+    parts = dict(ref_parts)
+    del parts["score"]
+    with pytest.raises(TypeError, match="missing score"):
+        play(**parts)
