@@ -1,0 +1,272 @@
+"""nbgrader's ``Execute`` preprocessor, hardened for hostile notebooks.
+
+``GuardedExecute`` runs in place of ``nbgrader.preprocessors.Execute`` inside nbgrader's own
+``Autograde`` converter. On top of it, it:
+
+* bounds the whole notebook's wall time (``submission_seconds``): a cell not reached in time
+  gets an error output, so nbgrader scores its tests 0;
+* survives a kernel that dies (``os._exit``, a CPU or memory limit, a killed parent) or that
+  ignores the interrupt after a timeout: the cell gets an error output, the kernel is
+  restarted (in a fresh sandbox), the notebook's earlier non-test cells are replayed silently,
+  and grading goes on with the next cell, so later steps still earn their points;
+* keeps at most ``output_bytes`` of output per notebook (nbgrader's own limit counts lines);
+  error outputs are always kept, trimmed, because nbgrader reads them to score a test;
+* before each test cell, restores the builtins and the kit's modules to what they were before
+  any student code ran and re-runs the locked setup cell, so a patched helper or builtin
+  earns nothing;
+* writes what happened (timeouts, dead kernels, cut output, ``input()``, limits hit) as JSON
+  lines to ``incident_file``, which ``grade_one`` turns into the reasons of a flagged result.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from jupyter_core.utils import run_sync
+from nbclient.exceptions import CellTimeoutError, DeadKernelError
+from nbformat.notebooknode import NotebookNode
+from nbgrader import utils
+from nbgrader.preprocessors import Execute
+from traitlets import Float, Integer, Unicode
+
+NOT_RUN = "NotGraded"
+
+# Run silently in the kernel before any student code: snapshot the builtins and the kit.
+SNAPSHOT_CODE = """\
+def __plaisante_make_guard():
+    import builtins, sys, importlib
+    import plaisante, plaisante.cards, plaisante.rules, plaisante.checks
+    saved_builtins = dict(vars(builtins))
+    saved_modules = {name: (module, dict(vars(module))) for name, module in sys.modules.items()
+                     if name == 'plaisante' or name.startswith('plaisante.')}
+    def guard(namespace, setup_source):
+        current = vars(builtins)
+        for name in [n for n in current if n not in saved_builtins]:
+            del current[name]
+        current.update(saved_builtins)
+        for name, (module, attributes) in saved_modules.items():
+            sys.modules[name] = module
+            mine = vars(module)
+            for key in [k for k in mine if k not in attributes]:
+                del mine[key]
+            mine.update(attributes)
+        exec(compile(setup_source, '<setup>', 'exec'), namespace)
+    return guard
+get_ipython().__dict__['_plaisante_guard'] = __plaisante_make_guard()
+del __plaisante_make_guard
+"""
+
+
+def _size(content: Any) -> int:
+    """Return an estimate in bytes of an output message's content."""
+    try:
+        return len(json.dumps(content, default=str))
+    except (TypeError, ValueError):
+        return 0
+
+
+def cell_name(cell: NotebookNode, index: int) -> str:
+    """Return the cell's nbgrader grade_id, or 'cell <index>' for a plain cell."""
+    grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+    return str(grade_id) if grade_id else f"cell {index}"
+
+
+def error_output(ename: str, evalue: str) -> NotebookNode:
+    """Return an nbformat error output; nbgrader scores a test cell holding one 0."""
+    return NotebookNode(output_type="error", ename=ename, evalue=evalue,
+                        traceback=[f"{ename}: {evalue}"])
+
+
+class GuardedExecute(Execute):
+    """nbgrader's Execute with a notebook deadline, kernel restarts, an output byte limit,
+    helper restoration before test cells and an incident log (see the module doc)."""
+
+    submission_seconds = Float(300.0, help="wall time of the whole notebook").tag(config=True)
+    output_bytes = Integer(1 << 20, help="bytes of output kept per notebook").tag(config=True)
+    max_restarts = Integer(3, help="kernel restarts before the rest is left unrun").tag(config=True)
+    incident_file = Unicode("", help="JSON-lines file receiving incidents").tag(config=True)
+    setup_source = Unicode("", help="the locked setup cell, re-run before each test").tag(config=True)
+
+    # ------------------------------------------------------------------ bookkeeping
+
+    def incident(self, kind: str, text: str, cell: str | None = None) -> None:
+        """Record one incident (kind, text, cell) in ``incident_file``."""
+        if self.incident_file:
+            with open(self.incident_file, "a", encoding="utf-8") as log:
+                log.write(json.dumps({"kind": kind, "text": text, "cell": cell}) + "\n")
+
+    def preprocess(self, nb: NotebookNode, resources: Any = None, km: Any = None) -> Any:
+        self._deadline = time.monotonic() + self.submission_seconds
+        self._stopped: str | None = None
+        self._restarts = 0
+        self._replay: list[str] = []
+        self._output_used = 0
+        self._output_cut = False
+        self._guard_ready = False
+        return super().preprocess(nb, resources, km)
+
+    def _get_timeout(self, cell: NotebookNode | None) -> int | None:
+        timeout = super()._get_timeout(cell)
+        remaining = max(1, int(self._deadline - time.monotonic()))
+        return remaining if timeout is None else min(timeout, remaining)
+
+    # ------------------------------------------------------------------ executing a cell
+
+    def preprocess_cell(self, cell: NotebookNode, resources: Any, index: int) -> Any:
+        if cell.cell_type != "code" or not cell.source.strip():
+            return cell, resources
+        name = cell_name(cell, index)
+        if not self._stopped and time.monotonic() > self._deadline - 1:
+            self._stopped = (f"time limit: the notebook ran over {self.submission_seconds:g} s; "
+                             f"cells from {name} on were not run")
+            self.incident("submission-timeout", self._stopped, name)
+        if self._stopped:
+            cell.outputs = [error_output(NOT_RUN, self._stopped)]
+            return cell, resources
+        if not self._guard_ready:
+            self._silent(SNAPSHOT_CODE)
+            self._guard_ready = True
+        if utils.is_grade(cell) and self.setup_source:
+            self._silent("get_ipython().__dict__['_plaisante_guard'](globals(), "
+                         f"{self.setup_source!r})")
+        try:
+            cell, resources = super().preprocess_cell(cell, resources, index)
+        except CellTimeoutError:
+            timeout = self._get_timeout(cell)
+            self.incident("timeout", f"timeout: {name} ran over {timeout} s and ignored the "
+                          "interrupt (kernel restarted)", name)
+            cell.outputs = [error_output("CellTimeoutError", f"ran over {timeout} s")]
+            self._restart(name)
+            return cell, resources
+        except DeadKernelError:
+            why = self._death_cause()
+            self.incident("kernel-died", f"kernel died in {name} ({why}; kernel restarted)", name)
+            cell.outputs = [error_output("DeadKernelError", f"the kernel died: {why}")]
+            self._restart(name)
+            return cell, resources
+        self._note_errors(cell, name)
+        timed_out = any(o.get("ename") == "CellTimeoutError" for o in cell.outputs
+                        if o.output_type == "error")
+        if not utils.is_grade(cell) and not timed_out:
+            self._replay.append(cell.source)
+        return cell, resources
+
+    def _note_errors(self, cell: NotebookNode, name: str) -> None:
+        for output in cell.outputs:
+            if output.output_type != "error":
+                continue
+            ename = output.get("ename", "")
+            if ename == "CellTimeoutError":
+                self.incident("timeout", f"timeout: {name} ran over "
+                              f"{self._get_timeout(cell)} s (interrupted)", name)
+            elif ename == "StdinNotImplementedError":
+                self.incident("input", f"input() called in {name}: there is no keyboard "
+                              "when grading (nor in validate)", name)
+            elif ename == "MemoryError":
+                self.incident("memory", f"memory limit hit in {name}", name)
+            elif ename in ("BlockingIOError",) and "Resource temporarily" in str(
+                    output.get("evalue", "")):
+                self.incident("processes", f"process limit hit in {name}", name)
+
+    def _death_cause(self) -> str:
+        process = getattr(getattr(self.km, "provisioner", None), "process", None)
+        code = process.poll() if process is not None else None
+        if code is None:
+            return "no answer from the kernel"
+        signals = {128 + 9: "killed (SIGKILL)", 128 + 24: "CPU time limit (SIGXCPU)",
+                   128 + 25: "file size limit (SIGXFSZ)", 128 + 11: "segmentation fault",
+                   -9: "killed (SIGKILL)", -24: "CPU time limit (SIGXCPU)"}
+        return signals.get(code, f"exit status {code}")
+
+    def _silent(self, code: str, timeout: float = 30.0) -> bool:
+        """Run ``code`` in the kernel without output or history; return True when it ran."""
+        msg_id = self.kc.execute(code, silent=True, store_history=False)
+        try:
+            reply = run_sync(self._wait_reply)(msg_id, timeout)
+        except Exception:  # noqa: BLE001  a dead or stuck kernel: the caller's next cell sees it
+            return False
+        return bool(reply) and reply["content"].get("status") == "ok"
+
+    async def _wait_reply(self, msg_id: str, timeout: float) -> dict[str, Any] | None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                msg = await self.kc.shell_channel.get_msg(timeout=1)
+            except Exception:  # noqa: BLE001  queue.Empty: check the kernel, then wait on
+                if not await self.kc.is_alive():
+                    return None
+                continue
+            if msg["parent_header"].get("msg_id") == msg_id:
+                return msg
+        return None
+
+    def _restart(self, name: str) -> None:
+        if self._restarts >= self.max_restarts:
+            self._stopped = (f"the kernel failed {self._restarts + 1} times; cells after "
+                             f"{name} were not run")
+            self.incident("gave-up", self._stopped, name)
+            return
+        self._restarts += 1
+        try:
+            run_sync(self.km.restart_kernel)(now=True)
+            run_sync(self.kc.wait_for_ready)(timeout=60)
+        except Exception as error:  # noqa: BLE001
+            self._stopped = f"the kernel could not be restarted after {name}: {error}"
+            self.incident("gave-up", self._stopped, name)
+            return
+        self._guard_ready = False
+        self._silent(SNAPSHOT_CODE)
+        self._guard_ready = True
+        for source in self._replay:
+            if not self._silent(source, timeout=min(30.0, self.timeout or 30.0)):
+                if not run_sync(self.kc.is_alive)():
+                    self._stopped = f"the kernel died again while replaying the cells before {name}"
+                    self.incident("gave-up", self._stopped, name)
+                    return
+
+    # ------------------------------------------------------------------ output limit
+
+    def output(self, outs: list[NotebookNode], msg: dict[str, Any], display_id: str | None,
+               cell_index: int) -> NotebookNode | None:
+        content = msg.get("content", {})
+        msg_type = msg.get("msg_type")
+        if msg_type == "error":
+            content["traceback"] = [line[:2000] for line in content.get("traceback", [])[-40:]]
+            content["evalue"] = str(content.get("evalue", ""))[:2000]
+            return super().output(outs, msg, display_id, cell_index)
+        size = _size(content)
+        room = self.output_bytes - self._output_used
+        if size > room:
+            if msg_type == "stream" and room > 100:
+                content["text"] = str(content.get("text", ""))[: room - 100]
+                size = room
+            else:
+                self._cut(outs, cell_index)
+                return None
+            self._output_used += size
+            result = super().output(outs, msg, display_id, cell_index)
+            self._cut(outs, cell_index)
+            return result
+        self._output_used += size
+        return super().output(outs, msg, display_id, cell_index)
+
+    def _update_display_id(self, display_id: str, msg: dict[str, Any]) -> None:
+        if _size(msg.get("content", {})) > self.output_bytes - self._output_used:
+            self._cut([], -1)
+            return
+        super()._update_display_id(display_id, msg)
+
+    def _cut(self, outs: list[NotebookNode], cell_index: int) -> None:
+        self._output_used = self.output_bytes
+        if cell_index >= 0:
+            note = f"[plaisante: output cut here, over the {self.output_bytes} bytes allowed]\n"
+            if not outs or outs[-1].get("text") != note:
+                outs.append(NotebookNode(output_type="stream", name="stderr", text=note))
+        if not self._output_cut:
+            self._output_cut = True
+            cell = self.nb.cells[cell_index] if 0 <= cell_index < len(self.nb.cells) else None
+            name = cell_name(cell, cell_index) if cell is not None else "a display update"
+            self.incident("output", f"output limit: over {self.output_bytes} bytes of output "
+                          f"(cut from {name} on)", name)

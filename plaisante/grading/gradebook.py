@@ -1,0 +1,61 @@
+"""Write grading results into the course gradebook: the one writer (``plaisante.grading.record``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import warnings
+from dataclasses import asdict
+from pathlib import Path
+
+from nbgrader.api import Gradebook, MissingEntry
+
+from .result import SubmissionResult
+
+
+def course_id_of(db_path: Path) -> str:
+    """Return the course id stored in the gradebook at ``db_path`` (read-only)."""
+    connection = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=60)
+    try:
+        row = connection.execute("SELECT id FROM course LIMIT 1").fetchone()
+    finally:
+        connection.close()
+    return row[0] if row else "default_course"
+
+
+def record_results(root: Path, results: list[SubmissionResult], assignment: str) -> None:
+    """See ``plaisante.grading.record``."""
+    for result in results:
+        if not isinstance(result, SubmissionResult):
+            raise TypeError(f"record() takes SubmissionResult objects, got {type(result).__name__}")
+    db_path = root / "assignments" / "gradebook.db"
+    if not db_path.is_file():
+        raise FileNotFoundError(f"no gradebook at {db_path}: run `plaisante release` first")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # nbgrader's SQLAlchemy session warnings
+        with Gradebook("sqlite:///" + str(db_path), course_id_of(db_path)) as gradebook:
+            try:
+                gradebook.find_assignment(assignment)
+            except MissingEntry:
+                raise FileNotFoundError(f"assignment {assignment!r} is not in the gradebook: "
+                                        "run `plaisante release` first") from None
+            for result in results:
+                gradebook.update_or_create_student(result.student)
+                extra = {"timestamp": result.timestamp} if result.timestamp else {}
+                submission = gradebook.update_or_create_submission(
+                    assignment, result.student, **extra)
+                for notebook in submission.notebooks:
+                    for grade in notebook.grades:
+                        grade.auto_score = float(result.cell_scores.get(grade.name, 0.0))
+                        grade.needs_manual_grade = False
+                    notebook.flagged = result.status == "flagged"
+                gradebook.db.commit()
+    reports = root / "assignments" / "reports" / assignment
+    reports.mkdir(parents=True, exist_ok=True)
+    for result in results:
+        target = reports / f"{result.student}.json"
+        partial = reports / f".{result.student}.json.{os.getpid()}.partial"
+        partial.write_text(json.dumps(asdict(result), indent=1, ensure_ascii=False) + "\n",
+                           encoding="utf-8")
+        os.replace(partial, target)

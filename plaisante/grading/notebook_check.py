@@ -1,0 +1,199 @@
+"""Read a submitted notebook defensively and put its graded structure back in order.
+
+Before nbgrader sees a submission, ``sanitize`` compares it with the released notebook (the
+student version, ``starter/``) cell by cell, by nbgrader ``grade_id``:
+
+* a file that is missing, empty, not UTF-8, not JSON, not a notebook, or the notebook of
+  another assignment cannot be graded: ``Unreadable`` says why, and every test scores 0;
+* a graded or locked cell that was deleted is put back from the release (a deleted solution
+  cell comes back as the unsolved stub, so its step scores 0);
+* a cell whose type was changed (code ↔ markdown) is turned back;
+* a graded cell's nbgrader metadata (grade, solution, locked, points) is reset to the
+  release's, and an id nbgrader does not know is stripped;
+* duplicated ids and edited locked cells are reported (nbgrader itself keeps the last copy of
+  a duplicate and restores locked cells, hidden tests included, from the gradebook).
+
+Each change is reported as one sentence; the caller flags the submission with them.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+from nbformat import NotebookNode
+from nbformat.v4.nbbase import random_cell_id
+
+MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024
+
+
+class Unreadable(Exception):
+    """The submission holds nothing gradable; the message says why, for the instructor."""
+
+
+@dataclass
+class Sanitized:
+    """A notebook ready for nbgrader, and what had to be changed to get it."""
+
+    notebook: NotebookNode
+    reasons: list[str] = field(default_factory=list)
+
+
+def _grade_id(cell: dict) -> str | None:
+    meta = cell.get("metadata", {})
+    nbgrader = meta.get("nbgrader") if isinstance(meta, dict) else None
+    if isinstance(nbgrader, dict) and isinstance(nbgrader.get("grade_id"), str):
+        return nbgrader["grade_id"]
+    return None
+
+
+def _text(source: object) -> str:
+    if isinstance(source, list):
+        return "".join(str(part) for part in source)
+    return source if isinstance(source, str) else ""
+
+
+def read_submission(path: Path) -> NotebookNode:
+    """Return the notebook at ``path`` as nbformat v4, repaired where nbformat can repair it.
+
+    Raises Unreadable for a missing, empty, oversized, non-UTF-8 or non-JSON file, or for JSON
+    that is not a notebook.
+    """
+    if not path.is_file():
+        raise Unreadable(f"no notebook submitted (expected {path.name})")
+    size = path.stat().st_size
+    if size == 0:
+        raise Unreadable("empty file: the submitted notebook has 0 bytes")
+    if size > MAX_NOTEBOOK_BYTES:
+        raise Unreadable(f"notebook file too large ({size} bytes, at most {MAX_NOTEBOOK_BYTES})")
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise Unreadable(f"invalid notebook: not UTF-8 text ({error.reason} at byte "
+                         f"{error.start})") from None
+    if not text.strip():
+        raise Unreadable("empty file: the submitted notebook holds only whitespace")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise Unreadable(f"invalid notebook: not valid JSON ({error.msg} at line "
+                         f"{error.lineno}, column {error.colno})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
+        raise Unreadable("invalid notebook: the JSON has no list of cells")
+    try:
+        notebook = nbformat.reads(text, as_version=4)
+        _unique_cell_ids(notebook)
+        nbformat.validate(notebook)
+        return notebook
+    except Exception:  # noqa: BLE001  rebuild from what can be read
+        return _rebuild(data)
+
+
+def _unique_cell_ids(notebook: NotebookNode) -> None:
+    """Give every cell an id of its own (copied cells may share one; nbformat refuses that)."""
+    seen: set[str] = set()
+    for cell in notebook.cells:
+        cell_id = cell.get("id")
+        if not isinstance(cell_id, str) or cell_id in seen:
+            cell["id"] = random_cell_id()
+        seen.add(cell["id"])
+
+
+def _rebuild(data: dict) -> NotebookNode:
+    """Return a fresh v4 notebook from the cells of a malformed one (type, source, nbgrader)."""
+    notebook = nbformat.v4.new_notebook()
+    for raw in data["cells"]:
+        if not isinstance(raw, dict):
+            continue
+        source = _text(raw.get("source"))
+        kind = raw.get("cell_type")
+        cell = (nbformat.v4.new_code_cell(source) if kind == "code"
+                else nbformat.v4.new_raw_cell(source) if kind == "raw"
+                else nbformat.v4.new_markdown_cell(source))
+        meta = raw.get("metadata")
+        if isinstance(meta, dict) and isinstance(meta.get("nbgrader"), dict):
+            cell.metadata["nbgrader"] = copy.deepcopy(meta["nbgrader"])
+        notebook.cells.append(cell)
+    nbformat.validate(notebook)
+    return notebook
+
+
+def _as_type(cell: NotebookNode, kind: str) -> NotebookNode:
+    """Return a copy of ``cell`` as a ``kind`` cell, keeping its source and metadata."""
+    maker = {"code": nbformat.v4.new_code_cell, "markdown": nbformat.v4.new_markdown_cell,
+             "raw": nbformat.v4.new_raw_cell}[kind]
+    new = maker(_text(cell.get("source")))
+    new.metadata = copy.deepcopy(cell.get("metadata", {}))
+    return new
+
+
+def sanitize(notebook: NotebookNode, release: NotebookNode, assignment: str) -> Sanitized:
+    """Return ``notebook`` with its graded structure matched to ``release`` (see module doc).
+
+    Raises Unreadable when it holds none of the release's graded cells.
+    """
+    released = {gid: cell for cell in release.cells if (gid := _grade_id(cell))}
+    order = [gid for cell in release.cells if (gid := _grade_id(cell))]
+    present = [_grade_id(cell) for cell in notebook.cells]
+    known = [gid for gid in present if gid in released]
+    if not known:
+        found = sorted({gid for gid in present if gid})
+        raise Unreadable(
+            f"not a notebook of assignment {assignment!r}: none of its graded cells is there"
+            + (f" (found ids {', '.join(found[:5])}{'…' if len(found) > 5 else ''})"
+               if found else " (no nbgrader cells at all)"))
+    result = Sanitized(notebook)
+    reasons = result.reasons
+    for gid, count in sorted(Counter(known).items()):
+        if count > 1:
+            reasons.append(f"cell {gid} appears {count} times (only the last copy is graded)")
+    cells: list[NotebookNode] = []
+    for cell in notebook.cells:
+        gid = _grade_id(cell)
+        if gid is None:
+            cells.append(cell)
+            continue
+        if gid not in released:
+            reasons.append(f"cell with unknown id {gid!r} is not graded (id changed?)")
+            cell.metadata.pop("nbgrader", None)
+            cells.append(cell)
+            continue
+        model = released[gid]
+        if cell.cell_type != model.cell_type:
+            reasons.append(f"cell {gid} was changed to a {cell.cell_type} cell "
+                           f"(turned back into {model.cell_type})")
+            cell = _as_type(cell, model.cell_type)
+        if cell.metadata.get("nbgrader") != model.metadata.get("nbgrader"):
+            cell.metadata["nbgrader"] = copy.deepcopy(model.metadata["nbgrader"])
+        if model.metadata["nbgrader"].get("locked") and \
+                _text(cell.source).strip() != _text(model.source).strip():
+            reasons.append(f"locked cell {gid} was edited (restored from the source)")
+        cells.append(cell)
+    # put back deleted cells, each after the previous graded cell present
+    have = {_grade_id(cell) for cell in cells}
+    for position, gid in enumerate(order):
+        if gid in have:
+            continue
+        model = copy.deepcopy(released[gid])
+        if model.cell_type == "code":
+            model.outputs, model.execution_count = [], None
+        previous = next((order[i] for i in range(position - 1, -1, -1) if order[i] in have), None)
+        index = 0 if previous is None else max(
+            i for i, cell in enumerate(cells) if _grade_id(cell) == previous) + 1
+        cells.insert(index, model)
+        have.add(gid)
+        kind = "solution" if model.metadata["nbgrader"].get("solution") else (
+            "test" if model.metadata["nbgrader"].get("grade") else "locked")
+        reasons.append(f"{kind} cell {gid} was deleted (put back from the source"
+                       + (", unsolved" if kind == "solution" else "") + ")")
+    notebook.cells = cells
+    notebook.metadata["kernelspec"] = copy.deepcopy(release.metadata.get(
+        "kernelspec", {"name": "python3", "display_name": "Python 3", "language": "python"}))
+    _unique_cell_ids(notebook)
+    nbformat.validate(notebook)
+    return result

@@ -1,0 +1,256 @@
+"""Start a submission's kernel inside a bubblewrap sandbox, as a throw-away user id.
+
+The kernel command becomes::
+
+    bwrap --unshare-pid --unshare-net --unshare-ipc --unshare-uts --die-with-parent
+          --ro-bind <python, venv, kit package> --tmpfs /tmp --bind <work dir> --bind <sockets>
+          --clearenv --setenv … --chdir <work dir> --
+      setpriv --reuid=U --regid=U --clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs --
+        prlimit --cpu=… --as=… --nproc=… --fsize=… --core=0 --
+          python -m ipykernel_launcher -f <connection file>
+
+so the kernel sees a file system holding only the Python it needs (read-only) and its own
+work folder, has no network (it talks to the grader over Unix sockets in a folder bound into
+the sandbox, ZeroMQ's ``ipc`` transport), runs as a user id no other process uses, under
+resource limits, and lives in its own PID namespace: when the kernel ends, every process it
+started ends with it. ``kill_user`` is the belt to those braces.
+
+bwrap runs as root here (the grader's user on the grading machine) so that it can bind paths
+under a private home such as ``/root/.pyenv``; it keeps only CAP_SETUID/CAP_SETGID, which
+``setpriv`` drops together with every other capability before the kernel starts.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from jupyter_client.manager import AsyncKernelManager
+from traitlets import Dict, Integer, List, Unicode
+
+from .result import Limits
+
+UID_BASE = 3_100_000  # throw-away user ids: far above any real account
+UID_SPAN = 800_000
+
+
+class SandboxUnavailable(RuntimeError):
+    """bubblewrap (or root, or setpriv) is missing, so the sandbox cannot be built here."""
+
+
+@lru_cache(maxsize=1)
+def sandbox_problem() -> str | None:
+    """Return why the sandbox cannot run on this machine, or None when it can."""
+    for tool in ("bwrap", "setpriv", "prlimit"):
+        if shutil.which(tool) is None:
+            return f"`{tool}` is not installed (Debian: apt-get install -y bubblewrap util-linux)"
+    if os.geteuid() != 0:
+        return ("the sandboxed grader runs as root (it gives each kernel its own user id); "
+                "run `plaisante grade` as root, or pass --no-sandbox on a machine you trust")
+    probe = subprocess.run(
+        ["bwrap", "--unshare-pid", "--unshare-net", "--die-with-parent",
+         "--ro-bind", "/", "/", "--cap-add", "CAP_SETUID,CAP_SETGID", "--",
+         "setpriv", f"--reuid={UID_BASE}", f"--regid={UID_BASE}", "--clear-groups",
+         "--inh-caps=-all", "--no-new-privs", "--", "true"],
+        capture_output=True, text=True, timeout=30)
+    if probe.returncode != 0:
+        return f"bubblewrap cannot start a sandbox here: {probe.stderr.strip() or probe.returncode}"
+    return None
+
+
+def require_sandbox() -> None:
+    """Raise SandboxUnavailable with the reason when the sandbox cannot run here."""
+    problem = sandbox_problem()
+    if problem:
+        raise SandboxUnavailable(problem)
+
+
+def pick_uid() -> int:
+    """Return a user id in the throw-away range that no running process uses."""
+    used = processes_by_uid()
+    while True:
+        uid = UID_BASE + random.SystemRandom().randrange(UID_SPAN)
+        if uid not in used:
+            return uid
+
+
+def processes_by_uid() -> dict[int, list[int]]:
+    """Return {uid: [pid, …]} for every process on the machine (read from /proc)."""
+    table: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                uid = entry.stat().st_uid
+            except OSError:
+                continue
+            table.setdefault(uid, []).append(int(entry.name))
+    return table
+
+
+def kill_user(uid: int, patience: float = 5.0) -> int:
+    """SIGKILL every process running as ``uid`` until none is left; return how many were seen.
+
+    Only ever called with a throw-away sandbox uid. Raises ValueError for any other uid.
+    """
+    if not UID_BASE <= uid < UID_BASE + UID_SPAN:
+        raise ValueError(f"refusing to kill processes of uid {uid}: not a sandbox uid")
+    seen: set[int] = set()
+    deadline = time.monotonic() + patience
+    while time.monotonic() < deadline:
+        pids = processes_by_uid().get(uid, [])
+        if not pids:
+            break
+        for pid in pids:
+            seen.add(pid)
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        time.sleep(0.05)
+    return len(seen)
+
+
+def _ancestors(path: Path) -> list[Path]:
+    return list(reversed(path.parents))[1:]  # without "/"
+
+
+def read_only_paths() -> list[Path]:
+    """Return the paths the kernel needs, read-only: the Python installation, this venv and
+    the folder holding the ``plaisante`` package (an editable install points into the course
+    checkout; only the package folder is bound, never the course root)."""
+    import plaisante
+
+    paths = [Path(sys.base_prefix).resolve(), Path(sys.prefix)]
+    package = Path(plaisante.__file__).resolve().parent
+    paths.append(package)
+    return paths
+
+
+def bwrap_command(work_dir: Path, socket_dir: Path, uid: int, limits: Limits,
+                  env: dict[str, str]) -> list[str]:
+    """Return the command prefix that runs a program in the sandbox (see the module doc)."""
+    cmd = [shutil.which("bwrap") or "bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+           "--unshare-cgroup-try", "--die-with-parent", "--hostname", "sandbox",
+           "--ro-bind", "/usr", "/usr"]
+    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        top = Path("/") / name
+        if top.is_symlink():
+            cmd += ["--symlink", os.readlink(top), str(top)]
+        elif top.is_dir():
+            cmd += ["--ro-bind", str(top), str(top)]
+    for name in ("ld.so.cache", "ld.so.conf", "localtime", "alternatives"):
+        path = Path("/etc") / name
+        if path.exists():
+            cmd += ["--ro-bind", str(path), str(path)]
+    cmd += ["--proc", "/proc", "--dev", "/dev",
+            "--size", str(limits.file_bytes), "--perms", "1777", "--tmpfs", "/tmp"]
+    made: set[Path] = {Path("/"), Path("/tmp"), Path("/usr")}
+
+    def mount(flag: str, path: Path) -> None:
+        for parent in _ancestors(path):
+            if parent not in made and not any(parent == p or p in parent.parents
+                                              for p in mounted):
+                cmd.extend(["--perms", "0755", "--dir", str(parent)])
+                made.add(parent)
+        cmd.extend([flag, str(path), str(path)])
+        mounted.append(path)
+
+    mounted: list[Path] = []
+    for path in read_only_paths():
+        if not any(path == m or m in path.parents for m in mounted):
+            mount("--ro-bind", path)
+    mount("--bind", work_dir)
+    mount("--bind", socket_dir)
+    cmd += ["--clearenv"]
+    for key, value in env.items():
+        cmd += ["--setenv", key, value]
+    cmd += ["--chdir", str(work_dir), "--cap-add", "CAP_SETUID,CAP_SETGID", "--",
+            "setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
+            "--bounding-set=-all", "--no-new-privs", "--",
+            *rlimit_command(limits)]
+    return cmd
+
+
+def rlimit_command(limits: Limits) -> list[str]:
+    """Return the ``prlimit … --`` prefix that applies ``limits`` to the kernel."""
+    return ["prlimit", f"--cpu={int(limits.cpu_seconds)}", f"--as={int(limits.memory_bytes)}",
+            f"--nproc={int(limits.processes)}", f"--fsize={int(limits.file_bytes)}",
+            "--core=0", "--nofile=256", "--"]
+
+
+def kernel_env(home: str = "/tmp") -> dict[str, str]:
+    """Return the kernel's whole environment: UTF-8 whatever the grader's locale, no proxies,
+    ``NBGRADER_EXECUTION=autograde`` as nbgrader sets it."""
+    venv_bin = str(Path(sys.executable).parent)
+    return {
+        "PATH": f"{venv_bin}:/usr/local/bin:/usr/bin:/bin",
+        "HOME": home,
+        "IPYTHONDIR": f"{home}/.ipython",
+        "MPLCONFIGDIR": f"{home}/.matplotlib",
+        "JUPYTER_RUNTIME_DIR": f"{home}/.jupyter-runtime",
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "PYTHONUTF8": "1",
+        "PYTHONIOENCODING": "utf-8",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+        "NBGRADER_EXECUTION": "autograde",
+    }
+
+
+class SandboxKernelManager(AsyncKernelManager):
+    """An ipykernel launched inside the sandbox; its settings come from the traitlets below
+    (``grade_one`` fills them in through the converter's config).
+
+    Whatever kernel the submitted notebook names, this starts the venv's Python kernel.
+    """
+
+    sandbox_work_dir = Unicode(help="the kernel's working folder (bound read-write)").tag(config=True)
+    sandbox_socket_dir = Unicode(help="folder of the connection file and sockets").tag(config=True)
+    sandbox_uid = Integer(0, help="throw-away user id the kernel runs as").tag(config=True)
+    sandbox_limits = Dict(help="Limits as a dict").tag(config=True)
+    sandbox_enabled = Integer(1, help="0: start the kernel unsandboxed (trusted machines)").tag(config=True)
+    sandbox_extra_env = Dict(help="extra environment for the unsandboxed kernel").tag(config=True)
+    kernel_argv = List(Unicode()).tag(config=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if self.sandbox_enabled:
+            self.transport = "ipc"
+            self.ip = str(Path(self.sandbox_socket_dir) / "kernel")
+            self.connection_file = str(Path(self.sandbox_socket_dir) / "kernel.json")
+
+    def write_connection_file(self, **kwargs: Any) -> None:
+        super().write_connection_file(**kwargs)
+        if self.sandbox_enabled:  # the kernel, a throw-away user, must read its own file
+            os.chown(self.connection_file, self.sandbox_uid, self.sandbox_uid)
+
+    def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
+        argv = [sys.executable, "-m", "ipykernel_launcher", "-f", self.connection_file,
+                *(extra_arguments or [])]
+        if not self.sandbox_enabled:
+            return argv
+        limits = Limits(**self.sandbox_limits)
+        return [*bwrap_command(Path(self.sandbox_work_dir), Path(self.sandbox_socket_dir),
+                               self.sandbox_uid, limits, kernel_env()), *argv]
+
+    async def _async_pre_start_kernel(self, **kw: Any) -> Any:
+        kw["stdout"] = kw["stderr"] = subprocess.DEVNULL  # the kernel's own chatter
+        if self.sandbox_enabled:
+            kw["cwd"] = self.sandbox_work_dir
+            kw["env"] = {}  # bwrap --clearenv sets the kernel's environment itself
+            for folder in (self.sandbox_work_dir, self.sandbox_socket_dir):
+                os.chown(folder, self.sandbox_uid, self.sandbox_uid)
+        else:
+            env = dict(os.environ)
+            env.update(self.sandbox_extra_env)
+            kw["env"] = env
+        return await super()._async_pre_start_kernel(**kw)

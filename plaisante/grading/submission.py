@@ -1,0 +1,252 @@
+"""Grade one submission: a private course copy, nbgrader's Autograde converter, a sandboxed
+kernel, and a ``SubmissionResult`` (see ``plaisante.grading.grade_submission``)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import sqlite3
+import tempfile
+import time
+import warnings
+from dataclasses import asdict
+from pathlib import Path
+
+import nbformat
+from nbconvert.preprocessors import ClearMetadataPreprocessor
+from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.converters import Autograde
+from nbgrader.coursedir import CourseDirectory
+from nbgrader.preprocessors import (
+    AssignLatePenalties,
+    CheckCellMetadata,
+    IgnorePattern,
+    LimitOutput,
+    SaveAutoGrades,
+)
+from traitlets.config import Config
+
+from . import sandbox as sb
+from .execute import GuardedExecute
+from .notebook_check import Unreadable, read_submission, sanitize
+from .result import Limits, SubmissionResult
+
+TMP_PREFIX = "plaisante-grade-"
+
+
+# ------------------------------------------------------------------------- the course, read-only
+
+def snapshot_gradebook(root: Path, target: Path) -> str:
+    """Copy the course gradebook to ``target`` (SQLite's backup API: a consistent copy even
+    while the coordinator writes) and return its course id. The course file is opened
+    read-only. Raises FileNotFoundError when there is no gradebook."""
+    source = root / "assignments" / "gradebook.db"
+    if not source.is_file():
+        raise FileNotFoundError(f"no gradebook at {source}: run `plaisante release` first")
+    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=60)
+    dst = sqlite3.connect(target)
+    try:
+        src.backup(dst)
+        row = dst.execute("SELECT id FROM course LIMIT 1").fetchone()
+    finally:
+        src.close()
+        dst.close()
+    return row[0] if row else "default_course"
+
+
+def assignment_points(db_url: str, course_id: str, assignment: str) -> dict[str, float]:
+    """Return {grade_id: max points} of ``assignment`` in the gradebook at ``db_url``.
+
+    Raises FileNotFoundError when the gradebook has no such assignment.
+    """
+    with Gradebook(db_url, course_id) as gradebook:
+        try:
+            found = gradebook.find_assignment(assignment)
+        except MissingEntry:
+            raise FileNotFoundError(f"assignment {assignment!r} is not in the gradebook: run "
+                                    "`plaisante release` first") from None
+        points = {cell.name: float(cell.max_score)
+                  for notebook in found.notebooks for cell in notebook.grade_cells}
+    return points
+
+
+def setup_source(release: nbformat.NotebookNode) -> str:
+    """Return the release's locked, ungraded code cells that precede the first solution."""
+    chunks = []
+    for cell in release.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if meta.get("solution"):
+            break
+        if cell.cell_type == "code" and meta.get("locked") and not meta.get("grade"):
+            chunks.append(cell.source)
+    return "\n\n".join(chunks)
+
+
+# ------------------------------------------------------------------------------ grading one
+
+def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
+              sandbox: bool) -> SubmissionResult:
+    """See ``plaisante.grading.grade_submission``."""
+    started = time.monotonic()
+    if sandbox:
+        sb.require_sandbox()
+    result = SubmissionResult(student=student, status="graded")
+    release_path = root / "starter" / assignment / f"{assignment}.ipynb"
+    if not release_path.is_file():
+        raise FileNotFoundError(f"no released notebook at {release_path}: run `plaisante release`")
+    release = nbformat.read(release_path, as_version=4)
+    submitted_dir = root / "assignments" / "submitted" / student / assignment
+    out_dir = root / "assignments" / "autograded" / student / assignment
+    work = Path(tempfile.mkdtemp(prefix=TMP_PREFIX))
+    uid = sb.pick_uid() if sandbox else 0
+    try:
+        course_id = snapshot_gradebook(root, work / "gradebook.db")
+        db_url = f"sqlite:///{work / 'gradebook.db'}"
+        points = assignment_points(db_url, course_id, assignment)
+        result.cell_scores = {grade_id: 0.0 for grade_id in points}
+        result.max_total = sum(points.values())
+        timestamp = submitted_dir / "timestamp.txt"
+        if timestamp.is_file() and timestamp.stat().st_size < 200:
+            result.timestamp = timestamp.read_text(encoding="utf-8", errors="replace").strip()
+        try:
+            clean = sanitize(read_submission(submitted_dir / f"{assignment}.ipynb"), release,
+                             assignment)
+        except Unreadable as problem:
+            result.flag(str(problem))
+            _remove_stale(out_dir, assignment)
+            return result
+        for reason in clean.reasons:
+            result.flag(reason)
+        _run_autograde(work, student, assignment, course_id, clean.notebook, result, limits,
+                       sandbox, uid, setup_source(release))
+        scores = _scores(db_url, course_id, assignment, student)
+        for grade_id in result.cell_scores:
+            result.cell_scores[grade_id] = scores.get(grade_id, 0.0)
+        produced = work / "course" / "autograded" / student / assignment / f"{assignment}.ipynb"
+        if produced.is_file():
+            result.autograded = str(_publish(produced, out_dir, assignment))
+        else:
+            _remove_stale(out_dir, assignment)
+    except (FileNotFoundError, sb.SandboxUnavailable):
+        raise
+    except Exception as error:  # noqa: BLE001  the grader's own failure: flag, never stop a batch
+        result.flag(f"grader error: {type(error).__name__}: {error}")
+    finally:
+        if sandbox:
+            left = sb.kill_user(uid)
+            if left:
+                result.flag(f"{left} process(es) outlived the kernel and were killed")
+        shutil.rmtree(work, ignore_errors=True)
+        result.total = round(sum(result.cell_scores.values()), 6)
+        result.seconds = round(time.monotonic() - started, 3)
+    return result
+
+
+def _run_autograde(work: Path, student: str, assignment: str, course_id: str,
+                   notebook: nbformat.NotebookNode, result: SubmissionResult, limits: Limits,
+                   sandbox: bool, uid: int, setup: str) -> None:
+    """Run nbgrader's Autograde converter on the private copy; add its incidents to result."""
+    course = work / "course"
+    inbox = course / "submitted" / student / assignment
+    inbox.mkdir(parents=True)
+    (course / "source" / assignment).mkdir(parents=True)
+    nbformat.write(notebook, inbox / f"{assignment}.ipynb")
+    if result.timestamp:
+        (inbox / "timestamp.txt").write_text(result.timestamp + "\n", encoding="utf-8")
+    scratch, sockets = work / "scratch", work / "sockets"
+    scratch.mkdir()
+    sockets.mkdir()
+    incidents = work / "incidents.jsonl"
+    log_file = work / "nbgrader.log"
+
+    config = Config()
+    coursedir = config.CourseDirectory
+    coursedir.root = str(course)
+    coursedir.source_directory = "source"
+    coursedir.release_directory = "release"
+    coursedir.submitted_directory = "submitted"
+    coursedir.autograded_directory = "autograded"
+    coursedir.feedback_directory = "feedback"
+    coursedir.db_url = f"sqlite:///{work / 'gradebook.db'}"
+    coursedir.course_id = course_id
+    coursedir.assignment_id = assignment
+    coursedir.student_id = student
+    config.Autograde.autograde_preprocessors = [
+        GuardedExecute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades,
+        AssignLatePenalties, CheckCellMetadata]
+    config.Autograde.create_student = True
+    config.OverwriteCells.add_missing_cells = True
+    execute = config.GuardedExecute
+    execute.kernel_manager_class = sb.SandboxKernelManager
+    execute.kernel_name = "python3"
+    execute.timeout = max(1, int(limits.cell_seconds))
+    execute.submission_seconds = float(limits.submission_seconds)
+    execute.output_bytes = int(limits.output_bytes)
+    execute.incident_file = str(incidents)
+    execute.setup_source = setup
+    execute.extra_arguments = ["--HistoryManager.hist_file=:memory:"]
+    execute.shutdown_kernel = "immediate"
+    manager = config.SandboxKernelManager
+    manager.sandbox_enabled = 1 if sandbox else 0
+    manager.sandbox_work_dir = str(scratch)
+    manager.sandbox_socket_dir = str(sockets)
+    manager.sandbox_uid = uid
+    manager.sandbox_limits = asdict(limits)
+    manager.sandbox_extra_env = {"NBGRADER_EXECUTION": "autograde"}
+
+    logger = logging.getLogger(f"plaisante.grading.{student}.{os.getpid()}")
+    logger.propagate = False
+    logger.setLevel(logging.INFO)
+    handler = logging.FileHandler(log_file, encoding="utf-8")
+    logger.addHandler(handler)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # nbgrader's SQLAlchemy session warnings
+            directory = CourseDirectory(config=config)
+            converter = Autograde(coursedir=directory, config=config)
+            converter.log = logger
+            converter.start()
+    except Exception:  # noqa: BLE001  nbgrader already logged why; read it below
+        errors = [line.strip() for line in log_file.read_text(encoding="utf-8").splitlines()
+                  if line.strip() and not line.startswith(("Traceback", "  "))]
+        detail = errors[-3] if len(errors) >= 3 else (errors[-1] if errors else "no log")
+        result.flag(f"nbgrader could not autograde this notebook: {detail[:300]}")
+    finally:
+        logger.removeHandler(handler)
+        handler.close()
+    if incidents.is_file():
+        for line in incidents.read_text(encoding="utf-8").splitlines():
+            result.flag(json.loads(line)["text"])
+
+
+def _scores(db_url: str, course_id: str, assignment: str, student: str) -> dict[str, float]:
+    """Return {grade_id: score} of the private gradebook's submission ({} if none)."""
+    with Gradebook(db_url, course_id) as gradebook:
+        try:
+            submission = gradebook.find_submission(assignment, student)
+        except MissingEntry:
+            return {}
+        return {grade.name: float(grade.score or 0.0)
+                for notebook in submission.notebooks for grade in notebook.grades}
+
+
+def _publish(produced: Path, out_dir: Path, assignment: str) -> Path:
+    """Copy the autograded notebook into the course, atomically; return its path."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / f"{assignment}.ipynb"
+    partial = out_dir / f".{assignment}.ipynb.{os.getpid()}.partial"
+    shutil.copyfile(produced, partial)
+    os.replace(partial, target)
+    stamp = produced.parent / "timestamp.txt"
+    if stamp.is_file():
+        shutil.copyfile(stamp, out_dir / "timestamp.txt")
+    return target
+
+
+def _remove_stale(out_dir: Path, assignment: str) -> None:
+    """Remove an earlier autograded notebook so it is not mistaken for this run's."""
+    stale = out_dir / f"{assignment}.ipynb"
+    if stale.is_file():
+        stale.unlink()
