@@ -15,3 +15,9 @@ c.CourseDirectory.feedback_directory = "assignments/feedback"
 c.CourseDirectory.db_url = "sqlite:///" + os.path.join(HERE, "assignments", "gradebook.db")
 c.CourseDirectory.course_id = "plaisante-kit"
 c.Execute.timeout = 30
+# Feedback never shows hidden tests' code (plaisante/grading/feedback.py).
+c.GenerateFeedback.preprocessors = [
+    "nbgrader.preprocessors.GetGrades",
+    "plaisante.grading.feedback.HideHiddenTests",
+    "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
+]

@@ -3,6 +3,7 @@
     plaisante release                     # solutions/ → starter/ (nbgrader generate_assignment)
     plaisante submit NOTEBOOK --student ID
     plaisante autograde [--student ID …]  # nbgrader autograde
+    plaisante grade ASSIGNMENT [--student ID …]  # sandboxed autograde, final table (see docs)
     plaisante feedback                    # nbgrader generate_feedback
     plaisante export [--to grades.csv]    # nbgrader export
     plaisante scores [--student ID …]     # per-step scores from the gradebook
@@ -35,7 +36,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--student", required=True)
     p = sub.add_parser("autograde", help="autograde submissions with nbgrader")
     p.add_argument("--student", action="append")
-    sub.add_parser("feedback", help="generate feedback HTML into assignments/feedback")
+    p = sub.add_parser("grade", help="autograde in a sandbox; print a table of scores and reasons")
+    p.add_argument("assignment")
+    p.add_argument("--student", action="append", help="grade only this student (repeatable)")
+    p.add_argument("--no-sandbox", action="store_true",
+                   help="run kernels unsandboxed (only for notebooks you trust)")
+    p.add_argument("--cell-timeout", type=float, default=30.0, help="seconds per cell")
+    p.add_argument("--timeout", type=float, default=300.0, help="seconds per submission")
+    sub.add_parser("feedback", help="generate feedback HTML (hidden tests' code left out)")
     p = sub.add_parser("export", help="export grades to CSV")
     p.add_argument("--to", default="grades.csv")
     p = sub.add_parser("scores", help="print per-step scores from the gradebook")
@@ -56,6 +64,8 @@ def main(argv: list[str] | None = None) -> int:
         for student in args.student or [None]:
             flags = ["--student", student] if student else []
             course.run_nbgrader("autograde", ASSIGNMENT, "--force", *flags, root=root)
+    elif args.command == "grade":
+        return _grade(root, args)
     elif args.command == "feedback":
         course.run_nbgrader("generate_feedback", ASSIGNMENT, "--force", root=root)
     elif args.command == "export":
@@ -67,6 +77,21 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "nbgrader":
         return course.run_nbgrader(*args.args, root=root, check=False).returncode
     return 0
+
+
+def _grade(root: Path, args: argparse.Namespace) -> int:
+    from . import grading
+    from .grading.report import all_accounted_for, table
+
+    try:
+        limits = grading.Limits(cell_seconds=args.cell_timeout, submission_seconds=args.timeout)
+        results = grading.grade(root, args.assignment, args.student, limits=limits,
+                                sandbox=not args.no_sandbox)
+    except (ValueError, FileNotFoundError, RuntimeError) as error:
+        print(f"plaisante grade: {error}", file=sys.stderr)
+        return 2
+    print(table(results))
+    return 0 if all_accounted_for(results) else 1
 
 
 if __name__ == "__main__":

@@ -26,5 +26,5 @@ from __future__ import annotations
 from .result import Limits, SubmissionResult
 from .run import grade, grade_submission, record, submitted_students
 
-__all__ = ["Limits", "SubmissionResult", "grade_submission", "record", "grade",
+__all__ = ["Limits", "SubmissionResult", "grade", "grade_submission", "record",
            "submitted_students"]

@@ -166,8 +166,7 @@ class GuardedExecute(Execute):
                               "when grading (nor in validate)", name)
             elif ename == "MemoryError":
                 self.incident("memory", f"memory limit hit in {name}", name)
-            elif ename in ("BlockingIOError",) and "Resource temporarily" in str(
-                    output.get("evalue", "")):
+            elif ename == "BlockingIOError" and "temporarily" in str(output.get("evalue")):
                 self.incident("processes", f"process limit hit in {name}", name)
 
     def _death_cause(self) -> str:
@@ -220,11 +219,11 @@ class GuardedExecute(Execute):
         self._silent(SNAPSHOT_CODE)
         self._guard_ready = True
         for source in self._replay:
-            if not self._silent(source, timeout=min(30.0, self.timeout or 30.0)):
-                if not run_sync(self.kc.is_alive)():
-                    self._stopped = f"the kernel died again while replaying the cells before {name}"
-                    self.incident("gave-up", self._stopped, name)
-                    return
+            ran = self._silent(source, timeout=min(30.0, self.timeout or 30.0))
+            if not ran and not run_sync(self.kc.is_alive)():
+                self._stopped = f"the kernel died again while replaying the cells before {name}"
+                self.incident("gave-up", self._stopped, name)
+                return
 
     # ------------------------------------------------------------------ output limit
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from ..reference import ASSIGNMENT
 from .result import Limits, SubmissionResult
 
+DEFAULT_LIMITS = Limits()  # frozen: safe as a default
 STUDENT_ID = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
@@ -31,7 +32,7 @@ def submitted_students(root: Path, assignment: str = ASSIGNMENT) -> list[str]:
 
 
 def grade_submission(root: Path, student: str, assignment: str = ASSIGNMENT, *,
-                     limits: Limits = Limits(), sandbox: bool = True) -> SubmissionResult:
+                     limits: Limits = DEFAULT_LIMITS, sandbox: bool = True) -> SubmissionResult:
     """Autograde one student's submission and return how it ended; never raises for anything
     the submission holds or does.
 
@@ -69,7 +70,7 @@ def record(root: Path, results: Iterable[SubmissionResult], assignment: str = AS
 
 
 def grade(root: Path, assignment: str = ASSIGNMENT, students: Iterable[str] | None = None, *,
-          limits: Limits = Limits(), sandbox: bool = True, workers: int = 1
+          limits: Limits = DEFAULT_LIMITS, sandbox: bool = True, workers: int = 1
           ) -> list[SubmissionResult]:
     """Grade ``students`` (default: every submitted student) and record the results; return
     them in student order.

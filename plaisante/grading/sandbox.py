@@ -60,7 +60,7 @@ def sandbox_problem() -> str | None:
          "--ro-bind", "/", "/", "--cap-add", "CAP_SETUID,CAP_SETGID", "--",
          "setpriv", f"--reuid={UID_BASE}", f"--regid={UID_BASE}", "--clear-groups",
          "--inh-caps=-all", "--no-new-privs", "--", "true"],
-        capture_output=True, text=True, timeout=30)
+        check=False, capture_output=True, text=True, timeout=30)
     if probe.returncode != 0:
         return f"bubblewrap cannot start a sandbox here: {probe.stderr.strip() or probe.returncode}"
     return None
