@@ -43,6 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run kernels unsandboxed (only for notebooks you trust)")
     p.add_argument("--cell-timeout", type=float, default=30.0, help="seconds per cell")
     p.add_argument("--timeout", type=float, default=300.0, help="seconds per submission")
+    p.add_argument("--workers", type=int, help="grading processes (default: every core; 1: serial)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="a Dask scheduler, e.g. tcp://host:8786, to fan the grading out to")
     sub.add_parser("feedback", help="generate feedback HTML (hidden tests' code left out)")
     p = sub.add_parser("export", help="export grades to CSV")
     p.add_argument("--to", default="grades.csv")
@@ -85,8 +88,15 @@ def _grade(root: Path, args: argparse.Namespace) -> int:
 
     try:
         limits = grading.Limits(cell_seconds=args.cell_timeout, submission_seconds=args.timeout)
-        results = grading.grade(root, args.assignment, args.student, limits=limits,
-                                sandbox=not args.no_sandbox)
+        from .grading.parallel import default_workers, grade_parallel
+
+        if args.scheduler or (args.workers or default_workers()) > 1:
+            results = grade_parallel(root, args.assignment, args.student, limits=limits,
+                                     sandbox=not args.no_sandbox, workers=args.workers,
+                                     scheduler=args.scheduler, progress=True)
+        else:
+            results = grading.grade(root, args.assignment, args.student, limits=limits,
+                                    sandbox=not args.no_sandbox)
     except (ValueError, FileNotFoundError, RuntimeError) as error:
         print(f"plaisante grade: {error}", file=sys.stderr)
         return 2
