@@ -1,0 +1,136 @@
+"""The real nbgrader CLI on the samples, in a temporary copy of the course (SPEC §5, issue 2).
+
+release (generate_assignment) → submit → autograde → generate_feedback → export, then every
+sample's per-step scores are read from the gradebook and compared with the manifest.
+"""
+
+from __future__ import annotations
+
+import csv
+import filecmp
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from plaisante import scores
+from plaisante.cards import RANKS
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "assignments" / "samples"
+MANIFEST = json.loads((SAMPLES / "manifest.json").read_text(encoding="utf-8"))
+
+pytestmark = pytest.mark.nbgrader
+
+
+def plaisante(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
+    env.pop("PLAISANTE_COURSE", None)
+    return subprocess.run([sys.executable, "-m", "plaisante.cli", *args], cwd=cwd, env=env,
+                          text=True, capture_output=True, check=True)
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A graded copy of the course: every sample released, submitted, autograded, fed back."""
+    root = tmp_path_factory.mktemp("course")
+    for name in ("nbgrader_config.py", "solutions", "notebooks"):
+        copy = shutil.copytree if (ROOT / name).is_dir() else shutil.copy
+        copy(ROOT / name, root / name)
+    (root / "assignments").mkdir()
+    plaisante("release", cwd=root)
+    for student, sample in MANIFEST["samples"].items():
+        plaisante("submit", str(SAMPLES / sample["notebook"]), "--student", student, cwd=root)
+    plaisante("autograde", cwd=root / "notebooks")  # from a subfolder on purpose
+    plaisante("feedback", cwd=root)
+    plaisante("export", "--to", str(root / "grades.csv"), cwd=root)
+    return root
+
+
+@pytest.mark.parametrize("student", sorted(MANIFEST["samples"]))
+def test_each_sample_scores_exactly_as_the_manifest_says(course, student):
+    assert scores.step_scores(course, student) == pytest.approx(
+        MANIFEST["samples"][student]["expected"])
+
+
+def test_each_mistake_costs_points_in_its_own_step_only():
+    full = MANIFEST["samples"]["full_marks"]["expected"]
+    for student, sample in MANIFEST["samples"].items():
+        if student.startswith(("full_marks", "untouched", "steps_")):
+            continue
+        lost = {step for step, points in sample["expected"].items()
+                if step != "total" and points < full[step]}
+        assert len(lost) == 1, (student, lost)
+
+
+def test_generated_starter_is_the_committed_starter(course):
+    generated = course / "starter" / "plaisante" / "plaisante.ipynb"
+    committed = ROOT / "starter" / "plaisante" / "plaisante.ipynb"
+    assert generated.read_text(encoding="utf-8") == committed.read_text(encoding="utf-8"), (
+        "starter/ is out of date: run `make release` and commit starter/")
+
+
+def test_committed_samples_are_built_from_starter_and_solutions():
+    spec = importlib.util.spec_from_file_location("make_samples", SAMPLES / "make_samples.py")
+    make_samples = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_samples)
+    built = make_samples.build(ROOT)
+    assert sorted(built) == sorted(MANIFEST["samples"])
+    for name, nb in built.items():
+        assert nbformat.writes(nb) + "\n" == (SAMPLES / f"{name}.ipynb").read_text(
+            encoding="utf-8"), f"{name}.ipynb is out of date: run assignments/samples/make_samples.py"
+
+
+def test_starter_holds_no_solution_and_no_hidden_test():
+    text = (ROOT / "starter" / "plaisante" / "plaisante.ipynb").read_text(encoding="utf-8")
+    assert "BEGIN SOLUTION" not in text and "BEGIN HIDDEN TESTS" not in text
+    assert "RANKS.index(rank) + 2" not in text and "expect_has(" not in text
+
+
+def test_feedback_is_written_for_every_student(course):
+    for student in MANIFEST["samples"]:
+        page = course / "assignments" / "feedback" / student / "plaisante" / "plaisante.html"
+        assert page.is_file(), student
+    full = (course / "assignments/feedback/full_marks/plaisante/plaisante.html").read_text()
+    assert "100.0" in full
+
+
+def test_export_lists_every_student_with_the_gradebook_score(course):
+    with open(course / "grades.csv", newline="", encoding="utf-8") as rows:
+        exported = {row["student_id"]: float(row["score"]) for row in csv.DictReader(rows)}
+    assert exported == {s: v["expected"]["total"] for s, v in MANIFEST["samples"].items()}
+
+
+def test_commands_from_a_subfolder_use_the_course_gradebook(course):
+    out = plaisante("scores", "--student", "full_marks", cwd=course / "notebooks").stdout
+    assert out.strip() == "full_marks step1=15 step2=15 step3=30 step4=25 step5=15 total=100"
+    assert not (course / "notebooks" / "gradebook.db").exists()
+
+
+def test_reference_card_rejects_rank_1_naming_the_allowed_ranks(ref):
+    with pytest.raises(ValueError) as error:
+        ref.Card("1", "hearts")
+    assert all(rank in str(error.value) for rank in RANKS)
+
+
+def test_plaisante_outside_the_course_folder_never_makes_a_stray_gradebook(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "PLAISANTE_COURSE"}
+    result = subprocess.run([sys.executable, "-m", "plaisante.cli", "nbgrader", "db", "student",
+                             "list"], cwd=tmp_path, env=env, text=True, capture_output=True)
+    assert result.returncode == 0, result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_course_root_without_a_config_anywhere_says_what_to_do(tmp_path, monkeypatch):
+    from plaisante import reference
+
+    monkeypatch.delenv("PLAISANTE_COURSE", raising=False)
+    monkeypatch.setattr(reference, "__file__", str(tmp_path / "pkg" / "reference.py"))
+    with pytest.raises(FileNotFoundError, match="no nbgrader_config.py in .* set PLAISANTE_COURSE"):
+        reference.course_root(tmp_path)
