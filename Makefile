@@ -5,7 +5,8 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PORT   ?= 8888
 # NO_BROWSER=1 for a server: JupyterLab listens without opening a browser
-LAB_FLAGS := --ServerApp.port=$(PORT) $(if $(NO_BROWSER),--no-browser,)
+LAB_FLAGS := --ServerApp.port=$(PORT) $(if $(NO_BROWSER),--no-browser,) \
+             $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .PHONY: install demo test test-slow lint release screenshots clean
 
