@@ -9,8 +9,9 @@
   ignores the interrupt after a timeout: the cell gets an error output, the kernel is
   restarted (in a fresh sandbox), the notebook's earlier non-test cells are replayed silently,
   and grading goes on with the next cell, so later steps still earn their points;
-* keeps at most ``output_bytes`` of output per notebook (nbgrader's own limit counts lines);
-  error outputs are always kept, trimmed, because nbgrader reads them to score a test;
+* keeps at most ``output_bytes`` of output per notebook (nbgrader's own limit counts lines),
+  then a few KB per cell; error outputs are always kept, trimmed, because nbgrader reads them
+  to score a test, and a cut stderr stays on stderr for the same reason;
 * before each test cell, restores the builtins and the kit's modules to what they were before
   any student code ran and re-runs the locked setup cell, so a patched helper or builtin
   earns nothing;
@@ -32,6 +33,7 @@ from nbgrader.preprocessors import Execute
 from traitlets import Float, Integer, Unicode
 
 NOT_RUN = "NotGraded"
+AFTER_CUT = 4096  # bytes each cell may still print once the notebook's allowance is spent
 
 # Run silently in the kernel before any student code: snapshot the builtins and the kit.
 SNAPSHOT_CODE = """\
@@ -104,6 +106,7 @@ class GuardedExecute(Execute):
         self._replay: list[str] = []
         self._output_used = 0
         self._output_cut = False
+        self._cell_used: dict[int, int] = {}
         self._guard_ready = False
         return super().preprocess(nb, resources, km)
 
@@ -231,25 +234,29 @@ class GuardedExecute(Execute):
                cell_index: int) -> NotebookNode | None:
         content = msg.get("content", {})
         msg_type = msg.get("msg_type")
-        if msg_type == "error":
+        if msg_type == "error":  # always kept (nbgrader scores a test by it), trimmed
             content["traceback"] = [line[:2000] for line in content.get("traceback", [])[-40:]]
             content["evalue"] = str(content.get("evalue", ""))[:2000]
             return super().output(outs, msg, display_id, cell_index)
         size = _size(content)
-        room = self.output_bytes - self._output_used
-        if size > room:
-            if msg_type == "stream" and room > 100:
-                content["text"] = str(content.get("text", ""))[: room - 100]
-                size = room
-            else:
-                self._cut(outs, cell_index)
-                return None
+        used = self._cell_used.get(cell_index, 0)
+        room = max(self.output_bytes - self._output_used, AFTER_CUT - used)
+        if size <= room:
             self._output_used += size
+            self._cell_used[cell_index] = used + size
+            return super().output(outs, msg, display_id, cell_index)
+        stream = content.get("name") if msg_type == "stream" else "stdout"
+        if msg_type == "stream" and room > 200:
+            content["text"] = str(content.get("text", ""))[: room - 200]
             result = super().output(outs, msg, display_id, cell_index)
-            self._cut(outs, cell_index)
-            return result
-        self._output_used += size
-        return super().output(outs, msg, display_id, cell_index)
+        elif msg_type == "execute_result":  # kept, shortened: nbgrader reads a number here
+            content["data"] = {mime: str(value)[:200] for mime, value in
+                               content.get("data", {}).items() if mime == "text/plain"}
+            result = super().output(outs, msg, display_id, cell_index)
+        else:
+            result = None
+        self._cut(outs, cell_index, stream)
+        return result
 
     def _update_display_id(self, display_id: str, msg: dict[str, Any]) -> None:
         if _size(msg.get("content", {})) > self.output_bytes - self._output_used:
@@ -257,12 +264,15 @@ class GuardedExecute(Execute):
             return
         super()._update_display_id(display_id, msg)
 
-    def _cut(self, outs: list[NotebookNode], cell_index: int) -> None:
+    def _cut(self, outs: list[NotebookNode], cell_index: int, stream: str = "stdout") -> None:
+        """Note the cut in the cell, on the stream that was cut (nbgrader scores a test cell
+        with any stderr output 0, so a cut stderr must stay stderr), and record it once."""
         self._output_used = self.output_bytes
+        self._cell_used[cell_index] = AFTER_CUT
         if cell_index >= 0:
             note = f"[plaisante: output cut here, over the {self.output_bytes} bytes allowed]\n"
-            if not outs or outs[-1].get("text") != note:
-                outs.append(NotebookNode(output_type="stream", name="stderr", text=note))
+            if not any(o.get("text") == note and o.get("name") == stream for o in outs):
+                outs.append(NotebookNode(output_type="stream", name=stream, text=note))
         if not self._output_cut:
             self._output_cut = True
             cell = self.nb.cells[cell_index] if 0 <= cell_index < len(self.nb.cells) else None

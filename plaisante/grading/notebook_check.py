@@ -10,8 +10,11 @@ student version, ``starter/``) cell by cell, by nbgrader ``grade_id``:
 * a cell whose type was changed (code ↔ markdown) is turned back;
 * a graded cell's nbgrader metadata (grade, solution, locked, points) is reset to the
   release's, and an id nbgrader does not know is stripped;
-* duplicated ids and edited locked cells are reported (nbgrader itself keeps the last copy of
-  a duplicate and restores locked cells, hidden tests included, from the gradebook).
+* of cells sharing an id, the last keeps it (as nbgrader's DeduplicateIds would, which in
+  0.9.6 then crashes on the others' emptied metadata); the others lose their nbgrader metadata
+  and run as plain cells;
+* edited locked cells are reported (nbgrader restores them, hidden tests included, from the
+  gradebook).
 
 Each change is reported as one sentence; the caller flags the submission with them.
 """
@@ -152,9 +155,13 @@ def sanitize(notebook: NotebookNode, release: NotebookNode, assignment: str) -> 
     for gid, count in sorted(Counter(known).items()):
         if count > 1:
             reasons.append(f"cell {gid} appears {count} times (only the last copy is graded)")
+    last = {gid: index for index, gid in enumerate(present) if gid in released}
     cells: list[NotebookNode] = []
-    for cell in notebook.cells:
+    for index, cell in enumerate(notebook.cells):
         gid = _grade_id(cell)
+        if gid in released and last[gid] != index:  # an earlier copy: run it, grade the last
+            cell.metadata.pop("nbgrader", None)
+            gid = None
         if gid is None:
             cells.append(cell)
             continue
