@@ -89,7 +89,8 @@ def new_deck(card_class: Callable[[str, str], Any] = KitCard) -> list[Any]:
     return [card_class(rank, suit) for suit in SUITS for rank in RANKS]
 
 
-def shuffled_deck(seed: int | None = None, card_class: Callable[[str, str], Any] = KitCard) -> list[Any]:
+def shuffled_deck(seed: int | None = None,
+                  card_class: Callable[[str, str], Any] = KitCard) -> list[Any]:
     """Return a new 52-card deck shuffled by ``random.Random(seed)``: same seed, same order."""
     deck = new_deck(card_class)
     random.Random(seed).shuffle(deck)

@@ -33,8 +33,7 @@ from .rules import (
 )
 
 # Bound at import so a submission that patches builtins later cannot change what a check sees.
-_type, _len, _repr, _isinstance, _bool = builtins.type, builtins.len, builtins.repr, builtins.isinstance, bool
-_list_eq = list.__eq__
+_type, _len, _repr, _isinstance = builtins.type, builtins.len, builtins.repr, builtins.isinstance
 
 
 class CheckFailed(AssertionError):
@@ -81,7 +80,8 @@ def expect_value(call: str, expected: Any, compute: Callable[[], Any]) -> None:
 
 
 def run(call: str, compute: Callable[[], Any]) -> Any:
-    """Return ``compute()``; any error but NotImplementedError becomes CheckFailed naming ``call``."""
+    """Return ``compute()``; an error other than NotImplementedError becomes CheckFailed
+    naming ``call``."""
     try:
         return compute()
     except NotImplementedError:
@@ -170,10 +170,12 @@ def _expect_value_error(call: str, compute: Callable[[], Any], allowed: tuple[st
         absent = [item for item in allowed if item not in message]
         if absent:
             raise CheckFailed(f"{call}: the ValueError should name the allowed {what} "
-                              f"({', '.join(allowed)}); its message {message!r} lacks {absent}")
+                              f"({', '.join(allowed)}); its message {message!r} lacks {absent}"
+                              ) from None
         return
     except Exception as error:
-        raise CheckFailed(f"{call}: expected ValueError, got {_type(error).__name__}: {error}")
+        raise CheckFailed(f"{call}: expected ValueError, got {_type(error).__name__}: {error}"
+                          ) from error
     raise CheckFailed(f"{call}: expected ValueError, got a card: {show(made)}")
 
 
@@ -422,11 +424,12 @@ def try_going_further(has_straight_ace_low: Callable[..., bool],
             cards = hand(text)
             expect_value(f"evaluate_going_further({labels(cards)}, ace_low={ace_low}, "
                          f"straight_flush={straight_flush})", name,
-                         lambda: evaluate_going_further(list(cards), ace_low=ace_low,
-                                                        straight_flush=straight_flush))
+                         lambda cards=cards, ace_low=ace_low, straight_flush=straight_flush:
+                         evaluate_going_further(list(cards), ace_low=ace_low,
+                                                straight_flush=straight_flush))
             expect_value(f"evaluate_going_further({labels(cards)}) vs evaluate",
-                         run("evaluate", lambda: evaluate(list(cards))),
-                         lambda: evaluate_going_further(list(cards)))
+                         run("evaluate", lambda cards=cards: evaluate(list(cards))),
+                         lambda cards=cards: evaluate_going_further(list(cards)))
         expect_value("has_straight_ace_low(A♣ 2♦ 3♥ 4♠ 5♣)", True,
                      lambda: has_straight_ace_low(hand("A♣ 2♦ 3♥ 4♠ 5♣")))
         expect_value("has_straight_flush(5♥ 6♥ 7♥ 8♥ 9♥)", True,

@@ -28,7 +28,8 @@ STEPS: tuple[tuple[int, str, tuple[tuple[str, Callable[[Any], None]], ...]], ...
     (5, "Tableau", (("Tableau", checks.check_toggle_selection),
                     ("Tableau", checks.check_move_selected))),
 )
-PART_NAMES: tuple[str, ...] = tuple(dict.fromkeys(name for _, _, parts in STEPS for name, _ in parts))
+PART_NAMES: tuple[str, ...] = tuple(
+    dict.fromkeys(name for _, _, parts in STEPS for name, _ in parts))
 
 
 @dataclass(frozen=True)

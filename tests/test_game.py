@@ -95,7 +95,8 @@ def test_a_whole_round_ends_after_the_fourth_hand_with_the_sum_of_scores(ref):
 
 def test_toggling_a_card_not_held_is_illegal(ref):
     with pytest.raises(IllegalAction, match="A♠ is not among the held cards"):
-        new_round(ref, deck=hand("2♣ 3♣ 4♦ 5♥ 6♠ 7♣ 8♥ 9♦", ref.Card)).toggle(ref.Card("A", "spades"))
+        game = new_round(ref, deck=hand("2♣ 3♣ 4♦ 5♥ 6♠ 7♣ 8♥ 9♦", ref.Card))
+        game.toggle(ref.Card("A", "spades"))
 
 
 def test_a_raising_evaluate_leaves_the_round_as_it_was_and_names_step_4(ref):

@@ -7,7 +7,6 @@ sample's per-step scores are read from the gradebook and compared with the manif
 from __future__ import annotations
 
 import csv
-import filecmp
 import importlib.util
 import json
 import os
@@ -83,8 +82,9 @@ def test_committed_samples_are_built_from_starter_and_solutions():
     built = make_samples.build(ROOT)
     assert sorted(built) == sorted(MANIFEST["samples"])
     for name, nb in built.items():
-        assert nbformat.writes(nb) + "\n" == (SAMPLES / f"{name}.ipynb").read_text(
-            encoding="utf-8"), f"{name}.ipynb is out of date: run assignments/samples/make_samples.py"
+        committed = (SAMPLES / f"{name}.ipynb").read_text(encoding="utf-8")
+        assert nbformat.writes(nb) + "\n" == committed, (
+            f"{name}.ipynb is out of date: run assignments/samples/make_samples.py")
 
 
 def test_starter_holds_no_solution_and_no_hidden_test():

@@ -7,8 +7,9 @@ from plaisante.cards import hand
 
 
 def test_the_package_holds_no_solution_to_a_graded_function():
-    import plaisante
     from pathlib import Path
+
+    import plaisante
 
     graded = ["count_values", "has_pair", "has_three_of_a_kind", "has_four_of_a_kind",
               "has_two_pair", "has_full_house", "has_flush", "has_straight", "evaluate",

@@ -10,7 +10,6 @@ Expected per-step scores are in manifest.json.
 from __future__ import annotations
 
 import copy
-import json
 import re
 import sys
 from pathlib import Path
