@@ -1,0 +1,298 @@
+"""Hostile and broken submissions against the sandboxed grader (SPEC §5, issue 4).
+
+One batch, graded once per module in a temporary copy of the course: a victim with full
+marks, then every kind of ``hostile/corpus.py`` (two at a time, as issue 5's pool would),
+then ``record`` and ``plaisante feedback``. Each kind's total, status and reason are asserted,
+and so is everything that must stay untouched: the gradebook while grading runs, the
+solutions, the victim's files and scores; no process of any submission survives; the batch
+ends within a bound.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict
+from multiprocessing import get_context
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from plaisante import scores
+from plaisante.grading import Limits, SubmissionResult, grade, grade_submission, record
+from plaisante.grading.sandbox import UID_BASE, UID_SPAN, processes_by_uid, sandbox_problem
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from hostile.corpus import CORPUS, FULL_MARKS, NON_UTF8, build, hidden_lines  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+LIMITS = Limits(cell_seconds=5, submission_seconds=60, cpu_seconds=60,
+                memory_bytes=1024 * 1024 * 1024, processes=64, output_bytes=1024 * 1024)
+PER_SUBMISSION_BOUND = 45.0   # seconds; the slowest kind (swallowed interrupt) takes ~15 s
+BATCH_BOUND = 300.0
+
+pytestmark = [
+    pytest.mark.nbgrader,
+    pytest.mark.skipif(sandbox_problem() is not None, reason=f"no sandbox: {sandbox_problem()}"),
+]
+
+
+def run_cli(*args: str, cwd: Path, env: dict[str, str] | None = None
+            ) -> subprocess.CompletedProcess[str]:
+    base = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
+    base.pop("PLAISANTE_COURSE", None)
+    return subprocess.run([sys.executable, "-m", "plaisante.cli", *args], cwd=cwd,
+                          env=env or base, text=True, capture_output=True, check=False)
+
+
+def tree_digest(folder: Path) -> dict[str, str]:
+    """Return {relative path: sha256} of every file under ``folder``."""
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def leftover_processes() -> list[str]:
+    """Return the command lines of sandbox-uid processes left by a finished grading: the
+    corpus's ``sleep 600`` and forks of kernels whose private folder is already gone. (Other
+    gradings may be running on this machine at the same time; their kernels are not counted.)"""
+    left = []
+    for uid, pids in processes_by_uid().items():
+        if not UID_BASE <= uid < UID_BASE + UID_SPAN:
+            continue
+        for pid in pids:
+            try:
+                argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            words = [word.decode(errors="replace") for word in argv if word]
+            folders = [Path(w).parents[1] for w in words if "/plaisante-grade-" in w]
+            if words[:2] == ["sleep", "600"] or any(not f.exists() for f in folders):
+                left.append(" ".join(words))
+    return left
+
+
+def grade_in_ascii_locale(root: Path, student: str) -> SubmissionResult:
+    """Grade ``student`` in a process whose locale is plain ASCII (no UTF-8 anywhere)."""
+    env = {"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin", "LANG": "C",
+           "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0", "HOME": str(root)}
+    code = ("import json, locale, sys; from dataclasses import asdict; from pathlib import Path;"
+            "from plaisante.grading import grade_submission, Limits;"
+            f"r = grade_submission(Path({str(root)!r}), {student!r}, "
+            f"limits=Limits(**{asdict(LIMITS)!r}));"
+            "print(json.dumps({'encoding': locale.getpreferredencoding(False), "
+            "'result': asdict(r)}, ensure_ascii=True))")
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          encoding="ascii", errors="replace", check=True)
+    answer = json.loads(done.stdout.strip().splitlines()[-1])
+    assert answer["encoding"] in ("ANSI_X3.4-1968", "ascii", "US-ASCII"), answer["encoding"]
+    return SubmissionResult(**answer["result"])
+
+
+def _grade(root: str, student: str) -> SubmissionResult:
+    return grade_submission(Path(root), student, limits=LIMITS)
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """Grade the victim, then the whole corpus, then record and generate feedback."""
+    root = tmp_path_factory.mktemp("hostile-course")
+    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
+    shutil.copytree(ROOT / "solutions", root / "solutions")
+    (root / "assignments").mkdir()
+    assert run_cli("release", cwd=root).returncode == 0
+    run_cli("submit", str(FULL_MARKS), "--student", "victim", cwd=root)
+    victim = grade(root, students=["victim"], limits=LIMITS)[0]
+
+    for kind in CORPUS:
+        folder = root / "assignments" / "submitted" / kind / "plaisante"
+        folder.mkdir(parents=True)
+        (folder / "plaisante.ipynb").write_bytes(build(kind, root))
+    gradebook = root / "assignments" / "gradebook.db"
+    before = {
+        "gradebook": hashlib.sha256(gradebook.read_bytes()).hexdigest(),
+        "solutions": tree_digest(root / "solutions"),
+        "victim": tree_digest(root / "assignments" / "autograded" / "victim")
+        | tree_digest(root / "assignments" / "submitted" / "victim"),
+    }
+    started = time.monotonic()
+    kinds = [kind for kind in CORPUS if kind not in NON_UTF8]
+    with ProcessPoolExecutor(max_workers=2, mp_context=get_context("spawn")) as pool:
+        results = dict(zip(kinds, pool.map(_grade, [str(root)] * len(kinds), kinds)))
+    for kind in NON_UTF8:
+        results[kind] = grade_in_ascii_locale(root, kind)
+    elapsed = time.monotonic() - started
+    after = {
+        "gradebook": hashlib.sha256(gradebook.read_bytes()).hexdigest(),
+        "solutions": tree_digest(root / "solutions"),
+        "victim": tree_digest(root / "assignments" / "autograded" / "victim")
+        | tree_digest(root / "assignments" / "submitted" / "victim"),
+    }
+    survivors = leftover_processes()
+    record(root, list(results.values()))
+    feedback = run_cli("feedback", cwd=root)
+    return {"root": root, "victim": victim, "results": results, "before": before,
+            "after": after, "elapsed": elapsed, "survivors": survivors, "feedback": feedback}
+
+
+def autograded_text(root: Path, student: str) -> str:
+    nb = nbformat.read(root / "assignments" / "autograded" / student / "plaisante" /
+                       "plaisante.ipynb", as_version=4)
+    return "\n".join(str(output.get("text", "")) + str(output.get("evalue", ""))
+                     for cell in nb.cells if cell.cell_type == "code" for output in cell.outputs)
+
+
+# ----------------------------------------------------------------------------- every kind
+
+def test_the_corpus_has_at_least_twenty_kinds():
+    assert len(CORPUS) >= 20
+
+
+@pytest.mark.parametrize("kind", sorted(CORPUS))
+def test_each_kind_ends_as_expected(batch, kind):
+    expect = CORPUS[kind][1]
+    result = batch["results"][kind]
+    assert (result.status, result.total) == (expect.status, expect.total), result.reasons
+    assert result.max_total == 100
+    if expect.status == "flagged":
+        assert any(expect.reason in reason for reason in result.reasons), result.reasons
+    else:
+        assert result.reasons == []
+    for grade_id in expect.zero:
+        assert result.cell_scores[grade_id] == 0, grade_id
+    assert sum(result.cell_scores.values()) == pytest.approx(result.total)
+    assert result.seconds < PER_SUBMISSION_BOUND
+
+
+def test_the_victim_scores_full_marks_before_and_after(batch):
+    assert (batch["victim"].status, batch["victim"].total) == ("graded", 100)
+    assert scores.step_scores(batch["root"], "victim")["total"] == 100
+
+
+def test_the_batch_finishes_within_its_bound(batch):
+    assert batch["elapsed"] < BATCH_BOUND
+
+
+# ------------------------------------------------------------------------ nothing touched
+
+def test_grading_never_writes_the_course_gradebook(batch):
+    assert batch["after"]["gradebook"] == batch["before"]["gradebook"]
+
+
+def test_solutions_and_the_other_students_files_are_untouched(batch):
+    assert batch["after"]["solutions"] == batch["before"]["solutions"]
+    assert batch["after"]["victim"] == batch["before"]["victim"]
+
+
+def test_no_process_of_any_submission_survives_its_grading(batch):
+    assert batch["survivors"] == []
+    assert leftover_processes() == []
+
+
+def test_reading_solutions_and_other_notebooks_finds_nothing(batch):
+    text = autograded_text(batch["root"], "read_solutions")
+    assert "nothing to read []" in text
+    assert "LEAKED" not in text
+
+
+def test_writing_the_gradebook_fails_from_inside(batch):
+    text = autograded_text(batch["root"], "write_gradebook")
+    assert text.count("could not write") == 4
+    assert "WROTE" not in text
+
+
+def test_killing_the_parent_is_refused(batch):
+    assert "Operation not permitted" in autograded_text(batch["root"], "kill_parent")
+
+
+def test_output_is_cut_to_the_limit(batch):
+    root = batch["root"]
+    for kind in ("big_line", "million_lines"):
+        notebook = root / "assignments" / "autograded" / kind / "plaisante" / "plaisante.ipynb"
+        assert notebook.stat().st_size < 2 * LIMITS.output_bytes
+        page = root / "assignments" / "feedback" / kind / "plaisante" / "plaisante.html"
+        assert page.stat().st_size < 2 * LIMITS.output_bytes + 1_000_000
+
+
+# ------------------------------------------------------------------- gradebook and feedback
+
+def test_record_writes_every_result_and_flags(batch):
+    root = batch["root"]
+    for kind, result in batch["results"].items():
+        assert scores.cell_scores(root, kind) == pytest.approx(result.cell_scores), kind
+        report = json.loads((root / "assignments" / "reports" / "plaisante" /
+                             f"{kind}.json").read_text(encoding="utf-8"))
+        assert report["reasons"] == result.reasons
+    from nbgrader.api import Gradebook
+    with Gradebook("sqlite:///" + str(root / "assignments" / "gradebook.db"),
+                   "plaisante-kit") as gradebook:
+        flagged = {kind for kind in batch["results"]
+                   if gradebook.find_submission_notebook("plaisante", "plaisante", kind).flagged}
+    assert flagged == {k for k, r in batch["results"].items() if r.status == "flagged"}
+
+
+def test_feedback_never_shows_hidden_tests_code(batch):
+    assert batch["feedback"].returncode == 0, batch["feedback"].stderr[-2000:]
+    hidden = hidden_lines(ROOT / "solutions" / "plaisante" / "plaisante.ipynb")
+    assert len(hidden) > 20
+    pages = sorted((batch["root"] / "assignments" / "feedback").rglob("*.html"))
+    assert len(pages) >= len(CORPUS) - 3  # the three unreadable files have no autograded copy
+    said_failed = 0
+    for page in pages:
+        text = html.unescape(re.sub(r"<[^>]+>", "", page.read_text(encoding="utf-8")))
+        leaked = [line for line in hidden if line in text]
+        assert leaked == [], (page, leaked[:3])
+        said_failed += "Hidden tests ran here (their code is not shown): this cell scored 0" in text
+    assert said_failed >= 5  # e.g. rigged_eq, infinite_loop, os_exit: hidden tests that failed
+
+
+# ----------------------------------------------------------------------------- CLI and input
+
+def test_cli_grade_prints_the_table_and_exits_zero(batch):
+    done = run_cli("grade", "plaisante", "--student", "victim", "--student", "empty_file",
+                   "--cell-timeout", "5", cwd=batch["root"])
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert re.search(r"^empty_file\s+flagged\s+0 / 100\s+\S+\s+empty file", done.stdout, re.M)
+    assert re.search(r"^victim\s+graded\s+100 / 100", done.stdout, re.M)
+    assert lines[-1] == "2 submission(s): 1 graded, 1 flagged"
+
+
+@pytest.mark.parametrize(("kind", "passes"), [("input_call", True),
+                                              ("widget_in_graded_step", True),
+                                              ("sys_exit", False)])
+def test_validate_agrees_with_grading(batch, kind, passes):
+    """What the student's `nbgrader validate` says matches what grading scored."""
+    root = batch["root"]
+    notebook = root / "assignments" / "submitted" / kind / "plaisante" / "plaisante.ipynb"
+    done = run_cli("nbgrader", "validate", str(notebook), cwd=root)
+    assert ("Success! Your notebook passes all the tests." in done.stdout) is passes
+    assert (batch["results"][kind].total == 100) is passes
+
+
+def test_cli_grade_rejects_an_unknown_student(batch):
+    done = run_cli("grade", "plaisante", "--student", "nobody", cwd=batch["root"])
+    assert done.returncode == 2
+    assert "no submission of 'plaisante' for student 'nobody'" in done.stderr
+
+
+def test_bad_input_is_refused_clearly(batch):
+    root = batch["root"]
+    with pytest.raises(ValueError, match="student id '../victim'"):
+        grade_submission(root, "../victim")
+    with pytest.raises(ValueError, match="workers must be a positive int"):
+        grade(root, workers=0)
+    with pytest.raises(TypeError, match="SubmissionResult"):
+        record(root, [{"student": "victim"}])
+    with pytest.raises(ValueError, match="Limits.cell_seconds"):
+        Limits(cell_seconds=0)
+    with pytest.raises(FileNotFoundError, match="nope"):
+        grade_submission(root, "victim", "nope")
