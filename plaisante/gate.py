@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from . import checks
+from .placeholders import PartNotDefined
 
 # (step, title, what to call for the step's checks: name of the part → check function)
 STEPS: tuple[tuple[int, str, tuple[tuple[str, Callable[[Any], None]], ...]], ...] = (
@@ -49,6 +50,8 @@ def check_step(step: int, title: str, parts: dict[str, Any],
     for name, check in calls:
         try:
             check(parts[name])
+        except PartNotDefined as missing:
+            return StepResult(step, title, "todo", str(missing))
         except NotImplementedError:
             return StepResult(step, title, "todo", f"finish step {step}: {name} still raises "
                                                    "NotImplementedError")

@@ -59,3 +59,12 @@ def test_play_names_a_missing_part(ref_parts):
     del parts["score"]
     with pytest.raises(TypeError, match="missing score"):
         play(**parts)
+
+
+def test_a_part_whose_cell_failed_is_named_not_defined_yet(ref_parts):
+    from plaisante import placeholders
+
+    results = gate.check_all(**dict(ref_parts, count_values=placeholders.count_values))
+    assert results[1].status == "todo"
+    assert results[1].detail.startswith("count_values (step 2) is not defined yet: run the cell")
+    assert [r.status for r in results[2:]] == ["pass", "pass", "pass"]
