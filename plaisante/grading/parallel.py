@@ -36,6 +36,9 @@ from .result import Limits, SubmissionResult
 #: gradebook entry, no sandbox here): they stop the whole run instead of flagging everyone.
 SETUP_ERRORS: tuple[type[BaseException], ...] = (ValueError, FileNotFoundError, RuntimeError)
 
+#: Tries a submission gets when its grading worker process dies under it.
+ATTEMPTS = 2
+
 Grader = Callable[..., SubmissionResult]
 
 
@@ -102,10 +105,10 @@ def dask_client(workers: int, scheduler: str | None) -> Iterator[Any]:
         with Client(scheduler, timeout="30s") as client:
             yield client
         return
-    # A task whose worker dies twice is flagged rather than tried on every worker; no memory
-    # limit of Dask's own (the sandbox limits the kernel); no dashboard; the coordinator
-    # reports failures itself, so Dask's logs stay quiet.
-    with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
+    # A task whose worker dies fails at once and the coordinator decides whether to try it
+    # again (``ATTEMPTS``); no memory limit of Dask's own (the sandbox limits the kernel); no
+    # dashboard; the coordinator reports failures itself, so Dask's logs stay quiet.
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                dashboard_address=None, memory_limit=0,
                                silence_logs=logging.CRITICAL)
@@ -118,35 +121,64 @@ def run_tasks(root: Path, assignment: str, students: Sequence[str], *, limits: L
               grader: Grader | None = None, done: dict[str, SubmissionResult] | None = None
               ) -> list[SubmissionResult]:
     """Grade ``students`` on Dask workers and return their results in the order given; never
-    writes the gradebook. Stops, and raises, on a ``SETUP_ERRORS`` exception; a task failing
-    any other way (its worker died, an unexpected exception) gives a flagged result. Each
+    writes the gradebook.
+
+    Stops, and raises, on a ``SETUP_ERRORS`` exception. A task whose worker process died is
+    given ``ATTEMPTS`` tries in all, each on a fresh task; after that, or when the grader
+    raised anything else, the student gets a flagged result. Results are fetched as soon as
+    they are ready and released from the workers, so a worker dying later loses nothing. Each
     result is also put into ``done`` (student → result) as it arrives, so that a caller still
     has what was finished when the run is interrupted."""
+    from collections import deque
+
     from distributed import as_completed
 
     results: dict[str, SubmissionResult] = {} if done is None else done
+    tries: dict[str, int] = dict.fromkeys(students, 0)
+    owner: dict[str, str] = {}  # task key → student
+    waiting = deque(students)
+    run_id = uuid.uuid4().hex[:8]
     flagged = 0
     with dask_client(workers, scheduler) as client, _progress(len(students), progress) as bar:
         client.run(warm_worker, str(root))
-        run_id = uuid.uuid4().hex[:8]
-        futures = {client.submit(grade_task, str(root), student, assignment, limits, sandbox,
-                                 grader, key=f"grade-{student}-{run_id}", pure=False): student
-                   for student in students}
+        queue = as_completed(with_results=True, raise_errors=False)
+
+        def feed() -> None:
+            """Keep one task per worker thread in flight: a worker never holds a queued
+            submission that its death would take down, and a cluster that grows is used."""
+            slots = max(1, sum(client.nthreads().values()))
+            while waiting and queue.count() < slots:
+                student = waiting.popleft()
+                tries[student] += 1
+                key = f"grade-{student}-{run_id}-{tries[student]}"
+                owner[key] = student
+                queue.add(client.submit(grade_task, str(root), student, assignment, limits,
+                                        sandbox, grader, key=key, pure=False))
+
+        feed()
         try:
-            for future in as_completed(futures):
-                student = futures[future]
-                try:
-                    result = future.result()
-                except SETUP_ERRORS:
-                    raise
-                except Exception as error:  # noqa: BLE001 - a worker died or the grader broke
+            for future, value in queue:
+                student = owner.pop(future.key)
+                status = future.status
+                future.release()
+                if status == "finished":
+                    result = value
+                else:
+                    error = value[1] if isinstance(value, tuple) else value
+                    if isinstance(error, SETUP_ERRORS):
+                        raise error
+                    if type(error).__name__ == "KilledWorker" and tries[student] < ATTEMPTS:
+                        waiting.appendleft(student)
+                        feed()
+                        continue
                     result = failed_result(student, error)
                 results[student] = result
                 flagged += result.status != "graded"
                 bar.set_postfix(flagged=flagged, refresh=False)
                 bar.update(1)
+                feed()
         finally:
-            pending = [f for f in futures if not f.done()]
+            pending = [f for f in list(queue.futures) if not f.done()]
             if pending:
                 client.cancel(pending)
     return [results[student] for student in students]
