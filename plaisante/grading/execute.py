@@ -12,9 +12,10 @@
 * keeps at most ``output_bytes`` of output per notebook (nbgrader's own limit counts lines),
   then a few KB per cell; error outputs are always kept, trimmed, because nbgrader reads them
   to score a test, and a cut stderr stays on stderr for the same reason;
-* before each test cell, restores the builtins and the kit's modules to what they were before
-  any student code ran and re-runs the locked setup cell, so a patched helper or builtin
-  earns nothing;
+* before each test cell, restores the builtins, the kit's modules and the names the locked
+  setup cells bound (but for the student's own parts, which the setup may bind to
+  placeholders) to what they were before any student code ran, so a patched helper or
+  builtin earns nothing;
 * writes what happened (timeouts, dead kernels, cut output, ``input()``, limits hit) as JSON
   lines to ``incident_file``, which ``grade_one`` turns into the reasons of a flagged result.
 """
@@ -30,20 +31,28 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.notebooknode import NotebookNode
 from nbgrader import utils
 from nbgrader.preprocessors import Execute
-from traitlets import Float, Integer, Unicode
+from traitlets import Float, Integer, List, Unicode
 
 NOT_RUN = "NotGraded"
 AFTER_CUT = 4096  # bytes each cell may still print once the notebook's allowance is spent
 
-# Run silently in the kernel before any student code: snapshot the builtins and the kit.
+# Run silently in the kernel before any student code: snapshot the builtins and the kit's
+# modules. ``capture`` then records the names the locked setup cells bound (run just after
+# them, still before any student code); ``guard`` puts all three back before each test cell.
 SNAPSHOT_CODE = """\
 def __plaisante_make_guard():
-    import builtins, sys, importlib
+    import builtins, sys
     import plaisante, plaisante.cards, plaisante.rules, plaisante.checks
     saved_builtins = dict(vars(builtins))
     saved_modules = {name: (module, dict(vars(module))) for name, module in sys.modules.items()
                      if name == 'plaisante' or name.startswith('plaisante.')}
-    def guard(namespace, setup_source):
+    saved_names = {}
+    def capture(namespace, exclude):
+        saved_names.clear()
+        saved_names.update({name: value for name, value in namespace.items()
+                            if not name.startswith('_') and name not in exclude
+                            and name not in ('In', 'Out', 'get_ipython', 'exit', 'quit')})
+    def guard(namespace):
         current = vars(builtins)
         for name in [n for n in current if n not in saved_builtins]:
             del current[name]
@@ -54,11 +63,20 @@ def __plaisante_make_guard():
             for key in [k for k in mine if k not in attributes]:
                 del mine[key]
             mine.update(attributes)
-        exec(compile(setup_source, '<setup>', 'exec'), namespace)
+        namespace.update(saved_names)
+    guard.capture = capture
     return guard
 get_ipython().__dict__['_plaisante_guard'] = __plaisante_make_guard()
 del __plaisante_make_guard
 """
+GUARD = "get_ipython().__dict__['_plaisante_guard'](globals())"
+
+
+def is_setup(cell: NotebookNode) -> bool:
+    """Return True for a locked code cell that is neither graded nor a solution (setup)."""
+    meta = cell.get("metadata", {}).get("nbgrader", {})
+    return (cell.cell_type == "code" and bool(meta.get("locked"))
+            and not meta.get("grade") and not meta.get("solution"))
 
 
 def _size(content: Any) -> int:
@@ -89,7 +107,8 @@ class GuardedExecute(Execute):
     output_bytes = Integer(1 << 20, help="bytes of output kept per notebook").tag(config=True)
     max_restarts = Integer(3, help="kernel restarts before the rest is left unrun").tag(config=True)
     incident_file = Unicode("", help="JSON-lines file receiving incidents").tag(config=True)
-    setup_source = Unicode("", help="the locked setup cell, re-run before each test").tag(config=True)
+    student_names = List(Unicode(), help="names the student defines (never restored)").tag(
+        config=True)
 
     # ------------------------------------------------------------------ bookkeeping
 
@@ -103,7 +122,8 @@ class GuardedExecute(Execute):
         self._deadline = time.monotonic() + self.submission_seconds
         self._stopped: str | None = None
         self._restarts = 0
-        self._replay: list[str] = []
+        self._replay: list[tuple[str, bool]] = []  # (source, is a setup cell)
+        self._captured = False
         self._output_used = 0
         self._output_cut = False
         self._cell_used: dict[int, int] = {}
@@ -131,9 +151,10 @@ class GuardedExecute(Execute):
         if not self._guard_ready:
             self._silent(SNAPSHOT_CODE)
             self._guard_ready = True
-        if utils.is_grade(cell) and self.setup_source:
-            self._silent("get_ipython().__dict__['_plaisante_guard'](globals(), "
-                         f"{self.setup_source!r})")
+        if not self._captured and not is_setup(cell):
+            self._capture()
+        if utils.is_grade(cell):
+            self._silent(GUARD)
         try:
             cell, resources = super().preprocess_cell(cell, resources, index)
         except CellTimeoutError:
@@ -153,7 +174,7 @@ class GuardedExecute(Execute):
         timed_out = any(o.get("ename") == "CellTimeoutError" for o in cell.outputs
                         if o.output_type == "error")
         if not utils.is_grade(cell) and not timed_out:
-            self._replay.append(cell.source)
+            self._replay.append((cell.source, is_setup(cell)))
         return cell, resources
 
     def _note_errors(self, cell: NotebookNode, name: str) -> None:
@@ -171,6 +192,12 @@ class GuardedExecute(Execute):
                 self.incident("memory", f"memory limit hit in {name}", name)
             elif ename == "BlockingIOError" and "temporarily" in str(output.get("evalue")):
                 self.incident("processes", f"process limit hit in {name}", name)
+
+    def _capture(self) -> None:
+        """Record the names the setup cells bound, before any student code runs."""
+        self._silent("get_ipython().__dict__['_plaisante_guard'].capture(globals(), "
+                     f"{sorted(self.student_names)!r})")
+        self._captured = True
 
     def _death_cause(self) -> str:
         process = getattr(getattr(self.km, "provisioner", None), "process", None)
@@ -218,10 +245,11 @@ class GuardedExecute(Execute):
             self._stopped = f"the kernel could not be restarted after {name}: {error}"
             self.incident("gave-up", self._stopped, name)
             return
-        self._guard_ready = False
         self._silent(SNAPSHOT_CODE)
-        self._guard_ready = True
-        for source in self._replay:
+        self._captured = False
+        for source, setup in self._replay:
+            if not setup and not self._captured:
+                self._capture()
             ran = self._silent(source, timeout=min(30.0, self.timeout or 30.0))
             if not ran and not run_sync(self.kc.is_alive)():
                 self._stopped = f"the kernel died again while replaying the cells before {name}"

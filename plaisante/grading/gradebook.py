@@ -1,4 +1,4 @@
-"""Write grading results into the course gradebook: the one writer (``plaisante.grading.record``)."""
+"""Write grading results into the course gradebook: ``plaisante.grading.record``, its one writer."""
 
 from __future__ import annotations
 

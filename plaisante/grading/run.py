@@ -23,7 +23,8 @@ def check_ids(student: str, assignment: str) -> None:
 
 
 def submitted_students(root: Path, assignment: str = ASSIGNMENT) -> list[str]:
-    """Return the ids of students with a folder ``assignments/submitted/<id>/<assignment>``, sorted."""
+    """Return the ids of students with an ``assignments/submitted/<id>/<assignment>`` folder,
+    sorted."""
     submitted = Path(root) / "assignments" / "submitted"
     if not submitted.is_dir():
         return []

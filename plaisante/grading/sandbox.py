@@ -5,7 +5,8 @@ The kernel command becomes::
     bwrap --unshare-pid --unshare-net --unshare-ipc --unshare-uts --die-with-parent
           --ro-bind <python, venv, kit package> --tmpfs /tmp --bind <work dir> --bind <sockets>
           --clearenv --setenv … --chdir <work dir> --
-      setpriv --reuid=U --regid=U --clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs --
+      setpriv --reuid=U --regid=U --clear-groups --inh-caps=-all --bounding-set=-all
+              --no-new-privs --
         prlimit --cpu=… --as=… --nproc=… --fsize=… --core=0 --
           python -m ipykernel_launcher -f <connection file>
 
@@ -34,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from jupyter_client.manager import AsyncKernelManager
-from traitlets import Dict, Integer, List, Unicode
+from traitlets import Dict, Integer, Unicode
 
 from .result import Limits
 
@@ -95,27 +96,39 @@ def processes_by_uid() -> dict[int, list[int]]:
     return table
 
 
-def kill_user(uid: int, patience: float = 5.0) -> int:
-    """SIGKILL every process running as ``uid`` until none is left; return how many were seen.
+def kill_user(uid: int, grace: float = 1.0, patience: float = 5.0) -> int:
+    """Wait up to ``grace`` seconds for the processes of ``uid`` to end on their own (a
+    sandbox's PID namespace is torn down as its kernel ends), then SIGKILL whatever is left
+    until nothing is; return how many processes had to be killed.
 
     Only ever called with a throw-away sandbox uid. Raises ValueError for any other uid.
     """
     if not UID_BASE <= uid < UID_BASE + UID_SPAN:
         raise ValueError(f"refusing to kill processes of uid {uid}: not a sandbox uid")
-    seen: set[int] = set()
+    deadline = time.monotonic() + grace
+    while processes_by_uid().get(uid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    killed: set[int] = set()
     deadline = time.monotonic() + patience
     while time.monotonic() < deadline:
         pids = processes_by_uid().get(uid, [])
         if not pids:
             break
         for pid in pids:
-            seen.add(pid)
             try:
                 os.kill(pid, signal.SIGKILL)
+                killed.add(pid)
             except ProcessLookupError:
                 pass
         time.sleep(0.05)
-    return len(seen)
+    return len(killed)
+
+
+def scratch_base() -> str | None:
+    """Return where private grading folders go: /dev/shm (memory: the private gradebook's
+    many small commits cost nothing) when it is usable, else the system's temporary folder."""
+    shm = Path("/dev/shm")
+    return str(shm) if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK) else None
 
 
 def _ancestors(path: Path) -> list[Path]:
@@ -137,8 +150,8 @@ def read_only_paths() -> list[Path]:
 def bwrap_command(work_dir: Path, socket_dir: Path, uid: int, limits: Limits,
                   env: dict[str, str]) -> list[str]:
     """Return the command prefix that runs a program in the sandbox (see the module doc)."""
-    cmd = [shutil.which("bwrap") or "bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-           "--unshare-cgroup-try", "--die-with-parent", "--hostname", "sandbox",
+    cmd = [shutil.which("bwrap") or "bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc",
+           "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--hostname", "sandbox",
            "--ro-bind", "/usr", "/usr"]
     for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
         top = Path("/") / name
@@ -152,7 +165,7 @@ def bwrap_command(work_dir: Path, socket_dir: Path, uid: int, limits: Limits,
             cmd += ["--ro-bind", str(path), str(path)]
     cmd += ["--proc", "/proc", "--dev", "/dev",
             "--size", str(limits.file_bytes), "--perms", "1777", "--tmpfs", "/tmp"]
-    made: set[Path] = {Path("/"), Path("/tmp"), Path("/usr")}
+    made: set[Path] = {Path("/"), Path("/tmp"), Path("/usr"), Path("/dev"), Path("/dev/shm")}
 
     def mount(flag: str, path: Path) -> None:
         for parent in _ancestors(path):
@@ -213,13 +226,12 @@ class SandboxKernelManager(AsyncKernelManager):
     Whatever kernel the submitted notebook names, this starts the venv's Python kernel.
     """
 
-    sandbox_work_dir = Unicode(help="the kernel's working folder (bound read-write)").tag(config=True)
+    sandbox_work_dir = Unicode(help="the kernel's working folder (read-write)").tag(config=True)
     sandbox_socket_dir = Unicode(help="folder of the connection file and sockets").tag(config=True)
     sandbox_uid = Integer(0, help="throw-away user id the kernel runs as").tag(config=True)
     sandbox_limits = Dict(help="Limits as a dict").tag(config=True)
-    sandbox_enabled = Integer(1, help="0: start the kernel unsandboxed (trusted machines)").tag(config=True)
-    sandbox_extra_env = Dict(help="extra environment for the unsandboxed kernel").tag(config=True)
-    kernel_argv = List(Unicode()).tag(config=True)
+    sandbox_enabled = Integer(1, help="0: unsandboxed (trusted notebooks)").tag(config=True)
+    sandbox_extra_env = Dict(help="extra environment of an unsandboxed kernel").tag(config=True)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -3,6 +3,7 @@ kernel, and a ``SubmissionResult`` (see ``plaisante.grading.grade_submission``).
 
 from __future__ import annotations
 
+import ast
 import json
 import logging
 import os
@@ -72,16 +73,24 @@ def assignment_points(db_url: str, course_id: str, assignment: str) -> dict[str,
     return points
 
 
-def setup_source(release: nbformat.NotebookNode) -> str:
-    """Return the release's locked, ungraded code cells that precede the first solution."""
-    chunks = []
+def student_names(release: nbformat.NotebookNode) -> list[str]:
+    """Return the names the release's solution cells define at top level (def, class,
+    assignment): the student's own parts, which the guard must never put back."""
+    names: set[str] = set()
     for cell in release.cells:
-        meta = cell.metadata.get("nbgrader", {})
-        if meta.get("solution"):
-            break
-        if cell.cell_type == "code" and meta.get("locked") and not meta.get("grade"):
-            chunks.append(cell.source)
-    return "\n\n".join(chunks)
+        if cell.cell_type != "code" or not cell.metadata.get("nbgrader", {}).get("solution"):
+            continue
+        try:
+            tree = ast.parse(cell.source)
+        except SyntaxError:
+            continue
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+    return sorted(names)
 
 
 # ------------------------------------------------------------------------------ grading one
@@ -99,7 +108,7 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
     release = nbformat.read(release_path, as_version=4)
     submitted_dir = root / "assignments" / "submitted" / student / assignment
     out_dir = root / "assignments" / "autograded" / student / assignment
-    work = Path(tempfile.mkdtemp(prefix=TMP_PREFIX))
+    work = Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=sb.scratch_base()))
     uid = sb.pick_uid() if sandbox else 0
     try:
         course_id = snapshot_gradebook(root, work / "gradebook.db")
@@ -120,7 +129,7 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
         for reason in clean.reasons:
             result.flag(reason)
         _run_autograde(work, student, assignment, course_id, clean.notebook, result, limits,
-                       sandbox, uid, setup_source(release))
+                       sandbox, uid, student_names(release))
         scores = _scores(db_url, course_id, assignment, student)
         for grade_id in result.cell_scores:
             result.cell_scores[grade_id] = scores.get(grade_id, 0.0)
@@ -146,7 +155,7 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
 
 def _run_autograde(work: Path, student: str, assignment: str, course_id: str,
                    notebook: nbformat.NotebookNode, result: SubmissionResult, limits: Limits,
-                   sandbox: bool, uid: int, setup: str) -> None:
+                   sandbox: bool, uid: int, parts: list[str]) -> None:
     """Run nbgrader's Autograde converter on the private copy; add its incidents to result."""
     course = work / "course"
     inbox = course / "submitted" / student / assignment
@@ -185,7 +194,7 @@ def _run_autograde(work: Path, student: str, assignment: str, course_id: str,
     execute.submission_seconds = float(limits.submission_seconds)
     execute.output_bytes = int(limits.output_bytes)
     execute.incident_file = str(incidents)
-    execute.setup_source = setup
+    execute.student_names = parts
     execute.extra_arguments = ["--HistoryManager.hist_file=:memory:"]
     execute.shutdown_kernel = "immediate"
     manager = config.SandboxKernelManager
