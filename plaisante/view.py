@@ -8,7 +8,8 @@ them and shows them in its message line instead.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import ipywidgets as widgets
 
@@ -18,32 +19,73 @@ from .rules import DISCARDS_PER_ROUND, HANDS_PER_ROUND, MAX_SELECTED
 
 STYLE = """
 <style>
-.plaisante-table { background: #1f6f43; border-radius: 14px; padding: 14px 18px;
-  color: #fdfdf8; font-size: 17px; max-width: 1100px; }
-.plaisante-table .widget-html, .plaisante-table .widget-label { color: #fdfdf8; }
-.plaisante-status { font-size: 18px; }
-.plaisante-status b { font-size: 22px; }
-.plaisante-row { gap: 10px; min-height: 118px; align-items: flex-end; padding: 6px 0; }
-.plaisante-area { background: rgba(0,0,0,0.18); border-radius: 10px; padding: 8px 12px;
-  min-height: 100px; }
-.plaisante-card.jupyter-button, .plaisante-card { width: 72px; height: 100px;
-  background: #ffffff; color: #111111; border: 2px solid #333; border-radius: 9px;
-  font-size: 26px; font-weight: 700; box-shadow: 0 3px 6px rgba(0,0,0,0.35);
-  transition: transform 120ms ease-out; margin: 0; padding: 0; }
-.plaisante-card.plaisante-red { color: #c8102e; }
-.plaisante-card.plaisante-suit-clubs.plaisante-four { color: #137a2a; }
-.plaisante-card.plaisante-suit-diamonds.plaisante-four { color: #1450b8; }
-.plaisante-card.plaisante-selected { transform: translateY(-16px);
-  border: 3px solid #f5c518; box-shadow: 0 10px 14px rgba(0,0,0,0.45); }
-.plaisante-card:focus-visible { outline: 4px solid #f5c518; outline-offset: 2px; }
-.plaisante-card.plaisante-small { width: 56px; height: 78px; font-size: 21px; }
-.plaisante-new { animation: plaisante-deal 320ms ease-out; }
-@keyframes plaisante-deal { from { transform: translateY(-40px) rotate(-6deg); opacity: 0; }
+.plaisante-table { background: radial-gradient(ellipse at 50% 30%, #23804d 0%, #17603a 75%);
+  border: 6px solid #6b3f1d; border-radius: 18px; padding: 12px 18px 14px; color: #fdfdf8;
+  font-size: 17px; max-width: 1000px; box-sizing: border-box; gap: 8px; }
+.plaisante-table .widget-html, .plaisante-table .widget-label { color: #fdfdf8; margin: 0; }
+.plaisante-table .widget-html-content { line-height: 1.35; }
+.plaisante-status .widget-html-content { display: flex; flex-wrap: wrap; gap: 8px; }
+.plaisante-chip { background: rgba(0,0,0,0.28); border-radius: 999px; padding: 3px 14px;
+  font-size: 17px; white-space: nowrap; }
+.plaisante-chip b { font-size: 22px; }
+.plaisante-chip.plaisante-total { background: #f5c518; color: #1b1b1b; }
+.plaisante-area { border-radius: 12px; padding: 6px 14px 10px; }
+.plaisante-area-play { background: rgba(0,0,0,0.30); border: 2px dashed rgba(255,255,255,0.55); }
+.plaisante-area-held { background: rgba(255,255,255,0.07); border: 2px solid rgba(255,255,255,0.25); }
+.plaisante-area-title .widget-html-content { font-size: 17px; }
+.plaisante-area-title b { letter-spacing: 0.02em; }
+.plaisante-hand-name { font-size: 21px; font-weight: 700; color: #ffe28a; }
+.plaisante-hand-score b { font-size: 22px; }
+.plaisante-row { gap: 10px; min-height: 122px; align-items: flex-end; padding: 20px 2px 2px;
+  overflow: visible; }
+.plaisante-row.plaisante-play-area { min-height: 88px; padding-top: 6px; }
+.plaisante-card.jupyter-button { position: relative; width: 74px; height: 104px; flex: none;
+  display: flex; flex-direction: column; align-items: flex-start; justify-content: flex-start;
+  background: #ffffff; color: #161616; border: 1px solid #9a9a9a; border-radius: 9px;
+  padding: 5px 7px; margin: 0; font-family: Georgia, 'DejaVu Serif', serif; font-size: 24px;
+  font-weight: 700; line-height: 1.05; overflow: visible; opacity: 1;
+  box-shadow: 0 2px 5px rgba(0,0,0,0.40); transition: transform 140ms ease-out, box-shadow 140ms; }
+.plaisante-card.jupyter-button::before { position: absolute; right: 6px; bottom: 2px;
+  font-size: 46px; line-height: 1; font-weight: 400; }
+.plaisante-card.plaisante-suit-clubs::before { content: "\\2663" / ""; }
+.plaisante-card.plaisante-suit-diamonds::before { content: "\\2666" / ""; }
+.plaisante-card.plaisante-suit-hearts::before { content: "\\2665" / ""; }
+.plaisante-card.plaisante-suit-spades::before { content: "\\2660" / ""; }
+.plaisante-card.jupyter-button.plaisante-red { color: #c8102e; }
+.plaisante-card.jupyter-button.plaisante-four.plaisante-suit-clubs { color: #0f7a2c; }
+.plaisante-card.jupyter-button.plaisante-four.plaisante-suit-diamonds { color: #1450b8; }
+.plaisante-card.jupyter-button:not(.plaisante-selected):hover:enabled { box-shadow: 0 6px 10px rgba(0,0,0,0.45);
+  transform: translateY(-4px); }
+.plaisante-card.jupyter-button.plaisante-selected { transform: translateY(-20px);
+  border: 3px solid #f5c518; padding: 3px 5px; box-shadow: 0 12px 16px rgba(0,0,0,0.50); }
+.plaisante-card.jupyter-button.plaisante-selected::after { content: "\\2713" / "selected";
+  position: absolute; top: -11px; right: -11px; width: 24px; height: 24px; border-radius: 50%;
+  background: #f5c518; color: #1b1b1b; border: 2px solid #1b1b1b;
+  font: 700 15px/24px sans-serif; text-align: center; }
+.plaisante-card.jupyter-button:disabled { opacity: 1; cursor: default; }
+.plaisante-card.jupyter-button.plaisante-small { width: 54px; height: 76px; font-size: 18px;
+  padding: 4px 5px; }
+.plaisante-card.jupyter-button.plaisante-small::before { font-size: 32px; }
+.plaisante-table .jupyter-button:focus-visible { outline: 4px solid #ffe28a;
+  outline-offset: 3px; }
+.plaisante-new { animation: plaisante-deal 360ms ease-out backwards; }
+@keyframes plaisante-deal { from { transform: translate(60px, -30px) rotate(8deg); opacity: 0; }
   to { transform: none; opacity: 1; } }
-.plaisante-actions .jupyter-button { font-size: 17px; height: 40px; min-width: 140px; }
-.plaisante-message { color: #ffe28a; min-height: 1.5em; }
-.plaisante-over { background: #fdfdf8; color: #111; border-radius: 10px; padding: 10px 16px; }
-.plaisante-over .widget-html { color: #111; }
+@media (prefers-reduced-motion: reduce) {
+  .plaisante-new { animation: none; } .plaisante-card.jupyter-button { transition: none; } }
+.plaisante-actions { gap: 12px; align-items: center; }
+.plaisante-actions .jupyter-button { font-size: 18px; height: 44px; min-width: 150px;
+  border-radius: 8px; margin: 0; font-weight: 600; }
+.plaisante-actions .jupyter-button:disabled { opacity: 0.45; }
+.plaisante-actions .fa-play::before { content: "\\f04b" / ""; }
+.plaisante-actions .fa-trash::before { content: "\\f1f8" / ""; }
+.plaisante-actions .fa-refresh::before { content: "\\f021" / ""; }
+.plaisante-actions .plaisante-new-round.jupyter-button { background: #fdfdf8; color: #1b1b1b; }
+.plaisante-message .widget-html-content { color: #ffe28a; min-height: 1.4em; font-size: 17px; }
+.plaisante-over { background: #fdfdf8; border-radius: 12px; padding: 6px 18px; }
+.plaisante-over .widget-html, .plaisante-over .widget-html-content { color: #161616; }
+.plaisante-over h3 { margin: 6px 0; font-size: 24px; }
+.plaisante-over ol { margin: 4px 0 8px; font-size: 17px; }
 </style>
 """
 
@@ -79,11 +121,26 @@ def _restyle(button: widgets.Button, card: Any, selected: bool, four_colour: boo
     button.tooltip = spoken_name(card) + (", selected" if selected else "")
 
 
+def _chip(css: str, html: str) -> str:
+    return f"<span class='plaisante-chip {css}'>{html}</span>"
+
+
 class RoundView(widgets.VBox):
-    """A playable round: held cards, Play, Discard, counters, the last hand and a round-over panel.
+    """A playable round: the play area, the held cards, Play, Discard, New round, the counters
+    and a round-over panel.
 
     ``new_round`` makes a fresh ``Round`` (called now and on New round). ``four_colour`` draws
     clubs green and diamonds blue for students who tell red from black poorly.
+
+    Stable CSS classes for tests and styling: ``plaisante-table`` (the whole view),
+    ``plaisante-status`` with ``plaisante-total``, ``plaisante-hands-left``,
+    ``plaisante-discards-left`` and ``plaisante-deck`` (each holding its number in ``<b>``),
+    ``plaisante-held`` (held cards), ``plaisante-play-area`` (the last hand's cards) under
+    ``plaisante-play-title`` (``plaisante-hand-name``, ``plaisante-hand-score``),
+    ``plaisante-card`` (+ ``plaisante-selected``, ``plaisante-new`` when just dealt),
+    ``plaisante-play``, ``plaisante-discard``, ``plaisante-new-round``, ``plaisante-message``,
+    ``plaisante-over`` (``plaisante-final-total``, one ``li`` per hand, its score in
+    ``plaisante-history-score``).
     """
 
     def __init__(self, new_round: Callable[[], Round], *, four_colour: bool = False):
@@ -93,27 +150,35 @@ class RoundView(widgets.VBox):
         self.round = new_round()
         self._buttons: dict[Any, widgets.Button] = {}
         self.status = widgets.HTML().add_class("plaisante-status")
-        self.held_row = widgets.HBox().add_class("plaisante-row")
+        self.held_row = widgets.HBox().add_class("plaisante-row").add_class("plaisante-held")
         self.play_button = widgets.Button(description="Play", button_style="success",
                                           icon="play", tooltip="Play the selected cards")
         self.discard_button = widgets.Button(description="Discard", button_style="warning",
                                              icon="trash", tooltip="Discard the selected cards")
         self.new_round_button = widgets.Button(description="New round", icon="refresh",
                                                tooltip="Deal a new round")
+        self.play_button.add_class("plaisante-play")
+        self.discard_button.add_class("plaisante-discard")
+        self.new_round_button.add_class("plaisante-new-round")
         self.message = widgets.HTML().add_class("plaisante-message")
-        self.last_hand_title = widgets.HTML()
+        self.last_hand_title = widgets.HTML().add_class("plaisante-area-title")
+        self.last_hand_title.add_class("plaisante-play-title")
         self.last_hand_row = widgets.HBox().add_class("plaisante-row")
+        self.last_hand_row.add_class("plaisante-play-area")
         self.over_panel = widgets.VBox().add_class("plaisante-over")
         self.play_button.on_click(lambda _: self._act(self.round.play))
         self.discard_button.on_click(lambda _: self._act(self.round.discard))
         self.new_round_button.on_click(lambda _: self.start_new_round())
         actions = widgets.HBox([self.play_button, self.discard_button, self.new_round_button])
         actions.add_class("plaisante-actions")
-        last_hand = widgets.VBox([self.last_hand_title, self.last_hand_row])
-        last_hand.add_class("plaisante-area")
-        self.children = [widgets.HTML(STYLE), self.status, last_hand,
-                         widgets.HTML("<b>Held cards</b> (click to select up to 5)"),
-                         self.held_row, actions, self.message, self.over_panel]
+        play_area = widgets.VBox([self.last_hand_title, self.last_hand_row])
+        play_area.add_class("plaisante-area").add_class("plaisante-area-play")
+        held_title = widgets.HTML(f"<b>Your cards</b> &nbsp;·&nbsp; click up to {MAX_SELECTED} "
+                                  "(or Tab to one and press Enter), then Play or Discard")
+        held_area = widgets.VBox([held_title.add_class("plaisante-area-title"), self.held_row])
+        held_area.add_class("plaisante-area").add_class("plaisante-area-held")
+        self.children = [widgets.HTML(STYLE), self.status, play_area, held_area, actions,
+                         self.message, self.over_panel]
         self.render()
 
     # ----------------------------------------------------------------------- handlers
@@ -149,15 +214,18 @@ class RoundView(widgets.VBox):
     def render(self) -> None:
         """Redraw every widget from the round's state."""
         game = self.round
+        self._render_last_hand()
+        self._render_over_panel()
         self.status.value = (
-            f"Total <b>{game.total}</b> &nbsp;·&nbsp; hands left <b>{game.hands_left}</b>/"
-            f"{HANDS_PER_ROUND} &nbsp;·&nbsp; discards left <b>{game.discards_left}</b>/"
-            f"{DISCARDS_PER_ROUND} &nbsp;·&nbsp; deck <b>{len(game.deck)}</b> cards")
+            _chip("plaisante-total", f"Total <b>{game.total}</b>")
+            + _chip("plaisante-hands-left",
+                    f"hands left <b>{game.hands_left}</b>/{HANDS_PER_ROUND}")
+            + _chip("plaisante-discards-left",
+                    f"discards left <b>{game.discards_left}</b>/{DISCARDS_PER_ROUND}")
+            + _chip("plaisante-deck", f"deck <b>{len(game.deck)}</b> cards"))
         self.held_row.children = self._held_buttons()
         self.play_button.disabled = game.why_not_play() is not None
         self.discard_button.disabled = game.why_not_discard() is not None
-        self._render_last_hand()
-        self._render_over_panel()
 
     def _held_buttons(self) -> list[widgets.Button]:
         selected = self.round.selected
@@ -178,11 +246,16 @@ class RoundView(widgets.VBox):
     def _render_last_hand(self) -> None:
         played = self.round.last_hand
         if played is None:
-            self.last_hand_title.value = "<b>Play area</b>: play 1 to 5 cards to score them"
+            self.last_hand_title.value = (
+                "<b>Play area</b> &nbsp;·&nbsp; the hand you play is named and scored here")
             self.last_hand_row.children = []
             return
+        number = len(self.round.history)
         self.last_hand_title.value = (
-            f"<b>Last hand</b>: {played.name} &nbsp;→&nbsp; <b>{played.score}</b> points")
+            f"<b>Play area</b> &nbsp;·&nbsp; hand <span class='plaisante-hand-number'>{number}"
+            f"</span> of {HANDS_PER_ROUND}: <span class='plaisante-hand-name'>{played.name}</span>"
+            f" &nbsp;→&nbsp; <span class='plaisante-hand-score'><b>{played.score}</b> points"
+            "</span>")
         self.last_hand_row.children = [
             card_button(card, four_colour=self.four_colour, small=True) for card in played.cards]
         for button in self.last_hand_row.children:
@@ -193,11 +266,12 @@ class RoundView(widgets.VBox):
             self.over_panel.children = []
             self.over_panel.layout.display = "none"
             return
-        lines = "".join(f"<li>{labels(p.cards)}: {p.name}, {p.score}</li>"
-                        for p in self.round.history)
+        lines = "".join(f"<li>{labels(p.cards)}: {p.name}, <b class='plaisante-history-score'>"
+                        f"{p.score}</b></li>" for p in self.round.history)
         self.over_panel.layout.display = None
         self.over_panel.children = [widgets.HTML(
-            f"<h3>Round over: total {self.round.total}</h3><ol>{lines}</ol>")]
+            f"<h3 class='plaisante-final-total'>Round over: total {self.round.total}</h3>"
+            f"<ol>{lines}</ol>Press <b>New round</b> to deal again.")]
 
     @property
     def card_buttons(self) -> list[widgets.Button]:

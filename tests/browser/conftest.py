@@ -1,0 +1,148 @@
+"""Fixtures for the browser tests: one course copy, one JupyterLab, one Voila per session.
+
+Everything runs in a temporary copy of the course on 127.0.0.1 (free ports, a random token,
+private JUPYTER_CONFIG_DIR / JUPYTER_RUNTIME_DIR / IPYTHONDIR): see ``harness.py``. The servers
+and the samples' autograding start together at the beginning of the session, so their start-up
+overlaps; each fixture waits only for what it needs.
+
+Chromium is Debian's (``/usr/bin/chromium``). When it is missing the tests error out, never
+skip: a skipped browser suite would look green. On failure pytest-playwright keeps a
+screenshot and a trace under ``build/browser-artifacts/`` (defaults set below; the command line
+may override them).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import harness
+import pytest
+
+ARTIFACTS = harness.KIT / "build" / "browser-artifacts"
+# Submissions for the formgrader test: a few samples, each a student (id: the sample's name).
+SUBMITTED_SAMPLES = ("full_marks", "straight_ignores_duplicates")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Keep a screenshot and a trace of every failing browser test, under build/."""
+    option = config.option
+    if getattr(option, "screenshot", None) == "off":
+        option.screenshot = "only-on-failure"
+    if getattr(option, "tracing", None) == "off":
+        option.tracing = "retain-on-failure"
+    if getattr(option, "output", None) == "test-results":
+        option.output = str(ARTIFACTS)
+
+
+# --------------------------------------------------------------------------- the browser
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Launch Debian's Chromium headless; FileNotFoundError (an error, not a skip) without it."""
+    return {**browser_type_launch_args, "executable_path": harness.chromium_path(),
+            "headless": True, "args": harness.CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_context_args, "viewport": harness.VIEWPORT}
+
+
+# ------------------------------------------------------------------- the course and servers
+
+@dataclass
+class Grading:
+    """The samples' release, submission and autograde, run in a background thread."""
+
+    root: Path
+    students: tuple[str, ...]
+    done: threading.Event = field(default_factory=threading.Event)
+    error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            harness.run_course(self.root, "release")
+            for student in self.students:
+                notebook = self.root / "assignments" / "samples" / f"{student}.ipynb"
+                harness.run_course(self.root, "submit", str(notebook), "--student", student)
+            harness.run_course(self.root, "autograde")
+        except subprocess.CalledProcessError as error:
+            self.error = AssertionError(f"{' '.join(error.cmd)} failed:\n{error.stdout}\n"
+                                        f"{error.stderr}")
+        except BaseException as error:  # reported to the test that waits, not lost in a thread
+            self.error = error
+        finally:
+            self.done.set()
+
+    def wait(self, timeout: float = 240) -> None:
+        assert self.done.wait(timeout), f"autograding the samples took over {timeout}s"
+        if self.error is not None:
+            raise self.error
+
+
+@dataclass
+class Session:
+    root: Path
+    lab: harness.Server
+    voila: harness.Server
+    grading: Grading
+
+
+@pytest.fixture(scope="session")
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
+    """Copy the course, then start JupyterLab, Voila and the autograding all at once."""
+    harness.chromium_path()  # fail at once, before starting anything, when Chromium is missing
+    tmp = tmp_path_factory.mktemp("browser")
+    root = harness.course_copy(tmp / "course")
+    students = root / "students"
+    harness.student_copy(harness.SOURCE, students / "reference.ipynb")
+    harness.student_copy(harness.STARTER, students / "starter.ipynb")
+    harness.straight_mistake(harness.SOURCE, students / "has_straight_duplicates.ipynb")
+    for sample in harness.straight_samples(root):
+        harness.student_copy(sample, students / "samples" / sample.name)
+    present = tuple(s for s in SUBMITTED_SAMPLES
+                    if (root / "assignments" / "samples" / f"{s}.ipynb").is_file())
+    assert present, "no sample submissions in assignments/samples"
+    grading = Grading(root, present)
+    lab = harness.start_lab(root, tmp / "lab-home")
+    voila = harness.start_voila(root / "notebooks" / "demo.ipynb", tmp / "voila-home")
+    thread = threading.Thread(target=grading.run, name="autograde", daemon=True)
+    thread.start()
+    try:
+        yield Session(root, lab, voila, grading)
+    finally:
+        lab.stop()
+        voila.stop()
+        thread.join(timeout=120)
+        shutil.rmtree(root / "assignments" / "autograded", ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def course(servers: Session) -> Path:
+    """The temporary course copy the servers run in."""
+    return servers.root
+
+
+@pytest.fixture(scope="session")
+def lab(servers: Session) -> harness.Server:
+    """The session's JupyterLab, ready."""
+    return servers.lab.wait_ready()
+
+
+@pytest.fixture(scope="session")
+def voila(servers: Session) -> harness.Server:
+    """The session's Voila on notebooks/demo.ipynb, ready."""
+    return servers.voila.wait_ready()
+
+
+@pytest.fixture(scope="session")
+def graded(servers: Session) -> Grading:
+    """The samples, released, submitted and autograded in the course copy."""
+    servers.grading.wait()
+    return servers.grading

@@ -1,0 +1,521 @@
+"""Shared machinery for driving JupyterLab and Voila in headless Chromium (issue 3).
+
+Used by the browser tests (``tests/browser``), ``bench/browser.py`` and
+``bench/screenshots.py``. Recipe: ``../shared/guides/browser-testing.md`` — Debian's chromium
+driven by Playwright's Python package, never ``playwright install``.
+
+Every server runs on 127.0.0.1 on a free port with a random token, in a temporary copy of the
+course, with its own JUPYTER_CONFIG_DIR, JUPYTER_RUNTIME_DIR and IPYTHONDIR, so nothing here
+reads or writes the instructor's files or settings.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+KIT = Path(__file__).resolve().parents[2]
+VENV_BIN = Path(sys.executable).parent
+SOURCE = KIT / "solutions" / "plaisante" / "plaisante.ipynb"
+STARTER = KIT / "starter" / "plaisante" / "plaisante.ipynb"
+DEMO = KIT / "notebooks" / "demo.ipynb"
+SAMPLES = KIT / "assignments" / "samples"
+
+# Debian's browser; the inner binary skips the shell wrapper's harmless /dev/shm warning.
+CHROMIUM_CANDIDATES = ("/usr/lib/chromium/chromium", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+VIEWPORT = {"width": 1280, "height": 720}  # a classroom projector
+
+# has_straight that ignores duplicate values (a classic mistake): 5♣ 5♦ 6♥ 7♠ 9♣ passes.
+STRAIGHT_GOOD = "len(values) == 5 and len(set(values)) == 5 and "
+STRAIGHT_BAD = "len(values) == 5 and "
+
+
+def chromium_path() -> str:
+    """Return Debian's Chromium binary. Raises FileNotFoundError (never skips) when missing."""
+    for path in CHROMIUM_CANDIDATES:
+        if os.access(path, os.X_OK):
+            return path
+    raise FileNotFoundError(
+        "Chromium is missing: the browser tests need Debian's browser at /usr/bin/chromium; "
+        "install it with `apt-get install -y chromium` (see .ci/run)")
+
+
+def free_port() -> int:
+    """Return a TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+# ------------------------------------------------------------------------------ course copy
+
+def course_copy(dest: Path) -> Path:
+    """Copy the course (config, solutions, starter, notebooks, samples) into ``dest``; return it.
+
+    The gradebook and nbgrader's generated folders are not copied: the copy starts clean.
+    """
+    dest.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(KIT / "nbgrader_config.py", dest / "nbgrader_config.py")
+    for folder in ("solutions", "starter", "notebooks"):
+        shutil.copytree(KIT / folder, dest / folder,
+                        ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    if SAMPLES.is_dir():
+        shutil.copytree(SAMPLES, dest / "assignments" / "samples",
+                        ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    (dest / "assignments").mkdir(exist_ok=True)
+    return dest
+
+
+def straight_mistake(source: Path, dest: Path) -> Path:
+    """Write a copy of the filled-in notebook whose has_straight ignores duplicate values.
+
+    Raises AssertionError if the reference's has_straight no longer reads as expected.
+    """
+    text = source.read_text(encoding="utf-8")
+    good = json.dumps(STRAIGHT_GOOD)[1:-1]
+    assert text.count(good) == 1, f"{source}: has_straight no longer contains {STRAIGHT_GOOD!r}"
+    dest.write_text(text.replace(good, json.dumps(STRAIGHT_BAD)[1:-1]), encoding="utf-8")
+    return dest
+
+
+def straight_samples(root: Path) -> list[Path]:
+    """The course's sample submissions whose has_straight ignores duplicate values, if any."""
+    folder = root / "assignments" / "samples"
+    return sorted(folder.glob("*straight*duplicate*.ipynb")) if folder.is_dir() else []
+
+
+def student_copy(source: Path, dest: Path) -> Path:
+    """Copy a notebook for a student run (outputs and nbgrader marks kept as they are)."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, dest)
+    return dest
+
+
+# ---------------------------------------------------------------------------------- servers
+
+def jupyter_env(home: Path) -> dict[str, str]:
+    """Return an environment with private Jupyter folders and this venv first on PATH."""
+    env = dict(os.environ)
+    for name, sub in (("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_RUNTIME_DIR", "runtime"),
+                      ("IPYTHONDIR", "ipython")):
+        (home / sub).mkdir(parents=True, exist_ok=True)
+        env[name] = str(home / sub)
+    env["PATH"] = str(VENV_BIN) + os.pathsep + env.get("PATH", "")
+    env["JUPYTER_PLATFORM_DIRS"] = "1"
+    env.pop("NBGRADER_EXECUTION", None)
+    env.pop("PLAISANTE_COURSE", None)
+    return env
+
+
+@dataclass
+class Server:
+    """A Jupyter server process (JupyterLab or Voila) started in its own process group."""
+
+    name: str
+    port: int
+    token: str
+    process: subprocess.Popen[bytes]
+    log: Path
+    ready_path: str
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def url(self, path: str = "/") -> str:
+        """Return the URL of ``path`` with the token (if any) appended."""
+        if not self.token:
+            return self.base + path
+        return self.base + path + ("&" if "?" in path else "?") + f"token={self.token}"
+
+    def wait_ready(self, timeout: float = 60) -> Server:
+        """Block until the server answers 200 on its ready path; raise with its log otherwise."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"{self.name} exited with {self.process.returncode}:\n"
+                                   + self.log.read_text(errors="replace")[-3000:])
+            try:
+                with urllib.request.urlopen(self.url(self.ready_path), timeout=2) as answer:
+                    if answer.status == 200:
+                        return self
+            except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
+                pass
+            time.sleep(0.1)  # polling a starting server, not waiting on the browser
+        raise TimeoutError(f"{self.name} not ready after {timeout}s:\n"
+                           + self.log.read_text(errors="replace")[-3000:])
+
+    def stop(self) -> None:
+        """Stop the server's whole process group (the server shuts its kernels down)."""
+        if self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGTERM)
+                self.process.wait(timeout=15)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                try:
+                    os.killpg(self.process.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+
+
+def _lab_settings(home: Path) -> Path:
+    settings = home / "settings"
+    notify = settings / "@jupyterlab" / "apputils-extension"
+    notify.mkdir(parents=True, exist_ok=True)
+    (notify / "notification.jupyterlab-settings").write_text(
+        json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+    # Render every cell: with JupyterLab's default windowing, cells out of view have no
+    # prompt text, so a test could not read which cells ran.
+    tracker = settings / "@jupyterlab" / "notebook-extension"
+    tracker.mkdir(parents=True, exist_ok=True)
+    (tracker / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    return settings
+
+
+def start_lab(root: Path, home: Path) -> Server:
+    """Start JupyterLab serving ``root`` (also its working folder); return without waiting."""
+    port, token = free_port(), secrets.token_hex(16)
+    settings = _lab_settings(home)
+    log = home / "lab.log"
+    cmd = [str(VENV_BIN / "jupyter"), "lab", "--no-browser", "--allow-root",
+           "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+           f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+           "--LabApp.news_url=None",
+           "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+           "--LabApp.extension_manager=readonly", f"--LabApp.workspaces_dir={home / 'workspaces'}",
+           f"--LabApp.user_settings_dir={settings}"]
+    process = subprocess.Popen(cmd, cwd=root, env=jupyter_env(home), stdout=log.open("wb"),
+                               stderr=subprocess.STDOUT, start_new_session=True)
+    return Server("JupyterLab", port, token, process, log, "/api/status")
+
+
+def start_voila(notebook: Path, home: Path) -> Server:
+    """Start Voila on one notebook (cwd: its course copy's root); return without waiting."""
+    port = free_port()
+    log = home / "voila.log"
+    root = notebook.parent.parent
+    cmd = [str(VENV_BIN / "voila"), str(notebook.relative_to(root)), "--no-browser",
+           f"--port={port}", "--Voila.ip=127.0.0.1"]
+    process = subprocess.Popen(cmd, cwd=root, env=jupyter_env(home), stdout=log.open("wb"),
+                               stderr=subprocess.STDOUT, start_new_session=True)
+    return Server("Voila", port, "", process, log, "/voila/static/voila.js")
+
+
+def run_course(root: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """Run ``plaisante --course ROOT ARGS…`` with this venv first on PATH (nbgrader needs it)."""
+    env = dict(os.environ)
+    env["PATH"] = str(VENV_BIN) + os.pathsep + env.get("PATH", "")
+    return subprocess.run([str(VENV_BIN / "plaisante"), "--course", str(root), *args], cwd=root,
+                          env=env, text=True, capture_output=True, timeout=timeout, check=True)
+
+
+# ------------------------------------------------------------------------ JupyterLab pages
+# Selectors belong to JupyterLab 4.6 (requirements.txt pins it).
+
+ACTIVE_PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+KERNEL_IDLE = re.compile(r"\| Idle$")
+
+
+def open_notebook(page: Any, lab: Server, relpath: str, timeout: float = 60_000) -> None:
+    """Open ``relpath`` in a fresh JupyterLab workspace and wait until its kernel is idle."""
+    from playwright.sync_api import expect
+
+    page.goto(lab.url(f"/lab/tree/{relpath}?reset"))
+    status = page.locator(".jp-StatusBar-TextItem", has_text=KERNEL_IDLE)
+    expect(status).to_have_count(1, timeout=timeout)
+    expect(status).not_to_contain_text("No Kernel")
+    expect(page.locator(f"{ACTIVE_PANEL} .jp-Notebook-ExecutionIndicator[data-status=idle]")
+           ).to_have_count(1, timeout=timeout)
+
+
+def run_all(page: Any) -> None:
+    """Run every cell through the Run menu, as a student does."""
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.locator("#jp-mainmenu-run li[data-command='runmenu:run-all']").click()
+
+
+def run_last_cell(page: Any) -> None:
+    """Select the notebook's last cell and run it with Shift+Enter (command mode)."""
+    cell = page.locator(f"{ACTIVE_PANEL} .jp-Notebook .jp-Cell").last
+    cell.locator(".jp-InputPrompt").click()
+    page.keyboard.press("Escape")
+    page.keyboard.press("Shift+Enter")
+
+
+def last_output(page: Any) -> Any:
+    """The output area of the active notebook's last cell."""
+    return page.locator(f"{ACTIVE_PANEL} .jp-Notebook .jp-Cell").last.locator(
+        ".jp-OutputArea-output")
+
+
+def kernel_idle(page: Any, timeout: float = 60_000) -> None:
+    """Wait until the active notebook's kernel has finished every queued cell."""
+    from playwright.sync_api import expect
+
+    expect(page.locator(f"{ACTIVE_PANEL} .jp-Notebook-ExecutionIndicator[data-status=idle]")
+           ).to_have_count(1, timeout=timeout)
+
+
+# ----------------------------------------------------------------------- the round's table
+# Hooks: the stable CSS classes RoundView adds (see plaisante/view.py).
+
+SELECTED = re.compile(r"\bplaisante-selected\b")
+DEALT = re.compile(r"\bplaisante-new\b")
+
+
+class Table:
+    """Locators for one rendered RoundView inside ``scope`` (a Page or a Locator)."""
+
+    def __init__(self, scope: Any):
+        self.root = scope.locator(".plaisante-table")
+        self.held = self.root.locator(".plaisante-held .plaisante-card")
+        self.selected = self.root.locator(".plaisante-held .plaisante-card.plaisante-selected")
+        self.played = self.root.locator(".plaisante-play-area .plaisante-card")
+        self.play = self.root.locator("button.plaisante-play")
+        self.discard = self.root.locator("button.plaisante-discard")
+        self.new_round = self.root.locator("button.plaisante-new-round")
+        self.message = self.root.locator(".plaisante-message")
+        self.hand_number = self.root.locator(".plaisante-hand-number")
+        self.hand_name = self.root.locator(".plaisante-hand-name")
+        self.hand_score = self.root.locator(".plaisante-hand-score b")
+        self.over = self.root.locator(".plaisante-over")
+        self.final_total = self.root.locator(".plaisante-over .plaisante-final-total")
+        self.history_scores = self.root.locator(".plaisante-over .plaisante-history-score")
+
+    def counter(self, name: str) -> Any:
+        """The number shown by a status chip: total, hands-left, discards-left or deck."""
+        return self.root.locator(f".plaisante-{name} b")
+
+    def value(self, name: str) -> int:
+        return int(self.counter(name).inner_text())
+
+    def held_card(self, text: str) -> Any:
+        """The held card whose label is exactly ``text`` (e.g. '10♥')."""
+        return self.root.locator(".plaisante-held .plaisante-card",
+                                 has_text=re.compile(rf"^\s*{re.escape(text)}\s*$"))
+
+    def labels(self, cards: Any) -> list[str]:
+        return [text.strip() for text in cards.all_inner_texts()]
+
+
+def expect_fresh_round(table: Table) -> None:
+    """Assert the table shows a round as dealt: 8 cards, 4 hands, 4 discards, total 0."""
+    from playwright.sync_api import expect
+
+    expect(table.held).to_have_count(8)
+    expect(table.selected).to_have_count(0)
+    expect(table.played).to_have_count(0)
+    expect(table.counter("total")).to_have_text("0")
+    expect(table.counter("hands-left")).to_have_text("4")
+    expect(table.counter("discards-left")).to_have_text("4")
+    expect(table.counter("deck")).to_have_text("44")
+    expect(table.over).to_be_hidden()
+    expect(table.play).to_be_disabled()
+    expect(table.discard).to_be_disabled()
+
+
+def select(table: Table, positions: list[int]) -> list[str]:
+    """Click the held cards at ``positions`` and wait until each is raised; return their labels."""
+    from playwright.sync_api import expect
+
+    chosen = []
+    for position in positions:
+        card = table.held.nth(position)
+        chosen.append(card.inner_text().strip())
+        card.click()
+        expect(card).to_have_class(SELECTED)
+    return chosen
+
+
+def play_hand(table: Table, chosen: list[str], ref: Any) -> tuple[str, int]:
+    """Press Play with ``chosen`` selected; check what the play area and counters show.
+
+    Returns the (name, score) shown. The shown name and score must be the reference
+    solution's for the cards shown in the play area, and the total must grow by that score.
+    """
+    from playwright.sync_api import expect
+
+    from plaisante.cards import hand
+
+    total, hands_left = table.value("total"), table.value("hands-left")
+    number = 4 - hands_left + 1
+    table.play.click()
+    expect(table.hand_number).to_have_text(str(number))
+    expect(table.played).to_have_text(chosen)
+    name, score = table.hand_name.inner_text(), int(table.hand_score.inner_text())
+    cards = hand(" ".join(chosen), ref.Card)
+    assert (name, score) == (ref.evaluate(cards), ref.score(cards)), (chosen, name, score)
+    expect(table.counter("total")).to_have_text(str(total + score))
+    expect(table.counter("hands-left")).to_have_text(str(hands_left - 1))
+    expect(table.selected).to_have_count(0)
+    if hands_left > 1:
+        expect(table.held).to_have_count(8)
+        for text in chosen:
+            expect(table.held_card(text)).to_have_count(0)
+    return name, score
+
+
+def discard(table: Table, positions: list[int]) -> None:
+    """Discard the held cards at ``positions``; check nothing is scored and the hand refills."""
+    from playwright.sync_api import expect
+
+    total, hands_left = table.value("total"), table.value("hands-left")
+    discards_left, deck = table.value("discards-left"), table.value("deck")
+    gone = select(table, positions)
+    table.discard.click()
+    expect(table.counter("discards-left")).to_have_text(str(discards_left - 1))
+    expect(table.counter("deck")).to_have_text(str(deck - len(gone)))
+    expect(table.counter("total")).to_have_text(str(total))
+    expect(table.counter("hands-left")).to_have_text(str(hands_left))
+    expect(table.held).to_have_count(8)
+    expect(table.selected).to_have_count(0)
+    for text in gone:
+        expect(table.held_card(text)).to_have_count(0)
+
+
+def play_whole_round(page: Any, table: Table, ref: Any) -> list[int]:
+    """Play a whole round by clicking, checking every rule the view shows (issue 3).
+
+    Select five, a sixth is refused, deselect one, select one more by keyboard (Tab, Enter);
+    Play; four discards (then Discard is disabled); three more hands; the round-over panel's
+    total is the sum of the scores shown; New round deals fresh. Returns the scores shown.
+    """
+    from playwright.sync_api import expect
+
+    expect_fresh_round(table)
+    first_deal = table.labels(table.held)
+    for name in ("Play", "Discard", "New round"):  # named for screen readers
+        expect(table.root.get_by_role("button", name=name, exact=True)).to_have_count(1)
+
+    chosen = select(table, [0, 1, 2, 3, 4])
+    expect(table.selected).to_have_count(5)
+    sixth = table.held.nth(5)
+    sixth.click()
+    expect(table.message).to_contain_text("at most 5 cards")
+    expect(sixth).not_to_have_class(SELECTED)
+    expect(table.selected).to_have_count(5)
+    table.held.nth(0).click()
+    expect(table.held.nth(0)).not_to_have_class(SELECTED)
+    expect(table.selected).to_have_count(4)
+    expect(table.message).to_have_text("")
+    table.held.nth(4).focus()  # the keyboard: Tab to the next card, Enter selects it
+    page.keyboard.press("Tab")
+    expect(sixth).to_be_focused()
+    chosen = chosen[1:] + [sixth.inner_text().strip()]
+    page.keyboard.press("Enter")
+    expect(sixth).to_have_class(SELECTED)
+    expect(table.selected).to_have_count(5)
+    scores = [play_hand(table, chosen, ref)[1]]
+
+    for positions in ([0, 1], [2], [0, 3, 5], [7]):
+        discard(table, positions)
+    select(table, [0])
+    expect(table.discard).to_be_disabled()
+    expect(table.play).to_be_enabled()
+    table.held.nth(0).click()
+    expect(table.selected).to_have_count(0)
+
+    for positions in ([3, 4, 5, 6, 7], [0, 2, 4, 6, 7], [1, 2, 3, 4, 5]):
+        scores.append(play_hand(table, select(table, positions), ref)[1])
+
+    expect(table.over).to_be_visible()
+    expect(table.final_total).to_have_text(f"Round over: total {sum(scores)}")
+    expect(table.history_scores).to_have_text([str(score) for score in scores])
+    expect(table.counter("total")).to_have_text(str(sum(scores)))
+    expect(table.counter("hands-left")).to_have_text("0")
+    expect(table.play).to_be_disabled()
+    expect(table.discard).to_be_disabled()
+    for position in range(8):
+        expect(table.held.nth(position)).to_be_disabled()
+
+    table.new_round.click()
+    expect_fresh_round(table)
+    for position in range(8):
+        expect(table.held.nth(position)).to_have_class(DEALT)
+        expect(table.held.nth(position)).to_be_enabled()
+    again = table.labels(table.held)
+    assert len(set(again)) == 8
+    assert again != first_deal, "New round dealt the very same cards"  # seeded too: seed + 1
+    return scores
+
+
+# ------------------------------------------------------------------ running cells by hand
+
+CODE_PROMPTS = f"{ACTIVE_PANEL} .jp-Notebook .jp-CodeCell .jp-InputPrompt"
+NOT_RUN = "[ ]:"
+
+
+def wait_queue_empty(page: Any, timeout: float = 60_000) -> None:
+    """Wait until no cell of the active notebook is queued or running ('[*]:')."""
+    from playwright.sync_api import expect
+
+    expect(page.locator(CODE_PROMPTS, has_text="[*]")).to_have_count(0, timeout=timeout)
+    kernel_idle(page, timeout)
+
+
+def prompts(page: Any) -> list[str]:
+    """The execution prompts of the active notebook's code cells, e.g. ['[1]:', '[ ]:']."""
+    return [text.strip() for text in page.locator(CODE_PROMPTS).all_text_contents()]
+
+
+def run_from(page: Any, position: int) -> None:
+    """Select the ``position``-th code cell and run it and every cell below it (Run menu)."""
+    from playwright.sync_api import expect
+
+    prompt = page.locator(CODE_PROMPTS).nth(position)
+    prompt.click()
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.locator("#jp-mainmenu-run li[data-command='notebook:run-all-below']").click()
+    expect(prompt).not_to_have_text(NOT_RUN)
+
+
+def max_prompt(page: Any) -> int:
+    """The highest execution count shown in the active notebook, 0 if none."""
+    numbers = [int(n) for n in re.findall(r"\[(\d+)\]", " ".join(prompts(page)))]
+    return max(numbers, default=0)
+
+
+def run_all_despite_errors(page: Any, rounds: int = 40) -> list[str]:
+    """After a Run All that stopped at an error: run the rest, cell group by cell group,
+    until every code cell but the last has run; then run the last cell explicitly.
+
+    Returns the prompts as Run All left them (before any of this).
+    """
+    from playwright.sync_api import expect
+
+    wait_queue_empty(page)
+    after_run_all = prompts(page)
+    for _ in range(rounds):
+        pending = [i for i, text in enumerate(prompts(page)[:-1]) if text == NOT_RUN]
+        if not pending:
+            break
+        run_from(page, pending[0])
+        wait_queue_empty(page)
+    else:
+        raise AssertionError(f"cells still not run after {rounds} rounds: {prompts(page)}")
+    last = page.locator(CODE_PROMPTS).nth(len(prompts(page)) - 1)
+    count = max_prompt(page)
+    last.click()
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.locator("#jp-mainmenu-run li[data-command='notebook:run-cell']").click()
+    expect(last).to_have_text(f"[{count + 1}]:")  # it ran, after every other cell
+    wait_queue_empty(page)
+    return after_run_all

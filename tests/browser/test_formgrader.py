@@ -1,0 +1,36 @@
+"""nbgrader's formgrader, opened from JupyterLab's Nbgrader menu on the kit's folder mapping,
+lists the plaisante assignment and the autograded sample submissions with their scores."""
+
+from __future__ import annotations
+
+import json
+
+import harness
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_formgrader_lists_the_assignment_and_its_graded_submissions(
+        page: Page, lab: harness.Server, graded, course) -> None:
+    manifest = json.loads((course / "assignments" / "samples" / "manifest.json").read_text())
+    expected = {student: manifest["samples"][student]["expected"]["total"]
+                for student in graded.students}
+    page.goto(lab.url("/lab?reset"))
+    page.get_by_role("menuitem", name="Nbgrader", exact=True).click()
+    page.get_by_role("menuitem", name="Formgrader", exact=True).click()
+    formgrader = page.frame_locator("iframe[src$='/formgrader']")
+
+    assignment = formgrader.locator("#main-table tr", has=formgrader.locator("td.name"))
+    expect(assignment).to_have_count(1, timeout=30_000)
+    expect(assignment.locator("td.name")).to_have_text("plaisante")
+    expect(assignment.locator("td.num-submissions")).to_have_text(str(len(expected)))
+
+    assignment.locator("td.num-submissions a").click()
+    rows = formgrader.locator("#main-table tr", has=formgrader.locator("td.student-id"))
+    expect(rows).to_have_count(len(expected))
+    for student, total in expected.items():
+        row = rows.filter(has=formgrader.locator("td.student-id", has_text=student))
+        expect(row.locator("td.status")).to_have_text("graded")
+        expect(row.locator("td.score")).to_have_text(f"{total:g} / 100")

@@ -1,0 +1,18 @@
+"""The instructor's full-screen demo: notebooks/demo.ipynb in Voila, a whole round by clicks."""
+
+from __future__ import annotations
+
+import harness
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_demo_round_plays_in_voila(page: Page, voila: harness.Server, ref) -> None:
+    page.goto(voila.url("/"))
+    table = harness.Table(page)
+    expect(table.held).to_have_count(8, timeout=60_000)
+    scores = harness.play_whole_round(page, table, ref)
+    assert len(scores) == 4
+    expect(page.get_by_text("(the first check, top-down, that holds)")).to_be_visible()
