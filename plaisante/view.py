@@ -31,7 +31,8 @@ STYLE = """
 .plaisante-chip.plaisante-total { background: #f5c518; color: #1b1b1b; }
 .plaisante-area { border-radius: 12px; padding: 6px 14px 10px; }
 .plaisante-area-play { background: rgba(0,0,0,0.30); border: 2px dashed rgba(255,255,255,0.55); }
-.plaisante-area-held { background: rgba(255,255,255,0.07); border: 2px solid rgba(255,255,255,0.25); }
+.plaisante-area-held { background: rgba(255,255,255,0.07);
+  border: 2px solid rgba(255,255,255,0.25); }
 .plaisante-area-title .widget-html-content { font-size: 17px; }
 .plaisante-area-title b { letter-spacing: 0.02em; }
 .plaisante-hand-name { font-size: 21px; font-weight: 700; color: #ffe28a; }
@@ -54,8 +55,8 @@ STYLE = """
 .plaisante-card.jupyter-button.plaisante-red { color: #c8102e; }
 .plaisante-card.jupyter-button.plaisante-four.plaisante-suit-clubs { color: #0f7a2c; }
 .plaisante-card.jupyter-button.plaisante-four.plaisante-suit-diamonds { color: #1450b8; }
-.plaisante-card.jupyter-button:not(.plaisante-selected):hover:enabled { box-shadow: 0 6px 10px rgba(0,0,0,0.45);
-  transform: translateY(-4px); }
+.plaisante-card.jupyter-button:not(.plaisante-selected):hover:enabled {
+  box-shadow: 0 6px 10px rgba(0,0,0,0.45); transform: translateY(-4px); }
 .plaisante-card.jupyter-button.plaisante-selected { transform: translateY(-20px);
   border: 3px solid #f5c518; padding: 3px 5px; box-shadow: 0 12px 16px rgba(0,0,0,0.50); }
 .plaisante-card.jupyter-button.plaisante-selected::after { content: "\\2713" / "selected";
