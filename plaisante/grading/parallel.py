@@ -20,6 +20,7 @@ flagged so far. The scores are those of serial grading: a worker runs exactly wh
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import sys
@@ -63,14 +64,80 @@ def grade_task(root: str, student: str, assignment: str, limits: Limits, sandbox
 
 
 def warm_worker(root: str) -> None:
-    """Import the grading code in a worker before its first task, and let issue 4's code
-    prepare what it reuses across submissions (``plaisante.grading.prepare_worker(root)``,
-    if it exists), so the first submission of every worker is not slower than the rest."""
+    """Get a worker process ready before its first task: import the grading code, apply
+    ``tune_worker``, and let issue 4's code prepare what it reuses across submissions
+    (``plaisante.grading.prepare_worker(root)``, if it exists), so the first submission of
+    every worker is not slower than the rest."""
     from .. import grading
 
+    tune_worker()
     prepare = getattr(grading, "prepare_worker", None)
     if prepare is not None:
         prepare(Path(root))
+
+
+_tuned = False
+
+
+def tune_worker() -> None:
+    """Take out two costs nbgrader pays again for every submission, in this process only.
+
+    * The private, throw-away gradebook each submission is graded against (a file under a
+      ``plaisante-grade-`` temporary folder, deleted afterwards) is opened with SQLite's
+      ``synchronous=OFF`` and an in-memory journal: nbgrader commits once per grade cell and
+      each commit waited on the disk. The course gradebook is never touched by a worker
+      (only the coordinator's ``record`` writes it, with SQLite's defaults).
+    * nbgrader validates every cell's metadata with ``jsonschema.validate(meta, schema)``,
+      which checks the schema itself and builds a validator on every call; here a validator is
+      built once per schema. The same checks run and the same ``ValidationError`` is raised.
+
+    Neither changes what is graded or how: ``tests/test_parallel.py`` checks that parallel
+    scores equal serial ones. Safe to call more than once.
+    """
+    global _tuned
+    if _tuned:
+        return
+    _tuned = True
+    from sqlalchemy import event
+    from sqlalchemy.engine import Engine
+
+    from .submission import TMP_PREFIX
+
+    @event.listens_for(Engine, "connect")
+    def _throw_away_gradebook(dbapi_connection: Any, _record: Any) -> None:
+        if type(dbapi_connection).__module__.split(".")[0] not in ("sqlite3", "_sqlite3"):
+            return
+        rows = dbapi_connection.execute("PRAGMA database_list").fetchall()
+        if any(f"/{TMP_PREFIX}" in (row[2] or "") for row in rows):
+            dbapi_connection.execute("PRAGMA synchronous=OFF")
+            dbapi_connection.execute("PRAGMA journal_mode=MEMORY")
+
+    import jsonschema
+    from nbgrader.nbgraderformat import common
+
+    compiled: dict[str, Any] = {}  # the schema, as sorted JSON → its validator
+
+    class _CompiledOnce:
+        """``jsonschema`` as nbgrader's metadata validator uses it, with validators cached."""
+
+        ValidationError = jsonschema.ValidationError
+
+        @staticmethod
+        def validate(instance: Any, schema: dict[str, Any]) -> None:
+            key = json.dumps(schema, sort_keys=True)
+            validator = compiled.get(key)
+            if validator is None:
+                cls = jsonschema.validators.validator_for(schema)
+                cls.check_schema(schema)
+                validator = compiled[key] = cls(schema)
+            error = jsonschema.exceptions.best_match(validator.iter_errors(instance))
+            if error is not None:
+                raise error
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(jsonschema, name)
+
+    common.jsonschema = _CompiledOnce()
 
 
 def failed_result(student: str, error: BaseException) -> SubmissionResult:
