@@ -209,6 +209,13 @@ def test_writing_the_gradebook_fails_from_inside(batch):
     assert "WROTE" not in text
 
 
+def test_there_is_no_network(batch):
+    text = autograded_text(batch["root"], "network")
+    assert text.count("no network:") == 3
+    assert "Network is unreachable" in text
+    assert "CONNECTED" not in text
+
+
 def test_killing_the_parent_is_refused(batch):
     assert "Operation not permitted" in autograded_text(batch["root"], "kill_parent")
 
@@ -252,6 +259,24 @@ def test_feedback_never_shows_hidden_tests_code(batch):
         assert leaked == [], (page, leaked[:3])
         said_failed += "Hidden tests ran here (their code is not shown): this cell scored 0" in text
     assert said_failed >= 5  # e.g. rigged_eq, infinite_loop, os_exit: hidden tests that failed
+
+
+def test_a_slow_notebook_is_cut_at_the_submission_time_limit(batch):
+    """Steps 1 and 2 are graded; a 30 s sleep in step 3's solution hits the notebook's 12 s;
+    nothing after it runs, so its tests score 0 instead of passing unexamined."""
+    root = batch["root"]
+    folder = root / "assignments" / "submitted" / "slow" / "plaisante"
+    folder.mkdir(parents=True)
+    nb = nbformat.read(FULL_MARKS, as_version=4)
+    for each in nb.cells:
+        if each.metadata.get("nbgrader", {}).get("grade_id") == "step3_has_checks":
+            each.source += "\n\nimport time\ntime.sleep(30)"
+    nbformat.write(nb, folder / "plaisante.ipynb")
+    result = grade_submission(root, "slow", limits=Limits(cell_seconds=20,
+                                                          submission_seconds=12))
+    assert (result.status, result.total) == ("flagged", 15 + 15 + 2)
+    assert any("time limit: the notebook ran over 12 s" in r for r in result.reasons)
+    assert result.seconds < 30
 
 
 # ----------------------------------------------------------------------------- CLI and input

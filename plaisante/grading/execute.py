@@ -155,10 +155,11 @@ class GuardedExecute(Execute):
             self._capture()
         if utils.is_grade(cell):
             self._silent(GUARD)
+        self._cell_timeout = self._get_timeout(cell)
         try:
             cell, resources = super().preprocess_cell(cell, resources, index)
         except CellTimeoutError:
-            timeout = self._get_timeout(cell)
+            timeout = self._cell_timeout
             self.incident("timeout", f"timeout: {name} ran over {timeout} s and ignored the "
                           "interrupt (kernel restarted)", name)
             cell.outputs = [error_output("CellTimeoutError", f"ran over {timeout} s")]
@@ -183,8 +184,8 @@ class GuardedExecute(Execute):
                 continue
             ename = output.get("ename", "")
             if ename == "CellTimeoutError":
-                self.incident("timeout", f"timeout: {name} ran over "
-                              f"{self._get_timeout(cell)} s (interrupted)", name)
+                self.incident("timeout", f"timeout: {name} ran over {self._cell_timeout} s "
+                              "(interrupted)", name)
             elif ename == "StdinNotImplementedError":
                 self.incident("input", f"input() called in {name}: there is no keyboard "
                               "when grading (nor in validate)", name)

@@ -174,6 +174,15 @@ for path in ["{ROOT}/assignments/gradebook.db", "../../gradebook.db", "../../../
     except Exception as error:
         print("could not write", path, type(error).__name__)
 """
+NETWORK = """\
+import socket
+for host, port in [("1.1.1.1", 80), ("127.0.0.1", 22), ("pypi.org", 443)]:
+    try:
+        socket.create_connection((host, port), timeout=2).close()
+        print("CONNECTED", host)
+    except OSError as error:
+        print("no network:", host, type(error).__name__, error)
+"""
 KILL_PARENT = """\
 import os, signal
 try:
@@ -265,6 +274,7 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
     "million_lines": (append("step1_card_code", MILLION_LINES),
                       Expect(100, "flagged", "output limit")),
     "read_solutions": (append("step1_card_code", READ_SOLUTIONS), Expect(100, "graded")),
+    "network": (append("step1_card_code", NETWORK), Expect(100, "graded")),
     "write_gradebook": (append("step1_card_code", WRITE_GRADEBOOK), Expect(100, "graded")),
     "kill_parent": (append("step5_tableau", KILL_PARENT), Expect(100, "graded")),
     "background_process": (append("step5_tableau", BACKGROUND), Expect(100, "graded")),
