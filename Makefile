@@ -35,3 +35,12 @@ release: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build assignments/submitted assignments/autograded assignments/feedback assignments/gradebook.db
+
+# PNGs of the round and the gate at 1280×720 into build/screenshots/ (headless Chromium)
+screenshots: $(STAMP)
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python tools/screenshots.py
+
+.PHONY: bench-browser
+# Run All → round rendered (s) and card click → DOM updated (ms, median of 20), in Chromium
+bench-browser: $(STAMP)
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python bench/browser.py

@@ -37,7 +37,7 @@ STYLE = """
 .plaisante-area-title b { letter-spacing: 0.02em; }
 .plaisante-hand-name { font-size: 21px; font-weight: 700; color: #ffe28a; }
 .plaisante-hand-score b { font-size: 22px; }
-.plaisante-row { gap: 10px; min-height: 122px; align-items: flex-end; padding: 20px 2px 2px;
+.plaisante-row { gap: 10px; min-height: 122px; align-items: flex-end; padding: 30px 2px 2px;
   overflow: visible; }
 .plaisante-row.plaisante-play-area { min-height: 88px; padding-top: 6px; }
 .plaisante-card.jupyter-button { position: relative; width: 74px; height: 104px; flex: none;
@@ -57,7 +57,7 @@ STYLE = """
 .plaisante-card.jupyter-button.plaisante-four.plaisante-suit-diamonds { color: #1450b8; }
 .plaisante-card.jupyter-button:not(.plaisante-selected):hover:enabled {
   box-shadow: 0 6px 10px rgba(0,0,0,0.45); transform: translateY(-4px); }
-.plaisante-card.jupyter-button.plaisante-selected { transform: translateY(-20px);
+.plaisante-card.jupyter-button.plaisante-selected { transform: translateY(-16px);
   border: 3px solid #f5c518; padding: 3px 5px; box-shadow: 0 12px 16px rgba(0,0,0,0.50); }
 .plaisante-card.jupyter-button.plaisante-selected::after { content: "\\2713" / "selected";
   position: absolute; top: -11px; right: -11px; width: 24px; height: 24px; border-radius: 50%;
@@ -75,8 +75,8 @@ STYLE = """
 @media (prefers-reduced-motion: reduce) {
   .plaisante-new { animation: none; } .plaisante-card.jupyter-button { transition: none; } }
 .plaisante-actions { gap: 12px; align-items: center; }
-.plaisante-actions .jupyter-button { font-size: 18px; height: 44px; min-width: 150px;
-  border-radius: 8px; margin: 0; font-weight: 600; }
+.plaisante-actions .jupyter-button { font-size: 18px; height: 44px; width: auto;
+  min-width: 150px; padding: 0 20px; border-radius: 8px; margin: 0; font-weight: 600; }
 .plaisante-actions .jupyter-button:disabled { opacity: 0.45; }
 .plaisante-actions .fa-play::before { content: "\\f04b" / ""; }
 .plaisante-actions .fa-trash::before { content: "\\f1f8" / ""; }
@@ -136,8 +136,9 @@ class RoundView(widgets.VBox):
     Stable CSS classes for tests and styling: ``plaisante-table`` (the whole view),
     ``plaisante-status`` with ``plaisante-total``, ``plaisante-hands-left``,
     ``plaisante-discards-left`` and ``plaisante-deck`` (each holding its number in ``<b>``),
-    ``plaisante-held`` (held cards), ``plaisante-play-area`` (the last hand's cards) under
-    ``plaisante-play-title`` (``plaisante-hand-name``, ``plaisante-hand-score``),
+    ``plaisante-held`` (held cards, in ``plaisante-area-held``, hidden once the round is over),
+    ``plaisante-play-area`` (the last hand's cards) under ``plaisante-play-title``
+    (``plaisante-hand-name``, ``plaisante-hand-score``),
     ``plaisante-card`` (+ ``plaisante-selected``, ``plaisante-new`` when just dealt),
     ``plaisante-play``, ``plaisante-discard``, ``plaisante-new-round``, ``plaisante-message``,
     ``plaisante-over`` (``plaisante-final-total``, one ``li`` per hand, its score in
@@ -176,10 +177,11 @@ class RoundView(widgets.VBox):
         play_area.add_class("plaisante-area").add_class("plaisante-area-play")
         held_title = widgets.HTML(f"<b>Your cards</b> &nbsp;·&nbsp; click up to {MAX_SELECTED} "
                                   "(or Tab to one and press Enter), then Play or Discard")
-        held_area = widgets.VBox([held_title.add_class("plaisante-area-title"), self.held_row])
-        held_area.add_class("plaisante-area").add_class("plaisante-area-held")
-        self.children = [widgets.HTML(STYLE), self.status, play_area, held_area, actions,
-                         self.message, self.over_panel]
+        self.held_area = widgets.VBox([held_title.add_class("plaisante-area-title"),
+                                       self.held_row])
+        self.held_area.add_class("plaisante-area").add_class("plaisante-area-held")
+        self.children = [widgets.HTML(STYLE), self.status, self.over_panel, play_area,
+                         self.held_area, actions, self.message]
         self.render()
 
     # ----------------------------------------------------------------------- handlers
@@ -263,6 +265,8 @@ class RoundView(widgets.VBox):
             button.disabled = True
 
     def _render_over_panel(self) -> None:
+        # Once over, the panel takes the held cards' place, so New round stays in view.
+        self.held_area.layout.display = "none" if self.round.is_over else None
         if not self.round.is_over:
             self.over_panel.children = []
             self.over_panel.layout.display = "none"

@@ -1,0 +1,155 @@
+"""Screenshots of the round and the gate as a student sees them, on a 1280×720 projector.
+
+    python tools/screenshots.py [--out build/screenshots]      (or: make screenshots)
+
+Starts JupyterLab and Voila in a temporary copy of the course (tests/browser/harness.py) and
+writes, in headless Chromium:
+
+    1-round-start.png       the reference solution after Run All: a fresh deal
+    2-selection.png         three cards selected (raised, with a check mark)
+    3-after-play.png        the play area after Play: the hand's name and score
+    4-round-over.png        after the fourth hand: the round-over panel
+    5-checklist-starter.png the untouched starter's last cell: every step still to do
+    6-checklist-straight.png  a has_straight that ignores duplicates: step 3 fails
+    7-voila-demo.png        notebooks/demo.ipynb in Voila, the instructor's full-screen demo
+    8-four-colour.png       the optional four-colour deck (play(..., four_colour=True))
+
+Animations are frozen at their end state in the pictures (``animations="disabled"``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+KIT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(KIT / "tests" / "browser"))
+
+import harness  # noqa: E402
+
+FOUR_COLOUR_CELL = ("from plaisante import play, reference\n"
+                    "play(**reference.parts(reference.load()), seed=3, four_colour=True)")
+
+
+def four_colour_notebook(path: Path) -> Path:
+    """Write a one-cell notebook that deals a four-colour round on the reference solution."""
+    notebook = {"cells": [{"cell_type": "code", "execution_count": None, "id": "four-colour",
+                           "metadata": {}, "outputs": [], "source": FOUR_COLOUR_CELL}],
+                "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)",
+                                            "language": "python", "name": "python3"}},
+                "nbformat": 4, "nbformat_minor": 5}
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    return path
+
+
+def show_table(page, table: harness.Table) -> None:
+    """Scroll the notebook so the whole table is in view, its top near the window's top."""
+    table.root.evaluate("el => el.scrollIntoView({block: 'start'})")
+
+
+def shoot(page, out: Path, name: str) -> None:
+    path = out / name
+    page.screenshot(path=str(path), animations="disabled")
+    print(path)
+
+
+def lab_round(page, lab, out: Path) -> None:
+    from playwright.sync_api import expect
+
+    harness.open_notebook(page, lab, "students/reference.ipynb")
+    harness.run_all(page)
+    table = harness.Table(harness.last_output(page))
+    expect(table.held).to_have_count(8, timeout=60_000)
+    harness.wait_queue_empty(page)
+    show_table(page, table)
+    shoot(page, out, "1-round-start.png")
+    harness.select(table, [1, 3, 6])
+    page.mouse.move(0, 0)
+    shoot(page, out, "2-selection.png")
+    table.held.nth(0).click()
+    table.held.nth(2).click()
+    expect(table.selected).to_have_count(5)
+    table.play.click()
+    expect(table.hand_number).to_have_text("1")
+    expect(table.played).to_have_count(5)
+    page.mouse.move(0, 0)
+    show_table(page, table)
+    shoot(page, out, "3-after-play.png")
+    for number in (2, 3, 4):
+        harness.select(table, [0, 1, 2, 3, 4])
+        table.play.click()
+        expect(table.hand_number).to_have_text(str(number))
+    expect(table.over).to_be_visible()
+    page.mouse.move(0, 0)
+    show_table(page, table)
+    shoot(page, out, "4-round-over.png")
+
+
+def lab_checklist(page, lab, notebook: str, out: Path, name: str, despite_errors: bool) -> None:
+    from playwright.sync_api import expect
+
+    harness.open_notebook(page, lab, notebook)
+    harness.run_all(page)
+    if despite_errors:
+        harness.run_all_despite_errors(page)
+    checklist = harness.last_output(page).locator(".plaisante-checklist")
+    expect(checklist).to_be_visible(timeout=60_000)
+    checklist.evaluate("el => el.scrollIntoView({block: 'start'})")
+    shoot(page, out, name)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=KIT / "build" / "screenshots")
+    args = parser.parse_args()
+    out = args.out.resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    from playwright.sync_api import expect, sync_playwright
+
+    with tempfile.TemporaryDirectory(prefix="plaisante-shots-") as tmp:
+        root = harness.course_copy(Path(tmp) / "course")
+        students = root / "students"
+        harness.student_copy(harness.SOURCE, students / "reference.ipynb")
+        harness.student_copy(harness.STARTER, students / "starter.ipynb")
+        harness.straight_mistake(harness.SOURCE, students / "has_straight_duplicates.ipynb")
+        four_colour_notebook(students / "four_colour.ipynb")
+        lab = harness.start_lab(root, Path(tmp) / "lab-home")
+        voila = harness.start_voila(root / "notebooks" / "demo.ipynb", Path(tmp) / "voila-home")
+        try:
+            lab.wait_ready()
+            voila.wait_ready()
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=harness.chromium_path(),
+                                            headless=True, args=harness.CHROMIUM_ARGS)
+                page = browser.new_page(viewport=harness.VIEWPORT)
+                lab_round(page, lab, out)
+                lab_checklist(page, lab, "students/starter.ipynb", out,
+                              "5-checklist-starter.png", despite_errors=True)
+                lab_checklist(page, lab, "students/has_straight_duplicates.ipynb", out,
+                              "6-checklist-straight.png", despite_errors=False)
+                page.goto(voila.url("/"))
+                table = harness.Table(page)
+                expect(table.held).to_have_count(8, timeout=60_000)
+                harness.select(table, [0, 2])
+                page.mouse.move(0, 0)
+                shoot(page, out, "7-voila-demo.png")
+                harness.open_notebook(page, lab, "students/four_colour.ipynb")
+                harness.run_all(page)
+                table = harness.Table(harness.last_output(page))
+                expect(table.held).to_have_count(8, timeout=60_000)
+                harness.select(table, [0, 1])
+                page.mouse.move(0, 0)
+                show_table(page, table)
+                shoot(page, out, "8-four-colour.png")
+                browser.close()
+        finally:
+            lab.stop()
+            voila.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
