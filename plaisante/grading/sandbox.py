@@ -3,7 +3,7 @@
 The kernel command becomes::
 
     bwrap --unshare-pid --unshare-net --unshare-ipc --unshare-uts --die-with-parent
-          --ro-bind <python, venv, kit package> --tmpfs /tmp --bind <work dir> --bind <sockets>
+          --ro-bind <python, venv, kit package> --tmpfs /tmp --tmpfs <work dir> --bind <sockets>
           --clearenv --setenv … --chdir <work dir> --
       setpriv --reuid=U --regid=U --clear-groups --inh-caps=-all --bounding-set=-all
               --no-new-privs --
@@ -173,14 +173,17 @@ def bwrap_command(work_dir: Path, socket_dir: Path, uid: int, limits: Limits,
                                               for p in mounted):
                 cmd.extend(["--perms", "0755", "--dir", str(parent)])
                 made.add(parent)
-        cmd.extend([flag, str(path), str(path)])
+        if flag == "--tmpfs":
+            cmd.extend(["--size", str(limits.file_bytes), "--perms", "1777", flag, str(path)])
+        else:
+            cmd.extend([flag, str(path), str(path)])
         mounted.append(path)
 
     mounted: list[Path] = []
     for path in read_only_paths():
         if not any(path == m or m in path.parents for m in mounted):
             mount("--ro-bind", path)
-    mount("--bind", work_dir)
+    mount("--tmpfs", work_dir)  # the working folder lives and dies with the sandbox
     mount("--bind", socket_dir)
     cmd += ["--clearenv"]
     for key, value in env.items():
@@ -226,7 +229,7 @@ class SandboxKernelManager(AsyncKernelManager):
     Whatever kernel the submitted notebook names, this starts the venv's Python kernel.
     """
 
-    sandbox_work_dir = Unicode(help="the kernel's working folder (read-write)").tag(config=True)
+    sandbox_work_dir = Unicode(help="the kernel's working folder (a tmpfs)").tag(config=True)
     sandbox_socket_dir = Unicode(help="folder of the connection file and sockets").tag(config=True)
     sandbox_uid = Integer(0, help="throw-away user id the kernel runs as").tag(config=True)
     sandbox_limits = Dict(help="Limits as a dict").tag(config=True)
@@ -260,10 +263,9 @@ class SandboxKernelManager(AsyncKernelManager):
     async def _async_pre_start_kernel(self, **kw: Any) -> Any:
         kw["stdout"] = kw["stderr"] = subprocess.DEVNULL  # the kernel's own chatter
         if self.sandbox_enabled:
-            kw["cwd"] = self.sandbox_work_dir
+            kw["cwd"] = "/"  # bwrap's own; the kernel's is --chdir'd inside the sandbox
             kw["env"] = {}  # bwrap --clearenv sets the kernel's environment itself
-            for folder in (self.sandbox_work_dir, self.sandbox_socket_dir):
-                os.chown(folder, self.sandbox_uid, self.sandbox_uid)
+            os.chown(self.sandbox_socket_dir, self.sandbox_uid, self.sandbox_uid)
         else:
             env = dict(os.environ)
             env.update(self.sandbox_extra_env)
