@@ -45,7 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=300.0, help="seconds per submission")
     p.add_argument("--workers", type=int, help="grading processes (default: every core; 1: serial)")
     p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="a Dask scheduler, e.g. tcp://host:8786, to fan the grading out to")
+                   help="a Dask scheduler, e.g. tcp://host:8786, to fan the grading out to "
+                        "('local': a Dask LocalCluster of --workers processes)")
     sub.add_parser("feedback", help="generate feedback HTML (hidden tests' code left out)")
     p = sub.add_parser("export", help="export grades to CSV")
     p.add_argument("--to", default="grades.csv")

@@ -1,0 +1,178 @@
+"""Grading a class in parallel gives exactly the scores of serial grading (issue 5).
+
+Every sample of ``assignments/samples`` is submitted to a temporary copy of the course and
+graded three ways, sandbox on: serially (``grade(workers=1)``), by ``plaisante grade
+--workers 2`` (a local Dask cluster, progress bar, one coordinator writing the gradebook) and
+on a separately started two-worker Dask cluster reached by its scheduler address, as a real
+cluster would be. Each run's per-cell scores, statuses and reasons must be the serial run's,
+the gradebook must hold them, and every sample must score what the manifest says.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import plaisante.grading
+from plaisante import scores
+from plaisante.grading import SubmissionResult, grade
+from plaisante.grading.parallel import failed_result, grade_parallel
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "assignments" / "samples"
+MANIFEST = json.loads((SAMPLES / "manifest.json").read_text(encoding="utf-8"))
+STUDENTS = sorted(MANIFEST["samples"])
+
+pytestmark = pytest.mark.nbgrader
+
+
+def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
+    env.pop("PLAISANTE_COURSE", None)
+    return subprocess.run([sys.executable, "-m", "plaisante.cli", *args], cwd=cwd, env=env,
+                          text=True, capture_output=True, timeout=900)
+
+
+def forget_grading(root: Path, pristine: Path) -> None:
+    """Put the course back as it was before any grading: released, submitted, nothing graded."""
+    for folder in ("autograded", "feedback", "reports"):
+        shutil.rmtree(root / "assignments" / folder, ignore_errors=True)
+    shutil.copy2(pristine, root / "assignments" / "gradebook.db")
+
+
+def outcome(results: list[SubmissionResult]) -> dict[str, tuple[str, list[str], dict[str, float]]]:
+    """Return what must not depend on how the grading was spread: student → (status, reasons,
+    cell scores)."""
+    return {r.student: (r.status, r.reasons, r.cell_scores) for r in results}
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A copy of the course with every sample submitted, and a copy of its gradebook as it was
+    before any grading."""
+    root = tmp_path_factory.mktemp("course")
+    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
+    shutil.copytree(ROOT / "solutions", root / "solutions")
+    (root / "assignments").mkdir()
+    run_cli("release", cwd=root).check_returncode()
+    for student, sample in MANIFEST["samples"].items():
+        run_cli("submit", str(SAMPLES / sample["notebook"]), "--student", student,
+                cwd=root).check_returncode()
+    pristine = root.parent / f"{root.name}-pristine.db"
+    shutil.copy2(root / "assignments" / "gradebook.db", pristine)
+    return root, pristine
+
+
+@pytest.fixture(scope="module")
+def serial(course: tuple[Path, Path]) -> dict[str, tuple[str, list[str], dict[str, float]]]:
+    """The samples graded one after another in this process, sandbox on."""
+    root, pristine = course
+    forget_grading(root, pristine)
+    return outcome(grade(root, workers=1))
+
+
+def test_serial_grading_scores_every_sample_as_the_manifest_says(course, serial):
+    root, _ = course
+    assert sorted(serial) == STUDENTS
+    for student in STUDENTS:
+        assert scores.step_scores(root, student) == pytest.approx(
+            MANIFEST["samples"][student]["expected"]), student
+
+
+def test_plaisante_grade_on_two_workers_gives_the_serial_scores(course, serial):
+    root, pristine = course
+    forget_grading(root, pristine)
+    done = run_cli("grade", "plaisante", "--workers", "2", cwd=root)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert f"{len(STUDENTS)}/{len(STUDENTS)}" in done.stderr  # the progress bar got to the end
+    assert "flagged=" in done.stderr
+    for student in STUDENTS:
+        assert any(line.split()[:1] == [student] for line in done.stdout.splitlines()), student
+        status, _, cells = serial[student]
+        assert scores.cell_scores(root, student) == cells, student
+        assert scores.step_scores(root, student) == pytest.approx(
+            MANIFEST["samples"][student]["expected"]), student
+        report = json.loads((root / "assignments" / "reports" / "plaisante" /
+                             f"{student}.json").read_text(encoding="utf-8"))
+        assert (report["status"], report["reasons"], report["cell_scores"]) == serial[student]
+        assert (root / "assignments" / "autograded" / student / "plaisante" /
+                "plaisante.ipynb").is_file(), student
+
+
+def test_a_separate_two_worker_dask_cluster_gives_the_serial_scores(course, serial):
+    from distributed import LocalCluster
+
+    root, pristine = course
+    forget_grading(root, pristine)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None, silence_logs=logging.CRITICAL) as cluster:
+        results = grade_parallel(root, scheduler=cluster.scheduler_address)
+    assert [r.student for r in results] == STUDENTS
+    assert outcome(results) == serial
+    for result in results:
+        assert scores.cell_scores(root, result.student) == result.cell_scores
+        assert result.total == MANIFEST["samples"][result.student]["expected"]["total"]
+        assert result.max_total == 100
+
+
+# --------------------------------------------------------------- the coordinator, on stand-ins
+
+def stand_in_grader(root: Path, student: str, assignment: str, *, limits: object,
+                    sandbox: bool) -> SubmissionResult:
+    """Grade nothing: 'crash' kills its worker process, 'broken' raises, others score 1."""
+    if student == "crash":
+        os._exit(3)
+    if student == "broken":
+        raise KeyError("no such cell")
+    return SubmissionResult(student=student, status="graded", cell_scores={"only": 1.0},
+                            total=1.0, max_total=1.0)
+
+
+@pytest.mark.parametrize("scheduler", [None, "local"], ids=["process-pool", "dask-localcluster"])
+def test_a_dying_worker_or_a_broken_grader_flags_that_student_and_the_rest_are_graded(
+        tmp_path, monkeypatch, scheduler):
+    students = ["a", "broken", "b", "crash", "c"]
+    for student in students:
+        (tmp_path / "assignments" / "submitted" / student / "plaisante").mkdir(parents=True)
+    recorded: list[list[SubmissionResult]] = []
+    monkeypatch.setattr(plaisante.grading, "record",
+                        lambda root, results, assignment: recorded.append(list(results)))
+    results = grade_parallel(tmp_path, workers=2, grader=stand_in_grader, scheduler=scheduler)
+    assert [r.student for r in results] == sorted(students)
+    by_id = {r.student: r for r in results}
+    for student in ("a", "b", "c"):
+        assert (by_id[student].status, by_id[student].total) == ("graded", 1.0)
+    assert by_id["crash"].status == "flagged"
+    assert by_id["crash"].reasons == [
+        "the grading worker process died while grading it; regrade it alone with "
+        "`plaisante grade --student crash`"]
+    assert by_id["broken"].status == "flagged"
+    assert by_id["broken"].reasons == [
+        "grading failed with KeyError: 'no such cell'; regrade it alone with "
+        "`plaisante grade --student broken`"]
+    recorded_ids = [r.student for batch in recorded for r in batch]
+    assert sorted(recorded_ids) == sorted(students)  # each result recorded once, by this process
+
+
+def test_an_unknown_student_or_no_worker_is_refused_before_any_grading(tmp_path):
+    (tmp_path / "assignments" / "submitted" / "a" / "plaisante").mkdir(parents=True)
+    with pytest.raises(ValueError, match="no submission of 'plaisante' for student 'zed'"):
+        grade_parallel(tmp_path, students=["zed"], grader=stand_in_grader)
+    with pytest.raises(ValueError, match="workers must be a positive int, got 0"):
+        grade_parallel(tmp_path, workers=0, grader=stand_in_grader)
+    with pytest.raises(ValueError, match="student id '../a'"):
+        grade_parallel(tmp_path, students=["../a"], grader=stand_in_grader)
+
+
+def test_failed_result_keeps_only_the_first_line_of_a_long_error():
+    result = failed_result("s1", RuntimeError("first line\n" + "x" * 500))
+    assert result.status == "flagged"
+    assert result.reasons == ["grading failed with RuntimeError: first line; regrade it alone "
+                              "with `plaisante grade --student s1`"]
