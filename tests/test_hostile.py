@@ -279,6 +279,19 @@ def test_a_slow_notebook_is_cut_at_the_submission_time_limit(batch):
     assert result.seconds < 30
 
 
+def test_a_symlinked_notebook_is_not_followed(batch):
+    """A notebook that is a link to the solutions would score 100 if the grader followed it."""
+    root = batch["root"]
+    folder = root / "assignments" / "submitted" / "linked" / "plaisante"
+    folder.mkdir(parents=True)
+    (folder / "plaisante.ipynb").symlink_to(root / "solutions" / "plaisante" / "plaisante.ipynb")
+    result = grade_submission(root, "linked", limits=LIMITS)
+    assert (result.status, result.total) == ("flagged", 0)
+    assert result.reasons == [
+        "the submitted notebook is a symbolic link (it could point at any file the grader may "
+        "read, the solutions included): not read"]
+
+
 # ----------------------------------------------------------------------------- CLI and input
 
 def test_cli_grade_prints_the_table_and_exits_zero(batch):

@@ -63,9 +63,12 @@ def _text(source: object) -> str:
 def read_submission(path: Path) -> NotebookNode:
     """Return the notebook at ``path`` as nbformat v4, repaired where nbformat can repair it.
 
-    Raises Unreadable for a missing, empty, oversized, non-UTF-8 or non-JSON file, or for JSON
-    that is not a notebook.
+    Raises Unreadable for a symbolic link (in the file or its student/assignment folders), a
+    missing, empty, oversized, non-UTF-8 or non-JSON file, or JSON that is not a notebook.
     """
+    if path.is_symlink() or any(parent.is_symlink() for parent in path.parents[:3]):
+        raise Unreadable("the submitted notebook is a symbolic link (it could point at any "
+                         "file the grader may read, the solutions included): not read")
     if not path.is_file():
         raise Unreadable(f"no notebook submitted (expected {path.name})")
     size = path.stat().st_size

@@ -116,7 +116,8 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
         result.cell_scores = {grade_id: 0.0 for grade_id in points}
         result.max_total = sum(points.values())
         timestamp = submitted_dir / "timestamp.txt"
-        if timestamp.is_file() and timestamp.stat().st_size < 200:
+        if (timestamp.is_file() and not timestamp.is_symlink()
+                and timestamp.stat().st_size < 200):
             result.timestamp = timestamp.read_text(encoding="utf-8", errors="replace").strip()
         try:
             clean = sanitize(read_submission(submitted_dir / f"{assignment}.ipynb"), release,
