@@ -279,6 +279,23 @@ def test_a_slow_notebook_is_cut_at_the_submission_time_limit(batch):
     assert result.seconds < 30
 
 
+def test_a_cpu_hog_is_stopped_by_the_cpu_limit(batch):
+    """A busy loop in step 5's solution cell under a 3 s CPU limit and a 20 s cell limit: the
+    kernel gets SIGXCPU, dies, is restarted; step 5's tests lose the class (88)."""
+    root = batch["root"]
+    folder = root / "assignments" / "submitted" / "cpu_hog" / "plaisante"
+    folder.mkdir(parents=True)
+    nb = nbformat.read(FULL_MARKS, as_version=4)
+    for each in nb.cells:
+        if each.metadata.get("nbgrader", {}).get("grade_id") == "step5_tableau":
+            each.source += "\n\nx = 0\nwhile True:\n    x += 1"
+    nbformat.write(nb, folder / "plaisante.ipynb")
+    result = grade_submission(root, "cpu_hog", limits=Limits(cell_seconds=20, cpu_seconds=3))
+    assert (result.status, result.total) == ("flagged", 88)
+    assert result.reasons == [
+        "kernel died in step5_tableau (CPU time limit (SIGXCPU); kernel restarted)"]
+
+
 def test_a_symlinked_notebook_is_not_followed(batch):
     """A notebook that is a link to the solutions would score 100 if the grader followed it."""
     root = batch["root"]

@@ -197,7 +197,8 @@ def bwrap_command(work_dir: Path, socket_dir: Path, uid: int, limits: Limits,
 
 def rlimit_command(limits: Limits) -> list[str]:
     """Return the ``prlimit … --`` prefix that applies ``limits`` to the kernel."""
-    return ["prlimit", f"--cpu={int(limits.cpu_seconds)}", f"--as={int(limits.memory_bytes)}",
+    cpu = int(limits.cpu_seconds)  # SIGXCPU at the soft limit (a stated cause), SIGKILL 2 s on
+    return ["prlimit", f"--cpu={cpu}:{cpu + 2}", f"--as={int(limits.memory_bytes)}",
             f"--nproc={int(limits.processes)}", f"--fsize={int(limits.file_bytes)}",
             "--core=0", "--nofile=256", "--"]
 
