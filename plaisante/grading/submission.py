@@ -109,12 +109,16 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
     out_dir = root / "assignments" / "autograded" / student / assignment
     work = Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=sb.scratch_base()))
     uid = sb.pick_uid() if sandbox else 0
-    try:
+    try:  # the course's own set-up: a problem here stops the run, it is no student's fault
         course_id = snapshot_gradebook(root, work / "gradebook.db")
         db_url = f"sqlite:///{work / 'gradebook.db'}"
         points = assignment_points(db_url, course_id, assignment)
-        result.cell_scores = {grade_id: 0.0 for grade_id in points}
-        result.max_total = sum(points.values())
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    result.cell_scores = {grade_id: 0.0 for grade_id in points}
+    result.max_total = sum(points.values())
+    try:
         timestamp = submitted_dir / "timestamp.txt"
         if (timestamp.is_file() and not timestamp.is_symlink()
                 and timestamp.stat().st_size < 200):
@@ -138,8 +142,6 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
             result.autograded = str(_publish(produced, out_dir, assignment))
         else:
             _remove_stale(out_dir, assignment)
-    except (FileNotFoundError, sb.SandboxUnavailable):
-        raise
     except Exception as error:  # noqa: BLE001  the grader's own failure: flag, never stop a batch
         result.flag(f"grader error: {type(error).__name__}: {error}")
     finally:
