@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LIMITS = Limits(cell_seconds=5, submission_seconds=60, cpu_seconds=60,
                 memory_bytes=1024 * 1024 * 1024, processes=64, output_bytes=1024 * 1024)
 PER_SUBMISSION_BOUND = 45.0   # seconds; the slowest kind (swallowed interrupt) takes ~15 s
-BATCH_BOUND = 300.0
+BATCH_BOUND = 480.0  # generous: CI machines are shared; a hang would take forever
 
 pytestmark = [
     pytest.mark.nbgrader,
@@ -178,7 +178,7 @@ def test_the_victim_scores_full_marks_before_and_after(batch):
 
 
 def test_the_batch_finishes_within_its_bound(batch):
-    assert batch["elapsed"] < BATCH_BOUND
+    assert batch["elapsed"] < BATCH_BOUND, batch["elapsed"]
 
 
 # ------------------------------------------------------------------------ nothing touched

@@ -117,6 +117,10 @@ def _retype(nb: nbformat.NotebookNode) -> None:
     nb.cells[index] = markdown
 
 
+def _rename(nb: nbformat.NotebookNode) -> None:
+    cell(nb, "step2_count_values_code").metadata["nbgrader"]["grade_id"] = "my_count_values"
+
+
 def _other_assignment(nb: nbformat.NotebookNode) -> None:
     for each in nb.cells:
         meta = each.metadata.get("nbgrader")
@@ -293,6 +297,8 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
     "retyped_markdown": (edit(_retype),
                          Expect(100, "flagged", "step2_count_values_code was changed to a "
                                 "markdown cell")),
+    "changed_grade_id": (edit(_rename),
+                         Expect(100, "flagged", "unknown id 'my_count_values'")),
     "invalid_json": (raw(b'{"cells": [{"cell_type": "code", "source": "print(1)"'),
                      Expect(0, "flagged", "invalid notebook: not valid JSON")),
     "empty_file": (raw(b""), Expect(0, "flagged", "empty file")),
