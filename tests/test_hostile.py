@@ -216,6 +216,14 @@ def test_there_is_no_network(batch):
     assert "CONNECTED" not in text
 
 
+def test_the_autograded_copy_shows_the_history_that_feedback_hides(batch):
+    """The instructor's autograded notebook keeps what print_hidden_tests printed (hidden code
+    included): proof that the feedback test below has something to hide."""
+    hidden = hidden_lines(ROOT / "solutions" / "plaisante" / "plaisante.ipynb")
+    text = autograded_text(batch["root"], "print_hidden_tests")
+    assert sum(line in text for line in hidden) > 20
+
+
 def test_killing_the_parent_is_refused(batch):
     assert "Operation not permitted" in autograded_text(batch["root"], "kill_parent")
 

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from nbformat.notebooknode import NotebookNode
@@ -78,8 +79,12 @@ class HideHiddenTests(NbGraderPreprocessor):
     def _clean(self, text: str) -> str:
         if not self._hidden:
             return text
-        return "\n".join(REMOVED if any(h in line for h in self._hidden) else line
-                         for line in text.split("\n"))
+        return "\n".join(REMOVED if self._quotes(line) else line for line in text.split("\n"))
+
+    def _quotes(self, line: str) -> bool:
+        """Return True when ``line`` quotes a hidden line, as text or HTML-escaped."""
+        plain = html.unescape(line)
+        return any(hidden in line or hidden in plain for hidden in self._hidden)
 
     def _scrub(self, output: NotebookNode, had_hidden: bool) -> None:
         kind = output.get("output_type")

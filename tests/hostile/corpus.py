@@ -252,6 +252,13 @@ plaisante.checks.expect_has = expect_has
 plaisante.checks.same = lambda expected, actual: True
 builtins.all = lambda iterable: True
 """
+PRINT_HIDDEN = """\
+import html
+from IPython.display import HTML, display
+history = "\\n".join(In)                # every cell run so far, hidden tests included
+print(history)
+display(HTML("<pre>" + html.escape(history) + "</pre>"))
+"""
 INPUT = 'name = input("Your name? ")\nprint("hello", name)'
 WIDGET = ("import ipywidgets\nslider = ipywidgets.IntSlider(value=3, description='cards')\n"
           "display(slider)\nslider")
@@ -304,6 +311,7 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
     "empty_file": (raw(b""), Expect(0, "flagged", "empty file")),
     "other_assignment": (edit(_other_assignment),
                          Expect(0, "flagged", "not a notebook of assignment 'plaisante'")),
+    "print_hidden_tests": (append("step5_tableau", PRINT_HIDDEN), Expect(100, "graded")),
     "input_call": (append("step1_card_code", INPUT),
                    Expect(100, "flagged", "input() called in step1_card_code")),
     "widget_in_graded_step": (append("step4_scoring", WIDGET), Expect(100, "graded")),
