@@ -59,6 +59,10 @@ def shoot(page, out: Path, name: str) -> None:
 def lab_round(page, lab, out: Path) -> None:
     from playwright.sync_api import expect
 
+    from plaisante import reference
+
+    ref = reference.load(harness.SOURCE)
+
     harness.open_notebook(page, lab, "students/reference.ipynb")
     harness.run_all(page)
     table = harness.Table(harness.last_output(page))
@@ -69,19 +73,14 @@ def lab_round(page, lab, out: Path) -> None:
     harness.select(table, [1, 3, 6])
     page.mouse.move(0, 0)
     shoot(page, out, "2-selection.png")
-    table.held.nth(0).click()
-    table.held.nth(2).click()
-    expect(table.selected).to_have_count(5)
-    table.play.click()
-    expect(table.hand_number).to_have_text("1")
-    expect(table.played).to_have_count(5)
+    chosen = ([table.held.nth(p).inner_text().strip() for p in (1, 3, 6)]
+              + harness.select(table, [0, 2]))
+    harness.play_hand(table, chosen, ref)
     page.mouse.move(0, 0)
     show_table(page, table)
     shoot(page, out, "3-after-play.png")
-    for number in (2, 3, 4):
-        harness.select(table, [0, 1, 2, 3, 4])
-        table.play.click()
-        expect(table.hand_number).to_have_text(str(number))
+    for _ in range(3):
+        harness.play_hand(table, harness.select(table, [0, 1, 2, 3, 4]), ref)
     expect(table.over).to_be_visible()
     page.mouse.move(0, 0)
     show_table(page, table)

@@ -6,9 +6,9 @@ and the samples' autograding start together at the beginning of the session, so 
 overlaps; each fixture waits only for what it needs.
 
 Chromium is Debian's (``/usr/bin/chromium``). When it is missing the tests error out, never
-skip: a skipped browser suite would look green. On failure pytest-playwright keeps a
-screenshot and a trace under ``build/browser-artifacts/`` (defaults set below; the command line
-may override them).
+skip: a skipped browser suite would look green. On failure a screenshot (pytest-playwright's) and
+a trace (``context`` below) are kept under ``build/browser-artifacts/``; open a trace with
+``playwright show-trace build/browser-artifacts/…/trace.zip``.
 """
 
 from __future__ import annotations
@@ -30,14 +30,47 @@ SUBMITTED_SAMPLES = ("full_marks", "straight_ignores_duplicates")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Keep a screenshot and a trace of every failing browser test, under build/."""
+    """Keep a screenshot of every failing browser test (and our light trace), under build/."""
     option = config.option
     if getattr(option, "screenshot", None) == "off":
         option.screenshot = "only-on-failure"
-    if getattr(option, "tracing", None) == "off":
-        option.tracing = "retain-on-failure"
     if getattr(option, "output", None) == "test-results":
         option.output = str(ARTIFACTS)
+
+
+REPORTS = pytest.StashKey[dict]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
+    """Remember each phase's report on the test item, for the trace fixture below."""
+    report = yield
+    item.stash.setdefault(REPORTS, {})[report.when] = report
+    return report
+
+
+@pytest.fixture
+def context(new_context: Any, request: pytest.FixtureRequest, output_path: str,
+            pytestconfig: pytest.Config) -> Iterator[Any]:
+    """pytest-playwright's context, with a trace kept when the test fails.
+
+    The trace has the actions, their logs and a screenshot film strip, not DOM snapshots:
+    snapshotting JupyterLab's DOM costs ~150 ms an action and made this suite 3-5 times
+    slower. ``--tracing retain-on-failure`` gives pytest-playwright's full trace instead.
+    """
+    context = new_context()
+    ours = pytestconfig.getoption("--tracing") == "off"
+    if ours:
+        context.tracing.start(title=request.node.nodeid, screenshots=True, snapshots=False,
+                              sources=True)
+    yield context
+    if ours:
+        reports = request.node.stash.get(REPORTS, {})
+        if any(report.failed for report in reports.values()):
+            Path(output_path).mkdir(parents=True, exist_ok=True)
+            context.tracing.stop(path=str(Path(output_path) / "trace.zip"))
+        else:
+            context.tracing.stop()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
