@@ -296,6 +296,10 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
                               Expect(96, "graded", "", ("step3_has_pair",))),
     "patched_helpers": (append("step3_has_checks", PATCH_HELPERS),
                         Expect(96, "graded", "", ("step3_has_three_of_a_kind",))),
+    "removed_guard": (append("step3_has_checks", "get_ipython().__dict__.pop('_plaisante_guard')"
+                             "\n" + PATCH_HELPERS),
+                      Expect(100, "flagged", "the kit could not be restored before "
+                             "step3_has_pair and later tests")),
     "deleted_test_cell": (edit(_delete),
                           Expect(100, "flagged", "test cell step1_card was deleted")),
     "duplicated_cell": (edit(_duplicate_test),
