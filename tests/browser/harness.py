@@ -48,13 +48,17 @@ STRAIGHT_BAD = "len(values) == 5 and "
 
 
 def chromium_path() -> str:
-    """Return Debian's Chromium binary. Raises FileNotFoundError (never skips) when missing."""
-    for path in CHROMIUM_CANDIDATES:
+    """Return Debian's Chromium binary (or $PLAISANTE_CHROMIUM when set).
+
+    Raises FileNotFoundError when it is missing: the browser tests then fail, never skip.
+    """
+    wanted = os.environ.get("PLAISANTE_CHROMIUM")
+    for path in [wanted] if wanted else CHROMIUM_CANDIDATES:
         if os.access(path, os.X_OK):
             return path
     raise FileNotFoundError(
-        "Chromium is missing: the browser tests need Debian's browser at /usr/bin/chromium; "
-        "install it with `apt-get install -y chromium` (see .ci/run)")
+        f"Chromium is missing: no executable {wanted or ' or '.join(CHROMIUM_CANDIDATES)}; "
+        "the browser tests need it: `apt-get install -y chromium` (see .ci/run)")
 
 
 def free_port() -> int:
@@ -415,6 +419,9 @@ def play_whole_round(page: Any, table: Table, ref: Any) -> list[int]:
 
     chosen = select(table, [0, 1, 2, 3, 4])
     expect(table.selected).to_have_count(5)
+    # a screen reader hears the card and its state, not a colour
+    expect(table.held.nth(0)).to_have_accessible_name(f"{chosen[0]} selected")
+    expect(table.held.nth(5)).to_have_accessible_name(table.held.nth(5).inner_text().strip())
     sixth = table.held.nth(5)
     sixth.click()
     expect(table.message).to_contain_text("at most 5 cards")
