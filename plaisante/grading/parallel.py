@@ -80,7 +80,10 @@ def grade_task(root: str, student: str, assignment: str, limits: Limits, sandbox
     """
     if grader is None:
         from . import grade_submission as grader
-    return grader(Path(root), student, assignment, limits=limits, sandbox=sandbox)
+    try:
+        return grader(Path(root), student, assignment, limits=limits, sandbox=sandbox)
+    finally:
+        _forget_engines()
 
 
 def warm_worker(root: str) -> None:
@@ -97,6 +100,13 @@ def warm_worker(root: str) -> None:
 
 
 _tuned = False
+_engines: dict[tuple[str, tuple[Any, ...]], Any] = {}  # throw-away gradebook URL → its engine
+
+
+def _forget_engines() -> None:
+    """Close the shared engines of the submission just graded (its gradebook is gone)."""
+    while _engines:
+        _engines.popitem()[1].dispose()
 
 
 def tune_worker() -> None:
@@ -107,6 +117,11 @@ def tune_worker() -> None:
       ``synchronous=OFF`` and an in-memory journal: nbgrader commits once per grade cell and
       each commit waited on the disk. The course gradebook is never touched by a worker
       (only the coordinator's ``record`` writes it, with SQLite's defaults).
+    * nbgrader opens the gradebook about ten times per submission (the converter, each of
+      its preprocessors, the scores), each time with a new SQLAlchemy engine whose first
+      connection and every first-seen statement cost again. Here the engines of a throw-away
+      gradebook are made once per submission and shared (each open still gets its own
+      session and connection), and disposed of when the submission's task ends.
     * nbgrader validates every cell's metadata with ``jsonschema.validate(meta, schema)``,
       which checks the schema itself and builds a validator on every call; here a validator is
       built once per schema. The same checks run and the same ``ValidationError`` is raised.
@@ -131,6 +146,20 @@ def tune_worker() -> None:
         if any(f"/{TMP_PREFIX}" in (row[2] or "") for row in rows):
             dbapi_connection.execute("PRAGMA synchronous=OFF")
             dbapi_connection.execute("PRAGMA journal_mode=MEMORY")
+
+    from nbgrader import api
+
+    make_engine = api.create_engine
+
+    def engine_once(url: Any, **options: Any) -> Any:
+        if f"/{TMP_PREFIX}" not in str(url):
+            return make_engine(url, **options)
+        key = (str(url), tuple(sorted(options.items())))
+        if key not in _engines:
+            _engines[key] = make_engine(url, **options)
+        return _engines[key]
+
+    api.create_engine = engine_once
 
     import jsonschema
     from nbgrader.nbgraderformat import common
