@@ -13,7 +13,6 @@ a trace (``context`` below) are kept under ``build/browser-artifacts/``; open a 
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import threading
 from collections.abc import Iterator
@@ -131,15 +130,23 @@ class Grading:
 @dataclass
 class Session:
     root: Path
-    lab: harness.Server
-    voila: harness.Server
-    grading: Grading
+    lab: harness.Server | None
+    voila: harness.Server | None
+    grading: Grading | None
+
+
+def _needed(session: pytest.Session) -> set[str]:
+    """The fixture names the selected tests use (so `-k voila` starts no JupyterLab)."""
+    return {name for item in session.items for name in getattr(item, "fixturenames", ())}
 
 
 @pytest.fixture(scope="session")
-def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
-    """Copy the course, then start JupyterLab, Voila and the autograding all at once."""
+def servers(tmp_path_factory: pytest.TempPathFactory,
+            request: pytest.FixtureRequest) -> Iterator[Session]:
+    """Copy the course, then start what the selected tests need, all at once: JupyterLab,
+    Voila, and the samples' release, submission and autograding (in the background)."""
     harness.chromium_path()  # fail at once, before starting anything, when Chromium is missing
+    needed = _needed(request.session)
     tmp = tmp_path_factory.mktemp("browser")
     root = harness.course_copy(tmp / "course")
     students = root / "students"
@@ -148,21 +155,27 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
     harness.straight_mistake(harness.SOURCE, students / "has_straight_duplicates.ipynb")
     for sample in harness.straight_samples(root):
         harness.student_copy(sample, students / "samples" / sample.name)
-    present = tuple(s for s in SUBMITTED_SAMPLES
-                    if (root / "assignments" / "samples" / f"{s}.ipynb").is_file())
-    assert present, "no sample submissions in assignments/samples"
-    grading = Grading(root, present)
-    lab = harness.start_lab(root, tmp / "lab-home")
-    voila = harness.start_voila(root / "notebooks" / "demo.ipynb", tmp / "voila-home")
-    thread = threading.Thread(target=grading.run, name="autograde", daemon=True)
-    thread.start()
+    grading, thread = None, None
+    if "graded" in needed:
+        present = tuple(s for s in SUBMITTED_SAMPLES
+                        if (root / "assignments" / "samples" / f"{s}.ipynb").is_file())
+        assert present, "no sample submissions in assignments/samples"
+        grading = Grading(root, present)
+        thread = threading.Thread(target=grading.run, name="autograde", daemon=True)
+        thread.start()
+    lab = harness.start_lab(root, tmp / "lab-home") if "lab" in needed else None
+    voila = (harness.start_voila(root / "notebooks" / "demo.ipynb", tmp / "voila-home")
+             if "voila" in needed else None)
     try:
         yield Session(root, lab, voila, grading)
     finally:
-        lab.stop()
-        voila.stop()
-        thread.join(timeout=120)
-        shutil.rmtree(root / "assignments" / "autograded", ignore_errors=True)
+        running = [server for server in (lab, voila) if server is not None]
+        for server in running:  # both shut down at once
+            server.terminate()
+        for server in running:
+            server.stop()
+        if thread is not None:
+            thread.join(timeout=120)
 
 
 @pytest.fixture(scope="session")
@@ -174,17 +187,20 @@ def course(servers: Session) -> Path:
 @pytest.fixture(scope="session")
 def lab(servers: Session) -> harness.Server:
     """The session's JupyterLab, ready."""
+    assert servers.lab is not None, "JupyterLab was not started: no selected test needed it"
     return servers.lab.wait_ready()
 
 
 @pytest.fixture(scope="session")
 def voila(servers: Session) -> harness.Server:
     """The session's Voila on notebooks/demo.ipynb, ready."""
+    assert servers.voila is not None, "Voila was not started: no selected test needed it"
     return servers.voila.wait_ready()
 
 
 @pytest.fixture(scope="session")
 def graded(servers: Session) -> Grading:
     """The samples, released, submitted and autograded in the course copy."""
+    assert servers.grading is not None, "grading was not started: no selected test needed it"
     servers.grading.wait()
     return servers.grading

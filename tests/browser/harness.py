@@ -167,17 +167,24 @@ class Server:
         raise TimeoutError(f"{self.name} not ready after {timeout}s:\n"
                            + self.log.read_text(errors="replace")[-3000:])
 
-    def stop(self) -> None:
-        """Stop the server's whole process group (the server shuts its kernels down)."""
+    def terminate(self) -> None:
+        """Ask the server's whole process group to stop (it shuts its kernels down)."""
         if self.process.poll() is None:
             try:
                 os.killpg(self.process.pid, signal.SIGTERM)
-                self.process.wait(timeout=15)
-            except (ProcessLookupError, subprocess.TimeoutExpired):
-                try:
-                    os.killpg(self.process.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
+            except ProcessLookupError:
+                pass
+
+    def stop(self, timeout: float = 15) -> None:
+        """Stop the server's process group; SIGKILL it if it is not gone after ``timeout``."""
+        self.terminate()
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
 def _lab_settings(home: Path) -> Path:
