@@ -22,6 +22,7 @@ from typing import Any
 
 import harness
 import pytest
+from playwright.sync_api import expect
 
 ARTIFACTS = harness.KIT / "build" / "browser-artifacts"
 # Submissions for the formgrader test: a few samples, each a student (id: the sample's name).
@@ -35,6 +36,9 @@ def pytest_configure(config: pytest.Config) -> None:
         option.screenshot = "only-on-failure"
     if getattr(option, "output", None) == "test-results":
         option.output = str(ARTIFACTS)
+    # Web-first assertions wait up to 15 s (Playwright's default is 5 s): on a loaded 2-core
+    # machine a kernel round trip can take seconds; a passing check returns at once anyway.
+    expect.set_options(timeout=15_000)
 
 
 REPORTS = pytest.StashKey[dict]()
