@@ -81,6 +81,8 @@ def is_setup(cell: NotebookNode) -> bool:
 
 def _size(content: Any) -> int:
     """Return an estimate in bytes of an output message's content."""
+    if isinstance(content.get("text"), str) and len(content) <= 2:  # a stream: cheap
+        return len(content["text"]) + 20
     try:
         return len(json.dumps(content, default=str))
     except (TypeError, ValueError):
