@@ -271,14 +271,6 @@ def run_all(page: Any) -> None:
     page.locator("#jp-mainmenu-run li[data-command='runmenu:run-all']").click()
 
 
-def run_last_cell(page: Any) -> None:
-    """Select the notebook's last cell and run it with Shift+Enter (command mode)."""
-    cell = page.locator(f"{ACTIVE_PANEL} .jp-Notebook .jp-Cell").last
-    cell.locator(".jp-InputPrompt").click()
-    page.keyboard.press("Escape")
-    page.keyboard.press("Shift+Enter")
-
-
 def last_output(page: Any) -> Any:
     """The output area of the active notebook's last cell."""
     return page.locator(f"{ACTIVE_PANEL} .jp-Notebook .jp-Cell").last.locator(
@@ -518,24 +510,12 @@ def max_prompt(page: Any) -> int:
     return max(numbers, default=0)
 
 
-def run_all_despite_errors(page: Any, rounds: int = 40) -> list[str]:
-    """After a Run All that stopped at an error: run the rest, cell group by cell group,
-    until every code cell but the last has run; then run the last cell explicitly.
-
-    Returns the prompts as Run All left them (before any of this).
-    """
+def run_last_cell(page: Any) -> None:
+    """Select the active notebook's last code cell and run it (Run ▸ Run Selected Cell and
+    Do not Advance); wait until it has run, after every other cell."""
     from playwright.sync_api import expect
 
     wait_queue_empty(page)
-    after_run_all = prompts(page)
-    for _ in range(rounds):
-        pending = [i for i, text in enumerate(prompts(page)[:-1]) if text == NOT_RUN]
-        if not pending:
-            break
-        run_from(page, pending[0])
-        wait_queue_empty(page)
-    else:
-        raise AssertionError(f"cells still not run after {rounds} rounds: {prompts(page)}")
     last = page.locator(CODE_PROMPTS).nth(len(prompts(page)) - 1)
     count = max_prompt(page)
     last.click()
@@ -543,4 +523,16 @@ def run_all_despite_errors(page: Any, rounds: int = 40) -> list[str]:
     page.locator("#jp-mainmenu-run li[data-command='notebook:run-cell']").click()
     expect(last).to_have_text(f"[{count + 1}]:")  # it ran, after every other cell
     wait_queue_empty(page)
-    return after_run_all
+
+
+def run_rest_despite_errors(page: Any, rounds: int = 40) -> None:
+    """After a Run All that stopped at an error: run the cells not run yet, group by group
+    ("Run Selected Cell and All Below" from the first one), until only the last may be left."""
+    wait_queue_empty(page)
+    for _ in range(rounds):
+        pending = [i for i, text in enumerate(prompts(page)[:-1]) if text == NOT_RUN]
+        if not pending:
+            return
+        run_from(page, pending[0])
+        wait_queue_empty(page)
+    raise AssertionError(f"cells still not run after {rounds} rounds: {prompts(page)}")

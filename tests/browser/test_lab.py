@@ -32,14 +32,24 @@ def test_the_untouched_starter_shows_the_checklist_naming_step_1(
     harness.open_notebook(page, lab, "students/starter.ipynb")
     harness.run_all(page)
     # Run All stops at the first trace-answer cell (`raise NotImplementedError()`, no
-    # raises-exception tag), so the rest is run here and the last cell explicitly.
-    harness.run_all_despite_errors(page)
+    # raises-exception tag): the last cell does not run by itself, so it is run explicitly.
+    harness.wait_queue_empty(page)
+    harness.run_last_cell(page)
     checklist = harness.last_output(page).locator(".plaisante-checklist")
-    expect(checklist).to_be_visible()
-    expect(checklist.locator("h3")).to_have_text(
-        "Not yet: step 1 (Card) needs work before the game can start")
-    expect(checklist).to_contain_text("Step 1: Card — to do")
+    heading = "Not yet: step 1 (Card) needs work before the game can start"
+    expect(checklist.locator("h3")).to_have_text(heading)
+    expect(checklist.locator(".plaisante-step-first")).to_contain_text("Step 1: Card — to do")
+    expect(checklist.locator(".plaisante-step-first")).to_contain_text(
+        re.compile(r"Card \(step 1\) is not defined yet"))
+    expect(page.locator(".plaisante-table")).to_have_count(0)
+    # Every cell run (as a student running them one by one): the stubs now say what to finish.
+    harness.run_rest_despite_errors(page)
+    harness.run_last_cell(page)
+    expect(checklist.locator("h3")).to_have_text(heading)
     expect(checklist).to_contain_text("finish step 1: Card still raises NotImplementedError")
+    for step, title in ((2, "count_values"), (3, "the has-checks"), (4, "scoring"),
+                        (5, "Tableau")):
+        expect(checklist).to_contain_text(f"Step {step}: {title} — to do")
     expect(page.locator(".plaisante-table")).to_have_count(0)
 
 
