@@ -1,0 +1,265 @@
+"""How fast a class is graded: serial nbgrader, ``plaisante grade``, and the floor (issue 5).
+
+    python bench/grading.py [--submissions N] [--workers W] [--keep]
+
+Builds a private copy of the course in a temporary folder (the real gradebook is never
+touched), makes N realistic submissions from ``assignments/samples`` (the classic mistakes,
+untouched starters, full marks, a syntax error… cycled, each under its own student id), then
+times, each from the same submissions and a fresh gradebook:
+
+(a) ``nbgrader autograde plaisante``: plain nbgrader, one command for the whole class, serial;
+(b) ``plaisante grade``: the kit's command, parallel on W workers (default: every core), with
+    the sandbox on, from the command line (its start-up included);
+(c) the floor: every submission's notebook, its test cells restored from the source as grading
+    runs them, executed once in a fresh kernel with nbclient, on the same W worker processes;
+    no nbgrader, no sandbox, no gradebook.
+
+It also checks that (b) gives every submission the score (a) gives it. The last line is exactly
+``submissions=N nbgrader_serial_s=… plaisante_s=… floor_s=… speedup=… floor_ratio=…`` with
+speedup = a/b and floor_ratio = b/c. Not part of the test suite: run it on demand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import nbformat
+
+HERE = Path(__file__).resolve().parent
+KIT = HERE.parent
+sys.path.insert(0, str(KIT))
+
+from plaisante.reference import ASSIGNMENT  # noqa: E402  (the kit, from this checkout)
+
+SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
+
+
+def env() -> dict[str, str]:
+    """Return the environment every timed command runs in: this venv first on PATH."""
+    out = dict(os.environ)
+    out["PATH"] = str(Path(sys.executable).parent) + os.pathsep + out.get("PATH", "")
+    out.pop("PLAISANTE_COURSE", None)
+    return out
+
+
+def make_course(kit: Path, where: Path) -> Path:
+    """Copy the course (config, source, release) into ``where`` and fill its gradebook with the
+    assignment, as ``nbgrader generate_assignment`` does. Returns the new course root."""
+    where.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(kit / "nbgrader_config.py", where / "nbgrader_config.py")
+    shutil.copytree(kit / "solutions", where / "solutions")
+    (where / "assignments").mkdir(exist_ok=True)
+    subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", ASSIGNMENT,
+                    "--force", "--log-level=ERROR"], cwd=where, env=env(), check=True)
+    return where
+
+
+def filled_starter(root: Path) -> nbformat.NotebookNode:
+    """Return the starter notebook with every solution cell holding the reference solution."""
+    source = nbformat.read(root / "solutions" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
+    answers = {cell.metadata["nbgrader"]["grade_id"]: cell.source for cell in source.cells
+               if cell.metadata.get("nbgrader", {}).get("solution")}
+    starter = nbformat.read(root / "starter" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
+    for cell in starter.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id in answers and cell.metadata["nbgrader"].get("solution"):
+            cell.source = "\n".join(line for line in answers[grade_id].splitlines()
+                                    if line.strip() not in SOLUTION_MARKERS)
+    return starter
+
+
+def sample_notebooks(kit: Path, root: Path) -> list[tuple[str, bytes]]:
+    """Return (name, bytes) of the sample submissions, in manifest order when there is one.
+
+    Falls back to the starter filled with the reference solution (full marks) and the bare
+    starter (nothing done) when the samples folder is empty."""
+    samples = kit / "assignments" / "samples"
+    manifest = samples / "manifest.json"
+    names: list[str] = []
+    if manifest.is_file():
+        entries = json.loads(manifest.read_text(encoding="utf-8")).get("samples", {})
+        names = [entry["notebook"] for entry in entries.values()]
+    names = [n for n in names if (samples / n).is_file()] or \
+        sorted(p.name for p in samples.glob("*.ipynb"))
+    found = [(n, (samples / n).read_bytes()) for n in names]
+    if found:
+        return found
+    full = nbformat.writes(filled_starter(root)).encode()
+    bare = (root / "starter" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").read_bytes()
+    return [("full-marks", full), ("untouched", bare)]
+
+
+def make_submissions(root: Path, samples: list[tuple[str, bytes]], count: int) -> dict[str, str]:
+    """Write ``count`` submissions (the samples, cycled) under ids s0001…; return id → sample."""
+    which = {}
+    for i in range(count):
+        student = f"s{i + 1:04d}"
+        name, data = samples[i % len(samples)]
+        target = root / "assignments" / "submitted" / student / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        which[student] = name
+    return which
+
+
+def reset(root: Path, pristine_db: Path) -> None:
+    """Forget every grading: no autograded folder, the gradebook as generate_assignment left it."""
+    shutil.rmtree(root / "assignments" / "autograded", ignore_errors=True)
+    shutil.rmtree(root / "assignments" / "feedback", ignore_errors=True)
+    shutil.rmtree(root / "assignments" / "reports", ignore_errors=True)
+    shutil.copy2(pristine_db, root / "assignments" / "gradebook.db")
+
+
+def gradebook_totals(root: Path) -> dict[str, float]:
+    """Return student id → total score for every autograded submission in the gradebook."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook("sqlite:///" + str(root / "assignments" / "gradebook.db")) as gradebook:
+        return {s.student.id: float(s.score) for s in gradebook.assignment_submissions(ASSIGNMENT)}
+
+
+def load() -> str:
+    """Return '; load average 1 min …' (the machine may be shared: read the times with it)."""
+    return f"; load average {os.getloadavg()[0]:.1f}"
+
+
+def grading_seconds(root: Path) -> float:
+    """Return the sum of every submission's grading time, from the reports ``record`` wrote."""
+    reports = root / "assignments" / "reports" / ASSIGNMENT
+    return sum(json.loads(p.read_text(encoding="utf-8")).get("seconds", 0.0)
+               for p in reports.glob("*.json"))
+
+
+def time_nbgrader_serial(root: Path) -> float:
+    """(a) Time one plain ``nbgrader autograde`` of the whole class."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "nbgrader", "autograde", ASSIGNMENT, "--force",
+                    "--log-level=ERROR"], cwd=root, env=env(), check=True,
+                   stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def time_plaisante(root: Path, workers: int | None) -> float:
+    """(b) Time ``plaisante grade`` of the whole class from the command line."""
+    extra = ["--workers", str(workers)] if workers else []
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "plaisante.cli", "--course", str(root), "grade",
+                    ASSIGNMENT, *extra], cwd=root, env=env(), check=True,
+                   stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def graded_copy(root: Path, student: str, tests: dict[str, str]) -> Path:
+    """Write ``student``'s notebook with its test cells as the source has them (hidden tests
+    included), the code grading runs, into ``floor/<student>/``; return its path."""
+    nb = nbformat.read(root / "assignments" / "submitted" / student / ASSIGNMENT /
+                       f"{ASSIGNMENT}.ipynb", as_version=4)
+    for cell in nb.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id in tests:
+            cell.source = tests[grade_id]
+    target = root / "floor" / student / f"{ASSIGNMENT}.ipynb"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, target)
+    return target
+
+
+def _execute_once(path: str) -> int:
+    """Execute one notebook in a fresh kernel; return how many cells raised."""
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(nb, timeout=30, kernel_name="python3", allow_errors=True,
+                            resources={"metadata": {"path": str(Path(path).parent)}})
+    client.execute()
+    return sum(1 for cell in nb.cells if cell.cell_type == "code" and
+               any(out.get("output_type") == "error" for out in cell.get("outputs", [])))
+
+
+def time_floor(root: Path, students: list[str], workers: int) -> float:
+    """(c) Time executing every graded notebook once in a fresh kernel, on ``workers``
+    processes (the notebooks are written before the clock starts)."""
+    source = nbformat.read(root / "solutions" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
+    tests = {cell.metadata["nbgrader"]["grade_id"]: cell.source for cell in source.cells
+             if cell.metadata.get("nbgrader", {}).get("grade")}
+    paths = [str(graded_copy(root, s, tests)) for s in students]
+    start = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        list(pool.map(_execute_once, paths, chunksize=1))
+    return time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--submissions", type=int, default=200)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="worker processes for (b) and (c) (default: every core)")
+    parser.add_argument("--only", choices=["nbgrader", "plaisante", "floor"], action="append",
+                        help="time only these (repeatable); the last line needs all three")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary course")
+    args = parser.parse_args(argv)
+    parts = args.only or ["nbgrader", "plaisante", "floor"]
+
+    where = Path(tempfile.mkdtemp(prefix="plaisante-bench-"))
+    try:
+        root = make_course(KIT, where / "course")
+        pristine = where / "pristine.db"
+        shutil.copy2(root / "assignments" / "gradebook.db", pristine)
+        samples = sample_notebooks(KIT, root)
+        which = make_submissions(root, samples, args.submissions)
+        students = sorted(which)
+        print(f"course {root}: {len(students)} submissions from {len(samples)} samples "
+              f"({', '.join(n for n, _ in samples)}); {args.workers} workers", flush=True)
+        times: dict[str, float] = {}
+        totals: dict[str, dict[str, float]] = {}
+        if "nbgrader" in parts:
+            reset(root, pristine)
+            times["nbgrader"] = time_nbgrader_serial(root)
+            totals["nbgrader"] = gradebook_totals(root)
+            print(f"(a) nbgrader autograde, serial: {times['nbgrader']:.1f} s "
+                  f"({times['nbgrader'] / len(students):.3f} s each){load()}", flush=True)
+        if "plaisante" in parts:
+            reset(root, pristine)
+            times["plaisante"] = time_plaisante(root, args.workers)
+            totals["plaisante"] = gradebook_totals(root)
+            busy = grading_seconds(root)
+            print(f"(b) plaisante grade, {args.workers} workers, sandbox on: "
+                  f"{times['plaisante']:.1f} s ({times['plaisante'] / len(students):.3f} s each;"
+                  f" a submission took {busy / max(1, len(students)):.2f} s in its worker, so "
+                  f"{times['plaisante'] - busy / args.workers:.1f} s went to start-up, the "
+                  f"last record and waiting){load()}", flush=True)
+        if "floor" in parts:
+            reset(root, pristine)
+            times["floor"] = time_floor(root, students, args.workers)
+            print(f"(c) floor, nbclient, {args.workers} workers: {times['floor']:.1f} s "
+                  f"({times['floor'] / len(students):.3f} s each){load()}", flush=True)
+        if "nbgrader" in totals and "plaisante" in totals:
+            differ = sorted(s for s in students
+                            if totals["nbgrader"].get(s) != totals["plaisante"].get(s))
+            print(f"scores: plaisante grade and nbgrader agree on "
+                  f"{len(students) - len(differ)}/{len(students)}"
+                  + (f"; differ: {', '.join(differ[:10])}" if differ else ""), flush=True)
+        if len(times) == 3:
+            a, b, c = times["nbgrader"], times["plaisante"], times["floor"]
+            print(f"submissions={len(students)} nbgrader_serial_s={a:.1f} plaisante_s={b:.1f} "
+                  f"floor_s={c:.1f} speedup={a / b:.2f} floor_ratio={b / c:.2f}")
+    finally:
+        if args.keep:
+            print(f"kept {where}", file=sys.stderr)
+        else:
+            shutil.rmtree(where, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
