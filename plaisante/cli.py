@@ -4,6 +4,8 @@
     plaisante submit NOTEBOOK --student ID
     plaisante autograde [--student ID …]  # nbgrader autograde
     plaisante grade ASSIGNMENT [--student ID …]  # sandboxed autograde, final table (see docs)
+        [--workers N] [--scheduler tcp://HOST:8786]  # in parallel: every core by default,
+                                                     # or a Dask cluster (docs/capacity.md)
     plaisante feedback                    # nbgrader generate_feedback
     plaisante export [--to grades.csv]    # nbgrader export
     plaisante scores [--student ID …]     # per-step scores from the gradebook
