@@ -39,8 +39,9 @@ def test_the_untouched_starter_shows_the_checklist_naming_step_1(
     heading = "Not yet: step 1 (Card) needs work before the game can start"
     expect(checklist.locator("h3")).to_have_text(heading)
     expect(checklist.locator(".plaisante-step-first")).to_contain_text("Step 1: Card — to do")
-    expect(checklist.locator(".plaisante-step-first")).to_contain_text(
-        re.compile(r"Card \(step 1\) is not defined yet"))
+    # Card is a placeholder, or the starter's stub when a late cell of Run All defined it
+    expect(checklist.locator(".plaisante-step-first")).to_contain_text(re.compile(
+        r"Card \(step 1\) is not defined yet|Card still raises NotImplementedError"))
     expect(page.locator(".plaisante-table")).to_have_count(0)
     # Every cell run (as a student running them one by one): the stubs now say what to finish.
     harness.run_rest_despite_errors(page)
