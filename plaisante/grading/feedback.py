@@ -8,8 +8,13 @@
   saying hidden tests ran there, whether the cell passed and what it cost;
 * replaces tracebacks (which quote the failing source line) with the error's one-line
   message, since a traceback of a hidden test would quote hidden code;
-* removes, from every output of every cell, any line that quotes a hidden test's code, so a
-  submission that prints its notebook's history (``In``, ``_ih``) leaks nothing either.
+* keeps no output a submission could have written in code: a cell that is not a test cell
+  loses its outputs (the student has them in their own notebook), a test cell keeps only its
+  error, named from a fixed list, and that error's message only where the cell holds no hidden
+  test. Quoting-line filters alone were beaten by a submission that printed every later cell's
+  code ROT13-encoded from an IPython hook; what is left to it is at most ``max_message``
+  characters in each visible-only test cell's message (docs/threat-model.md);
+* removes, from what is kept, any line that quotes a hidden test's code.
 """
 
 from __future__ import annotations
@@ -22,6 +27,15 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Integer, Unicode
 
 REMOVED = "[hidden test code removed]"
+# Error names shown as they are; any other (a class a submission made up) shows as "Error".
+KNOWN_ERRORS = frozenset({
+    "CheckFailed", "AssertionError", "NotImplementedError", "PartNotDefined", "NameError",
+    "TypeError", "ValueError", "AttributeError", "KeyError", "IndexError", "ZeroDivisionError",
+    "RecursionError", "SyntaxError", "IndentationError", "UnboundLocalError", "MemoryError",
+    "KeyboardInterrupt", "SystemExit", "CellTimeoutError", "DeadKernelError",
+    "StdinNotImplementedError", "ModuleNotFoundError", "ImportError", "OSError",
+    "PermissionError", "FileNotFoundError", "StopIteration", "OverflowError", "RuntimeError",
+})
 
 
 class HideHiddenTests(NbGraderPreprocessor):
@@ -30,6 +44,8 @@ class HideHiddenTests(NbGraderPreprocessor):
     begin = Unicode("BEGIN HIDDEN TESTS", help="marker opening a hidden region").tag(config=True)
     end = Unicode("END HIDDEN TESTS", help="marker closing a hidden region").tag(config=True)
     min_quote = Integer(10, help="shortest hidden line treated as quotable").tag(config=True)
+    max_message = Integer(200, help="longest error message kept from a visible-only test cell"
+                          ).tag(config=True)
 
     def preprocess(self, nb: NotebookNode, resources: Any) -> tuple[NotebookNode, Any]:
         self._hidden: set[str] = set()
@@ -49,9 +65,26 @@ class HideHiddenTests(NbGraderPreprocessor):
         had_hidden = self.begin in cell.get("source", "")
         if had_hidden:
             cell.source = self._strip_regions(cell)
-        for output in cell.get("outputs", []):
-            self._scrub(output, had_hidden)
+        if cell.get("cell_type") != "code":
+            return cell, resources
+        is_test = cell.metadata.get("nbgrader", {}).get("grade", False)
+        errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+        cell.outputs = [self._verdict(errors[0], had_hidden)] if is_test and errors else []
         return cell, resources
+
+    def _verdict(self, error: NotebookNode, had_hidden: bool) -> NotebookNode:
+        """Return a test cell's error as the grader states it: a known name, and the message
+        only for a cell without hidden tests (first line, cut, hidden quotes removed)."""
+        ename = str(error.get("ename", ""))
+        ename = ename if ename in KNOWN_ERRORS else "Error"
+        if had_hidden:
+            evalue = "a test in this cell failed (hidden tests' messages are not shown)"
+        else:
+            lines = str(error.get("evalue", "")).splitlines() or [""]
+            evalue = self._clean(lines[0][: self.max_message])
+        note = " (in hidden tests)" if had_hidden else ""
+        return NotebookNode(output_type="error", ename=ename, evalue=evalue,
+                            traceback=[f"{ename}{note}: {evalue}"])
 
     def _strip_regions(self, cell: NotebookNode) -> str:
         meta = cell.metadata.get("nbgrader", {})
@@ -85,19 +118,3 @@ class HideHiddenTests(NbGraderPreprocessor):
         """Return True when ``line`` quotes a hidden line, as text or HTML-escaped."""
         plain = html.unescape(line)
         return any(hidden in line or hidden in plain for hidden in self._hidden)
-
-    def _scrub(self, output: NotebookNode, had_hidden: bool) -> None:
-        kind = output.get("output_type")
-        if kind == "error":
-            evalue = self._clean(str(output.get("evalue", "")))
-            output.evalue = evalue
-            note = " (in hidden tests)" if had_hidden else ""
-            output.traceback = [f"{output.get('ename', 'Error')}{note}: {evalue}"]
-        elif kind == "stream":
-            output.text = self._clean(output.get("text", ""))
-        elif kind in ("display_data", "execute_result"):
-            for mime, value in list(output.get("data", {}).items()):
-                if isinstance(value, str):
-                    output.data[mime] = self._clean(value)
-                elif isinstance(value, list):
-                    output.data[mime] = self._clean("".join(value))

@@ -1,0 +1,52 @@
+"""Feedback keeps no text a submission could write: the ROT13 history leak (issue 4)."""
+
+import codecs
+
+from nbformat.v4 import new_code_cell, new_notebook, new_output
+
+from plaisante.grading.feedback import HideHiddenTests
+
+HIDDEN_LINE = 'expect_has(has_pair, "K♥ K♦ K♣ K♠ 9♥", False)'
+
+
+def graded_cell(source, points, score, outputs):
+    cell = new_code_cell(source, outputs=outputs)
+    cell.metadata["nbgrader"] = {"grade": True, "grade_id": "t", "locked": True,
+                                 "solution": False, "points": points, "score": score,
+                                 "schema_version": 3}
+    return cell
+
+
+def scrubbed(*cells):
+    nb, _ = HideHiddenTests().preprocess(new_notebook(cells=list(cells)), {})
+    return nb
+
+
+def test_encoded_hidden_code_printed_by_a_hook_does_not_reach_feedback():
+    leak = codecs.encode(HIDDEN_LINE, "rot13")
+    test = graded_cell(f"check_has(has_pair)\n### BEGIN HIDDEN TESTS\n{HIDDEN_LINE}\n"
+                       "### END HIDDEN TESTS", 4, 0, [
+                           new_output("stream", name="stdout", text=leak + "\n"),
+                           new_output("error", ename="CheckFailed",
+                                      evalue=f"has_pair(x): expected False, got {leak}",
+                                      traceback=[leak])])
+    student = new_code_cell("def has_pair(cards): ...", outputs=[
+        new_output("stream", name="stdout", text=leak),
+        new_output("display_data", data={"text/plain": leak})])
+    nb = scrubbed(student, test)
+    text = str(nb)
+    assert leak not in text and HIDDEN_LINE not in text
+    assert nb.cells[0].outputs == []
+    (verdict,) = nb.cells[1].outputs
+    assert verdict.ename == "CheckFailed"
+    assert verdict.evalue == "a test in this cell failed (hidden tests' messages are not shown)"
+    assert "Hidden tests ran here" in nb.cells[1].source
+
+
+def test_a_visible_only_test_keeps_its_message_and_an_invented_error_name_is_hidden():
+    test = graded_cell("check_card(Card)", 6, 0, [new_output(
+        "error", ename="Leak_" + "x" * 40, evalue="Card('K', 'hearts').rank: expected 'K', "
+        "got 'k'\nsecond line", traceback=[])])
+    (verdict,) = scrubbed(test).cells[0].outputs
+    assert verdict.ename == "Error"
+    assert verdict.evalue == "Card('K', 'hearts').rank: expected 'K', got 'k'"
