@@ -35,9 +35,10 @@ class KitCard:
     suit: str
 
     def __post_init__(self) -> None:
-        if self.rank not in RANK_VALUES:
-            raise ValueError(f"unknown rank {self.rank!r}; allowed ranks: {', '.join(RANKS)}")
-        if self.suit not in SUITS:
+        if type(self.rank) is not str or self.rank not in RANK_VALUES:
+            hint = " (ranks are strings, e.g. '10')" if type(self.rank) is not str else ""
+            raise ValueError(f"unknown rank {self.rank!r}{hint}; allowed ranks: {', '.join(RANKS)}")
+        if type(self.suit) is not str or self.suit not in SUITS:
             raise ValueError(f"unknown suit {self.suit!r}; allowed suits: {', '.join(SUITS)}")
 
     @property
@@ -68,11 +69,15 @@ def labels(cards: Iterable[Any]) -> str:
 def hand(text: str, card_class: Callable[[str, str], Any] = KitCard) -> list[Any]:
     """Parse a hand written like 'K♥ K♦ 3♣ 7♠ 9♥' (or 'Kh Kd 3c 7s 9h') into a list of cards.
 
-    Each token is a rank from RANKS followed by one suit mark (♣♦♥♠ or c d h s). The empty
-    string gives an empty list. Raises ValueError naming the token that is not a card.
+    Each token is a rank from RANKS followed by one suit mark (♣♦♥♠ or c d h s; the emoji
+    forms such as ♥️ too). The empty string gives an empty list. Raises ValueError naming the
+    token that is not a card, or the card written twice; TypeError if ``text`` is not a str.
     """
-    cards = []
-    for token in text.split():
+    if not isinstance(text, str):
+        raise TypeError(f"hand() takes a string such as 'K♥ K♦ 3♣', got {text!r}")
+    cards: list[Any] = []
+    seen: set[tuple[str, str]] = set()
+    for token in text.replace("\ufe0f", "").split():
         rank, mark = token[:-1].upper(), token[-1:]
         suit = _SUIT_BY_MARK.get(mark.lower())
         if rank not in RANK_VALUES or suit is None:
@@ -80,6 +85,9 @@ def hand(text: str, card_class: Callable[[str, str], Any] = KitCard) -> list[Any
                 f"{token!r} is not a card; write a rank ({' '.join(RANKS)}) "
                 "followed by a suit (♣ ♦ ♥ ♠ or c d h s), e.g. 'K♥' or '10s'"
             )
+        if (rank, suit) in seen:
+            raise ValueError(f"{token!r} is written twice; a deck holds each card once")
+        seen.add((rank, suit))
         cards.append(card_class(rank, suit))
     return cards
 

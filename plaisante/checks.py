@@ -56,6 +56,11 @@ def same(expected: Any, actual: Any) -> bool:
     return _type(expected).__eq__(expected, actual) is True
 
 
+def article(noun: str) -> str:
+    """Return 'an int', 'a list': the noun with its indefinite article."""
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
 def show(value: Any, limit: int = 200) -> str:
     """Return a short, safe repr: cards as 'K♥ 3♣', anything else by repr, cut to ``limit``."""
     try:
@@ -76,7 +81,11 @@ def expect_value(call: str, expected: Any, compute: Callable[[], Any]) -> None:
     """
     actual = run(call, compute)
     if not same(expected, actual):
-        raise CheckFailed(f"{call}: expected {show(expected)}, got {show(actual)}")
+        wanted, got = show(expected), show(actual)
+        if wanted == got or _type(actual) is not _type(expected):
+            wanted += f" ({article(_type(expected).__name__)})"
+            got += f" ({article(_type(actual).__name__)})"
+        raise CheckFailed(f"{call}: expected {wanted}, got {got}")
 
 
 def run(call: str, compute: Callable[[], Any]) -> Any:
@@ -362,14 +371,20 @@ def check_toggle_selection(Tableau: Callable[[], Any]) -> None:
 
 
 def check_move_selected(Tableau: Callable[[], Any]) -> None:
-    """Check move_selected_to_play_area: selection order kept, held cards shrink, none selected."""
-    table, held = dealt_tableau(Tableau)
-    for card in (held[4], held[1]):
-        run(f"toggle_selection({show(card)})", lambda card=card: table.toggle_selection(card))
-    call = "selecting held[4] then held[1], then move_selected_to_play_area()"
-    run(call, table.move_selected_to_play_area)
-    rest = [card for card in held if card not in (held[4], held[1])]
-    expect_tableau(table, call, play_area=[held[4], held[1]], held_cards=rest, selected=[])
+    """Check move_selected_to_play_area: selection order kept, held cards shrink, none selected;
+    once for two cards apart, once for two neighbours (a loop that removes from the list it
+    walks skips the second neighbour)."""
+    for picks in ((4, 1), (2, 3)):
+        table, held = dealt_tableau(Tableau)
+        chosen = [held[i] for i in picks]
+        for card in chosen:
+            run(f"toggle_selection({show(card)})", lambda card=card, table=table:
+                table.toggle_selection(card))
+        call = (f"selecting held[{picks[0]}] then held[{picks[1]}], "
+                "then move_selected_to_play_area()")
+        run(call, table.move_selected_to_play_area)
+        rest = [card for card in held if card not in chosen]
+        expect_tableau(table, call, play_area=chosen, held_cards=rest, selected=[])
 
 
 def check_tableau(Tableau: Callable[[], Any]) -> None:

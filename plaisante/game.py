@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from .cards import label, labels, shuffled_deck
-from .rules import DISCARDS_PER_ROUND, HAND_SIZE, HANDS_PER_ROUND, MAX_SELECTED
+from .checks import article
+from .rules import DISCARDS_PER_ROUND, HAND_SIZE, HANDS_PER_ROUND, MAX_SELECTED, MULTIPLIERS
 
 
 class IllegalAction(Exception):
@@ -36,6 +37,14 @@ class StudentCodeError(Exception):
 # The notebook step each of the student's functions belongs to (SPEC §3).
 STEP_OF = {"Card": 1, "evaluate": 4, "score": 4, "Tableau": 5, "deal_from": 5,
            "toggle_selection": 5, "move_selected_to_play_area": 5}
+
+
+def _describe(card: Any) -> str:
+    """Return 'K♥' for a card, or its repr for anything that is not one."""
+    try:
+        return label(card)
+    except Exception:
+        return repr(card)
 
 
 @dataclass(frozen=True)
@@ -62,6 +71,8 @@ class Round:
     def __init__(self, *, card_class: Callable[[str, str], Any], evaluate: Callable[[list], str],
                  score: Callable[[list], int], tableau_class: Callable[[], Any],
                  seed: int | None = None, deck: list[Any] | None = None):
+        if seed is not None and type(seed) is not int:
+            raise TypeError(f"seed must be an int or None, got {seed!r}")
         self.evaluate, self.score_hand = evaluate, score
         self.seed = seed
         with self._student("Card", "could not build the deck"):
@@ -116,7 +127,7 @@ class Round:
         if self.is_over:
             raise IllegalAction("the round is over: start a new round")
         if card not in self.tableau.held_cards:
-            raise IllegalAction(f"{label(card)} is not among the held cards")
+            raise IllegalAction(f"{_describe(card)} is not among the held cards")
         before = list(self.tableau.selected)
         with self._student("toggle_selection", f"toggle_selection({label(card)}) failed"):
             self.tableau.toggle_selection(card)
@@ -130,14 +141,18 @@ class Round:
         """
         self._require(self.why_not_play())
         with self._student("move_selected_to_play_area", "could not move the selection"):
-            self.tableau.move_selected_to_play_area()
-            cards = list(self.tableau.play_area)
+            cards = self._move_selection()
             with self._student("evaluate", f"evaluate({labels(cards)}) failed"):
                 name = self.evaluate(list(cards))
             with self._student("score", f"score({labels(cards)}) failed"):
                 points = self.score_hand(list(cards))
             self._require_result("evaluate", name, str)
             self._require_result("score", points, int)
+            if name not in MULTIPLIERS:
+                raise StudentCodeError(4, "evaluate", f"returned {name!r}; one of the hand names "
+                                       f"was expected: {', '.join(MULTIPLIERS)}")
+            if points < 0:
+                raise StudentCodeError(4, "score", f"returned {points}; a score is never negative")
             self.tableau.play_area.clear()
             self.hands_left -= 1
             self.total += points
@@ -153,8 +168,7 @@ class Round:
         """
         self._require(self.why_not_discard())
         with self._student("move_selected_to_play_area", "could not move the selection"):
-            self.tableau.move_selected_to_play_area()
-            gone = list(self.tableau.play_area)
+            gone = self._move_selection()
             self.tableau.play_area.clear()
             self.discards_left -= 1
             self._refill()
@@ -170,7 +184,22 @@ class Round:
     def _require_result(function: str, value: Any, kind: type) -> None:
         if type(value) is not kind:
             raise StudentCodeError(STEP_OF[function], function,
-                                   f"returned {value!r}; a {kind.__name__} was expected")
+                                   f"returned {value!r}; {article(kind.__name__)} was expected")
+
+    def _move_selection(self) -> list[Any]:
+        """Call the student's move_selected_to_play_area and check what it did."""
+        chosen = list(self.tableau.selected)
+        self.tableau.move_selected_to_play_area()
+        moved, held = list(self.tableau.play_area), list(self.tableau.held_cards)
+        if moved != chosen:
+            raise StudentCodeError(5, "move_selected_to_play_area",
+                                   f"moved {labels(moved)}; the selection was {labels(chosen)}")
+        still_held = [card for card in moved if card in held]
+        if still_held or self.tableau.selected:
+            raise StudentCodeError(5, "move_selected_to_play_area",
+                                   f"left {labels(still_held or self.tableau.selected)} "
+                                   f"{'held' if still_held else 'selected'} after moving them")
+        return moved
 
     def _refill(self) -> None:
         with self._student("deal_from", "could not refill the held cards"):
@@ -217,3 +246,7 @@ class Round:
                 self._restore(saved)
             raise StudentCodeError(STEP_OF[function], function,
                                    f"{message}: {type(error).__name__}: {error}", error) from error
+        except BaseException:  # an interrupt (stopping a looping evaluate) must not corrupt state
+            if saved is not None:
+                self._restore(saved)
+            raise

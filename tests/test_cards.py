@@ -49,3 +49,18 @@ def test_deck_is_built_by_the_given_card_class(ref):
     deck = shuffled_deck(3, ref.Card)
     assert all(type(card) is ref.Card for card in deck)
     assert [label(c) for c in deck] == [label(c) for c in shuffled_deck(3)]
+
+
+def test_an_int_rank_is_told_that_ranks_are_strings():
+    with pytest.raises(ValueError, match=r"unknown rank 10 \(ranks are strings, e.g. '10'\)"):
+        KitCard(10, "hearts")
+    with pytest.raises(ValueError, match="unknown rank"):
+        KitCard(["K"], "hearts")
+
+
+def test_hand_takes_emoji_suits_and_refuses_a_card_written_twice_or_not_a_string():
+    assert hand("K♥️ 2♦️") == [KitCard("K", "hearts"), KitCard("2", "diamonds")]
+    with pytest.raises(ValueError, match="'Ks' is written twice"):
+        hand("Ks 3d Ks")
+    with pytest.raises(TypeError, match="hand\\(\\) takes a string"):
+        hand(None)

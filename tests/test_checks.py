@@ -137,3 +137,24 @@ def test_going_further_report_never_raises(ref, capsys):
         raise NotImplementedError()
     checks.try_going_further(not_started, not_started, not_started, ref.evaluate)
     assert "not attempted" in capsys.readouterr().out
+
+
+def test_a_type_only_mismatch_names_both_types():
+    def base_mult(cards):
+        return 2.0
+    with pytest.raises(CheckFailed, match=r"a Pair: expected 2 \(an int\), got 2.0 \(a float\)"):
+        checks.check_base_mult(base_mult)
+    with pytest.raises(CheckFailed, match=r"\] \(a list\), got \(0, .*\) \(a tuple\)"):
+        checks.expect_counts(lambda cards: tuple([0] * 15), "", [0] * 15)
+
+
+def test_move_selected_check_catches_removing_from_held_while_iterating(ref):
+    class Tableau(ref.Tableau):
+        def move_selected_to_play_area(self):
+            for card in self.held_cards:
+                if card in self.selected:
+                    self.held_cards.remove(card)
+                    self.play_area.append(card)
+            self.selected = []
+    with pytest.raises(CheckFailed, match=r"expected play_area = \[6♣ 3♣\], got \[3♣ 6♣\]"):
+        checks.check_move_selected(Tableau)

@@ -129,6 +129,53 @@ def test_a_toggle_that_selects_six_is_caught_and_undone(ref):
 def test_a_score_that_is_not_an_int_is_reported(ref):
     game = new_round(ref, score=lambda cards: "90")
     game.toggle(game.held_cards[0])
-    with pytest.raises(StudentCodeError, match="step 4, score: returned '90'; a int was expected"):
+    with pytest.raises(StudentCodeError, match="step 4, score: returned '90'; an int was expected"):
         game.play()
     assert game.hands_left == 4 and len(game.held_cards) == 8
+
+
+def test_an_interrupt_inside_evaluate_puts_the_round_back(ref):
+    def evaluate(cards):
+        raise KeyboardInterrupt
+    game = new_round(ref, evaluate=evaluate)
+    held = game.held_cards
+    game.toggle(held[3])
+    with pytest.raises(KeyboardInterrupt):
+        game.play()
+    assert game.held_cards == held and game.selected == [held[3]]
+    assert game.tableau.play_area == [] and game.hands_left == 4
+
+
+def test_a_move_that_leaves_played_cards_held_is_caught(ref):
+    class Skipping(ref.Tableau):  # removes from held_cards while looping over it
+        def move_selected_to_play_area(self):
+            for card in self.held_cards:
+                if card in self.selected:
+                    self.held_cards.remove(card)
+            self.play_area = list(self.selected)
+            self.selected = []
+    game = new_round(ref, tableau_class=Skipping)
+    held = game.held_cards
+    game.toggle(held[1])
+    game.toggle(held[2])
+    with pytest.raises(StudentCodeError, match="left .* held after moving them") as error:
+        game.play()
+    assert error.value.step == 5 and game.held_cards == held and game.hands_left == 4
+
+
+def test_an_unknown_hand_name_or_a_negative_score_is_reported(ref):
+    game = new_round(ref, evaluate=lambda cards: "Banana")
+    game.toggle(game.held_cards[0])
+    with pytest.raises(StudentCodeError, match="returned 'Banana'; one of the hand names"):
+        game.play()
+    game = new_round(ref, score=lambda cards: -5)
+    game.toggle(game.held_cards[0])
+    with pytest.raises(StudentCodeError, match="returned -5; a score is never negative"):
+        game.play()
+
+
+def test_bad_arguments_from_the_caller_are_not_blamed_on_the_student(ref):
+    with pytest.raises(TypeError, match=r"seed must be an int or None, got \[1\]"):
+        new_round(ref, seed=[1])
+    with pytest.raises(IllegalAction, match="'Kh' is not among the held cards"):
+        new_round(ref).toggle("Kh")
