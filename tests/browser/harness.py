@@ -474,10 +474,9 @@ def play_whole_round(page: Any, table: Table, ref: Any) -> list[int]:
     return scores
 
 
-# ------------------------------------------------------------------ running cells by hand
+# ------------------------------------------------------------------------ cells and prompts
 
 CODE_PROMPTS = f"{ACTIVE_PANEL} .jp-Notebook .jp-CodeCell .jp-InputPrompt"
-NOT_RUN = "[ ]:"
 
 
 def wait_queue_empty(page: Any, timeout: float = 60_000) -> None:
@@ -491,48 +490,3 @@ def wait_queue_empty(page: Any, timeout: float = 60_000) -> None:
 def prompts(page: Any) -> list[str]:
     """The execution prompts of the active notebook's code cells, e.g. ['[1]:', '[ ]:']."""
     return [text.strip() for text in page.locator(CODE_PROMPTS).all_text_contents()]
-
-
-def run_from(page: Any, position: int) -> None:
-    """Select the ``position``-th code cell and run it and every cell below it (Run menu)."""
-    from playwright.sync_api import expect
-
-    prompt = page.locator(CODE_PROMPTS).nth(position)
-    prompt.click()
-    page.get_by_role("menuitem", name="Run", exact=True).click()
-    page.locator("#jp-mainmenu-run li[data-command='notebook:run-all-below']").click()
-    expect(prompt).not_to_have_text(NOT_RUN)
-
-
-def max_prompt(page: Any) -> int:
-    """The highest execution count shown in the active notebook, 0 if none."""
-    numbers = [int(n) for n in re.findall(r"\[(\d+)\]", " ".join(prompts(page)))]
-    return max(numbers, default=0)
-
-
-def run_last_cell(page: Any) -> None:
-    """Select the active notebook's last code cell and run it (Run ▸ Run Selected Cell and
-    Do not Advance); wait until it has run, after every other cell."""
-    from playwright.sync_api import expect
-
-    wait_queue_empty(page)
-    last = page.locator(CODE_PROMPTS).nth(len(prompts(page)) - 1)
-    count = max_prompt(page)
-    last.click()
-    page.get_by_role("menuitem", name="Run", exact=True).click()
-    page.locator("#jp-mainmenu-run li[data-command='notebook:run-cell']").click()
-    expect(last).to_have_text(f"[{count + 1}]:")  # it ran, after every other cell
-    wait_queue_empty(page)
-
-
-def run_rest_despite_errors(page: Any, rounds: int = 40) -> None:
-    """After a Run All that stopped at an error: run the cells not run yet, group by group
-    ("Run Selected Cell and All Below" from the first one), until only the last may be left."""
-    wait_queue_empty(page)
-    for _ in range(rounds):
-        pending = [i for i, text in enumerate(prompts(page)[:-1]) if text == NOT_RUN]
-        if not pending:
-            return
-        run_from(page, pending[0])
-        wait_queue_empty(page)
-    raise AssertionError(f"cells still not run after {rounds} rounds: {prompts(page)}")

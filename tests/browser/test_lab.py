@@ -31,23 +31,18 @@ def test_the_untouched_starter_shows_the_checklist_naming_step_1(
         page: Page, lab: harness.Server) -> None:
     harness.open_notebook(page, lab, "students/starter.ipynb")
     harness.run_all(page)
-    # Run All stops at the first trace-answer cell (`raise NotImplementedError()`, no
-    # raises-exception tag): the last cell does not run by itself, so it is run explicitly.
-    harness.wait_queue_empty(page)
-    harness.run_last_cell(page)
     checklist = harness.last_output(page).locator(".plaisante-checklist")
-    heading = "Not yet: step 1 (Card) needs work before the game can start"
-    expect(checklist.locator("h3")).to_have_text(heading)
-    expect(checklist.locator(".plaisante-step-first")).to_contain_text("Step 1: Card — to do")
-    # Card is a placeholder, or the starter's stub when a late cell of Run All defined it
-    expect(checklist.locator(".plaisante-step-first")).to_contain_text(re.compile(
-        r"Card \(step 1\) is not defined yet|Card still raises NotImplementedError"))
-    expect(page.locator(".plaisante-table")).to_have_count(0)
-    # Every cell run (as a student running them one by one): the stubs now say what to finish.
-    harness.run_rest_despite_errors(page)
-    harness.run_last_cell(page)
-    expect(checklist.locator("h3")).to_have_text(heading)
-    expect(checklist).to_contain_text("finish step 1: Card still raises NotImplementedError")
+    expect(checklist).to_be_visible(timeout=30_000)
+    # Run All went on past every unanswered cell (all tagged raises-exception), in order.
+    harness.wait_queue_empty(page)
+    ran = harness.prompts(page)
+    assert ran == [f"[{n}]:" for n in range(1, len(ran) + 1)], ran
+    expect(checklist.locator("h3")).to_have_text(
+        "Not yet: step 1 (Card) needs work before the game can start")
+    expect(checklist.locator(".plaisante-step-first")).to_contain_text(
+        "Step 1: Card — to do")
+    expect(checklist.locator(".plaisante-step-first")).to_contain_text(
+        "finish step 1: Card still raises NotImplementedError")
     for step, title in ((2, "count_values"), (3, "the has-checks"), (4, "scoring"),
                         (5, "Tableau")):
         expect(checklist).to_contain_text(f"Step {step}: {title} — to do")
