@@ -15,8 +15,11 @@
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 from pathlib import Path
+
+from nbgrader.api import MissingEntry
 
 from . import course, scores
 from .reference import ASSIGNMENT, course_root
@@ -36,6 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("submit", help="copy a student's notebook into assignments/submitted")
     p.add_argument("notebook", type=Path)
     p.add_argument("--student", required=True)
+    p.add_argument("--replace", action="store_true",
+                   help="replace an earlier submission (kept in assignments/replaced/)")
     p = sub.add_parser("autograde", help="autograde submissions with nbgrader")
     p.add_argument("--student", action="append")
     p = sub.add_parser("grade", help="autograde in a sandbox; print a table of scores and reasons")
@@ -60,12 +65,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        return _run(build_parser().parse_args(argv))
+    except (ValueError, FileNotFoundError, FileExistsError, MissingEntry) as error:
+        print(f"plaisante: {error}", file=sys.stderr)
+    except subprocess.CalledProcessError as error:
+        print(f"plaisante: {' '.join(map(str, error.cmd[2:]))} failed (exit {error.returncode});"
+              " its output is above", file=sys.stderr)
+    return 2
+
+
+def _run(args: argparse.Namespace) -> int:
     root = args.course.resolve() if args.course else course_root()
     if args.command == "release":
         course.run_nbgrader("generate_assignment", ASSIGNMENT, "--force", root=root)
     elif args.command == "submit":
-        print(course.submit(args.notebook, args.student, root))
+        print(course.submit(args.notebook, args.student, root, replace=args.replace))
     elif args.command == "autograde":
         for student in args.student or [None]:
             flags = ["--student", student] if student else []
@@ -78,7 +93,11 @@ def main(argv: list[str] | None = None) -> int:
         course.run_nbgrader("export", f"--to={Path(args.to).resolve()}", root=root)
     elif args.command == "scores":
         for student in args.student or _students(root):
-            table = scores.step_scores(root, student)
+            try:
+                table = scores.step_scores(root, student)
+            except MissingEntry:
+                print(student, "not graded yet")
+                continue
             print(student, " ".join(f"{k}={v:g}" for k, v in table.items()))
     elif args.command == "nbgrader":
         return course.run_nbgrader(*args.args, root=root, check=False).returncode
@@ -88,6 +107,21 @@ def main(argv: list[str] | None = None) -> int:
 def _grade(root: Path, args: argparse.Namespace) -> int:
     from . import grading
     from .grading.report import all_accounted_for, table
+
+    if not (root / "solutions" / args.assignment).is_dir():
+        known = sorted(p.name for p in (root / "solutions").iterdir() if p.is_dir())
+        print(f"plaisante grade: unknown assignment {args.assignment!r}; the course has: "
+              f"{', '.join(known) or 'none'}", file=sys.stderr)
+        return 2
+    submitted = root / "assignments" / "submitted"
+    folders = sorted(p.name for p in submitted.iterdir()) if submitted.is_dir() else []
+    for odd in (name for name in folders if not course.STUDENT_ID.fullmatch(name)):
+        print(f"plaisante grade: skipped {submitted / odd}: a student id holds only ASCII "
+              "letters, digits, '_' and '-'; rename the folder to grade it", file=sys.stderr)
+    if not args.student and not any(course.STUDENT_ID.fullmatch(n) for n in folders):
+        print(f"plaisante grade: no submissions in {submitted}; add them with "
+              "`plaisante submit NOTEBOOK --student ID`")
+        return 0
 
     try:
         limits = grading.Limits(cell_seconds=args.cell_timeout, submission_seconds=args.timeout)

@@ -8,9 +8,11 @@ course root as its working folder, whatever folder the instructor is in.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from .reference import ASSIGNMENT, course_root
@@ -38,17 +40,34 @@ def submitted_path(root: Path, student: str, assignment: str = ASSIGNMENT) -> Pa
     return root / "assignments" / "submitted" / student / assignment / f"{assignment}.ipynb"
 
 
-def submit(notebook: Path, student: str, root: Path | None = None) -> Path:
+STUDENT_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
+
+
+def submit(notebook: Path, student: str, root: Path | None = None, *,
+           replace: bool = False) -> Path:
     """Copy a student's notebook into the submitted folder, as nbgrader's exchange would.
 
-    ``student`` may hold letters, digits, '_' and '-' (nbgrader puts ids into regexes).
-    Returns the new path. Raises ValueError for a bad id, FileNotFoundError for no notebook.
+    ``student`` may hold ASCII letters, digits, '_' and '-', not first (nbgrader puts ids into
+    regexes, and a leading '-' reads as an option). An earlier submission is kept: without
+    ``replace`` it raises FileExistsError; with it, the earlier notebook moves to
+    ``assignments/replaced/<student>/<UTC time>.ipynb``. Returns the new path. Raises
+    ValueError for a bad id, FileNotFoundError for no notebook.
     """
-    if not student or not all(ch.isalnum() or ch in "_-" for ch in student):
-        raise ValueError(f"student id {student!r}: use letters, digits, '_' and '-' only")
+    if not STUDENT_ID.fullmatch(student or ""):
+        raise ValueError(f"student id {student!r}: use ASCII letters, digits, '_' and '-' "
+                         "(not first) only")
     if not Path(notebook).is_file():
         raise FileNotFoundError(f"no notebook at {notebook}")
-    target = submitted_path(root or course_root(), student)
+    root = root or course_root()
+    target = submitted_path(root, student)
+    if target.exists():
+        if not replace:
+            raise FileExistsError(f"{student} already has a submission at {target}; pass "
+                                  "--replace to submit again (the earlier one is kept aside)")
+        kept = root / "assignments" / "replaced" / student / time.strftime(
+            "%Y%m%dT%H%M%SZ.ipynb", time.gmtime())
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(target, kept)
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(notebook, target)
     return target

@@ -28,11 +28,14 @@ MANIFEST = json.loads((SAMPLES / "manifest.json").read_text(encoding="utf-8"))
 pytestmark = pytest.mark.nbgrader
 
 
-def plaisante(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def plaisante(*args: str, cwd: Path, check: bool = True,
+              course: Path | None = None) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
     env.pop("PLAISANTE_COURSE", None)
+    if course is not None:
+        env["PLAISANTE_COURSE"] = str(course)
     return subprocess.run([sys.executable, "-m", "plaisante.cli", *args], cwd=cwd, env=env,
-                          text=True, capture_output=True, check=True)
+                          text=True, capture_output=True, check=check)
 
 
 @pytest.fixture(scope="module")
@@ -119,12 +122,40 @@ def test_reference_card_rejects_rank_1_naming_the_allowed_ranks(ref):
     assert all(rank in str(error.value) for rank in RANKS)
 
 
-def test_plaisante_outside_the_course_folder_never_makes_a_stray_gradebook(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k != "PLAISANTE_COURSE"}
-    result = subprocess.run([sys.executable, "-m", "plaisante.cli", "nbgrader", "db", "student",
-                             "list"], cwd=tmp_path, env=env, text=True, capture_output=True)
-    assert result.returncode == 0, result.stderr
+def test_plaisante_outside_the_course_folder_never_makes_a_stray_gradebook(course, tmp_path):
+    result = plaisante("nbgrader", "db", "student", "list", cwd=tmp_path, course=course)
+    assert "full_marks" in result.stdout
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_second_submission_needs_replace_and_keeps_the_first(course, tmp_path):
+    first = SAMPLES / "full_marks.ipynb"
+    plaisante("submit", str(first), "--student", "twice", cwd=course)
+    again = plaisante("submit", str(SAMPLES / "untouched.ipynb"), "--student", "twice",
+                      cwd=course, check=False)
+    assert again.returncode == 2 and "already has a submission" in again.stderr
+    assert "Traceback" not in again.stderr
+    plaisante("submit", str(SAMPLES / "untouched.ipynb"), "--student", "twice", "--replace",
+              cwd=course)
+    (kept,) = (course / "assignments" / "replaced" / "twice").iterdir()
+    assert kept.read_bytes() == first.read_bytes()
+    shutil.rmtree(course / "assignments" / "submitted" / "twice")
+
+
+@pytest.mark.parametrize("student", ["élève", "a b", "-rf", "x/y"])
+def test_a_student_id_nbgrader_cannot_use_is_refused_at_submit(course, student):
+    result = plaisante("submit", str(SAMPLES / "full_marks.ipynb"), f"--student={student}",
+                       cwd=course, check=False)
+    assert result.returncode == 2 and "use ASCII letters, digits" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_clear_messages_for_a_typo_and_an_ungraded_student(course):
+    typo = plaisante("grade", "plaisant", cwd=course, check=False)
+    assert typo.returncode == 2
+    assert "unknown assignment 'plaisant'; the course has: plaisante" in typo.stderr
+    missing = plaisante("scores", "--student", "nobody", cwd=course)
+    assert missing.stdout.strip() == "nobody not graded yet"
 
 
 def test_course_root_without_a_config_anywhere_says_what_to_do(tmp_path, monkeypatch):
