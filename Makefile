@@ -19,7 +19,8 @@ $(STAMP): requirements.txt pyproject.toml
 install: $(STAMP)
 
 demo: $(STAMP)
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/jupyter lab notebooks/demo.ipynb $(LAB_FLAGS)
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" \
+	    notebooks/demo.ipynb $(LAB_FLAGS)
 
 test: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
@@ -34,7 +35,8 @@ release: $(STAMP)
 	$(BIN)/plaisante release
 
 clean:
-	rm -rf $(VENV) build assignments/submitted assignments/autograded assignments/feedback assignments/gradebook.db
+	rm -rf $(VENV) build assignments/submitted assignments/autograded assignments/feedback \
+	       assignments/reports assignments/replaced assignments/gradebook.db
 
 # PNGs of the round and the gate at 1280×720 into build/screenshots/ (headless Chromium)
 screenshots: $(STAMP)
