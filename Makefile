@@ -23,13 +23,14 @@ demo: $(STAMP)
 	    notebooks/demo.ipynb $(LAB_FLAGS)
 
 test: $(STAMP)
+	$(BIN)/ruff check plaisante tests bench tools assignments/samples
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
 
 test-slow: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -m slow $(PYTEST_ARGS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check plaisante tests bench
+	$(BIN)/ruff check plaisante tests bench tools assignments/samples
 
 release: $(STAMP)
 	$(BIN)/plaisante release

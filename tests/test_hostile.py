@@ -373,3 +373,10 @@ def test_bad_input_is_refused_clearly(batch):
         Limits(cell_seconds=0)
     with pytest.raises(FileNotFoundError, match="nope"):
         grade_submission(root, "victim", "nope")
+
+
+def test_a_submission_with_no_notebook_still_gets_a_feedback_page_with_its_reason(batch):
+    feedback = batch["root"] / "assignments" / "feedback"
+    text = (feedback / "empty_file" / "plaisante" / "plaisante.html").read_text(encoding="utf-8")
+    assert "plaisante: 0 / 100" in text
+    assert html.escape(batch["results"]["empty_file"].reasons[0]) in text

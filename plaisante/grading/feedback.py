@@ -20,6 +20,8 @@
 from __future__ import annotations
 
 import html
+import json
+from pathlib import Path
 from typing import Any
 
 from nbformat.notebooknode import NotebookNode
@@ -118,3 +120,28 @@ class HideHiddenTests(NbGraderPreprocessor):
         """Return True when ``line`` quotes a hidden line, as text or HTML-escaped."""
         plain = html.unescape(line)
         return any(hidden in line or hidden in plain for hidden in self._hidden)
+
+
+def write_missing_pages(root: Path, assignment: str) -> list[Path]:
+    """Write a short feedback page for every graded student nbgrader made none for (a
+    submission that was empty, not a notebook, or another assignment's): its score and the
+    grader's stated reasons, from ``assignments/reports/``. Returns the pages written."""
+    written = []
+    reports = Path(root) / "assignments" / "reports" / assignment
+    for report in sorted(reports.glob("*.json")) if reports.is_dir() else []:
+        result = json.loads(report.read_text(encoding="utf-8"))
+        page = (Path(root) / "assignments" / "feedback" / result["student"] / assignment /
+                f"{assignment}.html")
+        if page.exists():
+            continue
+        reasons = "".join(f"<li>{html.escape(reason)}</li>" for reason in result["reasons"])
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text(
+            "<!DOCTYPE html><html><head><meta charset='utf-8'>"
+            f"<title>{html.escape(assignment)}: feedback</title></head><body>"
+            f"<h1>{html.escape(assignment)}: {result['total']:g} / {result['max_total']:g}</h1>"
+            "<p>Your submission could not be graded as a notebook, so there is no cell-by-cell "
+            f"feedback. The grader's reasons:</p><ul>{reasons}</ul>"
+            "<p>Ask your instructor how to submit again.</p></body></html>\n", encoding="utf-8")
+        written.append(page)
+    return written
