@@ -27,16 +27,22 @@ def test_a_whole_round_by_clicking_in_jupyterlab(page: Page, lab: harness.Server
     assert len(scores) == 4 and all(score > 0 for score in scores)
 
 
-def test_the_untouched_starter_shows_the_checklist_naming_step_1(
-        page: Page, lab: harness.Server) -> None:
-    harness.open_notebook(page, lab, "students/starter.ipynb")
+def run_all_to_the_checklist(page: Page, lab: harness.Server, notebook: str):
+    """Open ``notebook``, Run All, and return the last cell's checklist once every cell ran in
+    order: unanswered and failing cells carry raises-exception, so Run All never stops."""
+    harness.open_notebook(page, lab, notebook)
     harness.run_all(page)
     checklist = harness.last_output(page).locator(".plaisante-checklist")
     expect(checklist).to_be_visible(timeout=30_000)
-    # Run All went on past every unanswered cell (all tagged raises-exception), in order.
     harness.wait_queue_empty(page)
     ran = harness.prompts(page)
     assert ran == [f"[{n}]:" for n in range(1, len(ran) + 1)], ran
+    return checklist
+
+
+def test_the_untouched_starter_shows_the_checklist_naming_step_1(
+        page: Page, lab: harness.Server) -> None:
+    checklist = run_all_to_the_checklist(page, lab, "students/starter.ipynb")
     expect(checklist.locator("h3")).to_have_text(
         "Not yet: step 1 (Card) needs work before the game can start")
     expect(checklist.locator(".plaisante-step-first")).to_contain_text(
@@ -52,14 +58,7 @@ def test_the_untouched_starter_shows_the_checklist_naming_step_1(
 @pytest.mark.parametrize("notebook", STRAIGHT_NOTEBOOKS)
 def test_a_has_straight_ignoring_duplicates_shows_the_checklist_naming_has_straight(
         page: Page, lab: harness.Server, notebook: str) -> None:
-    harness.open_notebook(page, lab, notebook)
-    harness.run_all(page)
-    checklist = harness.last_output(page).locator(".plaisante-checklist")
-    expect(checklist).to_be_visible(timeout=30_000)
-    # Run All went on past the failing test cells (tagged raises-exception) to the last cell.
-    harness.wait_queue_empty(page)
-    ran = harness.prompts(page)
-    assert ran == [f"[{n}]:" for n in range(1, len(ran) + 1)], ran
+    checklist = run_all_to_the_checklist(page, lab, notebook)
     expect(checklist.locator("h3")).to_have_text(
         "Not yet: step 3 (the has-checks) needs work before the game can start")
     for step, title in ((1, "Card"), (2, "count_values"), (4, "scoring"), (5, "Tableau")):
