@@ -271,17 +271,22 @@ def test_feedback_never_shows_hidden_tests_code(batch):
     assert said_failed >= 5  # e.g. rigged_eq, infinite_loop, os_exit: hidden tests that failed
 
 
+def submit_full_marks_plus(root, student, grade_id, code):
+    """Submit the full-marks sample for ``student`` with ``code`` appended to one cell."""
+    folder = root / "assignments" / "submitted" / student / "plaisante"
+    folder.mkdir(parents=True)
+    nb = nbformat.read(FULL_MARKS, as_version=4)
+    for each in nb.cells:
+        if each.metadata.get("nbgrader", {}).get("grade_id") == grade_id:
+            each.source += "\n\n" + code
+    nbformat.write(nb, folder / "plaisante.ipynb")
+
+
 def test_a_slow_notebook_is_cut_at_the_submission_time_limit(batch):
     """Steps 1 and 2 are graded; a 30 s sleep in step 3's solution hits the notebook's 12 s;
     nothing after it runs, so its tests score 0 instead of passing unexamined."""
     root = batch["root"]
-    folder = root / "assignments" / "submitted" / "slow" / "plaisante"
-    folder.mkdir(parents=True)
-    nb = nbformat.read(FULL_MARKS, as_version=4)
-    for each in nb.cells:
-        if each.metadata.get("nbgrader", {}).get("grade_id") == "step3_has_checks":
-            each.source += "\n\nimport time\ntime.sleep(30)"
-    nbformat.write(nb, folder / "plaisante.ipynb")
+    submit_full_marks_plus(root, "slow", "step3_has_checks", "import time\ntime.sleep(30)")
     result = grade_submission(root, "slow", limits=Limits(cell_seconds=20,
                                                           submission_seconds=12))
     assert (result.status, result.total) == ("flagged", 15 + 15 + 2)
@@ -293,13 +298,7 @@ def test_a_cpu_hog_is_stopped_by_the_cpu_limit(batch):
     """A busy loop in step 5's solution cell under a 3 s CPU limit and a 20 s cell limit: the
     kernel gets SIGXCPU, dies, is restarted; step 5's tests lose the class (88)."""
     root = batch["root"]
-    folder = root / "assignments" / "submitted" / "cpu_hog" / "plaisante"
-    folder.mkdir(parents=True)
-    nb = nbformat.read(FULL_MARKS, as_version=4)
-    for each in nb.cells:
-        if each.metadata.get("nbgrader", {}).get("grade_id") == "step5_tableau":
-            each.source += "\n\nx = 0\nwhile True:\n    x += 1"
-    nbformat.write(nb, folder / "plaisante.ipynb")
+    submit_full_marks_plus(root, "cpu_hog", "step5_tableau", "x = 0\nwhile True:\n    x += 1")
     result = grade_submission(root, "cpu_hog", limits=Limits(cell_seconds=20, cpu_seconds=3))
     assert (result.status, result.total) == ("flagged", 88)
     assert result.reasons == [
