@@ -25,11 +25,6 @@ from . import course, scores
 from .reference import ASSIGNMENT, course_root
 
 
-def _students(root: Path) -> list[str]:
-    submitted = root / "assignments" / "submitted"
-    return sorted(p.name for p in submitted.iterdir() if p.is_dir()) if submitted.is_dir() else []
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="plaisante", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -96,7 +91,9 @@ def _run(args: argparse.Namespace) -> int:
     elif args.command == "export":
         course.run_nbgrader("export", f"--to={Path(args.to).resolve()}", root=root)
     elif args.command == "scores":
-        for student in args.student or _students(root):
+        from .grading.run import submitted_students
+
+        for student in args.student or submitted_students(root):
             try:
                 table = scores.step_scores(root, student)
             except MissingEntry:

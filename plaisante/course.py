@@ -40,7 +40,13 @@ def submitted_path(root: Path, student: str, assignment: str = ASSIGNMENT) -> Pa
     return root / "assignments" / "submitted" / student / assignment / f"{assignment}.ipynb"
 
 
+# nbgrader puts ids into regexes and paths; a leading '-' would read as a command-line option.
 STUDENT_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
+
+
+def gradebook_path(root: Path) -> Path:
+    """Return the course gradebook's file, as nbgrader_config.py sets it."""
+    return Path(root) / "assignments" / "gradebook.db"
 
 
 def submit(notebook: Path, student: str, root: Path | None = None, *,

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from nbgrader.api import Gradebook
 
+from .course import gradebook_path
 from .reference import ASSIGNMENT
 
 STEP_OF_GRADE_ID = re.compile(r"^step(\d+)_")
@@ -18,7 +19,7 @@ STEP_OF_GRADE_ID = re.compile(r"^step(\d+)_")
 
 def gradebook_url(root: Path) -> str:
     """Return the SQLite URL of the course's gradebook (as nbgrader_config.py sets it)."""
-    return "sqlite:///" + str(root / "assignments" / "gradebook.db")
+    return f"sqlite:///{gradebook_path(root)}"
 
 
 def step_scores(root: Path, student: str, assignment: str = ASSIGNMENT) -> dict[str, float]:

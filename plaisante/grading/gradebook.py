@@ -11,6 +11,7 @@ from pathlib import Path
 
 from nbgrader.api import Gradebook, MissingEntry
 
+from ..course import gradebook_path
 from .result import SubmissionResult
 
 
@@ -29,7 +30,7 @@ def record_results(root: Path, results: list[SubmissionResult], assignment: str)
     for result in results:
         if not isinstance(result, SubmissionResult):
             raise TypeError(f"record() takes SubmissionResult objects, got {type(result).__name__}")
-    db_path = root / "assignments" / "gradebook.db"
+    db_path = gradebook_path(root)
     if not db_path.is_file():
         raise FileNotFoundError(f"no gradebook at {db_path}: run `plaisante release` first")
     with warnings.catch_warnings():

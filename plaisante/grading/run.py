@@ -3,22 +3,20 @@ in the course gradebook from one process (``record``); ``grade`` does both for a
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from ..course import STUDENT_ID
 from ..reference import ASSIGNMENT
 from .result import Limits, SubmissionResult
 
 DEFAULT_LIMITS = Limits()  # frozen: safe as a default
-STUDENT_ID = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
 def check_ids(student: str, assignment: str) -> None:
-    """Raise ValueError unless both ids hold only letters, digits, '_' and '-' (nbgrader puts
-    them into regexes and paths)."""
+    """Raise ValueError unless both ids are ones ``plaisante.course.STUDENT_ID`` allows."""
     for what, value in (("student id", student), ("assignment id", assignment)):
-        if not isinstance(value, str) or not STUDENT_ID.match(value):
+        if not isinstance(value, str) or not STUDENT_ID.fullmatch(value):
             raise ValueError(f"{what} {value!r}: use letters, digits, '_' and '-' only")
 
 
@@ -29,7 +27,7 @@ def submitted_students(root: Path, assignment: str = ASSIGNMENT) -> list[str]:
     if not submitted.is_dir():
         return []
     return sorted(p.name for p in submitted.iterdir()
-                  if (p / assignment).is_dir() and STUDENT_ID.match(p.name))
+                  if (p / assignment).is_dir() and STUDENT_ID.fullmatch(p.name))
 
 
 def grade_submission(root: Path, student: str, assignment: str = ASSIGNMENT, *,

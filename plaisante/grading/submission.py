@@ -28,6 +28,7 @@ from nbgrader.preprocessors import (
 )
 from traitlets.config import Config
 
+from ..course import gradebook_path
 from . import sandbox as sb
 from .execute import GuardedExecute
 from .notebook_check import Unreadable, read_submission, sanitize
@@ -42,7 +43,7 @@ def snapshot_gradebook(root: Path, target: Path) -> str:
     """Copy the course gradebook to ``target`` (SQLite's backup API: a consistent copy even
     while the coordinator writes) and return its course id. The course file is opened
     read-only. Raises FileNotFoundError when there is no gradebook."""
-    source = root / "assignments" / "gradebook.db"
+    source = gradebook_path(root)
     if not source.is_file():
         raise FileNotFoundError(f"no gradebook at {source}: run `plaisante release` first")
     src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=60)
