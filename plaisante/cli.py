@@ -89,11 +89,17 @@ def _run(args: argparse.Namespace) -> int:
         for page in write_missing_pages(root, ASSIGNMENT):
             print(f"plaisante feedback: no notebook to show, wrote the grader's reasons to {page}")
     elif args.command == "export":
-        course.run_nbgrader("export", f"--to={Path(args.to).resolve()}", root=root)
+        target = Path(args.to).resolve()
+        if not target.parent.is_dir():
+            raise FileNotFoundError(f"cannot write {target}: folder {target.parent} does not exist")
+        course.run_nbgrader("export", f"--to={target}", root=root)
     elif args.command == "scores":
         from .grading.run import submitted_students
 
         for student in args.student or submitted_students(root):
+            if not course.STUDENT_ID.fullmatch(student):
+                raise ValueError(f"student id {student!r}: use ASCII letters, digits, '_' and "
+                                 "'-' (not first) only")
             try:
                 table = scores.step_scores(root, student)
             except MissingEntry:

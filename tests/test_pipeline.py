@@ -165,3 +165,15 @@ def test_course_root_without_a_config_anywhere_says_what_to_do(tmp_path, monkeyp
     monkeypatch.setattr(reference, "__file__", str(tmp_path / "pkg" / "reference.py"))
     with pytest.raises(FileNotFoundError, match="no nbgrader_config.py in .* set PLAISANTE_COURSE"):
         reference.course_root(tmp_path)
+
+
+def test_export_to_a_missing_folder_and_scores_for_a_bad_id_are_one_line_errors(tmp_path):
+    root = tmp_path / "course"
+    root.mkdir()
+    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
+    export = plaisante("export", "--to", str(tmp_path / "nowhere" / "g.csv"), cwd=root,
+                       check=False)
+    assert export.returncode == 2 and "Traceback" not in export.stderr
+    assert f"folder {tmp_path / 'nowhere'} does not exist" in export.stderr
+    bad = plaisante("scores", "--student", "élodie", cwd=root, check=False)
+    assert bad.returncode == 2 and "use ASCII letters, digits" in bad.stderr
