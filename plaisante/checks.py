@@ -103,14 +103,36 @@ def run(call: str, compute: Callable[[], Any]) -> Any:
 
 # ------------------------------------------------------------------- known-good substitutions
 
+class Always:
+    """A stand-in that gives the same answer whatever it is asked, e.g. a has-check that
+    answers True while ``evaluate`` is checked. Plain data, so the grader can send it."""
+
+    def __init__(self, answer: Any) -> None:
+        self.answer = answer
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.answer
+
+    def __repr__(self) -> str:
+        return f"Always({self.answer!r})"
+
+
 @contextmanager
 def substituted(function: Any, **stand_ins: Callable[..., Any]) -> Iterator[None]:
     """Temporarily replace names in the globals ``function`` was defined in.
 
     This is how a later step is tested on known-good earlier parts: while ``evaluate`` is
     checked, the has-checks it calls answer from the test's own data, so a mistake in step 3
-    costs points in step 3 only. Functions without ``__globals__`` are run as they are.
+    costs points in step 3 only. Each stand-in is an ``Always(answer)`` or a function of this
+    module. Functions without ``__globals__`` are run as they are. A part that lives elsewhere
+    (the grader's handle on a student's function) does the substitution itself, through its
+    type's ``__plaisante_substitute__``.
     """
+    hook = getattr(_type(function), "__plaisante_substitute__", None)
+    if hook is not None:
+        with hook(function, stand_ins):
+            yield
+        return
     namespace = getattr(function, "__globals__", None)
     if not _isinstance(namespace, dict):
         yield
@@ -265,8 +287,7 @@ TOTAL_VALUE_CASES: tuple[tuple[str, int], ...] = (
 
 
 def _has_check_stand_ins(holds: frozenset[str]) -> dict[str, Callable[[Any], bool]]:
-    return {check: (lambda cards, answer=(name in holds): answer)
-            for name, check in CHECK_FOR_HAND.items()}
+    return {check: Always(name in holds) for name, check in CHECK_FOR_HAND.items()}
 
 
 def expect_name(evaluate: Callable[[list[Any]], str], text: str, expected: str,
@@ -293,7 +314,7 @@ def expect_base_mult(base_mult: Callable[[list[Any]], int], text: str, name: str
                      holds: frozenset[str] | set[str] = frozenset()) -> None:
     """Check base_mult on ``text`` while evaluate (known-good) answers ``name``."""
     cards = hand(text)
-    stand_ins = {"evaluate": lambda cards: name, **_has_check_stand_ins(frozenset(holds))}
+    stand_ins = {"evaluate": Always(name), **_has_check_stand_ins(frozenset(holds))}
     with substituted(base_mult, **stand_ins):
         expect_value(f"base_mult({labels(cards)})  # a {name}", MULTIPLIERS[name],
                      lambda: base_mult(list(cards)))
@@ -304,9 +325,9 @@ def expect_score(score: Callable[[list[Any]], int], text: str, name: str, total:
     """Check score on ``text`` = total × multiplier of ``name``, with known-good parts under it."""
     cards = hand(text)
     stand_ins = {
-        "evaluate": lambda cards: name,
-        "total_value": lambda cards: total,
-        "base_mult": lambda cards: MULTIPLIERS[name],
+        "evaluate": Always(name),
+        "total_value": Always(total),
+        "base_mult": Always(MULTIPLIERS[name]),
         **_has_check_stand_ins(frozenset(holds)),
     }
     with substituted(score, **stand_ins):
@@ -404,7 +425,7 @@ def check_shape(name: str, value: Any, kind: type, length: int | None = None,
 
 
 __all__ = [
-    "CheckFailed", "same", "show", "expect_value", "substituted", "counts_list",
+    "CheckFailed", "same", "show", "expect_value", "Always", "substituted", "counts_list",
     "check_card", "check_count_values", "expect_counts", "check_has", "expect_has",
     "check_evaluate", "expect_name", "check_total_value", "expect_total", "check_base_mult",
     "expect_base_mult", "check_score", "expect_score", "check_toggle_selection",

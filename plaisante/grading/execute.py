@@ -1,7 +1,13 @@
-"""nbgrader's ``Execute`` preprocessor, hardened for hostile notebooks.
+"""nbgrader's ``Execute`` preprocessor, with the judge for test cells and bounds for hostile
+notebooks.
 
-``GuardedExecute`` runs in place of ``nbgrader.preprocessors.Execute`` inside nbgrader's own
-``Autograde`` converter. On top of it, it:
+``JudgedExecute`` runs in place of ``nbgrader.preprocessors.Execute`` inside nbgrader's own
+``Autograde`` converter. The student's cells (setup, answers, anything they added) run in the
+sandboxed kernel as nbgrader would run them. Test cells do not: each one is judged in this
+process by ``plaisante.grading.judge`` from the instructor's source (``test_sources``, read from
+the gradebook), asking the kernel only for what the student's parts answer. The cell gets the
+judge's outputs (what the test printed, and an error for a failure), so nbgrader's own
+``SaveAutoGrades`` scores it and formgrader shows the judge's messages. On top of that it:
 
 * bounds the whole notebook's wall time (``submission_seconds``): a cell not reached in time
   gets an error output, so nbgrader scores its tests 0;
@@ -10,14 +16,10 @@
   restarted (in a fresh sandbox), the notebook's earlier non-test cells are replayed silently,
   and grading goes on with the next cell, so later steps still earn their points;
 * keeps at most ``output_bytes`` of output per notebook (nbgrader's own limit counts lines),
-  then a few KB per cell; error outputs are always kept, trimmed, because nbgrader reads them
-  to score a test, and a cut stderr stays on stderr for the same reason;
-* before each test cell, restores the builtins, the kit's modules and the names the locked
-  setup cells bound (but for the student's own parts, which the setup may bind to
-  placeholders) to what they were before any student code ran, so a patched helper or
-  builtin earns nothing;
-* writes what happened (timeouts, dead kernels, cut output, ``input()``, limits hit) as JSON
-  lines to ``incident_file``, which ``grade_one`` turns into the reasons of a flagged result.
+  then a few KB per cell;
+* writes what happened (timeouts, dead kernels, cut output, ``input()``, limits hit, a kernel
+  that broke the judge's protocol) as JSON lines to ``incident_file``, which ``grade_one``
+  turns into the reasons of a flagged result.
 """
 
 from __future__ import annotations
@@ -31,45 +33,17 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.notebooknode import NotebookNode
 from nbgrader import utils
 from nbgrader.preprocessors import Execute
-from traitlets import Float, Integer, List, Unicode
+from traitlets import Dict, Float, Integer, List, Unicode
+
+from .conversation import KernelConversation, drain
+from .judge import judge_cell, setup_namespace
 
 NOT_RUN = "NotGraded"
 AFTER_CUT = 4096  # bytes each cell may still print once the notebook's allowance is spent
 
-# Run silently in the kernel before any student code: snapshot the builtins and the kit's
-# modules. ``capture`` then records the names the locked setup cells bound (run just after
-# them, still before any student code); ``guard`` puts all three back before each test cell.
-SNAPSHOT_CODE = """\
-def __plaisante_make_guard():
-    import builtins, sys
-    import plaisante, plaisante.cards, plaisante.rules, plaisante.checks
-    saved_builtins = dict(vars(builtins))
-    saved_modules = {name: (module, dict(vars(module))) for name, module in sys.modules.items()
-                     if name == 'plaisante' or name.startswith('plaisante.')}
-    saved_names = {}
-    def capture(namespace, exclude):
-        saved_names.clear()
-        saved_names.update({name: value for name, value in namespace.items()
-                            if not name.startswith('_') and name not in exclude
-                            and name not in ('In', 'Out', 'get_ipython', 'exit', 'quit')})
-    def guard(namespace):
-        current = vars(builtins)
-        for name in [n for n in current if n not in saved_builtins]:
-            del current[name]
-        current.update(saved_builtins)
-        for name, (module, attributes) in saved_modules.items():
-            sys.modules[name] = module
-            mine = vars(module)
-            for key in [k for k in mine if k not in attributes]:
-                del mine[key]
-            mine.update(attributes)
-        namespace.update(saved_names)
-    guard.capture = capture
-    return guard
-get_ipython().__dict__['_plaisante_guard'] = __plaisante_make_guard()
-del __plaisante_make_guard
-"""
-GUARD = "get_ipython().__dict__['_plaisante_guard'](globals())"
+def is_test(cell: NotebookNode) -> bool:
+    """Return True for an autograded test cell: a graded code cell that is not an answer."""
+    return cell.cell_type == "code" and utils.is_grade(cell) and not utils.is_solution(cell)
 
 
 def is_setup(cell: NotebookNode) -> bool:
@@ -101,15 +75,19 @@ def error_output(ename: str, evalue: str) -> NotebookNode:
                         traceback=[f"{ename}: {evalue}"])
 
 
-class GuardedExecute(Execute):
-    """nbgrader's Execute with a notebook deadline, kernel restarts, an output byte limit,
-    helper restoration before test cells and an incident log (see the module doc)."""
+class JudgedExecute(Execute):
+    """nbgrader's Execute with test cells judged outside the kernel, a notebook deadline,
+    kernel restarts, an output byte limit and an incident log (see the module doc)."""
 
     submission_seconds = Float(300.0, help="wall time of the whole notebook").tag(config=True)
     output_bytes = Integer(1 << 20, help="bytes of output kept per notebook").tag(config=True)
     max_restarts = Integer(3, help="kernel restarts before the rest is left unrun").tag(config=True)
     incident_file = Unicode("", help="JSON-lines file receiving incidents").tag(config=True)
-    student_names = List(Unicode(), help="names the student defines (never restored)").tag(
+    test_sources = Dict(help="{grade_id: source} of every test cell, hidden tests included "
+                        "(from the gradebook)").tag(config=True)
+    setup_sources = List(Unicode(), help="the release's locked setup cells, in order").tag(
+        config=True)
+    student_names = List(Unicode(), help="names the student's solution cells define").tag(
         config=True)
 
     # ------------------------------------------------------------------ bookkeeping
@@ -124,13 +102,11 @@ class GuardedExecute(Execute):
         self._deadline = time.monotonic() + self.submission_seconds
         self._stopped: str | None = None
         self._restarts = 0
-        self._replay: list[tuple[str, bool]] = []  # (source, is a setup cell)
-        self._captured = False
+        self._replay: list[str] = []
         self._output_used = 0
         self._output_cut = False
         self._cell_used: dict[int, int] = {}
-        self._guard_ready = False
-        self._guard_failed = False
+        self._setup: dict[str, Any] | None = None
         return super().preprocess(nb, resources, km)
 
     def _get_timeout(self, cell: NotebookNode | None) -> int | None:
@@ -151,16 +127,11 @@ class GuardedExecute(Execute):
         if self._stopped:
             cell.outputs = [error_output(NOT_RUN, self._stopped)]
             return cell, resources
-        if not self._guard_ready:
-            self._silent(SNAPSHOT_CODE)
-            self._guard_ready = True
-        if not self._captured and not is_setup(cell):
-            self._capture()
-        if utils.is_grade(cell) and not self._silent(GUARD) and not self._guard_failed:
-            self._guard_failed = True
-            self.incident("guard", f"the kit could not be restored before {name} and later "
-                          "tests (its helpers may have been tampered with): check by hand", name)
         self._cell_timeout = self._get_timeout(cell)
+        if is_test(cell):
+            cell.outputs = self._judge(name)
+            cell.execution_count = None
+            return cell, resources
         try:
             cell, resources = super().preprocess_cell(cell, resources, index)
         except CellTimeoutError:
@@ -179,8 +150,8 @@ class GuardedExecute(Execute):
         self._note_errors(cell, name)
         timed_out = any(o.get("ename") == "CellTimeoutError" for o in cell.outputs
                         if o.output_type == "error")
-        if not utils.is_grade(cell) and not timed_out:
-            self._replay.append((cell.source, is_setup(cell)))
+        if not timed_out:
+            self._replay.append(cell.source)
         return cell, resources
 
     def _note_errors(self, cell: NotebookNode, name: str) -> None:
@@ -199,11 +170,49 @@ class GuardedExecute(Execute):
             elif ename == "BlockingIOError" and "temporarily" in str(output.get("evalue")):
                 self.incident("processes", f"process limit hit in {name}", name)
 
-    def _capture(self) -> None:
-        """Record the names the setup cells bound, before any student code runs."""
-        self._silent("get_ipython().__dict__['_plaisante_guard'].capture(globals(), "
-                     f"{sorted(self.student_names)!r})")
-        self._captured = True
+    # ------------------------------------------------------------------ judging a test cell
+
+    def _judge(self, name: str) -> list[NotebookNode]:
+        """Judge the test cell ``name`` here (see ``plaisante.grading.judge``); return the
+        outputs the cell gets: what the test printed, and an error output for a failure."""
+        source = self.test_sources.get(name)
+        if source is None:
+            return [error_output("NotGraded", f"{name} is not a test cell of this assignment")]
+        if self._setup is None:
+            self._setup = setup_namespace(list(self.setup_sources))
+        conversation = KernelConversation(self, time.monotonic() + self._cell_timeout)
+        verdict = judge_cell(source, self._setup, set(self.student_names),
+                             conversation.transport)
+        if verdict.lost is None:
+            verdict = conversation.end(verdict)
+        if verdict.lost is not None:
+            self._lost(name, verdict.lost, conversation)
+        outputs = []
+        if verdict.printed:
+            outputs.append(NotebookNode(output_type="stream", name="stdout",
+                                        text=verdict.printed))
+        if verdict.error:
+            outputs.append(error_output(*verdict.error))
+        return outputs
+
+    def _lost(self, name: str, why: str, conversation: KernelConversation) -> None:
+        """After the kernel was lost in a test cell: say why, and get a working kernel back
+        (an interrupt for a timeout, else, or when it is ignored, a restart)."""
+        if conversation.timed_out:
+            if conversation.interrupt():
+                self.incident("timeout", f"timeout: {name} ran over {self._cell_timeout} s "
+                              "(interrupted)", name)
+                return
+            self.incident("timeout", f"timeout: {name} ran over {self._cell_timeout} s and "
+                          "ignored the interrupt (kernel restarted)", name)
+        elif conversation.died:
+            self.incident("kernel-died", f"kernel died in {name} ({self._death_cause()}; "
+                          "kernel restarted)", name)
+        else:
+            self.incident("protocol", f"{name}: {why} (kernel restarted)", name)
+        self._restart(name)
+
+    # ------------------------------------------------------------------ kernel plumbing
 
     def _death_cause(self) -> str:
         process = getattr(getattr(self.km, "provisioner", None), "process", None)
@@ -231,10 +240,11 @@ class GuardedExecute(Execute):
     async def _wait_reply(self, msg_id: str, timeout: float) -> dict[str, Any] | None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
+            await drain(self.kc.iopub_channel)
             try:
-                msg = await self.kc.shell_channel.get_msg(timeout=1)
+                msg = await self.kc.shell_channel.get_msg(timeout=0.2)
             except Exception:  # noqa: BLE001  queue.Empty: check the kernel, then wait on
-                if not await self.kc.is_alive():
+                if not await self.km.is_alive():
                     return None
                 continue
             if msg["parent_header"].get("msg_id") == msg_id:
@@ -255,13 +265,9 @@ class GuardedExecute(Execute):
             self._stopped = f"the kernel could not be restarted after {name}: {error}"
             self.incident("gave-up", self._stopped, name)
             return
-        self._silent(SNAPSHOT_CODE)
-        self._captured = False
-        for source, setup in self._replay:
-            if not setup and not self._captured:
-                self._capture()
+        for source in self._replay:
             ran = self._silent(source, timeout=min(30.0, self.timeout or 30.0))
-            if not ran and not run_sync(self.kc.is_alive)():
+            if not ran and not run_sync(self.km.is_alive)():
                 self._stopped = f"the kernel died again while replaying the cells before {name}"
                 self.incident("gave-up", self._stopped, name)
                 return

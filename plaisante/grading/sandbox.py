@@ -1,24 +1,30 @@
-"""Start a submission's kernel inside a bubblewrap sandbox, as a throw-away user id.
+"""Start a submission's kernel inside a bubblewrap sandbox; no root needed.
 
 The kernel command becomes::
 
-    bwrap --unshare-pid --unshare-net --unshare-ipc --unshare-uts --die-with-parent
+    bwrap [--unshare-user] --unshare-pid --unshare-net --unshare-ipc --unshare-uts
+          --die-with-parent
           --ro-bind <python, venv, kit package> --tmpfs /tmp --tmpfs <work dir> --bind <sockets>
           --clearenv --setenv … --chdir <work dir> --
-      setpriv --reuid=U --regid=U --clear-groups --inh-caps=-all --bounding-set=-all
-              --no-new-privs --
+      [setpriv --reuid=U --regid=U --clear-groups --inh-caps=-all --bounding-set=-all
+               --no-new-privs --]
         prlimit --cpu=… --as=… --nproc=… --fsize=… --core=0 --
           python -m ipykernel_launcher -f <connection file>
 
 so the kernel sees a file system holding only the Python it needs (read-only) and its own
 work folder, has no network (it talks to the grader over Unix sockets in a folder bound into
-the sandbox, ZeroMQ's ``ipc`` transport), runs as a user id no other process uses, under
-resource limits, and lives in its own PID namespace: when the kernel ends, every process it
-started ends with it. ``kill_user`` is the belt to those braces.
+the sandbox, ZeroMQ's ``ipc`` transport), runs under resource limits, and lives in its own PID
+namespace: when the kernel ends, every process it started ends with it.
 
-bwrap runs as root here (the grader's user on the grading machine) so that it can bind paths
-under a private home such as ``/root/.pyenv``; it keeps only CAP_SETUID/CAP_SETGID, which
-``setpriv`` drops together with every other capability before the kernel starts.
+* **As an ordinary user** (an instructor's laptop, a JupyterHub server): bubblewrap makes an
+  unprivileged user namespace (``--unshare-user``), so no root, setuid helper or capability is
+  needed; the kernel runs as the grader's own user id, but can see no process, file or socket
+  of the grader's beyond those bound above.
+* **As root**: bwrap keeps only CAP_SETUID/CAP_SETGID, which ``setpriv`` drops with every other
+  capability as it switches to a throw-away user id no other process uses (``pick_uid``);
+  ``kill_user`` is the belt to the PID namespace's braces. The grader then follows no path the
+  kernel can write: the connection file is rewritten fresh (never through a symbolic link the
+  kernel left) and changes owner without following links.
 """
 
 from __future__ import annotations
@@ -47,23 +53,31 @@ class SandboxUnavailable(RuntimeError):
     """bubblewrap (or root, or setpriv) is missing, so the sandbox cannot be built here."""
 
 
+def as_root() -> bool:
+    """Return True when the grader runs as root (then kernels get throw-away user ids)."""
+    return os.geteuid() == 0
+
+
 @lru_cache(maxsize=1)
 def sandbox_problem() -> str | None:
     """Return why the sandbox cannot run on this machine, or None when it can."""
     for tool in ("bwrap", "setpriv", "prlimit"):
         if shutil.which(tool) is None:
             return f"`{tool}` is not installed (Debian: apt-get install -y bubblewrap util-linux)"
-    if os.geteuid() != 0:
-        return ("the sandboxed grader runs as root (it gives each kernel its own user id); "
-                "run `plaisante grade` as root, or pass --no-sandbox on a machine you trust")
-    probe = subprocess.run(
-        ["bwrap", "--unshare-pid", "--unshare-net", "--die-with-parent",
-         "--ro-bind", "/", "/", "--cap-add", "CAP_SETUID,CAP_SETGID", "--",
-         "setpriv", f"--reuid={UID_BASE}", f"--regid={UID_BASE}", "--clear-groups",
-         "--inh-caps=-all", "--no-new-privs", "--", "true"],
-        check=False, capture_output=True, text=True, timeout=30)
-    if probe.returncode != 0:
-        return f"bubblewrap cannot start a sandbox here: {probe.stderr.strip() or probe.returncode}"
+    if as_root():
+        probe = ["bwrap", "--unshare-pid", "--unshare-net", "--die-with-parent",
+                 "--ro-bind", "/", "/", "--cap-add", "CAP_SETUID,CAP_SETGID", "--",
+                 "setpriv", f"--reuid={UID_BASE}", f"--regid={UID_BASE}", "--clear-groups",
+                 "--inh-caps=-all", "--no-new-privs", "--", "true"]
+    else:
+        probe = ["bwrap", "--unshare-user", "--unshare-pid", "--unshare-net",
+                 "--die-with-parent", "--ro-bind", "/", "/", "--", "true"]
+    done = subprocess.run(probe, check=False, capture_output=True, text=True, timeout=30)
+    if done.returncode != 0:
+        hint = "" if as_root() else (" (unprivileged user namespaces may be off: "
+                                     "sysctl kernel.unprivileged_userns_clone=1)")
+        return (f"bubblewrap cannot start a sandbox here: "
+                f"{done.stderr.strip() or done.returncode}{hint}")
     return None
 
 
@@ -74,8 +88,16 @@ def require_sandbox() -> None:
         raise SandboxUnavailable(problem)
 
 
+def is_throwaway(uid: int) -> bool:
+    """Return True for a user id of the throw-away range (a root grader's kernels)."""
+    return UID_BASE <= uid < UID_BASE + UID_SPAN
+
+
 def pick_uid() -> int:
-    """Return a user id in the throw-away range that no running process uses."""
+    """Return the user id a kernel runs as: as root, a throw-away id no running process uses;
+    otherwise the grader's own (the user namespace keeps the kernel apart)."""
+    if not as_root():
+        return os.getuid()
     used = processes_by_uid()
     while True:
         uid = UID_BASE + random.SystemRandom().randrange(UID_SPAN)
@@ -103,7 +125,7 @@ def kill_user(uid: int, grace: float = 1.0, patience: float = 5.0) -> int:
 
     Only ever called with a throw-away sandbox uid. Raises ValueError for any other uid.
     """
-    if not UID_BASE <= uid < UID_BASE + UID_SPAN:
+    if not is_throwaway(uid):
         raise ValueError(f"refusing to kill processes of uid {uid}: not a sandbox uid")
     deadline = time.monotonic() + grace
     while processes_by_uid().get(uid) and time.monotonic() < deadline:
@@ -150,7 +172,8 @@ def read_only_paths() -> list[Path]:
 def bwrap_command(work_dir: Path, socket_dir: Path, uid: int, limits: Limits,
                   env: dict[str, str]) -> list[str]:
     """Return the command prefix that runs a program in the sandbox (see the module doc)."""
-    cmd = [shutil.which("bwrap") or "bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc",
+    cmd = [shutil.which("bwrap") or "bwrap", *([] if as_root() else ["--unshare-user"]),
+           "--unshare-pid", "--unshare-net", "--unshare-ipc",
            "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--hostname", "sandbox",
            "--ro-bind", "/usr", "/usr"]
     for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
@@ -188,11 +211,12 @@ def bwrap_command(work_dir: Path, socket_dir: Path, uid: int, limits: Limits,
     cmd += ["--clearenv"]
     for key, value in env.items():
         cmd += ["--setenv", key, value]
-    cmd += ["--chdir", str(work_dir), "--cap-add", "CAP_SETUID,CAP_SETGID", "--",
-            "setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
-            "--bounding-set=-all", "--no-new-privs", "--",
-            *rlimit_command(limits)]
-    return cmd
+    cmd += ["--chdir", str(work_dir)]
+    if as_root():
+        cmd += ["--cap-add", "CAP_SETUID,CAP_SETGID", "--",
+                "setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+                "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"]
+    return [*cmd, "--", *rlimit_command(limits)]
 
 
 def rlimit_command(limits: Limits) -> list[str]:
@@ -206,8 +230,11 @@ def rlimit_command(limits: Limits) -> list[str]:
 def kernel_env(home: str = "/tmp") -> dict[str, str]:
     """Return the kernel's whole environment: UTF-8 whatever the grader's locale, no proxies,
     ``NBGRADER_EXECUTION=autograde`` as nbgrader sets it."""
+    import plaisante
+
     venv_bin = str(Path(sys.executable).parent)
     return {
+        "PYTHONPATH": str(Path(plaisante.__file__).resolve().parents[1]),
         "PATH": f"{venv_bin}:/usr/local/bin:/usr/bin:/bin",
         "HOME": home,
         "IPYTHONDIR": f"{home}/.ipython",
@@ -245,9 +272,21 @@ class SandboxKernelManager(AsyncKernelManager):
             self.connection_file = str(Path(self.sandbox_socket_dir) / "kernel.json")
 
     def write_connection_file(self, **kwargs: Any) -> None:
+        path = Path(self.connection_file)
+        if path.is_symlink() or (path.exists() and not path.is_file()):
+            path.unlink()  # the kernel left a link (or worse): never write through it
+            self._connection_file_written = False
         super().write_connection_file(**kwargs)
-        if self.sandbox_enabled:  # the kernel, a throw-away user, must read its own file
-            os.chown(self.connection_file, self.sandbox_uid, self.sandbox_uid)
+        if self.sandbox_enabled and is_throwaway(self.sandbox_uid):
+            # the kernel, a throw-away user, must read its own file; never follow a link
+            os.chown(self.connection_file, self.sandbox_uid, self.sandbox_uid,
+                     follow_symlinks=False)
+
+    def client(self, **kwargs: Any) -> Any:
+        """A client whose channels accept bounded messages only (``bound_client``)."""
+        from .conversation import bound_client
+
+        return bound_client(super().client(**kwargs))
 
     def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
         argv = [sys.executable, "-m", "ipykernel_launcher", "-f", self.connection_file,
@@ -266,7 +305,9 @@ class SandboxKernelManager(AsyncKernelManager):
         if self.sandbox_enabled:
             kw["cwd"] = "/"  # bwrap's own; the kernel's is --chdir'd inside the sandbox
             kw["env"] = {}  # bwrap --clearenv sets the kernel's environment itself
-            os.chown(self.sandbox_socket_dir, self.sandbox_uid, self.sandbox_uid)
+            if is_throwaway(self.sandbox_uid):
+                os.chown(self.sandbox_socket_dir, self.sandbox_uid, self.sandbox_uid,
+                         follow_symlinks=False)
         else:
             env = dict(os.environ)
             env.update(self.sandbox_extra_env)

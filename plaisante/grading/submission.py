@@ -14,6 +14,7 @@ import time
 import warnings
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 import nbformat
 from nbconvert.preprocessors import ClearMetadataPreprocessor
@@ -30,7 +31,7 @@ from traitlets.config import Config
 
 from ..course import gradebook_path
 from . import sandbox as sb
-from .execute import GuardedExecute
+from .execute import JudgedExecute, is_setup
 from .notebook_check import Unreadable, read_submission, sanitize
 from .result import Limits, SubmissionResult
 
@@ -63,19 +64,37 @@ def assignment_points(db_url: str, course_id: str, assignment: str) -> dict[str,
     Raises FileNotFoundError when the gradebook has no such assignment.
     """
     with Gradebook(db_url, course_id) as gradebook:
-        try:
-            found = gradebook.find_assignment(assignment)
-        except MissingEntry:
-            raise FileNotFoundError(f"assignment {assignment!r} is not in the gradebook: run "
-                                    "`plaisante release` first") from None
-        points = {cell.name: float(cell.max_score)
-                  for notebook in found.notebooks for cell in notebook.grade_cells}
-    return points
+        found = _find_assignment(gradebook, assignment)
+        return {cell.name: float(cell.max_score)
+                for notebook in found.notebooks for cell in notebook.grade_cells}
+
+
+def test_sources(db_url: str, course_id: str, assignment: str) -> dict[str, str]:
+    """Return {grade_id: source} of every autograded test cell of ``assignment``, hidden tests
+    included, from the gradebook at ``db_url`` (what the judge runs)."""
+    with Gradebook(db_url, course_id) as gradebook:
+        found = _find_assignment(gradebook, assignment)
+        sources = {}
+        for notebook in found.notebooks:
+            graded = {cell.name for cell in notebook.grade_cells}
+            answers = {cell.name for cell in notebook.solution_cells}
+            sources.update({cell.name: cell.source for cell in notebook.source_cells
+                            if cell.name in graded and cell.name not in answers
+                            and cell.cell_type == "code"})
+        return sources
+
+
+def _find_assignment(gradebook: Gradebook, assignment: str) -> Any:
+    try:
+        return gradebook.find_assignment(assignment)
+    except MissingEntry:
+        raise FileNotFoundError(f"assignment {assignment!r} is not in the gradebook: run "
+                                "`plaisante release` first") from None
 
 
 def student_names(release: nbformat.NotebookNode) -> list[str]:
     """Return the names the release's solution cells define at top level (def, class,
-    assignment): the student's own parts, which the guard must never put back."""
+    assignment): the student's own parts, which the judge looks up in the kernel."""
     names: set[str] = set()
     for cell in release.cells:
         if cell.cell_type != "code" or not cell.metadata.get("nbgrader", {}).get("solution"):
@@ -114,6 +133,7 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
         course_id = snapshot_gradebook(root, work / "gradebook.db")
         db_url = f"sqlite:///{work / 'gradebook.db'}"
         points = assignment_points(db_url, course_id, assignment)
+        tests = test_sources(db_url, course_id, assignment)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
@@ -133,8 +153,10 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
             return result
         for reason in clean.reasons:
             result.flag(reason)
+        judge = {"test_sources": tests, "student_names": student_names(release),
+                 "setup_sources": [cell.source for cell in release.cells if is_setup(cell)]}
         _run_autograde(work, student, assignment, course_id, clean.notebook, result, limits,
-                       sandbox, uid, student_names(release))
+                       sandbox, uid, judge)
         scores = _scores(db_url, course_id, assignment, student)
         for grade_id in result.cell_scores:
             result.cell_scores[grade_id] = scores.get(grade_id, 0.0)
@@ -146,7 +168,7 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
     except Exception as error:  # noqa: BLE001  the grader's own failure: flag, never stop a batch
         result.flag(f"grader error: {type(error).__name__}: {error}")
     finally:
-        if sandbox:
+        if sandbox and sb.is_throwaway(uid):
             left = sb.kill_user(uid)
             if left:
                 result.flag(f"{left} process(es) outlived the kernel and were killed")
@@ -158,8 +180,10 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
 
 def _run_autograde(work: Path, student: str, assignment: str, course_id: str,
                    notebook: nbformat.NotebookNode, result: SubmissionResult, limits: Limits,
-                   sandbox: bool, uid: int, parts: list[str]) -> None:
-    """Run nbgrader's Autograde converter on the private copy; add its incidents to result."""
+                   sandbox: bool, uid: int, judge: dict[str, Any]) -> None:
+    """Run nbgrader's Autograde converter on the private copy, test cells judged from
+    ``judge`` (``JudgedExecute``'s test_sources, setup_sources and student_names); add its
+    incidents to result."""
     course = work / "course"
     inbox = course / "submitted" / student / assignment
     inbox.mkdir(parents=True)
@@ -188,21 +212,22 @@ def _run_autograde(work: Path, student: str, assignment: str, course_id: str,
     coursedir.course_id = course_id
     coursedir.assignment_id = assignment
     coursedir.student_id = student
-    # nbgrader's own list with Execute swapped for GuardedExecute, and without its second
+    # nbgrader's own list with Execute swapped for JudgedExecute, and without its second
     # CheckCellMetadata: the sanitizing pass just checked the same metadata (~0.2 s saved).
     config.Autograde.autograde_preprocessors = [
-        GuardedExecute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades,
+        JudgedExecute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades,
         AssignLatePenalties]
     config.Autograde.create_student = True
     config.OverwriteCells.add_missing_cells = True
-    execute = config.GuardedExecute
+    execute = config.JudgedExecute
     execute.kernel_manager_class = sb.SandboxKernelManager
     execute.kernel_name = "python3"
     execute.timeout = max(1, int(limits.cell_seconds))
     execute.submission_seconds = float(limits.submission_seconds)
     execute.output_bytes = int(limits.output_bytes)
     execute.incident_file = str(incidents)
-    execute.student_names = parts
+    for name, value in judge.items():
+        setattr(execute, name, value)
     execute.extra_arguments = ["--HistoryManager.hist_file=:memory:"]
     execute.shutdown_kernel = "immediate"
     manager = config.SandboxKernelManager

@@ -1,0 +1,152 @@
+"""The judge's line to a sandboxed kernel: one test cell's requests over the stdin channel.
+
+``KernelConversation.transport`` is the ``Transport`` that ``plaisante.grading.judge`` asks
+through. The first request starts ``plaisante.oracle.serve()`` in the kernel as a silent
+``execute_request`` whose only work is a user expression (IPython's input transformers and
+AST hooks never see it) with ``allow_stdin``; after that each request is an ``input_reply``
+and each answer the prompt of the kernel's next ``input_request``, as with ``input()``.
+
+While it waits, the conversation reads the stdin, shell and iopub channels together: iopub
+(whatever the student's code prints during the calls) is read and dropped at once, so it never
+piles up, and a verdict never depends on it; each message is at most ``MAX_MESSAGE_BYTES``
+(ZeroMQ drops a larger one before the grader holds it, see ``bound_client``). The whole cell
+has one deadline; past it the wait ends with ``KernelTimeout``, and a kernel whose process
+ended gives ``KernelDied``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import zmq
+import zmq.asyncio
+from jupyter_core.utils import run_sync
+
+from .judge import KernelDied, KernelLost, KernelTimeout, Verdict
+
+#: The kernel side, started as a user expression (see the module doc).
+SERVE = "__import__('plaisante.oracle', fromlist=['serve']).serve()"
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024  # one frame of one kernel message (ZMQ_MAXMSGSIZE)
+QUEUED_MESSAGES = 64  # messages ZeroMQ queues per channel before it drops or waits (RCVHWM)
+END_GRACE = 5.0  # seconds the serve loop has to return once told to end
+INTERRUPT_GRACE = 3.0  # seconds a timed-out call has to give way to an interrupt
+DRAIN_AT_ONCE = 256  # iopub messages read and dropped in one go
+
+
+def bound_client(client: Any) -> Any:
+    """Cap what ZeroMQ accepts from the kernel on every channel of ``client`` (call before
+    its channels start): frames over ``MAX_MESSAGE_BYTES`` cut the connection instead of
+    being received, and at most ``QUEUED_MESSAGES`` wait per channel. Returns ``client``."""
+    client.context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE_BYTES)
+    client.context.setsockopt(zmq.RCVHWM, QUEUED_MESSAGES)
+    return client
+
+
+async def drain(channel: Any) -> None:
+    """Read and drop what is waiting on ``channel`` (at most ``DRAIN_AT_ONCE`` messages)."""
+    for _ in range(DRAIN_AT_ONCE):
+        if not await channel.msg_ready():
+            return
+        await channel.get_msg(timeout=0)
+
+
+class KernelConversation:
+    """One test cell's conversation with the kernel of ``execute`` (a ``JudgedExecute``),
+    ending at ``deadline`` (``time.monotonic()``)."""
+
+    def __init__(self, execute: Any, deadline: float) -> None:
+        self.kc = execute.kc
+        self.km = execute.km
+        self.deadline = deadline
+        self.seconds = max(0.0, deadline - time.monotonic())
+        self.msg_id: str | None = None
+        self.timed_out = False
+        self.died = False
+
+    # ------------------------------------------------------------------ the judge's side
+
+    def transport(self, text: str) -> str:
+        """Send one request's text; return the answer's text (see ``judge.Transport``)."""
+        if self.msg_id is None:
+            self.msg_id = self.kc.execute("", silent=True, store_history=False,
+                                          user_expressions={"judge": SERVE}, allow_stdin=True)
+            ready = self._prompt()
+            try:
+                greeting = json.loads(ready)
+            except ValueError:
+                greeting = None
+            if greeting != {"q": 0, "ok": "ready"}:
+                raise KernelLost(f"the kernel did not start the judge's side: {ready[:80]!r}")
+        self.kc.input(text)
+        return self._prompt()
+
+    def end(self, verdict: Verdict) -> Verdict:
+        """Tell the kernel the cell is done and wait for it to finish; return ``verdict``, or
+        a lost one when the kernel does not finish in time."""
+        if self.msg_id is None:
+            return verdict
+        self.kc.input(json.dumps({"op": "end"}))
+        self.deadline = max(self.deadline, time.monotonic() + END_GRACE)
+        try:
+            while run_sync(self._next)()[0] == "prompt":  # an input() of the student's
+                self.kc.input(json.dumps({"op": "end"}))
+        except KernelLost as lost:
+            return Verdict(False, verdict.printed, (type(lost).__name__, str(lost)),
+                           lost=str(lost))
+        return verdict
+
+    def interrupt(self) -> bool:
+        """Interrupt a call that ran out of time; return True when the kernel gave way (the
+        serve loop answered and ended), False when it ignored the interrupt."""
+        self.timed_out = False
+        try:
+            run_sync(self.km.interrupt_kernel)()
+            self.deadline = time.monotonic() + INTERRUPT_GRACE
+            while True:
+                what, _ = run_sync(self._next)()
+                if what == "reply":
+                    return True
+                self.kc.input(json.dumps({"op": "end"}))
+        except (KernelLost, Exception):  # noqa: BLE001  whatever stops it, restart instead
+            return False
+
+    # ------------------------------------------------------------------ waiting
+
+    def _prompt(self) -> str:
+        what, content = run_sync(self._next)()
+        if what != "prompt":
+            raise KernelLost("the judge's side in the kernel stopped before the cell was done")
+        return content
+
+    async def _next(self) -> tuple[str, Any]:
+        """Wait for the serve loop's next prompt or its execute_reply; return ("prompt",
+        text) or ("reply", content). Raises KernelTimeout or KernelDied."""
+        stdin, shell, iopub = self.kc.stdin_channel, self.kc.shell_channel, self.kc.iopub_channel
+        poller = zmq.asyncio.Poller()
+        for channel in (stdin, shell, iopub):
+            poller.register(channel.socket, zmq.POLLIN)
+        while True:
+            remaining = self.deadline - time.monotonic()
+            if remaining <= 0:
+                self.timed_out = True
+                raise KernelTimeout(f"no answer from the kernel within {self.seconds:.0f} s")
+            events = dict(await poller.poll(timeout=int(min(remaining, 0.5) * 1000) + 1))
+            if iopub.socket in events:
+                await drain(iopub)
+            if stdin.socket in events:
+                msg = await stdin.get_msg(timeout=0)
+                if msg["msg_type"] == "input_request" and self._mine(msg):
+                    prompt = msg["content"].get("prompt")
+                    return "prompt", prompt if isinstance(prompt, str) else ""
+            if shell.socket in events:
+                msg = await shell.get_msg(timeout=0)
+                if msg["msg_type"] == "execute_reply" and self._mine(msg):
+                    return "reply", msg["content"]
+            if not events and not await self.km.is_alive():
+                self.died = True
+                raise KernelDied("the kernel died")
+
+    def _mine(self, msg: dict[str, Any]) -> bool:
+        return msg.get("parent_header", {}).get("msg_id") == self.msg_id

@@ -1,0 +1,401 @@
+"""The judge: a submission's test cells run here, in the grader, never in the student's kernel.
+
+A test cell's source (the instructor's, read from the gradebook, hidden tests included) runs
+in this process with the kit's own ``plaisante.checks``. Every name of the student's (``Card``,
+``count_values``, ``trace_values``, …) is looked up in the kernel and arrives as plain data
+(lists, ints, strs…) or as a ``Remote``: a handle on an object that stays in the kernel. Calling
+a ``Remote``, reading its attributes, comparing or hashing it is one request to the kernel,
+answered by ``plaisante.oracle`` with data. Expected values, hidden tests, messages and
+verdicts never leave this process, so nothing the student's code prints, patches or installs
+in its own process can change a verdict: the kernel can only choose what its parts return.
+
+The same test source gives students their messages in their own notebook (there it calls their
+functions directly): one test source, two modes.
+
+Every answer is bounded (``MAX_ANSWER_CHARS``, ``MAX_ITEMS``, ``MAX_DEPTH``) and checked before
+it is used; a kernel that breaks the protocol, stalls past the cell's time or dies ends the
+cell with ``KernelLost`` (a ``BaseException``, so no check's ``except Exception`` can swallow
+it) and the cell scores 0.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import contextlib
+import io
+import itertools
+import json
+import types
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import KitCard
+from ..checks import Always
+
+MAX_ANSWER_CHARS = 4 * 1024 * 1024  # one answer's JSON text
+MAX_ITEMS = 200_000  # values in one answer
+MAX_DEPTH = 60
+MAX_PRINTED = 64 * 1024  # what a test cell itself may print into its output
+
+#: Builtin exceptions an answer may raise here, by name; any other error a student's part
+#: raises arrives as ``StudentError`` (never as a KeyboardInterrupt or SystemExit here).
+SAFE_ERRORS: dict[str, type[Exception]] = {
+    kind.__name__: kind for kind in (
+        ValueError, TypeError, KeyError, IndexError, LookupError, AttributeError, NameError,
+        UnboundLocalError, NotImplementedError, RuntimeError, RecursionError, ZeroDivisionError,
+        ArithmeticError, OverflowError, AssertionError, MemoryError, UnicodeError, OSError,
+        StopIteration, ImportError, ModuleNotFoundError)
+}
+
+
+class KernelLost(BaseException):
+    """The kernel stopped answering properly: it broke the protocol, ran out of time or died.
+    The message says which, for the instructor; the cell scores 0."""
+
+
+class KernelTimeout(KernelLost):
+    """The kernel gave no answer within the cell's time."""
+
+
+class KernelDied(KernelLost):
+    """The kernel's process ended while the grader waited for an answer."""
+
+
+class StudentError(Exception):
+    """An error raised by the student's code that is not one of ``SAFE_ERRORS``."""
+
+
+# ------------------------------------------------------------------------------ the wire
+
+class Codec:
+    """Values to and from the wire format of ``plaisante.oracle``, with references kept on
+    both sides so that an object's identity survives the round trip."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.objects: dict[int, Any] = {}
+        self.refs: dict[int, int] = {}  # id(object sent) -> reference
+        self.next_ref = -1
+
+    def encode(self, value: Any, depth: int = 0) -> Any:
+        kind = type(value)
+        if depth > MAX_DEPTH:
+            raise ValueError("value too deeply nested to send to the kernel")
+        if kind in (type(None), bool, int, float, str):
+            return value
+        if kind is Remote:
+            if value._session is not self.session:
+                raise ValueError("a value from an earlier test cell cannot be used here")
+            return {"r": value._ref}
+        known = self.refs.get(id(value))
+        if known is not None:
+            return {"r": known}
+        if kind is list:
+            return [self.encode(item, depth + 1) for item in value]
+        tags = {tuple: "t", set: "s", frozenset: "fs"}
+        if kind in tags:
+            return {tags[kind]: [self.encode(item, depth + 1) for item in value]}
+        if kind is dict:
+            return {"d": [[self.encode(k, depth + 1), self.encode(v, depth + 1)]
+                          for k, v in value.items()]}
+        if kind is KitCard:
+            ref = self.next_ref
+            self.next_ref -= 1
+            self.objects[ref] = value
+            self.refs[id(value)] = ref
+            return {"k": [value.rank, value.suit], "n": ref}
+        raise TypeError(f"the judge cannot send a {kind.__name__} to the student's kernel")
+
+    def stand_in(self, function: Any) -> dict[str, Any]:
+        """Return the wire form of a stand-in: a constant answer or a kit function."""
+        if type(function) is Always:
+            return {"always": self.encode(function.answer)}
+        module = getattr(function, "__module__", "") or ""
+        if isinstance(function, types.FunctionType) and module.startswith("plaisante.") \
+                and "." not in function.__qualname__:
+            return {"kit": f"{module}:{function.__qualname__}"}
+        raise TypeError(f"stand-in {function!r} is neither Always(...) nor a kit function")
+
+    def decode(self, data: Any) -> Any:
+        """Return the value ``data`` describes; raises KernelLost for anything malformed."""
+        budget = [MAX_ITEMS]
+        return self._decode(data, 0, budget)
+
+    def _decode(self, data: Any, depth: int, budget: list[int]) -> Any:
+        budget[0] -= 1
+        if budget[0] < 0 or depth > MAX_DEPTH:
+            raise KernelLost("the kernel's answer was too large or too deeply nested")
+        kind = type(data)
+        if kind in (type(None), bool, int, float, str):
+            return data
+        if kind is list:
+            return [self._decode(item, depth + 1, budget) for item in data]
+        if kind is not dict or len(data) not in (1, 2):
+            raise KernelLost(f"the kernel answered a malformed value: {str(data)[:80]}")
+        if "r" in data and type(data["r"]) is int and data["r"] in self.objects:
+            return self.objects[data["r"]]
+        if "o" in data and type(data["o"]) is int and data["o"] > 0 \
+                and data["o"] not in self.objects and type(data.get("c")) is str:
+            handle = Remote(self.session, data["o"], data["c"][:100])
+            self.objects[data["o"]] = handle
+            return handle
+        if "d" in data and type(data["d"]) is list:
+            pairs = [self._decode(pair, depth + 1, budget) for pair in data["d"]]
+            if not all(type(pair) is list and len(pair) == 2 for pair in pairs):
+                raise KernelLost("the kernel answered a malformed dict")
+            try:
+                return {key: value for key, value in pairs}
+            except TypeError:  # an unhashable key: the student's own object
+                raise KernelLost("the kernel answered a dict with an unhashable key") from None
+        builders: dict[str, Callable[[list[Any]], Any]] = {"t": tuple, "s": set, "fs": frozenset}
+        for tag, build in builders.items():
+            if tag in data and type(data[tag]) is list and len(data) == 1:
+                items = [self._decode(item, depth + 1, budget) for item in data[tag]]
+                try:
+                    return build(items)
+                except TypeError:
+                    raise KernelLost("the kernel answered a set of unhashable items") from None
+        raise KernelLost(f"the kernel answered a malformed value: {str(data)[:80]}")
+
+
+def raise_error(error: Any) -> None:
+    """Raise, here, the error a student's part raised in the kernel (as data)."""
+    if type(error) is not dict or type(error.get("msg")) is not str \
+            or type(error.get("types")) is not list or type(error.get("cls")) is not str:
+        raise KernelLost("the kernel answered a malformed error")
+    message = error["msg"][:2000]
+    for name in error["types"]:
+        if type(name) is str and name in SAFE_ERRORS:
+            kind = SAFE_ERRORS[name]
+            if kind is KeyError:  # str(KeyError('x')) quotes it; keep the student's text
+                raise KeyError(message)
+            raise kind(message if error["cls"] == name else f"{error['cls'][:100]}: {message}")
+    raise StudentError(f"{error['cls'][:100]}: {message}")
+
+
+# ------------------------------------------------------------------------------ handles
+
+class Remote:
+    """A handle on an object that lives in the student's kernel. Calling it, reading its
+    attributes, comparing, hashing or printing it asks the kernel; what comes back is data or
+    another handle. Valid during the test cell (the ``Session``) that received it."""
+
+    __slots__ = ("_session", "_ref", "_class_name")
+
+    def __init__(self, session: Session, ref: int, class_name: str) -> None:
+        object.__setattr__(self, "_session", session)
+        object.__setattr__(self, "_ref", ref)
+        object.__setattr__(self, "_class_name", class_name)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_ipython") or name.startswith("_repr_") or name in (
+                "__deepcopy__", "__copy__", "__reduce_ex__", "__reduce__", "__getstate__",
+                "__array__", "__length_hint__", "__fspath__", "__index__"):
+            raise AttributeError(name)
+        return self._session.ask({"op": "getattr", "x": {"r": self._ref}, "name": name})
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("the judge does not set attributes of the student's objects")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._session.call(self, args, kwargs)
+
+    def __plaisante_substitute__(self, stand_ins: dict[str, Any]) -> Any:
+        """Return a context in which calls of this part run with ``stand_ins`` in its globals."""
+        return self._session.substituted(self, stand_ins)
+
+    def _unary(self, fn: str) -> Any:
+        return self._session.ask({"op": "unary", "fn": fn, "x": {"r": self._ref}})
+
+    def _binary(self, fn: str, other: Any) -> Any:
+        return self._session.ask({"op": "binary", "fn": fn, "x": {"r": self._ref},
+                                  "y": self._session.codec.encode(other)})
+
+    def __repr__(self) -> str:
+        text = self._unary("repr")
+        return text if type(text) is str else f"<{self._class_name} object>"
+
+    def __str__(self) -> str:
+        text = self._unary("str")
+        return text if type(text) is str else f"<{self._class_name} object>"
+
+    def __hash__(self) -> int:
+        return self._unary("hash")
+
+    def __len__(self) -> int:
+        return self._unary("len")
+
+    def __bool__(self) -> bool:
+        return self._unary("bool")
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._unary("iter"))
+
+    def __eq__(self, other: Any) -> Any:
+        return self._binary("eq", other)
+
+    def __ne__(self, other: Any) -> Any:
+        return self._binary("ne", other)
+
+    def __lt__(self, other: Any) -> Any:
+        return self._binary("lt", other)
+
+    def __le__(self, other: Any) -> Any:
+        return self._binary("le", other)
+
+    def __gt__(self, other: Any) -> Any:
+        return self._binary("gt", other)
+
+    def __ge__(self, other: Any) -> Any:
+        return self._binary("ge", other)
+
+    def __contains__(self, item: Any) -> Any:
+        return self._binary("contains", item)
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._binary("getitem", key)
+
+
+# ------------------------------------------------------------------------------ a session
+
+Transport = Callable[[str], str]  # sends one request's text, returns the answer's text
+
+
+class Session:
+    """One test cell's conversation with the kernel. ``transport`` carries a request's JSON
+    text to ``plaisante.oracle.serve`` and returns its answer's text (or raises KernelLost)."""
+
+    def __init__(self, transport: Transport) -> None:
+        self.transport = transport
+        self.codec = Codec(self)
+        self.sequence = itertools.count(1)
+        self.stand_ins: dict[int, dict[str, Any]] = {}  # Remote ref -> {name: stand-in spec}
+        self.requests = 0
+
+    def ask(self, request: dict[str, Any]) -> Any:
+        """Send ``request``; return the decoded answer or raise the student's error."""
+        seq = next(self.sequence)
+        self.requests += 1
+        text = self.transport(json.dumps({"q": seq, **request}))
+        if type(text) is not str or len(text) > MAX_ANSWER_CHARS:
+            raise KernelLost("the kernel's answer was too large")
+        try:
+            reply = json.loads(text)
+        except (ValueError, RecursionError):
+            raise KernelLost(f"the kernel answered something that is not the judge's "
+                             f"protocol: {text[:80]!r}") from None
+        if type(reply) is not dict or reply.get("q") != seq:
+            raise KernelLost(f"the kernel's answer does not match the question: {text[:80]!r}")
+        if "err" in reply:
+            raise_error(reply["err"])
+        if "ok" not in reply:
+            raise KernelLost(f"the kernel's answer holds no value: {text[:80]!r}")
+        self._last_back = reply.get("back")
+        return self.codec.decode(reply["ok"])
+
+    def call(self, function: Remote, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """Call ``function`` in the kernel; list arguments get back what the call left in
+        them (so a part that mutates its input is seen to)."""
+        encode = self.codec.encode
+        request = {"op": "call", "f": {"r": function._ref}, "a": [encode(a) for a in args],
+                   "kw": [[str(k), encode(v)] for k, v in kwargs.items()],
+                   "with": self.stand_ins.get(function._ref, {})}
+        self._last_back = None
+        result = self.ask(request)
+        back = self._last_back
+        if back is not None:
+            if type(back) is not list or len(back) != len(args):
+                raise KernelLost("the kernel answered a malformed call")
+            for arg, after in zip(args, back):
+                if type(arg) is list and after is not None:
+                    value = self.codec.decode(after)
+                    if type(value) is not list:
+                        raise KernelLost("the kernel answered a malformed call")
+                    arg[:] = value
+        return result
+
+    @contextlib.contextmanager
+    def substituted(self, function: Remote, stand_ins: dict[str, Any]) -> Iterator[None]:
+        """While the block runs, calls of ``function`` carry ``stand_ins`` (see the oracle)."""
+        specs = {str(name): self.codec.stand_in(value) for name, value in stand_ins.items()}
+        saved = self.stand_ins.get(function._ref)
+        self.stand_ins[function._ref] = {**(saved or {}), **specs}
+        try:
+            yield
+        finally:
+            if saved is None:
+                self.stand_ins.pop(function._ref, None)
+            else:
+                self.stand_ins[function._ref] = saved
+
+    def fetch(self, names: list[str]) -> dict[str, Any]:
+        """Return {name: value} of the notebook's names that exist in the kernel."""
+        found = self.ask({"op": "globals", "names": names})
+        if type(found) is not dict or not set(found) <= set(names):
+            raise KernelLost("the kernel answered a malformed list of names")
+        return found
+
+
+# ------------------------------------------------------------------------------ a test cell
+
+@dataclass
+class Verdict:
+    """How one test cell ended: ``passed``, what it printed, and for a failure the error's
+    type name and message (as the notebook would show them)."""
+
+    passed: bool
+    printed: str = ""
+    error: tuple[str, str] | None = None
+    lost: str | None = None  # set when the kernel was lost (timeout, death, protocol)
+
+
+def names_read(source: str) -> list[str]:
+    """Return the names ``source`` reads anywhere (sorted), the candidates to fetch from the
+    kernel. Raises SyntaxError for a source that does not parse."""
+    tree = ast.parse(source)
+    return sorted({node.id for node in ast.walk(tree)
+                   if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)})
+
+
+def setup_namespace(setup_sources: list[str]) -> dict[str, Any]:
+    """Run the assignment's locked setup cells here, in a fresh namespace, and return it."""
+    namespace: dict[str, Any] = {"__name__": "__judge__", "__builtins__": builtins}
+    for source in setup_sources:
+        exec(compile(source, "<setup>", "exec"), namespace)  # noqa: S102  the instructor's code
+    return namespace
+
+
+def judge_cell(source: str, setup: dict[str, Any], student_names: set[str],
+               transport: Transport) -> Verdict:
+    """Run one test cell's ``source`` here against the kernel's parts; return its verdict.
+
+    ``setup`` is the namespace of the setup cells (copied, never changed); the names in
+    ``student_names``, and any other name the source reads that setup does not define, are
+    fetched from the kernel first. A name the kernel does not have is left undefined.
+    """
+    session = Session(transport)
+    namespace = dict(setup)
+    wanted = [name for name in names_read(source)
+              if name in student_names or (name not in setup and not hasattr(builtins, name))]
+    printed = io.StringIO()
+    try:
+        found = session.fetch(wanted) if wanted else {}
+        for name in wanted:
+            if name in found:
+                namespace[name] = found[name]
+            elif name in student_names:
+                namespace.pop(name, None)
+        with contextlib.redirect_stdout(printed):
+            exec(compile(source, "<test>", "exec"), namespace)  # noqa: S102  the instructor's
+    except KernelLost as lost:
+        return Verdict(False, _cut(printed.getvalue()), (type(lost).__name__, str(lost)),
+                       lost=str(lost))
+    except Exception as error:  # noqa: BLE001  a failing test: its message is the verdict
+        return Verdict(False, _cut(printed.getvalue()), (type(error).__name__, str(error)[:2000]))
+    return Verdict(True, _cut(printed.getvalue()))
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_PRINTED else text[:MAX_PRINTED] + "\n[output cut]\n"

@@ -1,0 +1,204 @@
+"""The kernel's side of the judge: answer the grader's calls of the student's parts with data.
+
+While a submission is graded, its test cells never run in the student's kernel. They run in
+the grader (``plaisante.grading.judge``), and every time a test touches a student's part (calls
+``count_values``, builds a ``Card``, reads ``table.held_cards``, compares two cards) the grader
+sends one request to the kernel, and ``serve`` answers it. Nothing trusted runs here: expected
+values, hidden tests and verdicts never enter this process; this module only turns the
+grader's questions into calls and the answers into JSON. A student who rewrites this module
+from their notebook changes nothing but their own answers.
+
+The conversation rides on the kernel's stdin channel, the way ``input()`` does: the grader
+starts ``serve()`` with one ``execute_request`` (``allow_stdin``), and each answer goes out as
+the prompt of an ``input_request``; the grader's ``input_reply`` carries the next request.
+
+Values cross as JSON (both directions):
+
+* ``null``, ``true``/``false``, ints, floats, strs and lists, exactly those types (a subclass
+  of ``list`` or ``str`` is an object, below);
+* ``{"t": [...]}`` a tuple, ``{"d": [[k, v], ...]}`` a dict, ``{"s": [...]}`` a set,
+  ``{"fs": [...]}`` a frozenset;
+* ``{"r": n}`` an object both sides already know by reference ``n``;
+* ``{"o": n, "c": "Card"}`` (kernel to grader) an object the kernel registers as ``n`` > 0,
+  with its class name; the grader holds it as a handle (``Remote``);
+* ``{"k": ["K", "hearts"], "n": m}`` (grader to kernel) a kit card the kernel builds
+  (``plaisante.cards.KitCard``) and registers as ``m`` < 0.
+
+Requests are ``{"q": seq, "op": …}``; answers ``{"q": seq, "ok": value}`` (plus ``"back"``, the
+final contents of each list argument, for ``call``) or ``{"q": seq, "err": {"types": […],
+"cls": name, "msg": text}}`` where ``types`` are the builtin exception classes the error is an
+instance of, most specific first. Operations: ``globals`` (read names of the notebook),
+``call`` (with optional stand-ins, ``with``), ``getattr``, ``unary`` (repr, str, hash, len,
+bool, iter), ``binary`` (eq, ne, lt, le, gt, ge, contains, getitem) and ``end``.
+"""
+
+from __future__ import annotations
+
+import builtins
+import importlib
+import json
+import operator
+from typing import Any
+
+MAX_ITEMS = 100_000  # values in one answer
+MAX_DEPTH = 40
+MAX_TEXT = 100_000  # characters of one repr/str/message kept
+
+SCALARS = (type(None), bool, int, float, str)
+UNARY = {"repr": repr, "str": str, "hash": hash, "len": len, "bool": bool,
+         "iter": lambda value: list(value)}
+BINARY = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le,
+          "gt": operator.gt, "ge": operator.ge, "contains": operator.contains,
+          "getitem": operator.getitem}
+
+
+class Registry:
+    """Objects shared with the grader by reference, and the codec of values."""
+
+    def __init__(self) -> None:
+        self.objects: dict[int, Any] = {}
+        self.refs: dict[int, int] = {}  # id(object) -> reference
+        self.next_ref = 1
+
+    def encode(self, value: Any, depth: int = 0, budget: list[int] | None = None) -> Any:
+        budget = budget if budget is not None else [MAX_ITEMS]
+        budget[0] -= 1
+        if budget[0] < 0 or depth > MAX_DEPTH:
+            raise ValueError("the answer is too large or too deeply nested to send")
+        kind = type(value)
+        if kind in SCALARS:
+            return value
+        known = self.refs.get(id(value))
+        if known is not None:
+            return {"r": known}
+        if kind is list:
+            return [self.encode(item, depth + 1, budget) for item in value]
+        tags = {tuple: "t", set: "s", frozenset: "fs"}
+        if kind in tags:
+            return {tags[kind]: [self.encode(item, depth + 1, budget) for item in value]}
+        if kind is dict:
+            return {"d": [[self.encode(k, depth + 1, budget), self.encode(v, depth + 1, budget)]
+                          for k, v in value.items()]}
+        ref = self.next_ref
+        self.next_ref += 1
+        self.objects[ref] = value
+        self.refs[id(value)] = ref
+        return {"o": ref, "c": kind.__name__[:100]}
+
+    def decode(self, data: Any) -> Any:
+        if type(data) is list:
+            return [self.decode(item) for item in data]
+        if type(data) is not dict:
+            return data
+        if "r" in data:
+            return self.objects[data["r"]]
+        if "k" in data:
+            from plaisante.cards import KitCard
+
+            card = KitCard(*data["k"])
+            self.objects[data["n"]] = card
+            self.refs[id(card)] = data["n"]
+            return card
+        if "d" in data:
+            return {self.decode(k): self.decode(v) for k, v in data["d"]}
+        builders = {"t": tuple, "s": set, "fs": frozenset}
+        for tag, build in builders.items():
+            if tag in data:
+                return build(self.decode(item) for item in data[tag])
+        raise ValueError(f"unknown value {data!r:.100}")
+
+
+def stand_in(spec: dict[str, Any], registry: Registry) -> Any:
+    """Return the callable a stand-in spec describes: a constant answer or a kit function."""
+    if "always" in spec:
+        answer = registry.decode(spec["always"])
+        return lambda *args, **kwargs: answer
+    module, _, name = spec["kit"].partition(":")
+    if not module.startswith("plaisante."):
+        raise ValueError(f"stand-in {spec['kit']!r} is not the kit's")
+    return getattr(importlib.import_module(module), name)
+
+
+def call(function: Any, args: list[Any], kwargs: dict[str, Any],
+         stand_ins: dict[str, Any]) -> Any:
+    """Call ``function`` with ``stand_ins`` put in its globals for the duration of the call
+    (how a later step is judged on known-good earlier parts, as ``checks.substituted``)."""
+    namespace = getattr(function, "__globals__", None)
+    if not stand_ins or type(namespace) is not dict:
+        return function(*args, **kwargs)
+    missing = object()
+    saved = {name: namespace.get(name, missing) for name in stand_ins}
+    namespace.update(stand_ins)
+    try:
+        return function(*args, **kwargs)
+    finally:
+        for name, value in saved.items():
+            if value is missing:
+                namespace.pop(name, None)
+            else:
+                namespace[name] = value
+
+
+def error_answer(error: BaseException) -> dict[str, Any]:
+    """Describe ``error`` as data: builtin classes in its MRO, its class name and message."""
+    types = [kind.__name__ for kind in type(error).__mro__
+             if getattr(builtins, kind.__name__, None) is kind]
+    try:
+        message = str(error)
+    except BaseException:  # noqa: B036  a student's __str__ may raise anything
+        message = "<the error's message could not be read>"
+    return {"types": types, "cls": type(error).__name__[:100], "msg": message[:MAX_TEXT]}
+
+
+def answer(request: dict[str, Any], registry: Registry, user_ns: dict[str, Any]) -> dict[str, Any]:
+    """Carry out one request; return the answer without its sequence number."""
+    op = request["op"]
+    decode = registry.decode
+    if op == "globals":
+        found = {name: user_ns[name] for name in request["names"] if name in user_ns}
+        return {"ok": registry.encode(found)}
+    if op == "call":
+        args = [decode(item) for item in request["a"]]
+        kwargs = {key: decode(value) for key, value in request["kw"]}
+        stand_ins = {name: stand_in(spec, registry) for name, spec in request["with"].items()}
+        result = call(decode(request["f"]), args, kwargs, stand_ins)
+        back = [registry.encode(arg) if type(arg) is list else None for arg in args]
+        return {"ok": registry.encode(result), "back": back}
+    if op == "getattr":
+        return {"ok": registry.encode(getattr(decode(request["x"]), request["name"]))}
+    if op == "unary":
+        result = UNARY[request["fn"]](decode(request["x"]))
+        if type(result) is str:
+            result = result[:MAX_TEXT]
+        return {"ok": registry.encode(result)}
+    if op == "binary":
+        return {"ok": registry.encode(BINARY[request["fn"]](decode(request["x"]),
+                                                           decode(request["y"])))}
+    raise ValueError(f"unknown operation {op!r}")
+
+
+def respond(text: str, registry: Registry, user_ns: dict[str, Any]) -> str | None:
+    """Return the answer's JSON text to the request ``text``, or None for ``end``."""
+    request = json.loads(text)
+    if request.get("op") == "end":
+        return None
+    try:
+        reply = answer(request, registry, user_ns)
+    except BaseException as error:  # noqa: B036  the student's code may raise anything
+        reply = {"err": error_answer(error)}
+    reply["q"] = request.get("q")
+    try:
+        return json.dumps(reply, allow_nan=True)
+    except (TypeError, ValueError, RecursionError) as error:  # e.g. an int of 5,000 digits
+        return json.dumps({"q": request.get("q"), "err": error_answer(error)})
+
+
+def serve() -> None:
+    """Answer the grader's requests until it sends ``end`` (see the module doc)."""
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    registry = Registry()
+    text: str | None = json.dumps({"q": 0, "ok": "ready"})
+    while text is not None:
+        text = respond(shell.kernel.raw_input(text), registry, shell.user_ns)

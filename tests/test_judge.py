@@ -1,0 +1,126 @@
+"""The judge on its own: test cells run here, the student's parts answer through the oracle's
+wire format (a loopback stands in for the kernel), verdicts computed here."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+
+from plaisante import oracle
+from plaisante.grading.execute import is_setup, is_test
+from plaisante.grading.judge import KernelLost, judge_cell, names_read, setup_namespace
+from plaisante.grading.submission import student_names
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCE = ROOT / "solutions" / "plaisante" / "plaisante.ipynb"
+RELEASE = ROOT / "starter" / "plaisante" / "plaisante.ipynb"
+
+
+def loopback(user_ns: dict[str, Any]):
+    """Return a transport answering as ``plaisante.oracle.serve`` would over ``user_ns``."""
+    registry = oracle.Registry()
+
+    def transport(text: str) -> str:
+        answer = oracle.respond(text, registry, user_ns)
+        assert answer is not None
+        return answer
+    return transport
+
+
+def kernel_namespace(notebook: nbformat.NotebookNode, **changes: str) -> dict[str, Any]:
+    """Run the notebook's non-test cells (with ``changes``: grade_id → new source) in a fresh
+    namespace, as the kernel would; return it."""
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    for cell in notebook.cells:
+        if cell.cell_type != "code" or is_test(cell) or "play(" in cell.source:
+            continue
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        source = changes.get(grade_id, cell.source)
+        try:
+            exec(compile(source, str(grade_id), "exec"), namespace)
+        except Exception:  # noqa: BLE001  a broken answer cell, as in a notebook
+            pass
+    return namespace
+
+
+@pytest.fixture(scope="module")
+def source() -> nbformat.NotebookNode:
+    return nbformat.read(SOURCE, as_version=4)
+
+
+@pytest.fixture(scope="module")
+def tests(source: nbformat.NotebookNode) -> dict[str, str]:
+    return {cell.metadata.nbgrader["grade_id"]: cell.source for cell in source.cells
+            if is_test(cell)}
+
+
+@pytest.fixture(scope="module")
+def setup() -> dict[str, Any]:
+    release = nbformat.read(RELEASE, as_version=4)
+    return setup_namespace([cell.source for cell in release.cells if is_setup(cell)])
+
+
+@pytest.fixture(scope="module")
+def names() -> set[str]:
+    return set(student_names(nbformat.read(RELEASE, as_version=4)))
+
+
+def verdicts(tests: dict[str, str], setup: dict[str, Any], names: set[str],
+             user_ns: dict[str, Any]) -> dict[str, Any]:
+    return {grade_id: judge_cell(code, setup, names, loopback(user_ns))
+            for grade_id, code in tests.items()}
+
+
+def test_reference_passes_every_test_cell(source, tests, setup, names) -> None:
+    results = verdicts(tests, setup, names, kernel_namespace(source))
+    failed = {k: v.error for k, v in results.items() if not v.passed}
+    assert failed == {}
+    assert len(results) == 22
+    assert results["step2_count_values"].printed == "Step 2 passes.\n"
+
+
+def test_untouched_release_fails_every_test_cell(tests, setup, names) -> None:
+    release = nbformat.read(RELEASE, as_version=4)
+    results = verdicts(tests, setup, names, kernel_namespace(release))
+    assert [k for k, v in results.items() if v.passed] == []
+    assert results["step2_count_values"].error[0] == "NotImplementedError"
+
+
+def test_a_wrong_has_pair_fails_its_cell_only(source, tests, setup, names) -> None:
+    cell = next(c for c in source.cells
+                if c.metadata.get("nbgrader", {}).get("grade_id") == "step3_has_checks")
+    wrong = cell.source.replace("return 2 in count_values(cards)",
+                                "return max(count_values(cards)) >= 2")
+    results = verdicts(tests, setup, names,
+                       kernel_namespace(source, step3_has_checks=wrong))
+    assert [k for k, v in results.items() if not v.passed] == ["step3_has_pair"]
+    assert results["step3_has_pair"].error[0] == "CheckFailed"
+    assert "expected False, got True" in results["step3_has_pair"].error[1]
+
+
+def test_input_mutated_by_count_values_is_seen(source, tests, setup, names) -> None:
+    popping = ("def count_values(cards):\n    counts = [0] * 15\n    while cards:\n"
+               "        counts[cards.pop().value] += 1\n    return counts\n")
+    results = verdicts({"h": tests["step2_count_values_hidden"]}, setup, names,
+                       kernel_namespace(source, step2_count_values_code=popping))
+    assert not results["h"].passed
+    assert "the cards after count_values" in results["h"].error[1]
+
+
+def test_a_kernel_that_breaks_the_protocol_is_lost(tests, setup, names) -> None:
+    verdict = judge_cell(tests["step2_count_values"], setup, names, lambda text: "garbage")
+    assert verdict.lost and "not the judge's protocol" in verdict.lost
+    verdict = judge_cell(tests["step2_count_values"], setup, names,
+                         lambda text: json.dumps({"q": 999, "ok": 1}))
+    assert verdict.lost and "does not match" in verdict.lost
+
+
+def test_names_read_lists_loaded_names() -> None:
+    assert names_read("x = f(y)\nlambda: z") == ["f", "y", "z"]
+    with pytest.raises(SyntaxError):
+        names_read("def (")
+    assert issubclass(KernelLost, BaseException) and not issubclass(KernelLost, Exception)
