@@ -43,7 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--student", action="append", help="grade only this student (repeatable)")
     p.add_argument("--no-sandbox", action="store_true",
                    help="run kernels unsandboxed (only for notebooks you trust)")
-    p.add_argument("--cell-timeout", type=float, default=30.0, help="seconds per cell")
+    p.add_argument("--cell-timeout", type=float,
+                   help="seconds per cell (default: c.Execute.timeout of nbgrader_config.py, "
+                        "else 30)")
     p.add_argument("--timeout", type=float, default=300.0, help="seconds per submission")
     p.add_argument("--workers", type=int, help="grading processes (default: every core; 1: serial)")
     p.add_argument("--scheduler", metavar="ADDRESS",
@@ -131,7 +133,8 @@ def _grade(root: Path, args: argparse.Namespace) -> int:
         return 0
 
     try:
-        limits = grading.Limits(cell_seconds=args.cell_timeout, submission_seconds=args.timeout)
+        cell_seconds = args.cell_timeout or course.configured_cell_timeout(root) or 30.0
+        limits = grading.Limits(cell_seconds=cell_seconds, submission_seconds=args.timeout)
         from .grading.parallel import default_workers, grade_parallel
 
         if args.scheduler or (args.workers or default_workers()) > 1:

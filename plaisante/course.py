@@ -7,6 +7,7 @@ course root as its working folder, whatever folder the instructor is in.
 
 from __future__ import annotations
 
+import datetime
 import os
 import re
 import shutil
@@ -14,6 +15,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from .reference import ASSIGNMENT, course_root
 
@@ -49,6 +51,27 @@ def gradebook_path(root: Path) -> Path:
     return Path(root) / "assignments" / "gradebook.db"
 
 
+def course_config(root: Path) -> Any:
+    """Return the course's nbgrader configuration (``nbgrader_config.py`` at ``root``) as a
+    traitlets ``Config``; empty when there is no such file."""
+    from traitlets.config import Config
+    from traitlets.config.loader import PyFileConfigLoader
+
+    if not (Path(root) / "nbgrader_config.py").is_file():
+        return Config()
+    return PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
+
+
+def configured_cell_timeout(root: Path) -> float | None:
+    """Return ``c.Execute.timeout`` from the course's nbgrader_config.py, or None if unset."""
+    value = course_config(root).get("Execute", {}).get("timeout")
+    return float(value) if isinstance(value, (int, float)) and value > 0 else None
+
+
+#: nbgrader's timestamp.txt format (UTC), as its exchange writes it
+TIMESTAMP_FORMAT = "%Y-%m-%d %H:%M:%S.%f UTC"
+
+
 def submit(notebook: Path, student: str, root: Path | None = None, *,
            replace: bool = False) -> Path:
     """Copy a student's notebook into the submitted folder, as nbgrader's exchange would.
@@ -56,7 +79,8 @@ def submit(notebook: Path, student: str, root: Path | None = None, *,
     ``student`` may hold ASCII letters, digits, '_' and '-', not first (nbgrader puts ids into
     regexes, and a leading '-' reads as an option). An earlier submission is kept: without
     ``replace`` it raises FileExistsError; with it, the earlier notebook moves to
-    ``assignments/replaced/<student>/<UTC time>.ipynb``. Returns the new path. Raises
+    ``assignments/replaced/<student>/<UTC time>.ipynb``. Writes ``timestamp.txt`` beside it
+    (now, UTC, nbgrader's format), so late work shows. Returns the new path. Raises
     ValueError for a bad id, FileNotFoundError for no notebook.
     """
     if not STUDENT_ID.fullmatch(student or ""):
@@ -76,4 +100,7 @@ def submit(notebook: Path, student: str, root: Path | None = None, *,
         shutil.move(target, kept)
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(notebook, target)
+    now = datetime.datetime.now(datetime.timezone.utc)
+    (target.parent / "timestamp.txt").write_text(now.strftime(TIMESTAMP_FORMAT) + "\n",
+                                                 encoding="utf-8")
     return target

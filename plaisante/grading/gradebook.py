@@ -25,6 +25,22 @@ def course_id_of(db_path: Path) -> str:
     return row[0] if row else "default_course"
 
 
+def _record_one(gradebook: Gradebook, assignment: str, result: SubmissionResult) -> None:
+    """Write one result: the student, the submission (timestamp), scores, penalty, flag."""
+    gradebook.update_or_create_student(result.student)
+    extra = {"timestamp": result.timestamp} if result.timestamp else {}
+    submission = gradebook.update_or_create_submission(assignment, result.student, **extra)
+    notebooks = list(submission.notebooks)
+    for index, notebook in enumerate(notebooks):
+        for grade in notebook.grades:
+            grade.auto_score = float(result.cell_scores.get(grade.name, 0.0))
+            grade.needs_manual_grade = False
+        notebook.flagged = result.status == "flagged"
+        # nbgrader keeps the penalty per notebook; an assignment of ours has one
+        notebook.late_submission_penalty = result.late_penalty if index == 0 else None
+    gradebook.db.commit()
+
+
 def record_results(root: Path, results: list[SubmissionResult], assignment: str) -> None:
     """See ``plaisante.grading.record``."""
     for result in results:
@@ -42,16 +58,13 @@ def record_results(root: Path, results: list[SubmissionResult], assignment: str)
                 raise FileNotFoundError(f"assignment {assignment!r} is not in the gradebook: "
                                         "run `plaisante release` first") from None
             for result in results:
-                gradebook.update_or_create_student(result.student)
-                extra = {"timestamp": result.timestamp} if result.timestamp else {}
-                submission = gradebook.update_or_create_submission(
-                    assignment, result.student, **extra)
-                for notebook in submission.notebooks:
-                    for grade in notebook.grades:
-                        grade.auto_score = float(result.cell_scores.get(grade.name, 0.0))
-                        grade.needs_manual_grade = False
-                    notebook.flagged = result.status == "flagged"
-                gradebook.db.commit()
+                try:
+                    _record_one(gradebook, assignment, result)
+                except Exception as error:  # noqa: BLE001  one result never stops the others
+                    gradebook.db.rollback()
+                    result.flag(f"could not be recorded with its timestamp: {error}"[:300])
+                    result.timestamp = None
+                    _record_one(gradebook, assignment, result)
     reports = root / "assignments" / "reports" / assignment
     reports.mkdir(parents=True, exist_ok=True)
     for result in results:

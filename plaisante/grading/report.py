@@ -8,17 +8,19 @@ from .result import SubmissionResult
 
 
 def table(results: Iterable[SubmissionResult]) -> str:
-    """Return a plain-text table: student, status, total/max, seconds, then each reason on
-    its own indented line under the student it concerns, and a summary line."""
+    """Return a plain-text table: student, status, total/max, seconds, then each reason (and a
+    late penalty) on its own indented line under the student it concerns, and a summary line."""
     results = list(results)
     width = max([len("student")] + [len(r.student) for r in results])
     lines = [f"{'student':<{width}}  {'status':<7}  {'total':>13}  {'seconds':>7}  reasons"]
     for r in results:
-        first = r.reasons[0] if r.reasons else ""
+        notes = list(r.reasons)
+        if r.late_penalty:
+            notes.append(f"late: {r.late_penalty:g} point(s) off (submitted {r.timestamp})")
+        first = notes[0] if notes else ""
         lines.append(f"{r.student:<{width}}  {r.status:<7}  {r.total:>6g} / {r.max_total:<4g}"
                      f"  {r.seconds:>7.1f}  {first}")
-        lines.extend(f"{'':<{width}}  {'':<7}  {'':>13}  {'':>7}  {reason}"
-                     for reason in r.reasons[1:])
+        lines.extend(f"{'':<{width}}  {'':<7}  {'':>13}  {'':>7}  {note}" for note in notes[1:])
     flagged = sum(r.status == "flagged" for r in results)
     lines.append(f"{len(results)} submission(s): {len(results) - flagged} graded, "
                  f"{flagged} flagged")

@@ -59,11 +59,15 @@ class SubmissionResult:
       …"``, ``"cell step1_card deleted (restored from the source)"``. Empty when graded.
     * ``cell_scores``: {grade_id: points} for every grade cell of the assignment (0 for what
       could not be graded).
-    * ``total`` / ``max_total``: the sum of ``cell_scores`` and the assignment's maximum.
+    * ``total`` / ``max_total``: the sum of ``cell_scores`` less ``late_penalty`` (never below
+      0), and the assignment's maximum.
+    * ``late_penalty``: points taken off for lateness, by the course's nbgrader late
+      submission plugin (``AssignLatePenalties.plugin_class``, the due date in the gradebook).
     * ``seconds``: wall time spent grading this submission.
     * ``autograded``: path of the autograded notebook written under
       ``assignments/autograded/<student>/<assignment>/``, or None when none could be made.
-    * ``timestamp``: the submission's timestamp.txt content, if any (recorded in the gradebook).
+    * ``timestamp``: the submission's timestamp.txt content, if any and if it is a date
+      (recorded in the gradebook); one that is not a date is flagged and left out.
     """
 
     student: str
@@ -72,6 +76,7 @@ class SubmissionResult:
     cell_scores: dict[str, float] = field(default_factory=dict)
     total: float = 0.0
     max_total: float = 0.0
+    late_penalty: float = 0.0
     seconds: float = 0.0
     autograded: str | None = None
     timestamp: str | None = None

@@ -27,9 +27,10 @@ from nbgrader.preprocessors import (
     LimitOutput,
     SaveAutoGrades,
 )
+from nbgrader.utils import parse_utc
 from traitlets.config import Config
 
-from ..course import gradebook_path
+from ..course import course_config, gradebook_path
 from . import sandbox as sb
 from .execute import JudgedExecute, is_setup
 from .notebook_check import Unreadable, read_submission, sanitize
@@ -92,6 +93,16 @@ def _find_assignment(gradebook: Gradebook, assignment: str) -> Any:
                                 "`plaisante release` first") from None
 
 
+def config_of(root: Path) -> Config:
+    """Return the course's nbgrader config, without what must stay the grader's own (the
+    folders, the gradebook, the preprocessors and how the kernel runs)."""
+    config = course_config(root)
+    for section in ("CourseDirectory", "Autograde", "Execute", "ExecutePreprocessor",
+                    "KernelManager", "NbGrader"):
+        config.pop(section, None)
+    return config
+
+
 def student_names(release: nbformat.NotebookNode) -> list[str]:
     """Return the names the release's solution cells define at top level (def, class,
     assignment): the student's own parts, which the judge looks up in the kernel."""
@@ -140,10 +151,7 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
     result.cell_scores = {grade_id: 0.0 for grade_id in points}
     result.max_total = sum(points.values())
     try:
-        timestamp = submitted_dir / "timestamp.txt"
-        if (timestamp.is_file() and not timestamp.is_symlink()
-                and timestamp.stat().st_size < 200):
-            result.timestamp = timestamp.read_text(encoding="utf-8", errors="replace").strip()
+        result.timestamp = read_timestamp(submitted_dir / "timestamp.txt", result)
         try:
             clean = sanitize(read_submission(submitted_dir / f"{assignment}.ipynb"), release,
                              assignment)
@@ -156,8 +164,8 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
         judge = {"test_sources": tests, "student_names": student_names(release),
                  "setup_sources": [cell.source for cell in release.cells if is_setup(cell)]}
         _run_autograde(work, student, assignment, course_id, clean.notebook, result, limits,
-                       sandbox, uid, judge)
-        scores = _scores(db_url, course_id, assignment, student)
+                       sandbox, uid, judge, config_of(root))
+        scores, result.late_penalty = _scores(db_url, course_id, assignment, student)
         for grade_id in result.cell_scores:
             result.cell_scores[grade_id] = scores.get(grade_id, 0.0)
         produced = work / "course" / "autograded" / student / assignment / f"{assignment}.ipynb"
@@ -173,14 +181,15 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
             if left:
                 result.flag(f"{left} process(es) outlived the kernel and were killed")
         shutil.rmtree(work, ignore_errors=True)
-        result.total = round(sum(result.cell_scores.values()), 6)
+        result.total = round(max(0.0, sum(result.cell_scores.values()) - result.late_penalty), 6)
         result.seconds = round(time.monotonic() - started, 3)
     return result
 
 
 def _run_autograde(work: Path, student: str, assignment: str, course_id: str,
                    notebook: nbformat.NotebookNode, result: SubmissionResult, limits: Limits,
-                   sandbox: bool, uid: int, judge: dict[str, Any]) -> None:
+                   sandbox: bool, uid: int, judge: dict[str, Any], instructor: Config
+                   ) -> None:
     """Run nbgrader's Autograde converter on the private copy, test cells judged from
     ``judge`` (``JudgedExecute``'s test_sources, setup_sources and student_names); add its
     incidents to result."""
@@ -201,6 +210,7 @@ def _run_autograde(work: Path, student: str, assignment: str, course_id: str,
     log_file = work / "nbgrader.log"
 
     config = Config()
+    config.merge(instructor)  # the instructor's settings (late penalties, Execute.timeout…)
     coursedir = config.CourseDirectory
     coursedir.root = str(course)
     coursedir.source_directory = "source"
@@ -264,15 +274,39 @@ def _run_autograde(work: Path, student: str, assignment: str, course_id: str,
             result.flag(json.loads(line)["text"])
 
 
-def _scores(db_url: str, course_id: str, assignment: str, student: str) -> dict[str, float]:
-    """Return {grade_id: score} of the private gradebook's submission ({} if none)."""
+def _scores(db_url: str, course_id: str, assignment: str, student: str
+            ) -> tuple[dict[str, float], float]:
+    """Return ({grade_id: score}, late penalty) of the private gradebook's submission
+    (({}, 0.0) if none)."""
     with Gradebook(db_url, course_id) as gradebook:
         try:
             submission = gradebook.find_submission(assignment, student)
         except MissingEntry:
-            return {}
-        return {grade.name: float(grade.score or 0.0)
-                for notebook in submission.notebooks for grade in notebook.grades}
+            return {}, 0.0
+        scores = {grade.name: float(grade.score or 0.0)
+                  for notebook in submission.notebooks for grade in notebook.grades}
+        penalty = sum(float(notebook.late_submission_penalty or 0.0)
+                      for notebook in submission.notebooks)
+        return scores, penalty
+
+
+def read_timestamp(path: Path, result: SubmissionResult) -> str | None:
+    """Return the text of a submission's ``timestamp.txt`` when it holds a date nbgrader can
+    read; flag ``result`` and return None when it holds anything else."""
+    if not path.is_file() or path.is_symlink():
+        return None
+    if path.stat().st_size > 200:
+        result.flag("timestamp.txt is not a date (over 200 bytes): graded without a "
+                    "submission time, so no late penalty was computed")
+        return None
+    text = path.read_text(encoding="utf-8", errors="replace").strip()
+    try:
+        parse_utc(text)
+    except Exception:  # noqa: BLE001  dateutil raises several kinds
+        result.flag(f"timestamp.txt is not a date ({text[:60]!r}): graded without a "
+                    "submission time, so no late penalty was computed")
+        return None
+    return text
 
 
 def _publish(produced: Path, out_dir: Path, assignment: str) -> Path:
