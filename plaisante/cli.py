@@ -135,15 +135,13 @@ def _grade(root: Path, args: argparse.Namespace) -> int:
     try:
         cell_seconds = args.cell_timeout or course.configured_cell_timeout(root) or 30.0
         limits = grading.Limits(cell_seconds=cell_seconds, submission_seconds=args.timeout)
-        from .grading.parallel import default_workers, grade_parallel
+        from .grading.parallel import grade_parallel
 
-        if args.scheduler or (args.workers or default_workers()) > 1:
-            results = grade_parallel(root, args.assignment, args.student, limits=limits,
-                                     sandbox=not args.no_sandbox, workers=args.workers,
-                                     scheduler=args.scheduler, progress=True)
-        else:
-            results = grading.grade(root, args.assignment, args.student, limits=limits,
-                                    sandbox=not args.no_sandbox)
+        # always in worker processes, even one: a worker's memory is bounded, and one that
+        # dies costs its submission a retry, never the run
+        results = grade_parallel(root, args.assignment, args.student, limits=limits,
+                                 sandbox=not args.no_sandbox, workers=args.workers,
+                                 scheduler=args.scheduler, progress=True)
     except (ValueError, FileNotFoundError, RuntimeError) as error:
         print(f"plaisante grade: {error}", file=sys.stderr)
         return 2

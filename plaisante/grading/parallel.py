@@ -52,6 +52,11 @@ from .result import Limits, SubmissionResult
 #: gradebook entry, no sandbox here): they stop the whole run instead of flagging everyone.
 SETUP_ERRORS: tuple[type[BaseException], ...] = (ValueError, FileNotFoundError, RuntimeError)
 
+#: Address space of one local grading worker (RLIMIT_AS, soft): whatever a kernel sends, the
+#: process that reads it stays under this; past it the worker fails, the submission is tried
+#: again once and then flagged. A worker uses ~0.4 GB of address space (~0.15 GB resident).
+WORKER_MEMORY_BYTES = 1024 ** 3
+
 #: Tries a submission gets when its grading worker process dies under it.
 ATTEMPTS = 2
 
@@ -293,6 +298,7 @@ def _local_worker(conn: Any, root: str, assignment: str, limits: Limits, sandbox
     """A worker process: grade each student id received, send back what happened, until
     None or the coordinator's end of the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the coordinator's to handle
+    bound_memory(WORKER_MEMORY_BYTES)
     warm_worker(root)
     while True:
         try:
@@ -309,6 +315,17 @@ def _local_worker(conn: Any, root: str, assignment: str, limits: Limits, sandbox
         except Exception as error:  # noqa: BLE001  flagged by the coordinator
             message = ("error", type(error).__name__, str(error))
         conn.send(message)
+
+
+def bound_memory(limit: int) -> None:
+    """Cap this process's address space at ``limit`` bytes (soft RLIMIT_AS, so a sandboxed
+    kernel it starts can still be given its own limit by ``prlimit``)."""
+    import resource
+
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
 class _Worker:
