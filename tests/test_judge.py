@@ -11,9 +11,9 @@ import nbformat
 import pytest
 
 from plaisante import oracle
-from plaisante.grading.execute import is_setup, is_test
+from plaisante.grading.execute import is_test
 from plaisante.grading.judge import KernelLost, judge_cell, names_read, setup_namespace
-from plaisante.grading.submission import student_names
+from plaisante.grading.submission import setup_sources, student_names
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "solutions" / "plaisante" / "plaisante.ipynb"
@@ -61,7 +61,9 @@ def tests(source: nbformat.NotebookNode) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def setup() -> dict[str, Any]:
     release = nbformat.read(RELEASE, as_version=4)
-    return setup_namespace([cell.source for cell in release.cells if is_setup(cell)])
+    sources = setup_sources(release)
+    assert len(sources) == 1 and "play(" not in sources[0]
+    return setup_namespace(sources)
 
 
 @pytest.fixture(scope="module")

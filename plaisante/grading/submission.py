@@ -103,6 +103,18 @@ def config_of(root: Path) -> Config:
     return config
 
 
+def setup_sources(release: nbformat.NotebookNode) -> list[str]:
+    """Return the sources of the release's setup cells: the locked, ungraded code cells before
+    the first answer cell (the imports the tests rely on; never the last cell's game)."""
+    sources = []
+    for cell in release.cells:
+        if cell.cell_type == "code" and cell.metadata.get("nbgrader", {}).get("solution"):
+            break
+        if is_setup(cell):
+            sources.append(cell.source)
+    return sources
+
+
 def student_names(release: nbformat.NotebookNode) -> list[str]:
     """Return the names the release's solution cells define at top level (def, class,
     assignment): the student's own parts, which the judge looks up in the kernel."""
@@ -162,7 +174,7 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
         for reason in clean.reasons:
             result.flag(reason)
         judge = {"test_sources": tests, "student_names": student_names(release),
-                 "setup_sources": [cell.source for cell in release.cells if is_setup(cell)]}
+                 "setup_sources": setup_sources(release)}
         _run_autograde(work, student, assignment, course_id, clean.notebook, result, limits,
                        sandbox, uid, judge, config_of(root))
         scores, result.late_penalty = _scores(db_url, course_id, assignment, student)
