@@ -1,21 +1,25 @@
-"""Hostile and broken submissions against the sandboxed grader (SPEC §5, issue 4).
+"""Hostile and broken submissions against the sandboxed grader (SPEC §5, issues 4 and 8).
 
 One batch, graded once per module in a temporary copy of the course: a victim with full
-marks, then every kind of ``hostile/corpus.py`` (two at a time, as issue 5's pool would),
-then ``record`` and ``plaisante feedback``. Each kind's total, status and reason are asserted,
-and so is everything that must stay untouched: the gradebook while grading runs, the
-solutions, the victim's files and scores; no process of any submission survives; the batch
-ends within a bound.
+marks, then every kind of ``hostile/corpus.py`` (two at a time, as issue 5's pool would; the
+output floods alone, each in a child process whose peak memory is measured), then ``record``
+and ``plaisante feedback``. Each kind's total, status and reason are asserted, each trick of
+issue 8 scores as the same code without it, and everything that must stay untouched is
+asserted too: the gradebook while grading runs, the solutions, the victim's files and scores,
+the owner, mode and content of canaries outside the sandbox; no process of any submission
+survives; the batch ends within a bound; the grader's memory stays under its bound.
 """
 
 from __future__ import annotations
 
 import hashlib
 import html
+import itertools
 import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import time
@@ -32,7 +36,17 @@ from plaisante.grading import Limits, SubmissionResult, grade, grade_submission,
 from plaisante.grading.sandbox import UID_BASE, UID_SPAN, processes_by_uid, sandbox_problem
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from hostile.corpus import CORPUS, FULL_MARKS, NON_UTF8, build, hidden_lines  # noqa: E402
+from hostile.corpus import (  # noqa: E402
+    ALONE,
+    CANARY_FILE,
+    CANARY_FOLDER,
+    CORPUS,
+    FULL_MARKS,
+    NON_UTF8,
+    SAME_AS,
+    build,
+    hidden_lines,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 # 10 s a cell: room for a 50 MB message on a loaded machine; 256 KiB of output, reached
@@ -41,6 +55,10 @@ LIMITS = Limits(cell_seconds=10, submission_seconds=90, cpu_seconds=90,
                 memory_bytes=1024 * 1024 * 1024, processes=64, output_bytes=256 * 1024)
 PER_SUBMISSION_BOUND = 60.0   # seconds; the slowest kind (swallowed interrupt) takes ~20 s
 BATCH_BOUND = 480.0  # generous: CI machines are shared; a hang would take forever
+MiB = 1024 * 1024
+# peak resident memory of the process grading one submission, whatever its kernel sends (issue
+# 8: 1 GiB over iopub); a provisional figure until the documented bound replaces it
+GRADER_MEMORY_BOUND = 600 * MiB
 
 pytestmark = [
     pytest.mark.nbgrader,
@@ -99,6 +117,44 @@ def grade_in_ascii_locale(root: Path, student: str) -> SubmissionResult:
     return SubmissionResult(**answer["result"])
 
 
+def grade_measuring_memory(root: Path, student: str) -> tuple[SubmissionResult, int]:
+    """Grade ``student`` alone in a child process; return the result and the peak resident
+    memory of that grading process (VmHWM, in bytes)."""
+    code = ("import json; from dataclasses import asdict; from pathlib import Path;"
+            "from plaisante.grading import grade_submission, Limits;"
+            f"r = grade_submission(Path({str(root)!r}), {student!r}, "
+            f"limits=Limits(**{asdict(LIMITS)!r}));"
+            "peak = [line.split()[1] for line in open('/proc/self/status') "
+            "if line.startswith('VmHWM:')][0];"
+            "print(json.dumps({'peak_kib': int(peak), 'result': asdict(r)}))")
+    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          check=True)
+    answer = json.loads(done.stdout.strip().splitlines()[-1])
+    return SubmissionResult(**answer["result"]), answer["peak_kib"] * 1024
+
+
+def make_canaries(root: Path) -> None:
+    """Create a file and a folder (holding a file) in the course folder, outside the sandbox,
+    for kernels to aim their links at."""
+    (root / CANARY_FILE).write_text("a canary: nothing may change its owner or content\n",
+                                    encoding="utf-8")
+    (root / CANARY_FOLDER).mkdir()
+    (root / CANARY_FOLDER / "inside.txt").write_text("a canary\n", encoding="utf-8")
+
+
+def canary_state(root: Path) -> dict[str, tuple]:
+    """Return each canary's (uid, gid, mode, content digest)."""
+    state = {}
+    for name in (CANARY_FILE, CANARY_FOLDER):
+        path = root / name
+        info = path.lstat()
+        content = (hashlib.sha256(path.read_bytes()).hexdigest() if stat.S_ISREG(info.st_mode)
+                   else tree_digest(path))
+        state[name] = (info.st_uid, info.st_gid, stat.filemode(info.st_mode), content)
+    return state
+
+
 def _grade(root: str, student: str) -> SubmissionResult:
     return grade_submission(Path(root), student, limits=LIMITS)
 
@@ -110,6 +166,7 @@ def batch(tmp_path_factory: pytest.TempPathFactory) -> dict:
     shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
     shutil.copytree(ROOT / "solutions", root / "solutions")
     (root / "assignments").mkdir()
+    make_canaries(root)
     assert run_cli("release", cwd=root).returncode == 0
     run_cli("submit", str(FULL_MARKS), "--student", "victim", cwd=root)
     victim = grade(root, students=["victim"], limits=LIMITS)[0]
@@ -124,25 +181,31 @@ def batch(tmp_path_factory: pytest.TempPathFactory) -> dict:
         "solutions": tree_digest(root / "solutions"),
         "victim": tree_digest(root / "assignments" / "autograded" / "victim")
         | tree_digest(root / "assignments" / "submitted" / "victim"),
+        "canaries": canary_state(root),
     }
     started = time.monotonic()
-    kinds = [kind for kind in CORPUS if kind not in NON_UTF8]
+    kinds = [kind for kind in CORPUS if kind not in NON_UTF8 and kind not in ALONE]
     with ProcessPoolExecutor(max_workers=2, mp_context=get_context("spawn")) as pool:
         results = dict(zip(kinds, pool.map(_grade, [str(root)] * len(kinds), kinds)))
     for kind in NON_UTF8:
         results[kind] = grade_in_ascii_locale(root, kind)
+    peaks = {}
+    for kind in ALONE:
+        results[kind], peaks[kind] = grade_measuring_memory(root, kind)
     elapsed = time.monotonic() - started
     after = {
         "gradebook": hashlib.sha256(gradebook.read_bytes()).hexdigest(),
         "solutions": tree_digest(root / "solutions"),
         "victim": tree_digest(root / "assignments" / "autograded" / "victim")
         | tree_digest(root / "assignments" / "submitted" / "victim"),
+        "canaries": canary_state(root),
     }
     survivors = leftover_processes()
     record(root, list(results.values()))
     feedback = run_cli("feedback", cwd=root)
     return {"root": root, "victim": victim, "results": results, "before": before,
-            "after": after, "elapsed": elapsed, "survivors": survivors, "feedback": feedback}
+            "after": after, "elapsed": elapsed, "survivors": survivors, "feedback": feedback,
+            "peaks": peaks}
 
 
 def autograded_text(root: Path, student: str) -> str:
@@ -174,6 +237,15 @@ def test_each_kind_ends_as_expected(batch, kind):
     assert result.seconds < PER_SUBMISSION_BOUND
 
 
+@pytest.mark.parametrize("kind", sorted(SAME_AS))
+def test_each_trick_scores_as_the_same_code_without_it(batch, kind):
+    """Issue 8: the kernel can only choose what its parts return; a trick that prints, patches
+    or installs something in the kernel earns what the same code without it earns."""
+    trick, plain = batch["results"][kind], batch["results"][SAME_AS[kind]]
+    assert (trick.status, trick.total) == (plain.status, plain.total), trick.reasons
+    assert trick.cell_scores == plain.cell_scores
+
+
 def test_the_victim_scores_full_marks_before_and_after(batch):
     assert (batch["victim"].status, batch["victim"].total) == ("graded", 100)
     assert scores.step_scores(batch["root"], "victim")["total"] == 100
@@ -192,6 +264,27 @@ def test_grading_never_writes_the_course_gradebook(batch):
 def test_solutions_and_the_other_students_files_are_untouched(batch):
     assert batch["after"]["solutions"] == batch["before"]["solutions"]
     assert batch["after"]["victim"] == batch["before"]["victim"]
+
+
+def test_no_file_outside_the_sandbox_changes_owner_or_content(batch):
+    """Kernels that replaced their connection file with a link to a canary and died (so the
+    grader restarted them) changed neither canary: owner, mode and content are as before."""
+    root = batch["root"]
+    assert batch["after"]["canaries"] == batch["before"]["canaries"]
+    assert canary_state(root) == batch["before"]["canaries"]
+    me = os.geteuid()
+    strangers = [str(path) for path in [root, *root.rglob("*")] if path.lstat().st_uid != me]
+    assert strangers == []
+
+
+def test_the_grader_memory_stays_under_its_bound_whatever_the_kernel_sends(batch):
+    """1 GiB sent over iopub (printed by a cell, replayed after a restart while the grader
+    waits for the kernel's reply, printed by a part the tests call): the grading process stays
+    under GRADER_MEMORY_BOUND."""
+    assert set(batch["peaks"]) == set(ALONE)
+    over = {kind: f"{peak / MiB:.0f} MiB" for kind, peak in batch["peaks"].items()
+            if peak >= GRADER_MEMORY_BOUND}
+    assert over == {}
 
 
 def test_no_process_of_any_submission_survives_its_grading(batch):
@@ -352,6 +445,46 @@ def test_validate_agrees_with_grading(batch, validations, kind):
     passes = VALIDATED[kind]
     assert ("Success! Your notebook passes all the tests." in validations[kind]) is passes
     assert (batch["results"][kind].total == 100) is passes
+
+
+def test_a_bad_timestamp_flags_one_submission_and_the_batch_goes_on(tmp_path):
+    """Issue 8: a timestamp.txt reading words, in one of five submissions, is flagged with a
+    reason naming the timestamp; the other four are graded, and all five are recorded."""
+    root = tmp_path / "course"
+    root.mkdir()
+    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
+    shutil.copytree(ROOT / "solutions", root / "solutions")
+    (root / "assignments").mkdir()
+    assert run_cli("release", cwd=root).returncode == 0
+    students = ["ada", "ben", "cleo", "dan", "eve"]
+    for student in students:
+        done = run_cli("submit", str(FULL_MARKS), "--student", student, cwd=root)
+        assert done.returncode == 0, done.stderr[-2000:]
+    stamp = root / "assignments" / "submitted" / "cleo" / "plaisante" / "timestamp.txt"
+    stamp.write_text("Friday evening, before the deadline\n", encoding="utf-8")
+
+    done = run_cli("grade", "plaisante", "--cell-timeout", "10", "--workers", "2", cwd=root)
+    assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
+    lines = done.stdout.splitlines()
+    assert lines[-1] == "5 submission(s): 4 graded, 1 flagged"
+    for student in ("ada", "ben", "dan", "eve"):
+        assert re.search(rf"^{student}\s+graded\s+100 / 100", done.stdout, re.M), done.stdout
+    start = next(i for i, line in enumerate(lines) if re.match(r"cleo\s+flagged\s", line))
+    block = [lines[start]] + list(itertools.takewhile(lambda line: line.startswith(" "),
+                                                      lines[start + 1:-1]))
+    assert any("timestamp" in line.lower() for line in block), block
+    flagged_total = float(re.match(r"cleo\s+flagged\s+(\S+) / 100", lines[start]).group(1))
+
+    from nbgrader.api import Gradebook
+    for student in students:  # every result recorded, the flagged one included
+        total = scores.step_scores(root, student)["total"]
+        assert total == (flagged_total if student == "cleo" else 100), student
+    with Gradebook("sqlite:///" + str(root / "assignments" / "gradebook.db"),
+                   "plaisante-kit") as gradebook:
+        flags = {student: gradebook.find_submission_notebook("plaisante", "plaisante",
+                                                             student).flagged
+                 for student in students}
+    assert flags == {"ada": False, "ben": False, "cleo": True, "dan": False, "eve": False}
 
 
 def test_cli_grade_rejects_an_unknown_student(batch):

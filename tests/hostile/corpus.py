@@ -1,5 +1,6 @@
 """The hostile corpus: broken or malicious submissions, each built from the full-marks sample
-and paired with the outcome the sandboxed grader must reach (issue 4).
+(or the untouched starter) and paired with the outcome the sandboxed grader must reach (issues
+4 and 8).
 
 ``build(kind, course_root)`` returns the bytes of the submitted file; ``CORPUS[kind]`` holds
 the expectation: the total, the status and a fragment each reason must contain. Totals are
@@ -20,6 +21,7 @@ import nbformat
 
 SAMPLES = Path(__file__).resolve().parents[2] / "assignments" / "samples"
 FULL_MARKS = SAMPLES / "full_marks.ipynb"
+UNTOUCHED = SAMPLES / "untouched.ipynb"
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,52 @@ def edit(change: Callable[[nbformat.NotebookNode], None]) -> Callable[[Path], by
         change(nb)
         return nbformat.writes(nb).encode("utf-8")
     return make
+
+
+def starter() -> nbformat.NotebookNode:
+    """Return the untouched sample (the starter notebook, not started: every step scores 0)."""
+    return nbformat.read(UNTOUCHED, as_version=4)
+
+
+Change = Callable[[nbformat.NotebookNode, Path], None]
+
+
+def made(start: Callable[[], nbformat.NotebookNode], *changes: Change) -> Callable[[Path], bytes]:
+    """Return a builder applying ``changes`` in order to ``start()`` (``base`` or ``starter``)."""
+    def make(root: Path) -> bytes:
+        nb = start()
+        for change in changes:
+            change(nb, root)
+        return nbformat.writes(nb).encode("utf-8")
+    return make
+
+
+def swap(grade_id: str, old: str, new: str) -> Change:
+    """A change replacing ``old`` (which must be there) by ``new`` in the cell ``grade_id``."""
+    def change(nb: nbformat.NotebookNode, root: Path) -> None:
+        target = cell(nb, grade_id)
+        if old not in target.source:
+            raise ValueError(f"{old!r} not in {grade_id}")
+        target.source = target.source.replace(old, new.replace("{ROOT}", str(root)))
+    return change
+
+
+def add(grade_id: str, code: str) -> Change:
+    """A change appending ``code`` to the cell ``grade_id``."""
+    def change(nb: nbformat.NotebookNode, root: Path) -> None:
+        target = cell(nb, grade_id)
+        target.source = target.source.rstrip() + "\n\n" + code.replace("{ROOT}", str(root))
+    return change
+
+
+def above_setup(code: str) -> Change:
+    """A change inserting a new plain code cell holding ``code`` just above the setup cell,
+    so it runs before any name of the kit is bound in the notebook."""
+    def change(nb: nbformat.NotebookNode, root: Path) -> None:
+        setup = cell(nb, "setup")
+        nb.cells.insert(nb.cells.index(setup),
+                        nbformat.v4.new_code_cell(code.replace("{ROOT}", str(root))))
+    return change
 
 
 def raw(data: bytes) -> Callable[[Path], bytes]:
@@ -266,6 +314,124 @@ SUITS_PRINT = 'print("♠♥♦♣ é ß", [Card("A", s) for s in SUITS])'
 BIG_LINE = 'print("x" * 50_000_000)'
 MILLION_LINES = 'for i in range(1_000_000):\n    print(i)'
 
+# The attacks of issue 8: tricks that today turn wrong work into points, because every verdict
+# is decided inside the student's kernel. A grader whose tests run in its own process (the
+# kernel only answers calls of the student's parts with plain data) must score each trick
+# exactly as the same code without it: ``SAME_AS`` pairs each trick with its control.
+
+# one line in a stub: an execute_result 'ok' before the stub's error; nbgrader's
+# determine_grade reads the first execute_result of a test cell and never sees the error
+DISPLAYHOOK = "import sys; sys.displayhook('ok')"
+PAIR_DOC = '    """Return True if some value appears exactly 2 times among cards."""\n'
+PAIR_RIGHT = "return 2 in count_values(cards)"
+PAIR_ALWAYS = "return True"
+# the wrong has_pair of the trick kinds: "at least 2", true for three and four of a kind; it
+# passes the visible cases and fails a hidden one (K♥ K♦ K♣ K♠ 9♥): step3_has_pair scores 0
+PAIR_AT_LEAST_TWO = "return any(n >= 2 for n in count_values(cards))"
+# the wrong base_mult of the table kinds: Flush and Full House swapped (7 and 6)
+MULT_RIGHT = "return MULTIPLIERS[evaluate(cards)]"
+MULT_SWAPPED = """\
+table = {FOUR_OF_A_KIND: 8, FULL_HOUSE: 6, FLUSH: 7, STRAIGHT: 5, THREE_OF_A_KIND: 4,
+             TWO_PAIR: 3, PAIR: 2, HIGH_CARD: 1}
+    return table[evaluate(cards)]"""
+# blanks every later cell that looks like a test (the student's own cells call no check_ or
+# expect_ helper, so their definitions still run)
+BLANK_TESTS = """\
+def _blank_tests(lines):
+    text = "".join(lines)
+    return [] if "check_" in text or "expect_" in text else lines
+get_ipython().input_transformers_cleanup.append(_blank_tests)
+"""
+# the guard puts the helpers' names back, not their bodies
+CODE_SWAP = """\
+import plaisante.checks
+plaisante.checks.same.__code__ = (lambda expected, actual: True).__code__
+plaisante.checks.expect_has.__code__ = (lambda *args, **kwargs: None).__code__
+plaisante.checks.check_has.__code__ = (lambda *args, **kwargs: None).__code__
+"""
+# returns the nearest caller's local named ``expected``, else ``default`` (the student's own)
+FRAME_READER = """\
+import sys
+def _expected_or(default):
+    frame = sys._getframe(1)
+    while frame is not None:
+        if "expected" in frame.f_locals:
+            return frame.f_locals["expected"]
+        frame = frame.f_back
+    return default
+"""
+PAIR_FROM_FRAMES = "return _expected_or(any(n >= 2 for n in count_values(cards)))"
+# the table the checks read made to agree with the swapped base_mult
+TABLE_CHANGE = "MULTIPLIERS.update({FULL_HOUSE: 6, FLUSH: 7})"
+TABLE_CHANGE_ALONE = ("from plaisante.rules import MULTIPLIERS, FLUSH, FULL_HOUSE\n"
+                      + TABLE_CHANGE)
+# the kernel's connection file (its path is in the kernel's argv) replaced by a link to a file
+# outside the sandbox, then the kernel dies: a grader that restarts it and chowns (or writes)
+# the connection file as root follows the link
+LINK_CONNECTION_FILE = """\
+import os, sys
+connection = sys.argv[sys.argv.index("-f") + 1]
+os.remove(connection)
+os.symlink("{TARGET}", connection)
+os._exit(1)
+"""
+CANARY_FILE = "canary.txt"        # created by the test in the course folder, outside the sandbox
+CANARY_FOLDER = "canary-folder"
+# 1 GiB over iopub: 1024 prints of 1 MiB
+IOPUB_FLOOD = """\
+chunk = "x" * (1024 * 1024 - 1)
+for _ in range(1024):
+    print(chunk, flush=True)
+"""
+# the same 1 GiB, printed by has_pair at its first call (a judge waits for the call's answer)
+FLOOD_ONCE = """\
+if not getattr(has_pair, "flooded", False):
+        has_pair.flooded = True
+        chunk = "x" * (1024 * 1024 - 1)
+        for _ in range(1024):
+            print(chunk, flush=True)
+    return 2 in count_values(cards)"""
+WARNS = ('import warnings\n    warnings.warn("has_pair: counting values")\n    '
+         "return 2 in count_values(cards)")
+# New attacks, not in issue 8 ---------------------------------------------------------------
+# a trace function rewrites expect_value's ``compute`` into "return expected" as it is called
+# (sys.settrace's frame locals are written back to the frame in CPython ≤ 3.12; a write-through
+# proxy since 3.13); the guard restores names, not the interpreter's trace hook
+TRACE_REWRITE = """\
+import sys
+def _trace(frame, event, arg):
+    if event == "call" and frame.f_code.co_name == "expect_value":
+        expected = frame.f_locals["expected"]
+        frame.f_locals["compute"] = lambda: expected
+    return None
+sys.settrace(_trace)
+"""
+# the visible cases live in a dict the guard restores by name, not by content
+PAIR_NOT_IN_FULL_HOUSE = "counts = count_values(cards)\n    return 2 in counts and 3 not in counts"
+CASES_CUT = """\
+import plaisante.checks
+plaisante.checks.HAS_CHECK_CASES["has_pair"] = plaisante.checks.HAS_CHECK_CASES["has_pair"][:3]
+"""
+# IPython's custom exception hook: an error in a test cell goes to a handler that shows nothing
+# and clears the error from IPython's execution result (found in its caller's frames), so the
+# kernel replies "ok" and nbgrader sees no error at all (``patched_showtraceback`` leaves the
+# reply's error, which nbgrader turns back into an error output)
+CUSTOM_EXC = """\
+import sys
+def _forgive(shell, etype, value, tb, tb_offset=None):
+    frame = sys._getframe(1)
+    while frame is not None:
+        if hasattr(frame.f_locals.get("result"), "error_in_exec"):
+            frame.f_locals["result"].error_in_exec = None
+        frame = frame.f_back
+    return []
+get_ipython().set_custom_exc((Exception,), _forgive)
+"""
+
+STEP3_HAS_CHECKS = ("step3_has_pair", "step3_has_three_of_a_kind", "step3_has_four_of_a_kind",
+                    "step3_has_two_pair", "step3_has_full_house", "step3_has_flush",
+                    "step3_has_straight")
+
 CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
     "infinite_loop": (replace("step3_has_checks", *LOOP_FOREVER),
                       Expect(96, "flagged", "timeout: step3_has_pair", ("step3_has_pair",))),
@@ -296,10 +462,13 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
                               Expect(96, "graded", "", ("step3_has_pair",))),
     "patched_helpers": (append("step3_has_checks", PATCH_HELPERS),
                         Expect(96, "graded", "", ("step3_has_three_of_a_kind",))),
+    # today (an in-kernel guard): 100 flagged "the kit could not be restored". A judge keeps no
+    # guard in the kernel, so the pop raises KeyError, the rest of the cell never runs and the
+    # correct has-checks above it stay: 100, graded (were a guard there, the always-True
+    # has_three_of_a_kind after it would cost step3_has_three_of_a_kind: 96, as patched_helpers)
     "removed_guard": (append("step3_has_checks", "get_ipython().__dict__.pop('_plaisante_guard')"
                              "\n" + PATCH_HELPERS),
-                      Expect(100, "flagged", "the kit could not be restored before "
-                             "step3_has_pair and later tests")),
+                      Expect(100, "graded")),
     "deleted_test_cell": (edit(_delete),
                           Expect(100, "flagged", "test cell step1_card was deleted")),
     "duplicated_cell": (edit(_duplicate_test),
@@ -320,10 +489,145 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
                    Expect(100, "flagged", "input() called in step1_card_code")),
     "widget_in_graded_step": (append("step4_scoring", WIDGET), Expect(100, "graded")),
     "suits_non_utf8_locale": (append("step1_card_code", SUITS_PRINT), Expect(100, "graded")),
+    # issue 8. "today" is what the grader before the judge (6609a45: tests run in the kernel,
+    # an in-kernel guard) gave, each kind graded alone with this module's limits. Controls
+    # (the same code without the trick) carry no "today".
+    # the starter as released: every part raises NotImplementedError, every test cell fails
+    "untouched": (made(starter), Expect(0, "graded")),
+    # today: 4 (step3_has_pair: its execute_result 'ok' comes before the error, and nbgrader
+    # scores a test cell by its first execute_result); a judge: 0, as untouched
+    "displayhook_stub": (made(starter, swap("step3_has_checks", PAIR_DOC,
+                                            PAIR_DOC + "    " + DISPLAYHOOK + "\n")),
+                         Expect(0, "graded")),
+    # control: has_pair always True fails the visible K♥ Q♦ 3♣ 7♠ 9♥ → False (and hidden four
+    # and three of a kind): step3_has_pair 0 → 100 − 4 = 96. evaluate, base_mult and score are
+    # tested with stand-in has-checks, so nothing else calls it
+    "always_true_pair": (made(base, swap("step3_has_checks", PAIR_RIGHT, PAIR_ALWAYS)),
+                         Expect(96, "graded", "", ("step3_has_pair",))),
+    # today: 100. A judge: 96, as always_true_pair
+    "always_true_displayhook": (made(base, swap("step3_has_checks", PAIR_RIGHT,
+                                                DISPLAYHOOK + "\n    " + PAIR_ALWAYS)),
+                                Expect(96, "graded", "", ("step3_has_pair",))),
+    # control: "at least 2" passes the four visible cases, fails the hidden K♥ K♦ K♣ K♠ 9♥ and
+    # 7♥ 7♦ 7♣ 2♠ 9♥ → False: step3_has_pair 0 → 96 (the has_pair_at_least_two sample)
+    "wrong_pair": (made(base, swap("step3_has_checks", PAIR_RIGHT, PAIR_AT_LEAST_TWO)),
+                   Expect(96, "graded", "", ("step3_has_pair",))),
+    # today: 100 (every later test cell blanked). A judge: 96, as wrong_pair
+    "wrong_pair_transformer": (made(base, swap("step3_has_checks", PAIR_RIGHT, PAIR_AT_LEAST_TWO),
+                                    add("step3_has_checks", BLANK_TESTS)),
+                               Expect(96, "graded", "", ("step3_has_pair",))),
+    # today: 100 (same, expect_has and check_has emptied in place). A judge: 96
+    "wrong_pair_code_swap": (made(base, swap("step3_has_checks", PAIR_RIGHT, PAIR_AT_LEAST_TWO),
+                                  add("step3_has_checks", CODE_SWAP)),
+                             Expect(96, "graded", "", ("step3_has_pair",))),
+    # today: 100 (has_pair answers expect_value's ``expected``). A judge: 96: no caller of
+    # has_pair in the kernel holds an expected value, so the wrong answer is returned
+    "wrong_pair_frames": (made(base, swap("step3_has_checks", PAIR_RIGHT, PAIR_FROM_FRAMES),
+                               add("step3_has_checks", FRAME_READER)),
+                          Expect(96, "graded", "", ("step3_has_pair",))),
+    # control: Flush and Full House swapped; check_base_mult's cases include both (and the
+    # hidden Flush case): step4_base_mult 0 → 100 − 4 = 96. score is tested on a stand-in
+    # base_mult, so nothing else changes
+    "wrong_mult": (made(base, swap("step4_scoring", MULT_RIGHT, MULT_SWAPPED)),
+                   Expect(96, "graded", "", ("step4_base_mult",))),
+    # today: 100 (the guard restores names, not the content of the dict they name). A judge:
+    # 96, its MULTIPLIERS are its own
+    "wrong_mult_table": (made(base, swap("step4_scoring", MULT_RIGHT, MULT_SWAPPED),
+                              add("step4_scoring", TABLE_CHANGE)),
+                         Expect(96, "graded", "", ("step4_base_mult",))),
+    # a–d again, each from a new cell above the setup cell
+    # today: 100. A judge: 96
+    "above_setup_transformer": (made(base, above_setup(BLANK_TESTS),
+                                     swap("step3_has_checks", PAIR_RIGHT, PAIR_AT_LEAST_TWO)),
+                                Expect(96, "graded", "", ("step3_has_pair",))),
+    # today: 100. A judge: 96
+    "above_setup_code_swap": (made(base, above_setup(CODE_SWAP),
+                                   swap("step3_has_checks", PAIR_RIGHT, PAIR_AT_LEAST_TWO)),
+                              Expect(96, "graded", "", ("step3_has_pair",))),
+    # today: 100 (the reader defined above setup, called by the student's has_pair). A judge: 96
+    "above_setup_frames": (made(base, above_setup(FRAME_READER),
+                                swap("step3_has_checks", PAIR_RIGHT, PAIR_FROM_FRAMES)),
+                           Expect(96, "graded", "", ("step3_has_pair",))),
+    # today: 100. A judge: 96
+    "above_setup_table": (made(base, above_setup(TABLE_CHANGE_ALONE),
+                               swap("step4_scoring", MULT_RIGHT, MULT_SWAPPED)),
+                          Expect(96, "graded", "", ("step4_base_mult",))),
+    # today: 32, flagged, and the canary file's owner changed to the sandbox's uid: the root
+    # grader chowned the link's target on restart, then failed to restart the kernel
+    # ("Expecting value": it read the canary as the connection file), so steps 3 to 5 scored 0.
+    # A judge: as os_exit, the has-checks die with the kernel, stand-ins carry step 4: 100 − 7 ×
+    # 4 = 72, and no canary changes (test_no_file_outside_the_sandbox_changes_owner_or_content)
+    "linked_connection_file": (
+        made(base, add("step3_has_checks",
+                       LINK_CONNECTION_FILE.replace("{TARGET}", "{ROOT}/" + CANARY_FILE))),
+        Expect(72, "flagged", "kernel died in step3_has_checks", STEP3_HAS_CHECKS)),
+    # today: 32, flagged, the canary folder's owner changed ("Is a directory" on restart).
+    # A judge: 72, as above
+    "linked_connection_folder": (
+        made(base, add("step3_has_checks",
+                       LINK_CONNECTION_FILE.replace("{TARGET}", "{ROOT}/" + CANARY_FOLDER))),
+        Expect(72, "flagged", "kernel died in step3_has_checks", STEP3_HAS_CHECKS)),
+    # 1 GiB over iopub, each graded alone (ALONE) with the grader's peak memory measured.
+    # today: 100, flagged "output limit", grader peak 280 MiB (nbclient reads iopub while a cell
+    # runs). A judge: the same, under the bound
+    "iopub_flood": (made(base, add("step1_card_code", IOPUB_FLOOD)),
+                    Expect(100, "flagged", "output limit")),
+    # the flooding cell replayed after the kernel dies in going_further (ungraded, after every
+    # test): today: 100, flagged, grader peak 919 MiB (the replay runs silently while the
+    # grader waits on the shell channel only: iopub piles up in the grader). A judge: 100,
+    # flagged (output limit, kernel died), under the bound
+    "iopub_flood_replayed": (made(base, add("step1_card_code", IOPUB_FLOOD),
+                                  add("going_further", "import os\nos._exit(1)")),
+                             Expect(100, "flagged", "output limit")),
+    # has_pair floods at its first call: today: 100, flagged, peak 308 MiB. A judge waits for
+    # the call's answer: 100, flagged, under the bound
+    "iopub_flood_in_call": (made(base, swap("step3_has_checks", PAIR_RIGHT, FLOOD_ONCE)),
+                            Expect(100, "flagged", "output limit")),
+    # today: 96 (the warning is stderr in step3_has_pair's output: nbgrader scores it 0). A
+    # judge: 100, graded: has_pair returns the right values
+    "warns_once": (made(base, swap("step3_has_checks", PAIR_RIGHT, WARNS)), Expect(100, "graded")),
+    # new attacks, not in issue 8
+    # today: 100 (sys.settrace turns every expect_value into "return expected"). A judge: 96
+    "trace_rewrite": (made(base, swap("step3_has_checks", PAIR_RIGHT, PAIR_AT_LEAST_TWO),
+                           add("step3_has_checks", TRACE_REWRITE)),
+                      Expect(96, "graded", "", ("step3_has_pair",))),
+    # control: a full house "is not a pair": fails only the visible K♥ K♦ K♣ 3♠ 3♥ → True
+    # (the hidden cases pass): step3_has_pair 0 → 96
+    "pair_not_in_full_house": (made(base, swap("step3_has_checks", PAIR_RIGHT,
+                                               PAIR_NOT_IN_FULL_HOUSE)),
+                               Expect(96, "graded", "", ("step3_has_pair",))),
+    # today: 100 (the visible case it fails is cut from the kit's own table of cases). A
+    # judge: 96, its cases are its own
+    "cases_cut": (made(base, swap("step3_has_checks", PAIR_RIGHT, PAIR_NOT_IN_FULL_HOUSE),
+                       add("step3_has_checks", CASES_CUT)),
+                  Expect(96, "graded", "", ("step3_has_pair",))),
+    # today: 100 (no error output, an "ok" reply: every failing test cell passes). A judge: 96
+    "custom_exc": (made(base, swap("step3_has_checks", PAIR_RIGHT, PAIR_AT_LEAST_TWO),
+                        add("step3_has_checks", CUSTOM_EXC)),
+                   Expect(96, "graded", "", ("step3_has_pair",))),
+}
+
+# each trick and the same code without it: a judge must score them alike, cell by cell
+SAME_AS = {
+    "displayhook_stub": "untouched",
+    "always_true_displayhook": "always_true_pair",
+    "wrong_pair_transformer": "wrong_pair",
+    "wrong_pair_code_swap": "wrong_pair",
+    "wrong_pair_frames": "wrong_pair",
+    "wrong_mult_table": "wrong_mult",
+    "above_setup_transformer": "wrong_pair",
+    "above_setup_code_swap": "wrong_pair",
+    "above_setup_frames": "wrong_pair",
+    "above_setup_table": "wrong_mult",
+    "trace_rewrite": "wrong_pair",
+    "cases_cut": "pair_not_in_full_house",
+    "custom_exc": "wrong_pair",
 }
 
 # graded in a grader process whose locale is plain ASCII (LC_ALL=C, PYTHONUTF8=0)
 NON_UTF8 = ("suits_non_utf8_locale",)
+# graded one at a time, each alone in a child process whose peak memory is measured
+ALONE = ("iopub_flood", "iopub_flood_replayed", "iopub_flood_in_call")
 
 
 def build(kind: str, root: Path) -> bytes:
