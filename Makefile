@@ -1,14 +1,34 @@
-# Plaisante Kit. `make demo` plays, `make test` tests; both set up .venv first.
+# Plaisante Kit. `make demo` plays, `make test` tests. Both first set up what they need, from a
+# fresh clone: the system packages (tools/system-packages.sh: as root it installs them with
+# apt-get, as another user it stops at once naming the one command to run), then .venv, and for
+# `make test` as root the ordinary user the tests grade as (tools/grader-user.sh).
+# SETUP_ONLY=1 sets everything up and prints the final command instead of running it.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PORT   ?= 8888
+IS_ROOT := $(filter 0,$(shell id -u))
 # NO_BROWSER=1 for a server: JupyterLab listens without opening a browser
 LAB_FLAGS := --ServerApp.port=$(PORT) $(if $(NO_BROWSER),--no-browser,) \
-             $(if $(filter 0,$(shell id -u)),--allow-root,)
+             $(if $(IS_ROOT),--allow-root,)
+RUN := $(if $(SETUP_ONLY),@echo "SETUP_ONLY: set up; would run:" ,)
+# As root the tests grade as this user, with this interpreter (tests/grader_user.py)
+GRADER_USER   := plaisante-grader
+GRADER_PYTHON := /var/lib/plaisante-grader/venv/bin/python
+GRADER_ENV := $(if $(IS_ROOT),PLAISANTE_GRADER_USER=$(GRADER_USER) \
+                               PLAISANTE_GRADER_PYTHON=$(GRADER_PYTHON),)
 
-.PHONY: install demo test test-slow lint release screenshots clean
+.PHONY: install demo test test-slow lint release screenshots clean grader-user
+
+# The Debian packages `make demo` / `make test` need: checked, and installed as root, once per
+# .venv (the stamp goes with `make clean`). As another user a missing package stops make here,
+# before anything runs, with one line: the command to run.
+missing = $(strip $(shell PYTHON="$(PYTHON)" bash tools/system-packages.sh missing $(1)))
+$(VENV)/.system-%: tools/system-packages.sh
+	$(if $(IS_ROOT),,$(if $(call missing,$*),$(error make $*: first run `sudo apt-get install -y $(call missing,$*)` (then `make $*` again))))
+	@PYTHON="$(PYTHON)" bash tools/system-packages.sh install $*
+	@mkdir -p $(@D) && touch $@
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,13 +38,18 @@ $(STAMP): requirements.txt pyproject.toml
 
 install: $(STAMP)
 
-demo: $(STAMP)
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" \
+demo: $(VENV)/.system-demo $(STAMP)
+	$(RUN)PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" \
 	    notebooks/demo.ipynb $(LAB_FLAGS)
 
-test: $(STAMP)
-	$(BIN)/ruff check plaisante tests bench tools assignments/samples
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
+test: $(VENV)/.system-test $(STAMP) $(if $(IS_ROOT),grader-user)
+	$(RUN)$(BIN)/ruff check plaisante tests bench tools assignments/samples
+	$(RUN)$(GRADER_ENV) PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
+
+# As root: the system user plaisante-grader and its venv (/var/lib/plaisante-grader/venv, rebuilt
+# only when requirements.txt's pins change). As another user: nothing (the tests grade as you).
+grader-user:
+	@bash tools/grader-user.sh
 
 test-slow: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -m slow $(PYTEST_ARGS)

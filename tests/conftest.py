@@ -1,12 +1,27 @@
-"""Shared fixtures: the reference solution (read from the source notebook) and its parts."""
+"""Shared fixtures (the reference solution and its parts) and the sandbox policy.
+
+The sandbox policy: a test that needs the grading sandbox (marked ``sandbox``; every test of
+``SANDBOX_MODULES`` is marked here) never skips silently. When such a test is collected and the
+sandbox cannot run on this machine (``plaisante.grading.sandbox.sandbox_problem()`` gives the
+reason), the run stops before any test runs, with that reason. Only with
+``PLAISANTE_ALLOW_NO_SANDBOX=1`` are those tests skipped instead, and then the header, the
+closing summary line ("N skipped without sandbox") and a section above it say so.
+"""
 
 from __future__ import annotations
 
+import os
 import types
 
 import pytest
 
 from plaisante import reference
+
+OPT_OUT = "PLAISANTE_ALLOW_NO_SANDBOX"
+# Modules whose every test needs the sandbox (a test elsewhere carries @pytest.mark.sandbox)
+SANDBOX_MODULES = ("test_hostile.py",)
+NO_SANDBOX = "skipped without sandbox"  # the closing line's word for those tests under the opt-out
+PROBLEM = pytest.StashKey[str]()  # why the sandbox cannot run, once sandbox tests were collected
 
 
 @pytest.fixture(scope="session")
@@ -19,3 +34,70 @@ def ref() -> types.ModuleType:
 def ref_parts(ref: types.ModuleType) -> dict[str, object]:
     """The keyword arguments play() takes, all from the reference solution."""
     return reference.parts(ref)
+
+
+# ------------------------------------------------------------------------- the sandbox policy
+
+def opted_out() -> bool:
+    return os.environ.get(OPT_OUT, "") not in ("", "0")
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    lines = []
+    if opted_out():
+        lines.append(f"{OPT_OUT}=1: tests that need the grading sandbox are skipped if it "
+                     "cannot run here")
+    if os.geteuid() == 0 and os.environ.get("PLAISANTE_GRADER_USER"):
+        lines.append(f"grading user: {os.environ['PLAISANTE_GRADER_USER']} "
+                     f"({os.environ.get('PLAISANTE_GRADER_PYTHON', '?')})")
+    return lines
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m selects, so that `-m "not sandbox"` works
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.name in SANDBOX_MODULES and not item.get_closest_marker("sandbox"):
+            item.add_marker(pytest.mark.sandbox)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    needing = [item for item in session.items if item.get_closest_marker("sandbox")]
+    if not needing or session.config.option.collectonly:
+        return
+    from plaisante.grading.sandbox import sandbox_problem
+
+    problem = sandbox_problem()
+    if problem is None:
+        return
+    if not opted_out():
+        pytest.exit(
+            f"{len(needing)} of the collected tests need the grading sandbox, and it cannot "
+            f"run here: {problem}. Make it work (as root, `make test` installs bubblewrap) or, "
+            f"on a machine that cannot have a sandbox, set {OPT_OUT}=1 to skip those tests "
+            "(the summary then says so).",
+            returncode=pytest.ExitCode.TESTS_FAILED)
+    session.config.stash[PROBLEM] = problem
+    skip = pytest.mark.skip(reason=f"no grading sandbox ({OPT_OUT}=1): {problem}")
+    for item in needing:
+        item.add_marker(skip)
+
+
+def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config):
+    """Count the sandbox tests skipped under the opt-out apart: the closing line says
+    "N skipped without sandbox", not a plain "skipped"."""
+    if (report.skipped and PROBLEM in config.stash and "sandbox" in report.keywords
+            and report.when == "setup"):
+        return NO_SANDBOX, "s", ("SKIPPED (no sandbox)", {"yellow": True})
+    return None
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    if PROBLEM not in config.stash:
+        return
+    count = len(terminalreporter.stats.get(NO_SANDBOX, []))
+    terminalreporter.section("no grading sandbox", sep="!", yellow=True, bold=True)
+    terminalreporter.line(
+        f"{count} tests that need the grading sandbox were SKIPPED because {OPT_OUT} is set: "
+        f"{config.stash[PROBLEM]}", yellow=True)
+    terminalreporter.line("The hostile-submission and sandboxed-grading tests did not run: "
+                          "this run proves nothing about grading safety.", yellow=True)

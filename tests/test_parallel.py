@@ -78,6 +78,7 @@ def serial(course: tuple[Path, Path]) -> dict[str, tuple[str, list[str], dict[st
     return outcome(grade(root, workers=1))
 
 
+@pytest.mark.sandbox
 def test_serial_grading_scores_every_sample_as_the_manifest_says(course, serial):
     root, _ = course
     assert sorted(serial) == STUDENTS
@@ -86,6 +87,7 @@ def test_serial_grading_scores_every_sample_as_the_manifest_says(course, serial)
             MANIFEST["samples"][student]["expected"]), student
 
 
+@pytest.mark.sandbox
 def test_plaisante_grade_on_two_workers_gives_the_serial_scores(course, serial):
     root, pristine = course
     forget_grading(root, pristine)
@@ -106,6 +108,7 @@ def test_plaisante_grade_on_two_workers_gives_the_serial_scores(course, serial):
                 "plaisante.ipynb").is_file(), student
 
 
+@pytest.mark.sandbox
 def test_a_separate_two_worker_dask_cluster_gives_the_serial_scores(course, serial):
     from distributed import LocalCluster
 

@@ -58,7 +58,7 @@ def chromium_path() -> str:
             return path
     raise FileNotFoundError(
         f"Chromium is missing: no executable {wanted or ' or '.join(CHROMIUM_CANDIDATES)}; "
-        "the browser tests need it: `apt-get install -y chromium` (see .ci/run)")
+        "the browser tests need it: `apt-get install -y chromium` (`make test` as root does it)")
 
 
 def free_port() -> int:

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The ordinary user the tests grade as when `make test` runs as root (SPEC §5: the grader runs
+# as an ordinary user), and the venv it grades with. Root only; idempotent; fast when up to date.
+#
+#   /var/lib/plaisante-grader/         root's, 755
+#       venv/                          root's, world-readable: Debian's /usr/bin/python3 (anyone can
+#                                      run it; root's default python3 lives in root's home, which
+#                                      other users cannot enter) + requirements.txt's pins without
+#                                      `-e .` (tests put a readable copy of plaisante/ on PYTHONPATH)
+#       venv/.installed                hash of those pins and of the Python: rebuilt when they change
+#       home/                          the user's home, theirs
+#
+# The user is plaisante-grader (system account, no login shell). Remove both with
+# `userdel plaisante-grader && rm -rf /var/lib/plaisante-grader`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+NAME=plaisante-grader
+BASE=/var/lib/plaisante-grader
+VENV=$BASE/venv
+PY=/usr/bin/python3
+
+if [ "$(id -u)" != 0 ]; then
+    echo "grader-user: nothing to do as $(id -un): the tests grade as you" >&2
+    exit 0
+fi
+
+mkdir -p "$BASE"
+chmod 755 "$BASE"
+exec 9>"$BASE/.lock"   # two `make test` at once: one builds, the other waits
+flock 9
+
+if ! id -u "$NAME" >/dev/null 2>&1; then
+    useradd --system --user-group --home-dir "$BASE/home" --create-home \
+            --shell /usr/sbin/nologin --comment "Plaisante Kit grader (tests)" "$NAME"
+fi
+mkdir -p "$BASE/home"
+chown "$NAME:$NAME" "$BASE/home"
+chmod 700 "$BASE/home"
+
+pins=$(grep -Ev '^[[:space:]]*-e[[:space:]]' requirements.txt)
+want=$( { printf '%s\n' "$pins"; "$PY" --version; } | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$VENV/.installed" 2>/dev/null)" = "$want" ]; then
+    exit 0
+fi
+
+echo "grader-user: building $VENV from $PY and requirements.txt (without -e .)" >&2
+rm -rf "$VENV"
+(umask 022
+ "$PY" -m venv "$VENV"
+ printf '%s\n' "$pins" >"$VENV/requirements.txt"
+ export PIP_DISABLE_PIP_VERSION_CHECK=1
+ "$VENV/bin/python" -m pip install --quiet --root-user-action=ignore --upgrade pip
+ "$VENV/bin/python" -m pip install --quiet --root-user-action=ignore -r "$VENV/requirements.txt")
+chmod -R a+rX "$VENV"
+echo "$want" >"$VENV/.installed"
