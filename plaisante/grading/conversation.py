@@ -1,4 +1,4 @@
-"""The judge's line to a sandboxed kernel: one test cell's requests over the stdin channel.
+"""The judge's line to a sandboxed kernel: test cells' requests over the stdin channel.
 
 ``KernelConversation.transport`` is the ``Transport`` that ``plaisante.grading.judge`` asks
 through. The first request starts ``plaisante.oracle.serve()`` in the kernel as a silent
@@ -21,7 +21,6 @@ import time
 from typing import Any
 
 import zmq
-import zmq.asyncio
 from jupyter_core.utils import run_sync
 
 from .judge import KernelDied, KernelLost, KernelTimeout, Verdict
@@ -54,16 +53,29 @@ async def drain(channel: Any) -> None:
 
 class KernelConversation:
     """One test cell's conversation with the kernel of ``execute`` (a ``JudgedExecute``),
-    ending at ``deadline`` (``time.monotonic()``)."""
+    ending at ``deadline`` (``time.monotonic()``). It uses the client's own channels through
+    synchronous shadows of their sockets: no event loop turn per request."""
 
     def __init__(self, execute: Any, deadline: float) -> None:
         self.kc = execute.kc
         self.km = execute.km
+        self.session = self.kc.session
+        self.stdin, self.shell, self.iopub = (
+            zmq.Socket.shadow(channel.socket.underlying)
+            for channel in (self.kc.stdin_channel, self.kc.shell_channel, self.kc.iopub_channel))
+        self.poller = zmq.Poller()
+        for socket in (self.stdin, self.shell, self.iopub):
+            self.poller.register(socket, zmq.POLLIN)
         self.deadline = deadline
         self.seconds = max(0.0, deadline - time.monotonic())
         self.msg_id: str | None = None
         self.timed_out = False
         self.died = False
+
+    def renew(self, deadline: float) -> None:
+        """Go on with the next test cell, which has its own ``deadline``."""
+        self.deadline = deadline
+        self.seconds = max(0.0, deadline - time.monotonic())
 
     # ------------------------------------------------------------------ the judge's side
 
@@ -79,7 +91,7 @@ class KernelConversation:
                 greeting = None
             if greeting != {"q": 0, "ok": "ready"}:
                 raise KernelLost(f"the kernel did not start the judge's side: {ready[:80]!r}")
-        self.kc.input(text)
+        self._reply(text)
         return self._prompt()
 
     def end(self, verdict: Verdict) -> Verdict:
@@ -87,11 +99,11 @@ class KernelConversation:
         a lost one when the kernel does not finish in time."""
         if self.msg_id is None:
             return verdict
-        self.kc.input(json.dumps({"op": "end"}))
+        self._reply(json.dumps({"op": "end"}))
         self.deadline = max(self.deadline, time.monotonic() + END_GRACE)
         try:
-            while run_sync(self._next)()[0] == "prompt":  # an input() of the student's
-                self.kc.input(json.dumps({"op": "end"}))
+            while self._next()[0] == "prompt":  # an input() of the student's
+                self._reply(json.dumps({"op": "end"}))
         except KernelLost as lost:
             return Verdict(False, verdict.printed, (type(lost).__name__, str(lost)),
                            lost=str(lost))
@@ -104,47 +116,46 @@ class KernelConversation:
         try:
             run_sync(self.km.interrupt_kernel)()
             self.deadline = time.monotonic() + INTERRUPT_GRACE
-            while True:
-                what, _ = run_sync(self._next)()
-                if what == "reply":
-                    return True
-                self.kc.input(json.dumps({"op": "end"}))
+            while self._next()[0] != "reply":
+                self._reply(json.dumps({"op": "end"}))
+            return True
         except (KernelLost, Exception):  # noqa: BLE001  whatever stops it, restart instead
             return False
 
     # ------------------------------------------------------------------ waiting
 
+    def _reply(self, text: str) -> None:
+        self.session.send(self.stdin, "input_reply", {"value": text})
+
     def _prompt(self) -> str:
-        what, content = run_sync(self._next)()
+        what, content = self._next()
         if what != "prompt":
             raise KernelLost("the judge's side in the kernel stopped before the cell was done")
         return content
 
-    async def _next(self) -> tuple[str, Any]:
+    def _next(self) -> tuple[str, Any]:
         """Wait for the serve loop's next prompt or its execute_reply; return ("prompt",
         text) or ("reply", content). Raises KernelTimeout or KernelDied."""
-        stdin, shell, iopub = self.kc.stdin_channel, self.kc.shell_channel, self.kc.iopub_channel
-        poller = zmq.asyncio.Poller()
-        for channel in (stdin, shell, iopub):
-            poller.register(channel.socket, zmq.POLLIN)
         while True:
             remaining = self.deadline - time.monotonic()
             if remaining <= 0:
                 self.timed_out = True
                 raise KernelTimeout(f"no answer from the kernel within {self.seconds:.0f} s")
-            events = dict(await poller.poll(timeout=int(min(remaining, 0.5) * 1000) + 1))
-            if iopub.socket in events:
-                await drain(iopub)
-            if stdin.socket in events:
-                msg = await stdin.get_msg(timeout=0)
-                if msg["msg_type"] == "input_request" and self._mine(msg):
+            events = dict(self.poller.poll(timeout=int(min(remaining, 0.5) * 1000) + 1))
+            if self.iopub in events:
+                for _ in range(DRAIN_AT_ONCE):  # what the student's code printed: dropped
+                    if self.session.recv(self.iopub, mode=zmq.NOBLOCK)[1] is None:
+                        break
+            if self.stdin in events:
+                msg = self.session.recv(self.stdin, mode=zmq.NOBLOCK)[1]
+                if msg and msg["msg_type"] == "input_request" and self._mine(msg):
                     prompt = msg["content"].get("prompt")
                     return "prompt", prompt if isinstance(prompt, str) else ""
-            if shell.socket in events:
-                msg = await shell.get_msg(timeout=0)
-                if msg["msg_type"] == "execute_reply" and self._mine(msg):
+            if self.shell in events:
+                msg = self.session.recv(self.shell, mode=zmq.NOBLOCK)[1]
+                if msg and msg["msg_type"] == "execute_reply" and self._mine(msg):
                     return "reply", msg["content"]
-            if not events and not await self.km.is_alive():
+            if not events and not run_sync(self.km.is_alive)():
                 self.died = True
                 raise KernelDied("the kernel died")
 

@@ -107,6 +107,7 @@ class JudgedExecute(Execute):
         self._output_cut = False
         self._cell_used: dict[int, int] = {}
         self._setup: dict[str, Any] | None = None
+        self._conversation: KernelConversation | None = None
         return super().preprocess(nb, resources, km)
 
     def _get_timeout(self, cell: NotebookNode | None) -> int | None:
@@ -129,7 +130,7 @@ class JudgedExecute(Execute):
             return cell, resources
         self._cell_timeout = self._get_timeout(cell)
         if is_test(cell):
-            cell.outputs = self._judge(name)
+            cell.outputs = self._judge(name, index)
             cell.execution_count = None
             return cell, resources
         try:
@@ -172,20 +173,31 @@ class JudgedExecute(Execute):
 
     # ------------------------------------------------------------------ judging a test cell
 
-    def _judge(self, name: str) -> list[NotebookNode]:
+    def _judge(self, name: str, index: int) -> list[NotebookNode]:
         """Judge the test cell ``name`` here (see ``plaisante.grading.judge``); return the
-        outputs the cell gets: what the test printed, and an error output for a failure."""
+        outputs the cell gets: what the test printed, and an error output for a failure.
+
+        Consecutive test cells share one conversation with the kernel (each starts by
+        resetting its references); the last of a run ends it."""
         source = self.test_sources.get(name)
         if source is None:
             return [error_output("NotGraded", f"{name} is not a test cell of this assignment")]
         if self._setup is None:
             self._setup = setup_namespace(list(self.setup_sources))
-        conversation = KernelConversation(self, time.monotonic() + self._cell_timeout)
+        deadline = time.monotonic() + self._cell_timeout
+        conversation, fresh = self._conversation, self._conversation is None
+        if conversation is None:
+            conversation = KernelConversation(self, deadline)
+        else:
+            conversation.renew(deadline)
         verdict = judge_cell(source, self._setup, set(self.student_names),
-                             conversation.transport)
-        if verdict.lost is None:
+                             conversation.transport, fresh=fresh)
+        self._conversation = conversation
+        if verdict.lost is None and not self._next_is_test(index):
             verdict = conversation.end(verdict)
+            self._conversation = None
         if verdict.lost is not None:
+            self._conversation = None
             self._lost(name, verdict.lost, conversation)
         outputs = []
         if verdict.printed:
@@ -194,6 +206,13 @@ class JudgedExecute(Execute):
         if verdict.error:
             outputs.append(error_output(*verdict.error))
         return outputs
+
+    def _next_is_test(self, index: int) -> bool:
+        """Return True when the next code cell that will run after ``index`` is a test cell."""
+        for cell in self.nb.cells[index + 1:]:
+            if cell.cell_type == "code" and cell.source.strip():
+                return is_test(cell)
+        return False
 
     def _lost(self, name: str, why: str, conversation: KernelConversation) -> None:
         """After the kernel was lost in a test cell: say why, and get a working kernel back

@@ -132,13 +132,14 @@ class Codec:
             return data
         if kind is list:
             return [self._decode(item, depth + 1, budget) for item in data]
-        if kind is not dict or len(data) not in (1, 2):
+        if kind is not dict or len(data) not in (1, 2, 3):
             raise KernelLost(f"the kernel answered a malformed value: {str(data)[:80]}")
         if "r" in data and type(data["r"]) is int and data["r"] in self.objects:
             return self.objects[data["r"]]
         if "o" in data and type(data["o"]) is int and data["o"] > 0 \
-                and data["o"] not in self.objects and type(data.get("c")) is str:
-            handle = Remote(self.session, data["o"], data["c"][:100])
+                and data["o"] not in self.objects and type(data.get("c")) is str \
+                and type(data.get("n", "")) is str and len(data) <= 3:
+            handle = Remote(self.session, data["o"], data["c"][:100], data.get("n"))
             self.objects[data["o"]] = handle
             return handle
         if "d" in data and type(data["d"]) is list:
@@ -182,14 +183,18 @@ class Remote:
     attributes, comparing, hashing or printing it asks the kernel; what comes back is data or
     another handle. Valid during the test cell (the ``Session``) that received it."""
 
-    __slots__ = ("_session", "_ref", "_class_name")
+    __slots__ = ("_session", "_ref", "_class_name", "_name")
 
-    def __init__(self, session: Session, ref: int, class_name: str) -> None:
+    def __init__(self, session: Session, ref: int, class_name: str,
+                 name: str | None = None) -> None:
         object.__setattr__(self, "_session", session)
         object.__setattr__(self, "_ref", ref)
         object.__setattr__(self, "_class_name", class_name)
+        object.__setattr__(self, "_name", name)  # a function's or class's __name__, if sent
 
     def __getattr__(self, name: str) -> Any:
+        if name == "__name__" and self._name is not None:
+            return self._name
         if name.startswith("_ipython") or name.startswith("_repr_") or name in (
                 "__deepcopy__", "__copy__", "__reduce_ex__", "__reduce__", "__getstate__",
                 "__array__", "__length_hint__", "__fspath__", "__index__"):
@@ -330,6 +335,11 @@ class Session:
             else:
                 self.stand_ins[function._ref] = saved
 
+    def reset(self) -> None:
+        """Start afresh on a kernel that served an earlier cell: it forgets its references."""
+        if self.ask({"op": "reset"}) != "ready":
+            raise KernelLost("the kernel did not start afresh for this cell")
+
     def fetch(self, names: list[str]) -> dict[str, Any]:
         """Return {name: value} of the notebook's names that exist in the kernel."""
         found = self.ask({"op": "globals", "names": names})
@@ -368,12 +378,13 @@ def setup_namespace(setup_sources: list[str]) -> dict[str, Any]:
 
 
 def judge_cell(source: str, setup: dict[str, Any], student_names: set[str],
-               transport: Transport) -> Verdict:
+               transport: Transport, fresh: bool = True) -> Verdict:
     """Run one test cell's ``source`` here against the kernel's parts; return its verdict.
 
     ``setup`` is the namespace of the setup cells (copied, never changed); the names in
     ``student_names``, and any other name the source reads that setup does not define, are
     fetched from the kernel first. A name the kernel does not have is left undefined.
+    ``fresh`` is False when ``transport`` already served an earlier cell (it is reset first).
     """
     session = Session(transport)
     namespace = dict(setup)
@@ -381,6 +392,8 @@ def judge_cell(source: str, setup: dict[str, Any], student_names: set[str],
               if name in student_names or (name not in setup and not hasattr(builtins, name))]
     printed = io.StringIO()
     try:
+        if not fresh:
+            session.reset()
         found = session.fetch(wanted) if wanted else {}
         for name in wanted:
             if name in found:
