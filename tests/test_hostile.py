@@ -311,12 +311,17 @@ def test_there_is_no_network(batch):
     assert "CONNECTED" not in text
 
 
-def test_the_autograded_copy_shows_the_history_that_feedback_hides(batch):
-    """The instructor's autograded notebook keeps what print_hidden_tests printed (hidden code
-    included): proof that the feedback test below has something to hide."""
+def test_hidden_tests_are_in_the_autograded_copy_but_never_reach_the_kernel(batch):
+    """The instructor's autograded notebook holds the hidden tests (in its test cells): proof
+    that the feedback test below has something to hide. They never entered the kernel (issue
+    8): print_hidden_tests, which prints the kernel's whole input history, shows none."""
     hidden = hidden_lines(ROOT / "solutions" / "plaisante" / "plaisante.ipynb")
-    text = autograded_text(batch["root"], "print_hidden_tests")
-    assert sum(line in text for line in hidden) > 20
+    nb = nbformat.read(batch["root"] / "assignments" / "autograded" / "print_hidden_tests" /
+                       "plaisante" / "plaisante.ipynb", as_version=4)
+    sources = "\n".join(cell.source for cell in nb.cells)
+    assert sum(line in sources for line in hidden) > 20
+    printed = autograded_text(batch["root"], "print_hidden_tests")
+    assert [line for line in hidden if line in printed] == []
 
 
 def test_killing_the_parent_is_refused(batch):
