@@ -69,6 +69,7 @@ class KernelConversation:
         self.deadline = deadline
         self.seconds = max(0.0, deadline - time.monotonic())
         self.msg_id: str | None = None
+        self.dropped_bytes = 0
         self.timed_out = False
         self.died = False
 
@@ -143,9 +144,7 @@ class KernelConversation:
                 raise KernelTimeout(f"no answer from the kernel within {self.seconds:.0f} s")
             events = dict(self.poller.poll(timeout=int(min(remaining, 0.5) * 1000) + 1))
             if self.iopub in events:
-                for _ in range(DRAIN_AT_ONCE):  # what the student's code printed: dropped
-                    if self.session.recv(self.iopub, mode=zmq.NOBLOCK)[1] is None:
-                        break
+                self._drop_output()
             if self.stdin in events:
                 msg = self.session.recv(self.stdin, mode=zmq.NOBLOCK)[1]
                 if msg and msg["msg_type"] == "input_request" and self._mine(msg):
@@ -158,6 +157,21 @@ class KernelConversation:
             if not events and not run_sync(self.km.is_alive)():
                 self.died = True
                 raise KernelDied("the kernel died")
+
+    def _drop_output(self) -> None:
+        """Read and drop what the student's code printed during the calls (never part of a
+        verdict), counting its bytes in ``dropped_bytes``."""
+        for _ in range(DRAIN_AT_ONCE):
+            try:
+                frames = self.iopub.recv_multipart(zmq.NOBLOCK, copy=False)
+            except zmq.Again:
+                return
+            self.dropped_bytes += sum(len(frame.buffer) for frame in frames)
+
+    def take_dropped(self) -> int:
+        """Return the bytes of output dropped since the last call, and start counting anew."""
+        dropped, self.dropped_bytes = self.dropped_bytes, 0
+        return dropped
 
     def _mine(self, msg: dict[str, Any]) -> bool:
         return msg.get("parent_header", {}).get("msg_id") == self.msg_id

@@ -192,6 +192,7 @@ class JudgedExecute(Execute):
             conversation.renew(deadline)
         verdict = judge_cell(source, self._setup, set(self.student_names),
                              conversation.transport, fresh=fresh)
+        self._count_dropped(conversation.take_dropped(), name)
         self._conversation = conversation
         if verdict.lost is None and not self._next_is_test(index):
             verdict = conversation.end(verdict)
@@ -206,6 +207,15 @@ class JudgedExecute(Execute):
         if verdict.error:
             outputs.append(error_output(*verdict.error))
         return outputs
+
+    def _count_dropped(self, size: int, name: str) -> None:
+        """Count what the student's parts printed while judged (dropped, never shown) in the
+        notebook's output allowance; past it, flag the submission once, as for a cell."""
+        self._output_used += size
+        if self._output_used > self.output_bytes and not self._output_cut:
+            self._output_cut = True
+            self.incident("output", f"output limit: over {self.output_bytes} bytes of output "
+                          f"(cut from {name} on)", name)
 
     def _next_is_test(self, index: int) -> bool:
         """Return True when the next code cell that will run after ``index`` is a test cell."""
