@@ -142,7 +142,12 @@ def run_as_grader(args: list[str], cwd: Path, timeout: float | None = None
     return _run([grader_python(), "-m", "plaisante.cli", *args], cwd, timeout)
 
 
-def run_python_as_grader(code: str, cwd: Path, timeout: float | None = None
-                         ) -> subprocess.CompletedProcess[str]:
-    """Run ``<grader python> -c CODE`` as the grading user."""
-    return _run([grader_python(), "-c", code], cwd, timeout)
+def run_python_as_grader(code: str, cwd: Path, timeout: float | None = None,
+                         args: list[str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``<grader python> -c CODE ARGS…`` as the grading user."""
+    return _run([grader_python(), "-c", code, *(args or [])], cwd, timeout)
+
+
+def grader_uid() -> int:
+    """The user id the tests grade as (see ``grader_name``)."""
+    return _ids()[0] if as_root() else os.geteuid()
