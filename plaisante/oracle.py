@@ -135,21 +135,11 @@ def stand_in(spec: dict[str, Any], registry: Registry) -> Any:
 def call(function: Any, args: list[Any], kwargs: dict[str, Any],
          stand_ins: dict[str, Any]) -> Any:
     """Call ``function`` with ``stand_ins`` put in its globals for the duration of the call
-    (how a later step is judged on known-good earlier parts, as ``checks.substituted``)."""
-    namespace = getattr(function, "__globals__", None)
-    if not stand_ins or type(namespace) is not dict:
+    (how a later step is judged on known-good earlier parts, as in the student's notebook)."""
+    from plaisante.checks import substituted
+
+    with substituted(function, **stand_ins):
         return function(*args, **kwargs)
-    missing = object()
-    saved = {name: namespace.get(name, missing) for name in stand_ins}
-    namespace.update(stand_ins)
-    try:
-        return function(*args, **kwargs)
-    finally:
-        for name, value in saved.items():
-            if value is missing:
-                namespace.pop(name, None)
-            else:
-                namespace[name] = value
 
 
 def error_answer(error: BaseException) -> dict[str, Any]:
