@@ -46,6 +46,16 @@ def submitted_path(root: Path, student: str, assignment: str = ASSIGNMENT) -> Pa
 STUDENT_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
 
 
+def report_path(root: Path, assignment: str, student: str) -> Path:
+    """Return where ``plaisante grade`` keeps a student's grading report (JSON)."""
+    return Path(root) / "assignments" / "reports" / assignment / f"{student}.json"
+
+
+def autograded_path(root: Path, student: str, assignment: str, notebook: str) -> Path:
+    """Return nbgrader's autograded copy of a student's notebook."""
+    return Path(root) / "assignments" / "autograded" / student / assignment / f"{notebook}.ipynb"
+
+
 def gradebook_path(root: Path) -> Path:
     """Return the course gradebook's file, as nbgrader_config.py sets it."""
     return Path(root) / "assignments" / "gradebook.db"

@@ -50,3 +50,43 @@ def test_a_visible_only_test_keeps_its_message_and_an_invented_error_name_is_hid
     (verdict,) = scrubbed(test).cells[0].outputs
     assert verdict.ename == "Error"
     assert verdict.evalue == "Card('K', 'hearts').rank: expected 'K', got 'k'"
+
+
+def test_the_judges_report_lets_a_visible_failure_speak_in_a_cell_with_hidden_tests(
+        tmp_path, monkeypatch):
+    """With plaisante grade's report for this very autograded notebook, a failing visible test
+    keeps its message though the cell holds hidden tests; without it, or for another notebook
+    (say, after plain nbgrader autograde), the cell says only that a test failed."""
+    import hashlib
+    import json
+
+    import nbformat
+
+    from plaisante.course import autograded_path, report_path
+
+    message = "has_pair(K♥ Q♦ 3♣ 7♠ 9♥): expected False, got True"
+    test = graded_cell(f"check_has(has_pair)\n### BEGIN HIDDEN TESTS\n{HIDDEN_LINE}\n"
+                       "### END HIDDEN TESTS", 4, 0,
+                       [new_output("error", ename="CheckFailed", evalue=message, traceback=[])])
+    notebook = new_notebook(cells=[test])
+    autograded = autograded_path(tmp_path, "ann", "plaisante", "plaisante")
+    autograded.parent.mkdir(parents=True)
+    nbformat.write(notebook, autograded)
+    report = report_path(tmp_path, "plaisante", "ann")
+    report.parent.mkdir(parents=True)
+    digest = hashlib.sha256(autograded.read_bytes()).hexdigest()
+    report.write_text(json.dumps({"failed_in": {"t": "visible"}, "autograded_sha256": digest}))
+    monkeypatch.chdir(tmp_path)
+    resources = {"nbgrader": {"student": "ann", "assignment": "plaisante",
+                              "notebook": "plaisante"}}
+
+    def verdict() -> str:
+        nb, _ = HideHiddenTests().preprocess(nbformat.read(autograded, as_version=4),
+                                             resources)
+        return nb.cells[0].outputs[0].evalue
+
+    assert verdict() == message
+    report.write_text(json.dumps({"failed_in": {"t": "hidden"}, "autograded_sha256": digest}))
+    assert verdict() == "a test in this cell failed (hidden tests' messages are not shown)"
+    report.write_text(json.dumps({"failed_in": {"t": "visible"}, "autograded_sha256": "0" * 64}))
+    assert verdict() == "a test in this cell failed (hidden tests' messages are not shown)"

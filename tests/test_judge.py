@@ -90,6 +90,7 @@ def test_untouched_release_fails_every_test_cell(tests, setup, names) -> None:
     results = verdicts(tests, setup, names, kernel_namespace(release))
     assert [k for k, v in results.items() if v.passed] == []
     assert results["step2_count_values"].error[0] == "NotImplementedError"
+    assert not any(verdict.in_hidden for verdict in results.values())  # visible tests fail first
 
 
 def test_a_wrong_has_pair_fails_its_cell_only(source, tests, setup, names) -> None:
@@ -102,6 +103,7 @@ def test_a_wrong_has_pair_fails_its_cell_only(source, tests, setup, names) -> No
     assert [k for k, v in results.items() if not v.passed] == ["step3_has_pair"]
     assert results["step3_has_pair"].error[0] == "CheckFailed"
     assert "expected False, got True" in results["step3_has_pair"].error[1]
+    assert results["step3_has_pair"].in_hidden  # the visible cases pass; a hidden one fails
 
 
 def test_input_mutated_by_count_values_is_seen(source, tests, setup, names) -> None:

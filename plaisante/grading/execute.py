@@ -93,10 +93,14 @@ class JudgedExecute(Execute):
     # ------------------------------------------------------------------ bookkeeping
 
     def incident(self, kind: str, text: str, cell: str | None = None) -> None:
-        """Record one incident (kind, text, cell) in ``incident_file``."""
+        """Record one incident (kind, text, cell) in ``incident_file``: a reason to flag."""
+        self.record(kind, cell, text=text)
+
+    def record(self, kind: str, cell: str | None, **fields: str) -> None:
+        """Write one JSON line (kind, cell, fields) to ``incident_file``."""
         if self.incident_file:
             with open(self.incident_file, "a", encoding="utf-8") as log:
-                log.write(json.dumps({"kind": kind, "text": text, "cell": cell}) + "\n")
+                log.write(json.dumps({"kind": kind, "cell": cell, **fields}) + "\n")
 
     def preprocess(self, nb: NotebookNode, resources: Any = None, km: Any = None) -> Any:
         self._deadline = time.monotonic() + self.submission_seconds
@@ -206,6 +210,9 @@ class JudgedExecute(Execute):
                                         text=verdict.printed))
         if verdict.error:
             outputs.append(error_output(*verdict.error))
+            if verdict.lost is None:  # for feedback: a visible test's message may be shown
+                self.record("verdict", name, failed_in="hidden" if verdict.in_hidden
+                            else "visible")
         return outputs
 
     def _count_dropped(self, size: int, name: str) -> None:

@@ -11,14 +11,17 @@
 * keeps no output a submission could have written in code: a cell that is not a test cell
   loses its outputs (the student has them in their own notebook), a test cell keeps only its
   error, named from a fixed list, and that error's message only where the cell holds no hidden
-  test. Quoting-line filters alone were beaten by a submission that printed every later cell's
-  code ROT13-encoded from an IPython hook; what is left to it is at most ``max_message``
-  characters in each visible-only test cell's message (docs/threat-model.md);
+  test, or where the judge's report (``plaisante grade``, for this very autograded notebook:
+  its sha256 matches) says the cell's visible tests failed — the judge wrote that message,
+  not the kernel. Quoting-line filters alone were beaten by a submission that printed every
+  later cell's code ROT13-encoded from an IPython hook; what is left to it is at most
+  ``max_message`` characters in each such message (docs/threat-model.md);
 * removes, from what is kept, any line that quotes a hidden test's code.
 """
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 from pathlib import Path
@@ -27,6 +30,8 @@ from typing import Any
 from nbformat.notebooknode import NotebookNode
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Integer, Unicode
+
+from ..course import autograded_path, report_path
 
 REMOVED = "[hidden test code removed]"
 # Error names shown as they are; any other (a class a submission made up) shows as "Error".
@@ -50,6 +55,7 @@ class HideHiddenTests(NbGraderPreprocessor):
                           ).tag(config=True)
 
     def preprocess(self, nb: NotebookNode, resources: Any) -> tuple[NotebookNode, Any]:
+        self._failed_in = judged_failures(resources)
         self._hidden: set[str] = set()
         for cell in nb.cells:
             inside = False
@@ -71,20 +77,22 @@ class HideHiddenTests(NbGraderPreprocessor):
             return cell, resources
         is_test = cell.metadata.get("nbgrader", {}).get("grade", False)
         errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
-        cell.outputs = [self._verdict(errors[0], had_hidden)] if is_test and errors else []
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        in_hidden = had_hidden and self._failed_in.get(grade_id) != "visible"
+        cell.outputs = [self._verdict(errors[0], in_hidden)] if is_test and errors else []
         return cell, resources
 
-    def _verdict(self, error: NotebookNode, had_hidden: bool) -> NotebookNode:
+    def _verdict(self, error: NotebookNode, in_hidden: bool) -> NotebookNode:
         """Return a test cell's error as the grader states it: a known name, and the message
-        only for a cell without hidden tests (first line, cut, hidden quotes removed)."""
+        only for a failure outside hidden tests (first line, cut, hidden quotes removed)."""
         ename = str(error.get("ename", ""))
         ename = ename if ename in KNOWN_ERRORS else "Error"
-        if had_hidden:
+        if in_hidden:
             evalue = "a test in this cell failed (hidden tests' messages are not shown)"
         else:
             lines = str(error.get("evalue", "")).splitlines() or [""]
             evalue = self._clean(lines[0][: self.max_message])
-        note = " (in hidden tests)" if had_hidden else ""
+        note = " (in hidden tests)" if in_hidden else ""
         return NotebookNode(output_type="error", ename=ename, evalue=evalue,
                             traceback=[f"{ename}{note}: {evalue}"])
 
@@ -122,12 +130,30 @@ class HideHiddenTests(NbGraderPreprocessor):
         return any(hidden in line or hidden in plain for hidden in self._hidden)
 
 
+def judged_failures(resources: Any) -> dict[str, str]:
+    """Return the judge's {grade_id: "visible" | "hidden"} for the notebook nbgrader is making
+    feedback of, from the student's grading report, when that report describes this very
+    autograded notebook (same sha256); {} otherwise (e.g. after plain ``nbgrader autograde``,
+    whose test outputs the kernel wrote). nbgrader runs from the course root."""
+    info = (resources or {}).get("nbgrader", {})
+    try:
+        student, assignment, notebook = info["student"], info["assignment"], info["notebook"]
+        report = json.loads(report_path(Path.cwd(), assignment, student).read_text("utf-8"))
+        autograded = autograded_path(Path.cwd(), student, assignment, notebook).read_bytes()
+    except (KeyError, OSError, ValueError):
+        return {}
+    if report.get("autograded_sha256") != hashlib.sha256(autograded).hexdigest():
+        return {}
+    failed_in = report.get("failed_in")
+    return failed_in if isinstance(failed_in, dict) else {}
+
+
 def write_missing_pages(root: Path, assignment: str) -> list[Path]:
     """Write a short feedback page for every graded student nbgrader made none for (a
     submission that was empty, not a notebook, or another assignment's): its score and the
     grader's stated reasons, from ``assignments/reports/``. Returns the pages written."""
     written = []
-    reports = Path(root) / "assignments" / "reports" / assignment
+    reports = report_path(root, assignment, "-").parent
     for report in sorted(reports.glob("*.json")) if reports.is_dir() else []:
         result = json.loads(report.read_text(encoding="utf-8"))
         page = (Path(root) / "assignments" / "feedback" / result["student"] / assignment /

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from nbgrader.api import Gradebook, MissingEntry
 
-from ..course import gradebook_path
+from ..course import gradebook_path, report_path
 from .result import SubmissionResult
 
 
@@ -65,11 +65,10 @@ def record_results(root: Path, results: list[SubmissionResult], assignment: str)
                     result.flag(f"could not be recorded with its timestamp: {error}"[:300])
                     result.timestamp = None
                     _record_one(gradebook, assignment, result)
-    reports = root / "assignments" / "reports" / assignment
-    reports.mkdir(parents=True, exist_ok=True)
     for result in results:
-        target = reports / f"{result.student}.json"
-        partial = reports / f".{result.student}.json.{os.getpid()}.partial"
+        target = report_path(root, assignment, result.student)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.parent / f".{result.student}.json.{os.getpid()}.partial"
         partial.write_text(json.dumps(asdict(result), indent=1, ensure_ascii=False) + "\n",
                            encoding="utf-8")
         os.replace(partial, target)

@@ -359,6 +359,7 @@ class Verdict:
     printed: str = ""
     error: tuple[str, str] | None = None
     lost: str | None = None  # set when the kernel was lost (timeout, death, protocol)
+    in_hidden: bool = False  # the failing statement is one of the cell's hidden tests
 
 
 def names_read(source: str) -> list[str]:
@@ -406,8 +407,34 @@ def judge_cell(source: str, setup: dict[str, Any], student_names: set[str],
         return Verdict(False, _cut(printed.getvalue()), (type(lost).__name__, str(lost)),
                        lost=str(lost))
     except Exception as error:  # noqa: BLE001  a failing test: its message is the verdict
-        return Verdict(False, _cut(printed.getvalue()), (type(error).__name__, str(error)[:2000]))
+        return Verdict(False, _cut(printed.getvalue()), (type(error).__name__, str(error)[:2000]),
+                       in_hidden=failing_line(error) in hidden_lines(source))
     return Verdict(True, _cut(printed.getvalue()))
+
+
+def failing_line(error: BaseException) -> int | None:
+    """Return the line of the test cell's own statement that raised ``error`` (None if the
+    error did not pass through the cell's code)."""
+    trace = error.__traceback__
+    while trace is not None:
+        if trace.tb_frame.f_code.co_filename == "<test>":
+            return trace.tb_lineno
+        trace = trace.tb_next
+    return None
+
+
+def hidden_lines(source: str, begin: str = "BEGIN HIDDEN TESTS",
+                 end: str = "END HIDDEN TESTS") -> set[int]:
+    """Return the numbers (from 1) of the source's lines inside hidden-test regions."""
+    inside, found = False, set()
+    for number, line in enumerate(source.splitlines(), start=1):
+        if begin in line:
+            inside = True
+        elif end in line:
+            inside = False
+        elif inside:
+            found.add(number)
+    return found
 
 
 def _cut(text: str) -> str:

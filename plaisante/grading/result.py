@@ -66,6 +66,10 @@ class SubmissionResult:
     * ``seconds``: wall time spent grading this submission.
     * ``autograded``: path of the autograded notebook written under
       ``assignments/autograded/<student>/<assignment>/``, or None when none could be made.
+    * ``failed_in``: {grade_id: "visible" | "hidden"} for each test cell that failed, saying
+      whether its visible tests or its hidden ones failed (feedback may show the message of a
+      visible test; the judge knows which statement failed).
+    * ``autograded_sha256``: the sha256 of the autograded notebook this result describes.
     * ``timestamp``: the submission's timestamp.txt content, if any and if it is a date
       (recorded in the gradebook); one that is not a date is flagged and left out.
     """
@@ -80,6 +84,8 @@ class SubmissionResult:
     seconds: float = 0.0
     autograded: str | None = None
     timestamp: str | None = None
+    failed_in: dict[str, str] = field(default_factory=dict)
+    autograded_sha256: str | None = None
 
     def flag(self, reason: str) -> None:
         """Add ``reason`` (once) and mark the submission flagged."""

@@ -4,6 +4,7 @@ kernel, and a ``SubmissionResult`` (see ``plaisante.grading.grade_submission``).
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 import logging
 import os
@@ -183,6 +184,7 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
         produced = work / "course" / "autograded" / student / assignment / f"{assignment}.ipynb"
         if produced.is_file():
             result.autograded = str(_publish(produced, out_dir, assignment))
+            result.autograded_sha256 = hashlib.sha256(produced.read_bytes()).hexdigest()
         else:
             _remove_stale(out_dir, assignment)
     except Exception as error:  # noqa: BLE001  the grader's own failure: flag, never stop a batch
@@ -283,7 +285,11 @@ def _run_autograde(work: Path, student: str, assignment: str, course_id: str,
         shutil.rmtree(sockets.parent, ignore_errors=True)
     if incidents.is_file():
         for line in incidents.read_text(encoding="utf-8").splitlines():
-            result.flag(json.loads(line)["text"])
+            entry = json.loads(line)
+            if entry["kind"] == "verdict":
+                result.failed_in[entry["cell"]] = entry["failed_in"]
+            else:
+                result.flag(entry["text"])
 
 
 def _scores(db_url: str, course_id: str, assignment: str, student: str
