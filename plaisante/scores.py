@@ -23,7 +23,9 @@ def gradebook_url(root: Path) -> str:
 
 
 def step_scores(root: Path, student: str, assignment: str = ASSIGNMENT) -> dict[str, float]:
-    """Return {'step1': points, …, 'total': points} for one student's autograded submission.
+    """Return {'step1': points, …, 'total': points} for one student's autograded submission;
+    a late submission also has 'late_penalty' (points off), and its total is after it, as in
+    nbgrader's export.
 
     Raises nbgrader's MissingEntry if the student or submission is not in the gradebook.
     """
@@ -35,7 +37,10 @@ def step_scores(root: Path, student: str, assignment: str = ASSIGNMENT) -> dict[
                 match = STEP_OF_GRADE_ID.match(grade.name)
                 step = f"step{match.group(1)}" if match else grade.name
                 totals[step] += float(grade.score or 0)
-        totals["total"] = float(submission.score)
+        penalty = float(submission.late_submission_penalty or 0.0)
+        if penalty:
+            totals["late_penalty"] = penalty
+        totals["total"] = max(0.0, float(submission.score) - penalty)
     return dict(sorted(totals.items()))
 
 

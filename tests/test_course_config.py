@@ -77,6 +77,7 @@ def test_grade_and_autograde_agree_on_the_configured_rules(course):
     # the late penalty takes everything; the slow cell times out at 5 s, so step 3's
     # has-checks (defined in that cell, before the sleep) are graded as interrupted
     assert judged["punctual"]["total"] == 100
+    assert (judged["late"]["late_penalty"], judged["late"]["total"]) == (100, 0)
     assert re.search(r"^late\s+graded\s+0 / 100\s+\S+\s+late: 100 point\(s\) off",
                      done.stdout, re.M), done.stdout
     assert re.search(r"^slow\s+flagged\s.*timeout: step3_has_checks ran over 5 s", done.stdout,

@@ -167,6 +167,9 @@ def raise_error(error: Any) -> None:
             or type(error.get("types")) is not list or type(error.get("cls")) is not str:
         raise KernelLost("the kernel answered a malformed error")
     message = error["msg"][:2000]
+    if not message.strip():  # e.g. the stub's bare `raise NotImplementedError()`
+        message = ("not written yet (it still raises NotImplementedError)"
+                   if error["cls"] == "NotImplementedError" else "raised with no message")
     for name in error["types"]:
         if type(name) is str and name in SAFE_ERRORS:
             kind = SAFE_ERRORS[name]
