@@ -131,3 +131,22 @@ def test_names_read_lists_loaded_names() -> None:
     with pytest.raises(SyntaxError):
         names_read("def (")
     assert issubclass(KernelLost, BaseException) and not issubclass(KernelLost, Exception)
+
+
+def test_an_answer_of_colliding_hashes_is_refused_before_it_is_hashed(tests, setup, names) -> None:
+    """60,000 ints that all hash alike would keep the grader busy for minutes (each insertion
+    walks the others): over MAX_HASHED set members the answer is refused at once."""
+    import time
+
+    from plaisante.grading.judge import MAX_HASHED
+
+    colliding = [(2 ** 61 - 1) * k for k in range(1, 60_001)]
+
+    def transport(text: str) -> str:
+        request = json.loads(text)
+        return json.dumps({"q": request["q"], "ok": {"d": [["trace_values", {"s": colliding}]]}})
+
+    started = time.monotonic()
+    verdict = judge_cell(tests["step1_trace"], setup, names, transport)
+    assert time.monotonic() - started < 2
+    assert verdict.lost and f"over {MAX_HASHED} set members" in verdict.lost

@@ -37,6 +37,10 @@ from ..checks import Always
 MAX_ANSWER_CHARS = 4 * 1024 * 1024  # one answer's JSON text
 MAX_ITEMS = 200_000  # values in one answer
 MAX_DEPTH = 60
+#: Set members and dict keys in one answer: a kernel can pick ints whose hashes all collide
+#: (multiples of 2**61 - 1), making each insertion walk all the others, so the work grows with
+#: the square of this number (measured: 60,000 such ints kept a grader busy for minutes).
+MAX_HASHED = 2_000
 MAX_PRINTED = 64 * 1024  # what a test cell itself may print into its output
 
 #: Builtin exceptions an answer may raise here, by name; any other error a student's part
@@ -120,8 +124,14 @@ class Codec:
 
     def decode(self, data: Any) -> Any:
         """Return the value ``data`` describes; raises KernelLost for anything malformed."""
-        budget = [MAX_ITEMS]
-        return self._decode(data, 0, budget)
+        self._hashed = MAX_HASHED
+        return self._decode(data, 0, [MAX_ITEMS])
+
+    def _hashing(self, count: int) -> None:
+        self._hashed -= count
+        if self._hashed < 0:
+            raise KernelLost(f"the kernel's answer holds over {MAX_HASHED} set members or dict "
+                             "keys")
 
     def _decode(self, data: Any, depth: int, budget: list[int]) -> Any:
         budget[0] -= 1
@@ -143,6 +153,7 @@ class Codec:
             self.objects[data["o"]] = handle
             return handle
         if "d" in data and type(data["d"]) is list:
+            self._hashing(len(data["d"]))
             pairs = [self._decode(pair, depth + 1, budget) for pair in data["d"]]
             if not all(type(pair) is list and len(pair) == 2 for pair in pairs):
                 raise KernelLost("the kernel answered a malformed dict")
@@ -153,6 +164,8 @@ class Codec:
         builders: dict[str, Callable[[list[Any]], Any]] = {"t": tuple, "s": set, "fs": frozenset}
         for tag, build in builders.items():
             if tag in data and type(data[tag]) is list and len(data) == 1:
+                if tag != "t":
+                    self._hashing(len(data[tag]))
                 items = [self._decode(item, depth + 1, budget) for item in data[tag]]
                 try:
                     return build(items)
