@@ -404,7 +404,7 @@ def check_move_selected(Tableau: Callable[[], Any]) -> None:
         call = (f"selecting held[{picks[0]}] then held[{picks[1]}], "
                 "then move_selected_to_play_area()")
         run(call, table.move_selected_to_play_area)
-        rest = [card for card in held if card not in chosen]
+        rest = [card for card in held if all(card is not pick for pick in chosen)]
         expect_tableau(table, call, play_area=chosen, held_cards=rest, selected=[])
 
 

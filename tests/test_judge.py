@@ -128,6 +128,7 @@ def test_a_kernel_that_breaks_the_protocol_is_lost(tests, setup, names) -> None:
 
 def test_names_read_lists_loaded_names() -> None:
     assert names_read("x = f(y)\nlambda: z") == ["f", "y", "z"]
+    assert names_read("_t = T()\ncheck(_t, lambda c=1, *, d: c + d + e)") == ["T", "check", "e"]
     with pytest.raises(SyntaxError):
         names_read("def (")
     assert issubclass(KernelLost, BaseException) and not issubclass(KernelLost, Exception)

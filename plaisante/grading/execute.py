@@ -112,6 +112,7 @@ class JudgedExecute(Execute):
         self._cell_used: dict[int, int] = {}
         self._setup: dict[str, Any] | None = None
         self._conversation: KernelConversation | None = None
+        self._locked = False
         return super().preprocess(nb, resources, km)
 
     def _get_timeout(self, cell: NotebookNode | None) -> int | None:
@@ -132,6 +133,8 @@ class JudgedExecute(Execute):
         if self._stopped:
             cell.outputs = [error_output(NOT_RUN, self._stopped)]
             return cell, resources
+        if not self._locked:
+            self._lock_sockets()
         self._cell_timeout = self._get_timeout(cell)
         if is_test(cell):
             cell.outputs = self._judge(name, index)
@@ -148,7 +151,7 @@ class JudgedExecute(Execute):
             return cell, resources
         except DeadKernelError:
             why = self._death_cause()
-            self.incident("kernel-died", f"kernel died in {name} ({why}; kernel restarted)", name)
+            self.incident("kernel-died", f"kernel died in {name} ({why}{self._then()})", name)
             cell.outputs = [error_output("DeadKernelError", f"the kernel died: {why}")]
             self._restart(name)
             return cell, resources
@@ -242,15 +245,28 @@ class JudgedExecute(Execute):
             self.incident("timeout", f"timeout: {name} ran over {self._cell_timeout} s and "
                           "ignored the interrupt (kernel restarted)", name)
         elif conversation.died:
-            self.incident("kernel-died", f"kernel died in {name} ({self._death_cause()}; "
-                          "kernel restarted)", name)
+            self.incident("kernel-died", f"kernel died in {name} ({self._death_cause()}"
+                          f"{self._then()})", name)
         else:
             self.incident("protocol", f"{name}: {why} (kernel restarted)", name)
         self._restart(name)
 
     # ------------------------------------------------------------------ kernel plumbing
 
+    def _then(self) -> str:
+        """What follows a kernel's death: a restart, unless it overflowed its folder."""
+        return "" if getattr(self.km, "sandbox_overflow", "") else "; kernel restarted"
+
+    def _lock_sockets(self) -> None:
+        lock = getattr(self.km, "lock_socket_folder", None)
+        if lock is not None:
+            lock()
+        self._locked = True
+
     def _death_cause(self) -> str:
+        overflow = getattr(self.km, "sandbox_overflow", "")
+        if overflow:
+            return overflow
         process = getattr(getattr(self.km, "provisioner", None), "process", None)
         code = process.poll() if process is not None else None
         if code is None:
@@ -294,6 +310,12 @@ class JudgedExecute(Execute):
             self.incident("gave-up", self._stopped, name)
             return
         self._restarts += 1
+        self._locked = False
+        if getattr(self.km, "sandbox_overflow", ""):
+            self._stopped = (f"the kernel {self.km.sandbox_overflow}; cells after {name} were "
+                             "not run")
+            self.incident("gave-up", self._stopped, name)
+            return
         try:
             run_sync(self.km.restart_kernel)(now=True)
             run_sync(self.kc.wait_for_ready)(timeout=60)

@@ -123,13 +123,15 @@ class Codec:
         raise TypeError(f"stand-in {function!r} is neither Always(...) nor a kit function")
 
     def decode(self, data: Any) -> Any:
-        """Return the value ``data`` describes; raises KernelLost for anything malformed."""
-        self._hashed = MAX_HASHED
-        return self._decode(data, 0, [MAX_ITEMS])
+        """Return the value ``data`` describes; raises KernelLost for anything malformed.
+        One answer has one budget of values and of hashed members (a nested request made
+        while decoding, to hash a handle, has its own)."""
+        return self._decode(data, 0, [MAX_ITEMS, MAX_HASHED])
 
-    def _hashing(self, count: int) -> None:
-        self._hashed -= count
-        if self._hashed < 0:
+    @staticmethod
+    def _hashing(budget: list[int], count: int) -> None:
+        budget[1] -= count
+        if budget[1] < 0:
             raise KernelLost(f"the kernel's answer holds over {MAX_HASHED} set members or dict "
                              "keys")
 
@@ -153,7 +155,7 @@ class Codec:
             self.objects[data["o"]] = handle
             return handle
         if "d" in data and type(data["d"]) is list:
-            self._hashing(len(data["d"]))
+            self._hashing(budget, len(data["d"]))
             pairs = [self._decode(pair, depth + 1, budget) for pair in data["d"]]
             if not all(type(pair) is list and len(pair) == 2 for pair in pairs):
                 raise KernelLost("the kernel answered a malformed dict")
@@ -165,7 +167,7 @@ class Codec:
         for tag, build in builders.items():
             if tag in data and type(data[tag]) is list and len(data) == 1:
                 if tag != "t":
-                    self._hashing(len(data[tag]))
+                    self._hashing(budget, len(data[tag]))
                 items = [self._decode(item, depth + 1, budget) for item in data[tag]]
                 try:
                     return build(items)
@@ -297,6 +299,11 @@ class Session:
 
     def ask(self, request: dict[str, Any]) -> Any:
         """Send ``request``; return the decoded answer or raise the student's error."""
+        return self._exchange(request)[0]
+
+    def _exchange(self, request: dict[str, Any]) -> tuple[Any, Any]:
+        """Send ``request``; return (decoded answer, its raw ``back``) or raise the student's
+        error. (Decoding may itself ask, to hash a handle: nothing here is kept on self.)"""
         seq = next(self.sequence)
         self.requests += 1
         text = self.transport(json.dumps({"q": seq, **request}))
@@ -313,19 +320,17 @@ class Session:
             raise_error(reply["err"])
         if "ok" not in reply:
             raise KernelLost(f"the kernel's answer holds no value: {text[:80]!r}")
-        self._last_back = reply.get("back")
-        return self.codec.decode(reply["ok"])
+        return self.codec.decode(reply["ok"]), reply.get("back")
 
     def call(self, function: Remote, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        """Call ``function`` in the kernel; list arguments get back what the call left in
-        them (so a part that mutates its input is seen to)."""
+        """Call ``function`` in the kernel; list arguments get back what the kernel says the
+        call left in them (so a part that mutates its input is seen to, as the kernel reports
+        it: see docs/threat-model.md)."""
         encode = self.codec.encode
         request = {"op": "call", "f": {"r": function._ref}, "a": [encode(a) for a in args],
                    "kw": [[str(k), encode(v)] for k, v in kwargs.items()],
                    "with": self.stand_ins.get(function._ref, {})}
-        self._last_back = None
-        result = self.ask(request)
-        back = self._last_back
+        result, back = self._exchange(request)
         if back is not None:
             if type(back) is not list or len(back) != len(args):
                 raise KernelLost("the kernel answered a malformed call")
@@ -379,11 +384,14 @@ class Verdict:
 
 
 def names_read(source: str) -> list[str]:
-    """Return the names ``source`` reads anywhere (sorted), the candidates to fetch from the
-    kernel. Raises SyntaxError for a source that does not parse."""
+    """Return the names ``source`` reads anywhere and never binds itself (sorted): the
+    candidates to fetch from the kernel. Raises SyntaxError for a source that does not parse."""
     tree = ast.parse(source)
-    return sorted({node.id for node in ast.walk(tree)
-                   if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)})
+    names = [node for node in ast.walk(tree) if isinstance(node, ast.Name)]
+    bound = {node.id for node in names if not isinstance(node.ctx, ast.Load)}
+    bound |= {arg.arg for node in ast.walk(tree) if isinstance(node, ast.arguments)
+              for arg in [*node.posonlyargs, *node.args, *node.kwonlyargs]}
+    return sorted({node.id for node in names if isinstance(node.ctx, ast.Load)} - bound)
 
 
 def setup_namespace(setup_sources: list[str]) -> dict[str, Any]:
@@ -414,7 +422,10 @@ def judge_cell(source: str, setup: dict[str, Any], student_names: set[str],
         found = session.fetch(wanted) if wanted else {}
         for name in wanted:
             if name in found:
-                namespace[name] = found[name]
+                value = found[name]
+                if type(value) is Remote:  # named as the test names it, whatever it calls itself
+                    object.__setattr__(value, "_name", name)
+                namespace[name] = value
             elif name in student_names:
                 namespace.pop(name, None)
         with contextlib.redirect_stdout(printed):

@@ -35,6 +35,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from functools import lru_cache
 from pathlib import Path
@@ -250,6 +251,65 @@ def kernel_env(home: str = "/tmp") -> dict[str, str]:
     }
 
 
+def folder_usage(folder: Path, max_entries: int = 10_000) -> tuple[int, int]:
+    """Return (bytes on disk, entries) under ``folder``, links not followed; stops counting
+    past ``max_entries`` entries."""
+    used = entries = 0
+    for top, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            entries += 1
+            try:
+                used += os.lstat(os.path.join(top, name)).st_blocks * 512
+            except OSError:
+                pass
+        if entries > max_entries:
+            break
+    return used, entries
+
+
+def empty_folder(folder: Path, keep: tuple[str, ...] = ()) -> None:
+    """Remove everything in ``folder`` but the names in ``keep``, never following a link;
+    folders the kernel made unreadable are opened up first."""
+    def opened(function: Any, path: str, _: Any) -> None:
+        os.chmod(os.path.dirname(path), 0o700)
+        if os.path.isdir(path) and not os.path.islink(path):
+            os.chmod(path, 0o700)
+        function(path)
+
+    for entry in os.scandir(folder):
+        if entry.name in keep:
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            os.chmod(entry.path, 0o700)
+            shutil.rmtree(entry.path, onerror=opened)
+        else:
+            os.unlink(entry.path)
+
+
+class FolderWatch(threading.Thread):
+    """Watches the sockets folder, the one host folder a kernel can write: past ``limit``
+    bytes (or 10,000 entries) it kills the kernel, empties the folder and says why in
+    ``manager.sandbox_overflow``. Checks every 0.2 s while the kernel's process lives."""
+
+    def __init__(self, manager: SandboxKernelManager, process: Any, limit: int) -> None:
+        super().__init__(name="plaisante-folder-watch", daemon=True)
+        self.manager, self.process, self.limit = manager, process, limit
+
+    def run(self) -> None:
+        folder = Path(self.manager.sandbox_socket_dir)
+        while self.process.poll() is None:
+            used, entries = folder_usage(folder)
+            if used > self.limit or entries > 10_000:
+                self.manager.sandbox_overflow = (
+                    f"wrote over {self.limit // (1024 * 1024)} MiB ({used // (1024 * 1024)} MiB, "
+                    f"{entries} files) into its sockets folder on the host; killed")
+                self.process.kill()
+                self.process.wait()
+                empty_folder(folder, keep=(Path(self.manager.connection_file).name,))
+                return
+            time.sleep(0.2)
+
+
 class SandboxKernelManager(AsyncKernelManager):
     """An ipykernel launched inside the sandbox; its settings come from the traitlets below
     (``grade_one`` fills them in through the converter's config).
@@ -270,6 +330,23 @@ class SandboxKernelManager(AsyncKernelManager):
             self.transport = "ipc"
             self.ip = str(Path(self.sandbox_socket_dir) / "kernel")
             self.connection_file = str(Path(self.sandbox_socket_dir) / "kernel.json")
+
+    sandbox_overflow = ""  # set by FolderWatch: why the kernel was killed
+
+    async def _async_post_start_kernel(self, **kw: Any) -> None:
+        await super()._async_post_start_kernel(**kw)
+        process = getattr(self.provisioner, "process", None)
+        if self.sandbox_enabled and process is not None:
+            limit = int(Limits(**self.sandbox_limits).file_bytes)
+            FolderWatch(self, process, limit).start()
+
+    def lock_socket_folder(self) -> None:
+        """Once the kernel has made its sockets: a throw-away uid may no longer add, remove or
+        replace anything in its sockets folder (so it cannot swap a socket for a link to a
+        host socket the root grader would then connect to). A restart unlocks it."""
+        if self.sandbox_enabled and is_throwaway(self.sandbox_uid):
+            os.chown(self.sandbox_socket_dir, 0, 0, follow_symlinks=False)
+            os.chmod(self.sandbox_socket_dir, 0o755)
 
     def write_connection_file(self, **kwargs: Any) -> None:
         path = Path(self.connection_file)

@@ -254,6 +254,7 @@ def _run_autograde(work: Path, student: str, assignment: str, course_id: str,
         setattr(execute, name, value)
     execute.extra_arguments = ["--HistoryManager.hist_file=:memory:"]
     execute.shutdown_kernel = "immediate"
+    execute.store_widget_state = False  # widget messages would escape the output allowance
     manager = config.SandboxKernelManager
     manager.sandbox_enabled = 1 if sandbox else 0
     manager.sandbox_work_dir = str(scratch)
@@ -282,6 +283,10 @@ def _run_autograde(work: Path, student: str, assignment: str, course_id: str,
     finally:
         logger.removeHandler(handler)
         handler.close()
+        try:  # what the kernel left there, even in folders it made unreadable
+            sb.empty_folder(sockets.parent)
+        except OSError:
+            pass
         shutil.rmtree(sockets.parent, ignore_errors=True)
     if incidents.is_file():
         for line in incidents.read_text(encoding="utf-8").splitlines():

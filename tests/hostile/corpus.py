@@ -432,6 +432,14 @@ STEP3_HAS_CHECKS = ("step3_has_pair", "step3_has_three_of_a_kind", "step3_has_fo
                     "step3_has_two_pair", "step3_has_full_house", "step3_has_flush",
                     "step3_has_straight")
 
+FILL_SOCKETS = """\
+import os, sys
+folder = os.path.dirname(sys.argv[sys.argv.index("-f") + 1])
+for number in range(40):            # 2.4 GB in files under the 64 MiB file-size limit
+    with open(os.path.join(folder, f"fill{number}"), "wb") as out:
+        out.write(b"x" * (60 << 20))
+"""
+
 CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
     "infinite_loop": (replace("step3_has_checks", *LOOP_FOREVER),
                       Expect(96, "flagged", "timeout: step3_has_pair", ("step3_has_pair",))),
@@ -605,6 +613,12 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
     "custom_exc": (made(base, swap("step3_has_checks", PAIR_RIGHT, PAIR_AT_LEAST_TWO),
                         add("step3_has_checks", CUSTOM_EXC)),
                    Expect(96, "graded", "", ("step3_has_pair",))),
+    # found by the attack review: the sockets folder is the one host folder a kernel can write.
+    # Graded as an ordinary user (this batch), a watch kills the kernel past file_bytes and
+    # grading stops there (step 5's two test cells lost); as root the folder is locked first.
+    "fill_sockets_folder": (made(base, add("step5_tableau", FILL_SOCKETS)),
+                            Expect(88, "flagged", "into its sockets folder on the host",
+                                   ("step5_toggle_selection", "step5_move_selected"))),
 }
 
 # each trick and the same code without it: a judge must score them alike, cell by cell
