@@ -19,9 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from nbgrader.api import MissingEntry
-
-from . import course, scores
+from . import course
 from .reference import ASSIGNMENT, course_root
 
 
@@ -64,7 +62,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     try:
         return _run(build_parser().parse_args(argv))
-    except (ValueError, FileNotFoundError, FileExistsError, MissingEntry) as error:
+    except (ValueError, FileNotFoundError, FileExistsError) as error:
+        print(f"plaisante: {error}", file=sys.stderr)
+    except Exception as error:
+        if type(error).__name__ != "MissingEntry":  # nbgrader's, imported only when needed
+            raise
         print(f"plaisante: {error}", file=sys.stderr)
     except subprocess.CalledProcessError as error:
         print(f"plaisante: {' '.join(map(str, error.cmd[2:]))} failed (exit {error.returncode});"
@@ -96,6 +98,9 @@ def _run(args: argparse.Namespace) -> int:
             raise FileNotFoundError(f"cannot write {target}: folder {target.parent} does not exist")
         course.run_nbgrader("export", f"--to={target}", root=root)
     elif args.command == "scores":
+        from nbgrader.api import MissingEntry
+
+        from . import scores
         from .grading.run import submitted_students
 
         for student in args.student or submitted_students(root):

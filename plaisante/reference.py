@@ -12,8 +12,6 @@ import types
 from functools import lru_cache
 from pathlib import Path
 
-import nbformat
-
 ASSIGNMENT = "plaisante"
 SKIPPED_CELLS = frozenset({"play"})
 
@@ -44,6 +42,8 @@ def source_notebook(root: Path | None = None) -> Path:
 
 def reference_code(path: Path) -> str:
     """Return the Python source of the notebook's setup and solution cells, in order."""
+    import nbformat  # ~1 s of imports: only when the solution is really loaded
+
     nb = nbformat.read(path, as_version=4)
     chunks = []
     for cell in nb.cells:
