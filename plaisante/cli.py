@@ -1,15 +1,19 @@
 """The ``plaisante`` command: the instructor's nbgrader steps, runnable from any folder.
 
-    plaisante release                     # solutions/ → starter/ (nbgrader generate_assignment)
-    plaisante submit NOTEBOOK --student ID
-    plaisante autograde [--student ID …]  # nbgrader autograde
-    plaisante grade ASSIGNMENT [--student ID …]  # sandboxed autograde, final table (see docs)
+Every command that acts on assignments takes their ids (``plaisante list`` shows them); with
+none, it acts on every assignment of the course.
+
+    plaisante list                                # the course's assignments
+    plaisante release [ID …]                      # solutions/ → starter/ (generate_assignment)
+    plaisante submit NOTEBOOK --student S [--assignment ID]
+    plaisante autograde [ID …] [--student S …]    # plain nbgrader autograde
+    plaisante grade [ID …] [--student S …]        # the judge: sandboxed, final table (docs)
         [--workers N] [--scheduler tcp://HOST:8786]  # in parallel: every core by default,
                                                      # or a Dask cluster (docs/capacity.md)
-    plaisante feedback                    # nbgrader generate_feedback
-    plaisante export [--to grades.csv]    # nbgrader export
-    plaisante scores [--student ID …]     # per-step scores from the gradebook
-    plaisante nbgrader ARGS…              # any nbgrader command, from the course root
+    plaisante feedback [ID …]                     # nbgrader generate_feedback
+    plaisante export [--to grades.csv]            # nbgrader export
+    plaisante scores [ID …] [--student S …]       # per-step scores from the gradebook
+    plaisante nbgrader ARGS…                      # any nbgrader command, from the course root
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import sys
 from pathlib import Path
 
 from . import course
-from .reference import ASSIGNMENT, course_root
+from .reference import course_root
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -28,16 +32,22 @@ def build_parser() -> argparse.ArgumentParser:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--course", type=Path, help="course folder (default: found from here)")
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("release", help="generate the student version into starter/")
+    ids = {"nargs": "*", "metavar": "ID", "help": "assignment ids (default: every one)"}
+    sub.add_parser("list", help="list the course's assignments")
+    p = sub.add_parser("release", help="generate the student version into starter/")
+    p.add_argument("assignments", **ids)
     p = sub.add_parser("submit", help="copy a student's notebook into assignments/submitted")
     p.add_argument("notebook", type=Path)
     p.add_argument("--student", required=True)
+    p.add_argument("--assignment", help="its assignment (default: the course's only one)")
     p.add_argument("--replace", action="store_true",
                    help="replace an earlier submission (kept in assignments/replaced/)")
-    p = sub.add_parser("autograde", help="autograde submissions with nbgrader")
+    p = sub.add_parser("autograde", help="autograde submissions with plain nbgrader "
+                                         "(trusts the student's code)")
+    p.add_argument("assignments", **ids)
     p.add_argument("--student", action="append")
     p = sub.add_parser("grade", help="autograde in a sandbox; print a table of scores and reasons")
-    p.add_argument("assignment")
+    p.add_argument("assignments", **ids)
     p.add_argument("--student", action="append", help="grade only this student (repeatable)")
     p.add_argument("--no-sandbox", action="store_true",
                    help="run kernels unsandboxed (only for notebooks you trust)")
@@ -49,10 +59,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="a Dask scheduler, e.g. tcp://host:8786, to fan the grading out to "
                         "('local': a Dask LocalCluster of --workers processes)")
-    sub.add_parser("feedback", help="generate feedback HTML (hidden tests' code left out)")
+    p = sub.add_parser("feedback", help="generate feedback HTML (hidden tests' code left out)")
+    p.add_argument("assignments", **ids)
     p = sub.add_parser("export", help="export grades to CSV")
     p.add_argument("--to", default="grades.csv")
     p = sub.add_parser("scores", help="print per-step scores from the gradebook")
+    p.add_argument("assignments", **ids)
     p.add_argument("--student", action="append")
     p = sub.add_parser("nbgrader", help="run any nbgrader command from the course root")
     p.add_argument("args", nargs=argparse.REMAINDER)
@@ -74,67 +86,108 @@ def main(argv: list[str] | None = None) -> int:
     return 2
 
 
+def chosen(layout: course.CourseLayout, asked: list[str]) -> list[str]:
+    """Return the assignment ids a command acts on: ``asked``, or every one of the course.
+    Raises ValueError naming the course's assignments for an id it does not have."""
+    known = layout.assignments()
+    for assignment in asked:
+        if assignment not in known:
+            raise ValueError(f"unknown assignment {assignment!r}; the course has: "
+                             f"{', '.join(known) or 'none (no solutions/ID/ID.ipynb)'}")
+    return list(dict.fromkeys(asked)) or known
+
+
 def _run(args: argparse.Namespace) -> int:
     root = args.course.resolve() if args.course else course_root()
-    if args.command == "release":
-        course.run_nbgrader("generate_assignment", ASSIGNMENT, "--force", root=root)
+    layout = course.CourseLayout(root)
+    if args.command == "list":
+        for assignment in layout.assignments():
+            released = "released" if layout.release(assignment).is_file() else "not released"
+            count = sum(1 for p in layout.submitted_root.glob(f"*/{assignment}") if p.is_dir())
+            print(f"{assignment:<16} {released:<13} {count} submission(s)")
+    elif args.command == "release":
+        for assignment in chosen(layout, args.assignments):
+            course.run_nbgrader("generate_assignment", assignment, "--force", root=root)
     elif args.command == "submit":
-        print(course.submit(args.notebook, args.student, root, replace=args.replace))
+        assignment = args.assignment or _only(layout)
+        chosen(layout, [assignment])
+        print(course.submit(args.notebook, args.student, root, replace=args.replace,
+                            assignment=assignment))
     elif args.command == "autograde":
-        for student in args.student or [None]:
-            flags = ["--student", student] if student else []
-            course.run_nbgrader("autograde", ASSIGNMENT, "--force", *flags, root=root)
+        for assignment in chosen(layout, args.assignments):
+            for student in args.student or [None]:
+                flags = ["--student", student] if student else []
+                course.run_nbgrader("autograde", assignment, "--force", *flags, root=root)
     elif args.command == "grade":
-        return _grade(root, args)
+        return max([_grade(root, assignment, args)
+                    for assignment in chosen(layout, args.assignments)], default=0)
     elif args.command == "feedback":
-        course.run_nbgrader("generate_feedback", ASSIGNMENT, "--force", root=root, check=False)
         from .grading.feedback import write_missing_pages
 
-        for page in write_missing_pages(root, ASSIGNMENT):
-            print(f"plaisante feedback: no notebook to show, wrote the grader's reasons to {page}")
+        for assignment in chosen(layout, args.assignments):
+            course.run_nbgrader("generate_feedback", assignment, "--force", root=root,
+                                check=False)
+            for page in write_missing_pages(root, assignment):
+                print(f"plaisante feedback: no notebook to show, wrote the grader's reasons "
+                      f"to {page}")
     elif args.command == "export":
         target = Path(args.to).resolve()
         if not target.parent.is_dir():
             raise FileNotFoundError(f"cannot write {target}: folder {target.parent} does not exist")
         course.run_nbgrader("export", f"--to={target}", root=root)
     elif args.command == "scores":
-        from nbgrader.api import MissingEntry
-
-        from . import scores
-        from .grading.run import submitted_students
-
-        for student in args.student or submitted_students(root):
-            if not course.STUDENT_ID.fullmatch(student):
-                raise ValueError(f"student id {student!r}: use ASCII letters, digits, '_' and "
-                                 "'-' (not first) only")
-            try:
-                table = scores.step_scores(root, student)
-            except MissingEntry:
-                print(student, "not graded yet")
-                continue
-            print(student, " ".join(f"{k}={v:g}" for k, v in table.items()))
+        _scores(root, chosen(layout, args.assignments), args.student)
     elif args.command == "nbgrader":
         return course.run_nbgrader(*args.args, root=root, check=False).returncode
     return 0
 
 
-def _grade(root: Path, args: argparse.Namespace) -> int:
+def _only(layout: course.CourseLayout) -> str:
+    """Return the course's one assignment; raises ValueError when it has several or none."""
+    known = layout.assignments()
+    if len(known) != 1:
+        raise ValueError(f"say which assignment with --assignment; the course has: "
+                         f"{', '.join(known) or 'none'}")
+    return known[0]
+
+
+def _scores(root: Path, assignments: list[str], students: list[str] | None) -> None:
+    from nbgrader.api import MissingEntry
+
+    from . import scores
+    from .grading.run import submitted_students
+
+    for assignment in assignments:
+        prefix = f"{assignment}: " if len(assignments) > 1 else ""
+        for student in students or submitted_students(root, assignment):
+            if not course.STUDENT_ID.fullmatch(student):
+                raise ValueError(f"student id {student!r}: use ASCII letters, digits, '_' and "
+                                 "'-' (not first) only")
+            try:
+                table = scores.step_scores(root, student, assignment)
+            except MissingEntry:
+                print(f"{prefix}{student} not graded yet")
+                continue
+            print(f"{prefix}{student}", " ".join(f"{k}={v:g}" for k, v in table.items()))
+
+
+def _grade(root: Path, assignment: str, args: argparse.Namespace) -> int:
+    """Grade one assignment's submissions (``args.student``, default every one); print the
+    table; return the exit status."""
     from . import grading
     from .grading.report import all_accounted_for, table
 
-    if not (root / "solutions" / args.assignment).is_dir():
-        known = sorted(p.name for p in (root / "solutions").iterdir() if p.is_dir())
-        print(f"plaisante grade: unknown assignment {args.assignment!r}; the course has: "
-              f"{', '.join(known) or 'none'}", file=sys.stderr)
-        return 2
-    submitted = root / "assignments" / "submitted"
+    layout = course.CourseLayout(root)
+    submitted = layout.submitted_root
     folders = sorted(p.name for p in submitted.iterdir()) if submitted.is_dir() else []
     for odd in (name for name in folders if not course.STUDENT_ID.fullmatch(name)):
         print(f"plaisante grade: skipped {submitted / odd}: a student id holds only ASCII "
               "letters, digits, '_' and '-'; rename the folder to grade it", file=sys.stderr)
-    if not args.student and not any(course.STUDENT_ID.fullmatch(n) for n in folders):
-        print(f"plaisante grade: no submissions in {submitted}; add them with "
-              "`plaisante submit NOTEBOOK --student ID`")
+    from .grading.run import submitted_students
+
+    if not args.student and not submitted_students(root, assignment):
+        print(f"plaisante grade: no submissions of {assignment!r} in {submitted}; add them with "
+              f"`plaisante submit NOTEBOOK --student ID --assignment {assignment}`")
         return 0
 
     try:
@@ -144,7 +197,7 @@ def _grade(root: Path, args: argparse.Namespace) -> int:
 
         # always in worker processes, even one: a worker's memory is bounded, and one that
         # dies costs its submission a retry, never the run
-        results = grade_parallel(root, args.assignment, args.student, limits=limits,
+        results = grade_parallel(root, assignment, args.student, limits=limits,
                                  sandbox=not args.no_sandbox, workers=args.workers,
                                  scheduler=args.scheduler, progress=True)
     except (ValueError, FileNotFoundError, RuntimeError) as error:

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,28 +38,69 @@ def run_nbgrader(*args: str, root: Path | None = None, check: bool = True,
                           env=nbgrader_env(), check=check, text=True, capture_output=capture)
 
 
-def submitted_path(root: Path, student: str, assignment: str = ASSIGNMENT) -> Path:
-    """Return where nbgrader expects ``student``'s submitted notebook."""
-    return root / "assignments" / "submitted" / student / assignment / f"{assignment}.ipynb"
-
-
 # nbgrader puts ids into regexes and paths; a leading '-' would read as a command-line option.
 STUDENT_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
 
 
-def report_path(root: Path, assignment: str, student: str) -> Path:
-    """Return where ``plaisante grade`` keeps a student's grading report (JSON)."""
-    return Path(root) / "assignments" / "reports" / assignment / f"{student}.json"
+@dataclass(frozen=True)
+class CourseLayout:
+    """Where everything of a course lives: the one place a path under the course root is
+    spelled (as ``nbgrader_config.py`` maps nbgrader's folders: source ``solutions/``, release
+    ``starter/``, submitted, autograded and feedback under ``assignments/``, the gradebook
+    ``assignments/gradebook.db``; plus the kit's own ``reports/`` and ``replaced/``), like
+    nbgrader's ``CourseDirectory``. Notebook paths assume one notebook per assignment, named
+    after it, unless ``notebook`` is given."""
 
+    root: Path
 
-def autograded_path(root: Path, student: str, assignment: str, notebook: str) -> Path:
-    """Return nbgrader's autograded copy of a student's notebook."""
-    return Path(root) / "assignments" / "autograded" / student / assignment / f"{notebook}.ipynb"
+    @classmethod
+    def of(cls, root: Path | None = None) -> CourseLayout:
+        """The layout of ``root`` (default: the course found from here, ``course_root()``)."""
+        return cls(Path(root) if root is not None else course_root())
 
+    @property
+    def gradebook(self) -> Path:
+        return self.root / "assignments" / "gradebook.db"
 
-def gradebook_path(root: Path) -> Path:
-    """Return the course gradebook's file, as nbgrader_config.py sets it."""
-    return Path(root) / "assignments" / "gradebook.db"
+    @property
+    def gradebook_url(self) -> str:
+        return f"sqlite:///{self.gradebook}"
+
+    @property
+    def submitted_root(self) -> Path:
+        return self.root / "assignments" / "submitted"
+
+    def assignments(self) -> list[str]:
+        """Return the ids of the course's assignments: folders of ``solutions/`` holding a
+        notebook named after them, sorted."""
+        folder = self.root / "solutions"
+        return sorted(p.name for p in folder.iterdir()
+                      if (p / f"{p.name}.ipynb").is_file()) if folder.is_dir() else []
+
+    def source(self, assignment: str) -> Path:
+        return self.root / "solutions" / assignment / f"{assignment}.ipynb"
+
+    def release(self, assignment: str) -> Path:
+        return self.root / "starter" / assignment / f"{assignment}.ipynb"
+
+    def submitted(self, student: str, assignment: str, notebook: str | None = None) -> Path:
+        return self.submitted_root / student / assignment / f"{notebook or assignment}.ipynb"
+
+    def autograded(self, student: str, assignment: str, notebook: str | None = None) -> Path:
+        return (self.root / "assignments" / "autograded" / student / assignment /
+                f"{notebook or assignment}.ipynb")
+
+    def feedback(self, student: str, assignment: str, notebook: str | None = None) -> Path:
+        return (self.root / "assignments" / "feedback" / student / assignment /
+                f"{notebook or assignment}.html")
+
+    def report(self, assignment: str, student: str) -> Path:
+        """``plaisante grade``'s report of one student (JSON: status, reasons, scores)."""
+        return self.root / "assignments" / "reports" / assignment / f"{student}.json"
+
+    def replaced(self, student: str) -> Path:
+        """Where ``submit --replace`` keeps a student's earlier submissions."""
+        return self.root / "assignments" / "replaced" / student
 
 
 def course_config(root: Path) -> Any:
@@ -83,7 +125,7 @@ TIMESTAMP_FORMAT = "%Y-%m-%d %H:%M:%S.%f UTC"
 
 
 def submit(notebook: Path, student: str, root: Path | None = None, *,
-           replace: bool = False) -> Path:
+           replace: bool = False, assignment: str = ASSIGNMENT) -> Path:
     """Copy a student's notebook into the submitted folder, as nbgrader's exchange would.
 
     ``student`` may hold ASCII letters, digits, '_' and '-', not first (nbgrader puts ids into
@@ -98,14 +140,13 @@ def submit(notebook: Path, student: str, root: Path | None = None, *,
                          "(not first) only")
     if not Path(notebook).is_file():
         raise FileNotFoundError(f"no notebook at {notebook}")
-    root = root or course_root()
-    target = submitted_path(root, student)
+    layout = CourseLayout.of(root)
+    target = layout.submitted(student, assignment)
     if target.exists():
         if not replace:
             raise FileExistsError(f"{student} already has a submission at {target}; pass "
                                   "--replace to submit again (the earlier one is kept aside)")
-        kept = root / "assignments" / "replaced" / student / time.strftime(
-            "%Y%m%dT%H%M%SZ.ipynb", time.gmtime())
+        kept = layout.replaced(student) / time.strftime("%Y%m%dT%H%M%SZ.ipynb", time.gmtime())
         kept.parent.mkdir(parents=True, exist_ok=True)
         shutil.move(target, kept)
     target.parent.mkdir(parents=True, exist_ok=True)

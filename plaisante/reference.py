@@ -37,7 +37,9 @@ def course_root(start: Path | None = None) -> Path:
 
 def source_notebook(root: Path | None = None) -> Path:
     """Return the path of the source (solutions) notebook of the Plaisante assignment."""
-    return (root or course_root()) / "solutions" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+    from .course import CourseLayout
+
+    return CourseLayout.of(root).source(ASSIGNMENT)
 
 
 def reference_code(path: Path) -> str:

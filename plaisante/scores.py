@@ -11,7 +11,7 @@ from pathlib import Path
 
 from nbgrader.api import Gradebook
 
-from .course import gradebook_path
+from .course import CourseLayout
 from .reference import ASSIGNMENT
 
 STEP_OF_GRADE_ID = re.compile(r"^step(\d+)_")
@@ -19,7 +19,7 @@ STEP_OF_GRADE_ID = re.compile(r"^step(\d+)_")
 
 def gradebook_url(root: Path) -> str:
     """Return the SQLite URL of the course's gradebook (as nbgrader_config.py sets it)."""
-    return f"sqlite:///{gradebook_path(root)}"
+    return CourseLayout(Path(root)).gradebook_url
 
 
 def step_scores(root: Path, student: str, assignment: str = ASSIGNMENT) -> dict[str, float]:

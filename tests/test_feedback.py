@@ -62,17 +62,17 @@ def test_the_judges_report_lets_a_visible_failure_speak_in_a_cell_with_hidden_te
 
     import nbformat
 
-    from plaisante.course import autograded_path, report_path
+    from plaisante.course import CourseLayout
 
     message = "has_pair(K♥ Q♦ 3♣ 7♠ 9♥): expected False, got True"
     test = graded_cell(f"check_has(has_pair)\n### BEGIN HIDDEN TESTS\n{HIDDEN_LINE}\n"
                        "### END HIDDEN TESTS", 4, 0,
                        [new_output("error", ename="CheckFailed", evalue=message, traceback=[])])
     notebook = new_notebook(cells=[test])
-    autograded = autograded_path(tmp_path, "ann", "plaisante", "plaisante")
+    autograded = CourseLayout(tmp_path).autograded("ann", "plaisante")
     autograded.parent.mkdir(parents=True)
     nbformat.write(notebook, autograded)
-    report = report_path(tmp_path, "plaisante", "ann")
+    report = CourseLayout(tmp_path).report("plaisante", "ann")
     report.parent.mkdir(parents=True)
     digest = hashlib.sha256(autograded.read_bytes()).hexdigest()
     report.write_text(json.dumps({"failed_in": {"t": "visible"}, "autograded_sha256": digest}))

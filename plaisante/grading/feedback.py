@@ -31,7 +31,7 @@ from nbformat.notebooknode import NotebookNode
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Integer, Unicode
 
-from ..course import autograded_path, report_path
+from ..course import CourseLayout
 
 REMOVED = "[hidden test code removed]"
 # Error names shown as they are; any other (a class a submission made up) shows as "Error".
@@ -138,8 +138,9 @@ def judged_failures(resources: Any) -> dict[str, str]:
     info = (resources or {}).get("nbgrader", {})
     try:
         student, assignment, notebook = info["student"], info["assignment"], info["notebook"]
-        report = json.loads(report_path(Path.cwd(), assignment, student).read_text("utf-8"))
-        autograded = autograded_path(Path.cwd(), student, assignment, notebook).read_bytes()
+        layout = CourseLayout(Path.cwd())
+        report = json.loads(layout.report(assignment, student).read_text("utf-8"))
+        autograded = layout.autograded(student, assignment, notebook).read_bytes()
     except (KeyError, OSError, ValueError):
         return {}
     if report.get("autograded_sha256") != hashlib.sha256(autograded).hexdigest():
@@ -153,11 +154,11 @@ def write_missing_pages(root: Path, assignment: str) -> list[Path]:
     submission that was empty, not a notebook, or another assignment's): its score and the
     grader's stated reasons, from ``assignments/reports/``. Returns the pages written."""
     written = []
-    reports = report_path(root, assignment, "-").parent
+    layout = CourseLayout(Path(root))
+    reports = layout.report(assignment, "-").parent
     for report in sorted(reports.glob("*.json")) if reports.is_dir() else []:
         result = json.loads(report.read_text(encoding="utf-8"))
-        page = (Path(root) / "assignments" / "feedback" / result["student"] / assignment /
-                f"{assignment}.html")
+        page = layout.feedback(result["student"], assignment)
         if page.exists():
             continue
         reasons = "".join(f"<li>{html.escape(reason)}</li>" for reason in result["reasons"])

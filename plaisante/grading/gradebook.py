@@ -11,7 +11,7 @@ from pathlib import Path
 
 from nbgrader.api import Gradebook, MissingEntry
 
-from ..course import gradebook_path, report_path
+from ..course import CourseLayout
 from .result import SubmissionResult
 
 
@@ -46,7 +46,8 @@ def record_results(root: Path, results: list[SubmissionResult], assignment: str)
     for result in results:
         if not isinstance(result, SubmissionResult):
             raise TypeError(f"record() takes SubmissionResult objects, got {type(result).__name__}")
-    db_path = gradebook_path(root)
+    layout = CourseLayout(root)
+    db_path = layout.gradebook
     if not db_path.is_file():
         raise FileNotFoundError(f"no gradebook at {db_path}: run `plaisante release` first")
     with warnings.catch_warnings():
@@ -66,7 +67,7 @@ def record_results(root: Path, results: list[SubmissionResult], assignment: str)
                     result.timestamp = None
                     _record_one(gradebook, assignment, result)
     for result in results:
-        target = report_path(root, assignment, result.student)
+        target = layout.report(assignment, result.student)
         target.parent.mkdir(parents=True, exist_ok=True)
         partial = target.parent / f".{result.student}.json.{os.getpid()}.partial"
         partial.write_text(json.dumps(asdict(result), indent=1, ensure_ascii=False) + "\n",

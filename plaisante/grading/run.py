@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..course import STUDENT_ID
+from ..course import STUDENT_ID, CourseLayout
 from ..reference import ASSIGNMENT
 from .result import Limits, SubmissionResult
 
@@ -23,7 +23,7 @@ def check_ids(student: str, assignment: str) -> None:
 def submitted_students(root: Path, assignment: str = ASSIGNMENT) -> list[str]:
     """Return the ids of students with an ``assignments/submitted/<id>/<assignment>`` folder,
     sorted."""
-    submitted = Path(root) / "assignments" / "submitted"
+    submitted = CourseLayout(Path(root)).submitted_root
     if not submitted.is_dir():
         return []
     return sorted(p.name for p in submitted.iterdir()

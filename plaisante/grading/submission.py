@@ -31,7 +31,7 @@ from nbgrader.preprocessors import (
 from nbgrader.utils import parse_utc
 from traitlets.config import Config
 
-from ..course import course_config, gradebook_path
+from ..course import CourseLayout, course_config
 from . import sandbox as sb
 from .execute import JudgedExecute, is_setup
 from .notebook_check import Unreadable, read_submission, sanitize
@@ -46,7 +46,7 @@ def snapshot_gradebook(root: Path, target: Path) -> str:
     """Copy the course gradebook to ``target`` (SQLite's backup API: a consistent copy even
     while the coordinator writes) and return its course id. The course file is opened
     read-only. Raises FileNotFoundError when there is no gradebook."""
-    source = gradebook_path(root)
+    source = CourseLayout(root).gradebook
     if not source.is_file():
         raise FileNotFoundError(f"no gradebook at {source}: run `plaisante release` first")
     src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=60)
@@ -145,12 +145,13 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
     if sandbox:
         sb.require_sandbox()
     result = SubmissionResult(student=student, status="graded")
-    release_path = root / "starter" / assignment / f"{assignment}.ipynb"
+    layout = CourseLayout(root)
+    release_path = layout.release(assignment)
     if not release_path.is_file():
         raise FileNotFoundError(f"no released notebook at {release_path}: run `plaisante release`")
     release = nbformat.read(release_path, as_version=4)
-    submitted_dir = root / "assignments" / "submitted" / student / assignment
-    out_dir = root / "assignments" / "autograded" / student / assignment
+    submitted_dir = layout.submitted(student, assignment).parent
+    out_dir = layout.autograded(student, assignment).parent
     work = Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=sb.scratch_base()))
     uid = sb.pick_uid() if sandbox else 0
     try:  # the course's own set-up: a problem here stops the run, it is no student's fault

@@ -1,0 +1,183 @@
+"""What an assignment of the course is, in one place: its steps, the parts the student writes in
+each, the checks that judge them, and the game its last cell shows (SPEC §6).
+
+Each game describes itself with one ``Assignment`` (Plaisante's: ``plaisante.games.plaisante``;
+the course's list: ``plaisante.games.COURSE``). The gate of the last cell (``play``), the
+placeholders of the setup cell, the step totals of ``plaisante scores`` and the CLI read it;
+nothing else names a step or a part.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
+
+Check = Callable[[Any], None]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One graded step: its number (grade ids start ``step<number>_``), a short title for the
+    checklist, and the checks the gate runs, in order: (name of a part, check of that part).
+    A check raises AssertionError naming the input, expected and actual value, and lets a
+    part's NotImplementedError through."""
+
+    number: int
+    title: str
+    checks: tuple[tuple[str, Check], ...]
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        """The names the student writes in this step, in order, each once."""
+        return tuple(dict.fromkeys(name for name, _ in self.checks))
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """One assignment: ``id`` (its folder under ``solutions/`` and ``starter/``, its nbgrader
+    assignment id), a ``title``, its ``steps``, and ``game``: given every part as a keyword
+    argument, return the widget the last cell shows once every step passes."""
+
+    id: str
+    title: str
+    steps: tuple[Step, ...]
+    game: Callable[..., Any] = field(repr=False)
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        """Every name the student writes, in step order, each once."""
+        return tuple(dict.fromkeys(name for step in self.steps for name in step.parts))
+
+    def step_of(self, part: str) -> int:
+        """Return the step in which ``part`` is written. Raises KeyError for a name that is
+        not one of this assignment's parts."""
+        for step in self.steps:
+            if part in step.parts:
+                return step.number
+        raise KeyError(f"{part!r} is not a part of {self.id!r}; its parts: "
+                       f"{', '.join(self.parts)}")
+
+
+# ----------------------------------------------------------------------------- placeholders
+
+class PartNotDefined(NotImplementedError):
+    """A part the student has not defined yet (or whose cell failed to run)."""
+
+
+class Placeholder:
+    """Callable stand-in for a part; calling it raises PartNotDefined naming the step."""
+
+    def __init__(self, name: str, step: int):
+        self.__name__, self.step = name, step
+
+    def __call__(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise PartNotDefined(f"{self.__name__} (step {self.step}) is not defined yet: run the cell "
+                             "that defines it; if that cell shows an error, fix it first")
+
+    def __repr__(self) -> str:
+        return f"<{self.__name__}: not defined yet (step {self.step})>"
+
+
+def placeholders(assignment: Assignment) -> dict[str, Placeholder]:
+    """Return {part: Placeholder} for every part of ``assignment`` (the setup cell binds them,
+    so a part whose cell failed shows as "not defined yet" instead of a NameError)."""
+    return {name: Placeholder(name, assignment.step_of(name)) for name in assignment.parts}
+
+
+# ----------------------------------------------------------------------------- the gate
+
+@dataclass(frozen=True)
+class StepResult:
+    """How one step fared: status is 'pass', 'todo' (a stub still raises NotImplementedError)
+    or 'fail'; ``detail`` is the first failing case (input, expected, actual) or ''."""
+
+    step: int
+    title: str
+    status: str
+    detail: str = ""
+
+
+def check_step(step: Step, parts: dict[str, Any]) -> StepResult:
+    """Run one step's checks on the student's parts and report the first failure."""
+    for name, check in step.checks:
+        try:
+            check(parts[name])
+        except PartNotDefined as missing:
+            return StepResult(step.number, step.title, "todo", str(missing))
+        except NotImplementedError:
+            return StepResult(step.number, step.title, "todo",
+                              f"finish step {step.number}: {name} still raises "
+                              "NotImplementedError")
+        except AssertionError as failure:
+            return StepResult(step.number, step.title, "fail", str(failure))
+        except Exception as error:  # a check that cannot even start, e.g. a broken class
+            return StepResult(step.number, step.title, "fail",
+                              f"{name}: {type(error).__name__}: {error}")
+    return StepResult(step.number, step.title, "pass")
+
+
+def check_all(assignment: Assignment, parts: dict[str, Any]) -> list[StepResult]:
+    """Return one StepResult per step, in order. Raises TypeError naming any part missing
+    from ``parts``."""
+    missing = [name for name in assignment.parts if name not in parts]
+    if missing:
+        raise TypeError(f"play() needs every part: missing {', '.join(missing)}; "
+                        f"expected keywords {', '.join(assignment.parts)}")
+    return [check_step(step, parts) for step in assignment.steps]
+
+
+def checklist_html(results: list[StepResult]) -> str:
+    """Return the checklist as HTML: a row per step, ✔ ✎ or ✘ and a word (never colour alone),
+    the first failing case, and the first step that needs work highlighted.
+
+    Stable classes: ``plaisante-checklist``, ``plaisante-step`` plus ``plaisante-step-pass``,
+    ``-todo`` or ``-fail``, ``plaisante-step-first`` on the first that needs work.
+    """
+    marks = {"pass": ("✔", "#1b6e35", "passes"), "todo": ("✎", "#7a4f00", "to do"),
+             "fail": ("✘", "#a3001b", "fails")}
+    first = next(r for r in results if r.status != "pass")
+    rows = []
+    for result in results:
+        mark, colour, word = marks[result.status]
+        detail = ("<div style='margin:4px 0 0 1.9em;font-size:16px;line-height:1.4'><code "
+                  "style='background:#fff;color:#1b1b1b;padding:2px 6px;border-radius:4px;"
+                  "font-size:16px;"
+                  f"white-space:pre-wrap'>{html.escape(result.detail)}</code></div>"
+                  if result.detail else "")
+        here = result is first
+        css = f"plaisante-step plaisante-step-{result.status}" + (
+            " plaisante-step-first" if here else "")
+        box = ("background:#fdecee;border-left:6px solid #a3001b;" if here else
+               "border-left:6px solid transparent;")
+        rows.append(f"<li class='{css}' style='list-style:none;margin:4px 0;padding:6px 10px;"
+                    f"border-radius:6px;{box}'><span style='color:{colour};font-weight:700'>"
+                    f"{mark} Step {result.step}: {html.escape(result.title)} — {word}</span>"
+                    f"{detail}</li>")
+    return ("<div class='plaisante-checklist' style='font-size:18px;line-height:1.35;"
+            "color:#1b1b1b;background:#fffdf7;border:3px solid #a3001b;border-radius:12px;"
+            "padding:10px 18px 14px;max-width:900px'>"
+            f"<h3 style='margin:4px 0 8px;font-size:22px'>Not yet: step {first.step} "
+            f"({html.escape(first.title)}) needs work before the game can start</h3>"
+            f"<ul style='padding-left:0;margin:0 0 10px'>{''.join(rows)}</ul>"
+            "<div>Fix the first failing step, run its cells again, then run this cell.</div></div>")
+
+
+def play(assignment: Assignment, parts: dict[str, Any], **options: Any) -> Any:
+    """Check the student's ``parts``; return the assignment's game on them (``options`` go to
+    it, e.g. a seed), or the checklist while a step fails.
+
+    Under nbgrader (``NBGRADER_EXECUTION`` is set) only print a line and return None: grading
+    never waits on a widget. Raises TypeError naming a part that was not passed.
+    """
+    if os.environ.get("NBGRADER_EXECUTION"):
+        print(f"{assignment.title}: the game is not shown while nbgrader runs this notebook.")
+        return None
+    results = check_all(assignment, parts)
+    if any(result.status != "pass" for result in results):
+        import ipywidgets as widgets  # only the view needs widgets; keeps the checks pure
+
+        return widgets.HTML(checklist_html(results))
+    return assignment.game(**options, **parts)
