@@ -22,8 +22,10 @@ Values cross as JSON (both directions):
 * ``{"o": n, "c": "Card"}`` (kernel to grader) an object the kernel registers as ``n`` > 0,
   with its class name (and ``"n"``, its ``__name__``, for a function or a class); the grader
   holds it as a handle (``Remote``);
-* ``{"k": ["K", "hearts"], "n": m}`` (grader to kernel) a kit card the kernel builds
-  (``plaisante.cards.KitCard``) and registers as ``m`` < 0.
+* ``{"k": ["K", "hearts"], "n": m}`` a kit card (``plaisante.cards.KitCard``, immutable):
+  the receiving side builds its own from rank and suit and registers it as ``m`` (< 0 when the
+  grader made it, > 0 when the kernel did), so identity survives the round trip;
+* ``{"rng": [version, [ints…], gauss]}`` (grader to kernel) a ``random.Random`` in that state.
 
 Requests are ``{"q": seq, "op": …}``; answers ``{"q": seq, "ok": value}`` (plus ``"back"``, the
 final contents of each list argument, for ``call``) or ``{"q": seq, "err": {"types": […],
@@ -40,8 +42,11 @@ import builtins
 import importlib
 import json
 import operator
+import random
 import types
 from typing import Any
+
+from plaisante.cards import KitCard
 
 MAX_ITEMS = 100_000  # values in one answer
 MAX_DEPTH = 40
@@ -88,6 +93,11 @@ class Registry:
             return {"d": [[self.encode(k, depth + 1, budget), self.encode(v, depth + 1, budget)]
                           for k, v in value.items()]}
         ref = self.next_ref
+        if kind is KitCard:  # the kit's own card travels as its rank and suit, and a reference
+            self.next_ref += 1
+            self.objects[ref] = value
+            self.refs[id(value)] = ref
+            return {"k": [value.rank, value.suit], "n": ref}
         self.next_ref += 1
         self.objects[ref] = value
         self.refs[id(value)] = ref
@@ -106,14 +116,16 @@ class Registry:
         if "r" in data:
             return self.objects[data["r"]]
         if "k" in data:
-            from plaisante.cards import KitCard
-
             card = KitCard(*data["k"])
             self.objects[data["n"]] = card
             self.refs[id(card)] = data["n"]
             return card
         if "d" in data:
             return {self.decode(k): self.decode(v) for k, v in data["d"]}
+        if "rng" in data:  # a random.Random, in the state the grader's was in
+            rng = random.Random()
+            rng.setstate((data["rng"][0], tuple(data["rng"][1]), data["rng"][2]))
+            return rng
         builders = {"t": tuple, "s": set, "fs": frozenset}
         for tag, build in builders.items():
             if tag in data:

@@ -151,3 +151,31 @@ def test_an_answer_of_colliding_hashes_is_refused_before_it_is_hashed(tests, set
     verdict = judge_cell(tests["step1_trace"], setup, names, transport)
     assert time.monotonic() - started < 2
     assert verdict.lost and f"over {MAX_HASHED} set members" in verdict.lost
+
+
+def test_kit_cards_and_random_generators_cross_by_value_and_keep_their_identity() -> None:
+    """A kit card made in the kernel arrives as the grader's own KitCard (the kit's type, built
+    here), the same object each time the kernel names it; a random.Random goes over in its
+    state, so the kernel draws what the grader's generator would."""
+    import random
+
+    from plaisante.cards import KitCard
+    from plaisante.grading.judge import Session
+
+    namespace: dict[str, Any] = {}
+    exec("import random\nfrom plaisante.cards import KitCard\n"
+         "deck = [KitCard('A', 'spades'), KitCard('2', 'clubs')]\n"
+         "def draw_two(deck):\n    return [deck.pop(), deck.pop()]\n"
+         "def roll(rng):\n    return rng.randrange(1000)\n", namespace)
+    session = Session(loopback(namespace))
+    found = session.fetch(["deck", "draw_two", "roll"])
+    deck = found["deck"]
+    assert deck == [KitCard("A", "spades"), KitCard("2", "clubs")]
+    assert all(type(card) is KitCard for card in deck)
+    ace, two = deck
+    drawn = found["draw_two"](deck)
+    assert drawn[0] is two and drawn[1] is ace  # the same cards, not copies
+    assert deck == []  # what the call left in its argument
+    mine = random.Random(42)
+    expected = random.Random(42).randrange(1000)
+    assert found["roll"](mine) == expected

@@ -26,6 +26,7 @@ import contextlib
 import io
 import itertools
 import json
+import random
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -104,6 +105,9 @@ class Codec:
         if kind is dict:
             return {"d": [[self.encode(k, depth + 1), self.encode(v, depth + 1)]
                           for k, v in value.items()]}
+        if kind is random.Random:  # sent as its state: the kernel shuffles with the same draws
+            version, internal, gauss = value.getstate()
+            return {"rng": [version, list(internal), gauss]}
         if kind is KitCard:
             ref = self.next_ref
             self.next_ref -= 1
@@ -148,6 +152,20 @@ class Codec:
             raise KernelLost(f"the kernel answered a malformed value: {str(data)[:80]}")
         if "r" in data and type(data["r"]) is int and data["r"] in self.objects:
             return self.objects[data["r"]]
+        if "k" in data and type(data.get("n")) is int and data["n"] > 0 \
+                and data["n"] not in self.objects and len(data) == 2:
+            rank_suit = data["k"]
+            if type(rank_suit) is not list or len(rank_suit) != 2 \
+                    or not all(type(item) is str for item in rank_suit):
+                raise KernelLost("the kernel answered a malformed card")
+            try:
+                card = KitCard(*rank_suit)
+            except ValueError as error:
+                raise KernelLost(f"the kernel answered a card that does not exist: {error}"
+                                 ) from None
+            self.objects[data["n"]] = card
+            self.refs[id(card)] = data["n"]  # sent back as the kernel's own card
+            return card
         if "o" in data and type(data["o"]) is int and data["o"] > 0 \
                 and data["o"] not in self.objects and type(data.get("c")) is str \
                 and type(data.get("n", "")) is str and len(data) <= 3:
