@@ -27,7 +27,9 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
 
@@ -154,10 +156,20 @@ def strangers(root: Path) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def batch(tmp_path_factory: pytest.TempPathFactory) -> dict:
+def hostile_course() -> Iterator[Path]:
+    """An empty folder for the batch's course, outside pytest's own temporary folders (pytest
+    makes its base folder 0700 again whenever another pytest session starts, which would shut
+    the grading user out mid-batch); removed afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="plaisante-hostile-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def batch(hostile_course: Path) -> dict:
     """Grade the victim, then the whole corpus, then record and generate feedback, all as the
     grading user."""
-    root = tmp_path_factory.mktemp("hostile-course")
+    root = hostile_course
     shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
     shutil.copytree(ROOT / "solutions", root / "solutions")
     (root / "assignments").mkdir()
