@@ -1,0 +1,36 @@
+"""Deck and deal (SPEC §6, issue 9): a 52-card deck that deals to N players, lets a player draw
+and discard, and keeps hands ordered by suit then rank. This package is the whole assignment:
+its description (``ASSIGNMENT``), its checks, the dealer's table (model and view) and the names
+its notebook's setup cell imports (``setup``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...assignment import Assignment, Step
+from . import checks
+
+ASSIGNMENT = Assignment(
+    id="deck",
+    title="Deck and deal",
+    steps=(
+        Step(1, "new_deck", (("new_deck", checks.check_new_deck),)),
+        Step(2, "shuffle", (("shuffle", checks.check_shuffle),)),
+        Step(3, "deal", (("deal", checks.check_deal),)),
+        Step(4, "draw and discard", (("draw", checks.check_draw),
+                                     ("discard", checks.check_discard))),
+        Step(5, "sort_key and order_hand", (("sort_key", checks.check_sort_key),
+                                            ("order_hand", checks.check_order_hand))),
+    ),
+    game=lambda **parts: dealer_table(**parts),
+)
+
+
+def dealer_table(*, seed: int | None = None, players: int = 4, cards_each: int = 5,
+                 **parts: Any) -> Any:
+    """Return the dealer's table view on the student's parts, dealt once (``seed`` repeats
+    the deals)."""
+    from .model import DealerTable
+    from .view import TableView
+
+    return TableView(DealerTable(seed=seed, **parts), players=players, cards_each=cards_each)

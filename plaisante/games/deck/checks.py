@@ -1,0 +1,370 @@
+"""The checks of Deck and deal's steps, shared by the notebook's test cells and the gate.
+
+Each ``check_*`` takes the student's part as a parameter, calls it with plain data only (kit
+cards, lists, ints, ``random.Random``), compares what comes back strictly (``same``) and raises
+``CheckFailed`` naming the call, the expected value and the actual one. A student's
+``NotImplementedError`` goes through untouched ("not started" is not "wrong").
+
+These run in the grader when a notebook is graded: a part is then a handle whose calls go to the
+student's kernel, so nothing here asks a student's object anything but to be called. A list
+passed to a part gets back what the call left in it, so a part's effect on ``deck`` or ``hand``
+is seen.
+"""
+
+from __future__ import annotations
+
+import builtins
+import random
+from collections.abc import Callable
+from typing import Any
+
+from ...cards import RANK_VALUES, RANKS, SUITS, KitCard, hand, label, labels, new_deck
+from ...checks import Always, CheckFailed, check_shape, expect_value, run, same, show, substituted
+
+# Bound at import so a part that patches builtins cannot change what a check sees.
+_type, _len, _sorted = builtins.type, builtins.len, builtins.sorted
+
+#: The order a new deck is in, and the order ``order_hand`` sorts into: suit, then value.
+DECK_ORDER: tuple[tuple[str, str], ...] = tuple((rank, suit) for suit in SUITS for rank in RANKS)
+
+
+def kit_deck() -> list[KitCard]:
+    """Return the kit's 52 cards in new-deck order (clubs 2…A, diamonds, hearts, spades)."""
+    return new_deck()
+
+
+def kit_sort_key(card: Any) -> tuple[int, int]:
+    """Known-good sort key (suit index, value): the stand-in for ``sort_key`` while
+    ``order_hand`` is checked."""
+    return (SUITS.index(card.suit), RANK_VALUES[card.rank])
+
+
+def expect_cards(call: str, what: str, expected: list[Any], actual: Any) -> None:
+    """Raise CheckFailed unless ``actual`` is a list of exactly the kit cards ``expected``."""
+    if not same(expected, actual):
+        raise CheckFailed(f"after {call}: expected {what} = {show(expected)}, got {show(actual)}")
+
+
+def expect_error(call: str, kind: type[Exception], compute: Callable[[], Any],
+                 mentions: tuple[str, ...] = ()) -> None:
+    """Raise CheckFailed unless ``compute()`` raises ``kind`` whose message holds every text of
+    ``mentions`` (the numbers a good message names)."""
+    try:
+        value = compute()
+    except NotImplementedError:
+        raise
+    except kind as error:
+        message = str(error)
+        absent = [text for text in mentions if text not in message]
+        if absent:
+            raise CheckFailed(f"{call}: the {kind.__name__} should name {', '.join(mentions)}; "
+                              f"its message {message!r} lacks {', '.join(absent)}") from None
+        return
+    except Exception as error:
+        raise CheckFailed(f"{call}: expected {kind.__name__}, got {_type(error).__name__}: "
+                          f"{error}") from error
+    raise CheckFailed(f"{call}: expected {kind.__name__}, got no error (it returned "
+                      f"{show(value)})")
+
+
+# ----------------------------------------------------------------------------- step 1: new_deck
+
+def check_new_deck(new_deck: Callable[[], Any]) -> None:
+    """Check step 1: 52 kit cards in new-deck order, a new list at every call."""
+    first = run("new_deck()", new_deck)
+    if _type(first) is not list:
+        raise CheckFailed(f"new_deck(): expected a list of 52 cards, got {show(first)}")
+    if _len(first) != 52:
+        raise CheckFailed(f"new_deck(): expected 52 cards, got {_len(first)}: {show(first)}")
+    for position, (rank, suit) in enumerate(DECK_ORDER):
+        card = first[position]
+        if _type(card) is not KitCard or (card.rank, card.suit) != (rank, suit):
+            raise CheckFailed(f"new_deck()[{position}]: expected {show(KitCard(rank, suit))} "
+                              f"(the kit's card {label(KitCard(rank, suit))}), got {show(card)}")
+
+
+# ------------------------------------------------------------------------------ step 2: shuffle
+
+def shuffled_by(shuffle: Callable[..., Any], cards: list[Any], seed: int) -> list[Any]:
+    """Return ``cards`` after ``shuffle(cards, random.Random(seed))``, checking it returned None
+    and kept exactly the same cards."""
+    before = list(cards)
+    call = f"shuffle({labels(before) if _len(before) <= 8 else f'{_len(before)} cards'}, " \
+           f"random.Random({seed}))"
+    result = run(call, lambda: shuffle(cards, random.Random(seed)))
+    if result is not None:
+        raise CheckFailed(f"{call}: expected None (the list is shuffled in place), got "
+                          f"{show(result)}")
+    if _type(cards) is not list or _len(cards) != _len(before) or \
+            _sorted(map(id, cards)) != _sorted(map(id, before)):
+        raise CheckFailed(f"after {call}: expected the same cards in some order, got "
+                          f"{show(cards)}")
+    return cards
+
+
+def check_shuffle(shuffle: Callable[..., Any]) -> None:
+    """Check step 2: in place, same cards, returns None, draws only from ``rng`` (same seed,
+    same order), and really mixes (a 52-card deck does not stay as it was)."""
+    deck = kit_deck()
+    once = list(shuffled_by(shuffle, deck, 2024))
+    again = list(shuffled_by(shuffle, kit_deck(), 2024))
+    if not same(once, again):
+        raise CheckFailed(f"shuffle(new deck, random.Random(2024)) twice: expected the same "
+                          f"order both times (use rng.randrange, not the random module), got "
+                          f"{show(once)} then {show(again)}")
+    if same(kit_deck(), once):
+        raise CheckFailed("shuffle(new deck, random.Random(2024)): expected the cards mixed, "
+                          "got them in new-deck order")
+    other = shuffled_by(shuffle, kit_deck(), 7)
+    if same(once, other):
+        raise CheckFailed("shuffle with random.Random(2024) and with random.Random(7): expected "
+                          f"two different orders, got {show(once)} both times")
+    for size in (0, 1):
+        shuffled_by(shuffle, kit_deck()[:size], 1)
+
+
+#: Under a fair shuffle, the cards of a 52-card deck that end at a later position than they
+#: started average (52 - 1) / 2 = 25.5 per shuffle, with variance (52 + 1) / 12 per shuffle.
+#: The naive shuffle (swap each position with ANY position) averages about 24.15.
+FAIR_LATER = 25.5
+FAIR_LATER_VARIANCE = 53 / 12
+
+
+def later_count(before: list[Any], after: list[Any]) -> int:
+    """Return how many cards of ``before`` sit at a later position in ``after`` (by identity)."""
+    where = {id(card): position for position, card in enumerate(after)}
+    return sum(1 for position, card in enumerate(before) if where[id(card)] > position)
+
+
+def expect_fair_shuffle(shuffle: Callable[..., Any], seed: int = 0, times: int = 200,
+                        sigmas: float = 4.0) -> None:
+    """Shuffle a new deck ``times`` times (``random.Random(seed + i)``) and raise CheckFailed
+    when the average number of cards moved to a later position is more than ``sigmas``
+    standard errors from the fair 25.5: the naive shuffle's bias (about 24.15) is 9 standard
+    errors away at 200 shuffles; a fair shuffle fails with a chance under 1 in 10,000."""
+    total = 0
+    for i in range(times):
+        deck = kit_deck()
+        before = list(deck)
+        total += later_count(before, shuffled_by(shuffle, deck, seed + i))
+    mean = total / times
+    error = (FAIR_LATER_VARIANCE / times) ** 0.5
+    if abs(mean - FAIR_LATER) > sigmas * error:
+        raise CheckFailed(
+            f"shuffle(new deck, random.Random({seed}…{seed + times - 1})), {times} times: "
+            f"expected on average {FAIR_LATER} cards to end later in the deck than they started "
+            f"(give or take {sigmas * error:.2f}), got {mean:.2f}: some orders come up more "
+            "often than others. Swap position i only with a position from 0 to i")
+
+
+def expect_cards_can_stay(shuffle: Callable[..., Any], seed: int = 0, times: int = 20) -> None:
+    """Raise CheckFailed if, over ``times`` shuffles of a new deck, no card ever stays where it
+    was: a fair shuffle leaves one card in place per shuffle on average (rng.randrange(i)
+    instead of rng.randrange(i + 1) never does)."""
+    for i in range(times):
+        deck = kit_deck()
+        before = list(deck)
+        after = shuffled_by(shuffle, deck, seed + i)
+        if any(a is b for a, b in zip(before, after)):
+            return
+    raise CheckFailed(
+        f"shuffle(new deck, random.Random({seed}…{seed + times - 1})), {times} times: expected "
+        "some card to stay at its place now and then (about once per shuffle), got none ever: "
+        "j must be allowed to equal i")
+
+
+# ---------------------------------------------------------------------------------- step 3: deal
+
+def expect_deal(deal: Callable[..., Any], deck_text: str, num_players: int,
+                cards_each: int | None, hands: list[str], left: str) -> None:
+    """Check ``deal`` on the kit's cards written ``deck_text`` (top = last): the hands it
+    returns (each written like 'K♥ 3♣') and the deck it leaves (``left``)."""
+    deck = hand(deck_text)
+    args = f"deck=[{labels(deck)}], {num_players}" + (
+        "" if cards_each is None else f", {cards_each}")
+    call = f"deal({args})"
+    compute = (lambda: deal(deck, num_players)) if cards_each is None else (
+        lambda: deal(deck, num_players, cards_each))
+    result = run(call, compute)
+    expected = [hand(text) for text in hands]
+    if not same(expected, result):
+        raise CheckFailed(f"{call}: expected the hands {show_hands(expected)}, got "
+                          f"{show_hands(result)}")
+    expect_cards(call, "deck", hand(left), deck)
+
+
+def show_hands(hands: Any) -> str:
+    """Return hands as '[K♥ 3♣] [2♦]' (or their repr when they are not lists of cards)."""
+    if _type(hands) is list and all(_type(h) is list for h in hands):
+        return " ".join(show(h) if h else "[]" for h in hands) or "(no hands)"
+    return show(hands)
+
+
+def expect_deal_error(deal: Callable[..., Any], size: int, num_players: int,
+                      cards_each: int | None) -> None:
+    """Check ``deal`` on ``size`` kit cards raises ValueError naming the numbers, deck unchanged."""
+    deck = kit_deck()[:size]
+    before = list(deck)
+    shown = f"{size} cards, {num_players}" + ("" if cards_each is None else f", {cards_each}")
+    call = f"deal({shown})"
+    mentions = (str(num_players),) if num_players < 1 else (
+        (str(cards_each),) if cards_each is not None and cards_each < 0 else
+        tuple(dict.fromkeys(str(n) for n in (size, num_players, cards_each) if n is not None)))
+    compute = (lambda: deal(deck, num_players)) if cards_each is None else (
+        lambda: deal(deck, num_players, cards_each))
+    expect_error(call, ValueError, compute, mentions)
+    expect_cards(call + " (an error)", "deck", before, deck)
+
+
+def check_deal(deal: Callable[..., Any]) -> None:
+    """Check step 3: one card each from the top, the default number of cards, and refusing
+    to deal from a short deck."""
+    expect_deal(deal, "2♣ 3♣ 4♣ 5♣", 3, 1, ["5♣", "4♣", "3♣"], "2♣")
+    expect_deal(deal, "2♣ 3♣ 4♣", 3, None, ["4♣", "3♣", "2♣"], "")
+    expect_deal(deal, "2♣ 3♣ 4♣", 1, 0, [""], "2♣ 3♣ 4♣")
+    expect_deal_error(deal, 5, 3, 2)
+
+
+# ---------------------------------------------------------------------------------- step 4: draw
+
+def expect_draw(draw: Callable[..., Any], deck_text: str, hand_text: str, n: int,
+                deck_after: str, hand_after: str) -> None:
+    """Check ``draw(deck, hand, n)`` on kit cards: returns None, then both lists as given."""
+    deck, held = hand(deck_text), hand(hand_text)
+    call = f"draw(deck=[{labels(deck)}], hand=[{labels(held)}], {n})"
+    result = run(call, lambda: draw(deck, held, n))
+    if result is not None:
+        raise CheckFailed(f"{call}: expected None (the lists change in place), got {show(result)}")
+    expect_cards(call, "hand", hand(hand_after), held)
+    expect_cards(call, "deck", hand(deck_after), deck)
+
+
+def expect_draw_error(draw: Callable[..., Any], deck_text: str, hand_text: str, n: int) -> None:
+    """Check ``draw`` raises ValueError for ``n`` more cards than the deck has (or n < 0),
+    moving nothing."""
+    deck, held = hand(deck_text), hand(hand_text)
+    before_deck, before_hand = list(deck), list(held)
+    call = f"draw(deck=[{labels(deck)}], hand=[{labels(held)}], {n})"
+    expect_error(call, ValueError, lambda: draw(deck, held, n))
+    expect_cards(call + " (an error)", "hand", before_hand, held)
+    expect_cards(call + " (an error)", "deck", before_deck, deck)
+
+
+def check_draw(draw: Callable[..., Any]) -> None:
+    """Check step 4's draw: top cards first, to the end of the hand; a short deck refused."""
+    expect_draw(draw, "2♣ 3♣ 4♣ 5♣", "A♠", 2, "2♣ 3♣", "A♠ 5♣ 4♣")
+    expect_draw(draw, "2♣", "", 0, "2♣", "")
+    expect_draw_error(draw, "2♣ 3♣", "A♠", 3)
+
+
+# ------------------------------------------------------------------------------- step 4: discard
+
+#: The hand the discard checks start from: 12 cards, so positions reach two digits.
+DISCARD_HAND = "2♣ 3♦ 4♥ 5♠ 6♣ 7♦ 8♥ 9♠ 10♣ J♦ Q♥ K♠"
+
+
+def expect_discard(discard: Callable[..., Any], positions: list[int],
+                   hand_text: str = DISCARD_HAND) -> None:
+    """Check ``discard(hand, positions)`` on the kit's cards: it returns the cards that were at
+    ``positions`` (in that order) and leaves the others, in order."""
+    held = hand(hand_text)
+    before = list(held)
+    call = f"discard(hand=[{labels(held)}], {positions!r})"
+    result = run(call, lambda: discard(held, list(positions)))
+    removed = [before[p] for p in positions]
+    kept = [card for p, card in enumerate(before) if p not in positions]
+    if not same(removed, result):
+        raise CheckFailed(f"{call}: expected it to return {show(removed)}, got {show(result)}")
+    expect_cards(call, "hand", kept, held)
+
+
+def expect_discard_error(discard: Callable[..., Any], positions: list[int], kind: type[Exception],
+                         hand_text: str = DISCARD_HAND) -> None:
+    """Check ``discard`` raises ``kind`` for ``positions`` and leaves the hand unchanged."""
+    held = hand(hand_text)
+    before = list(held)
+    call = f"discard(hand=[{labels(held)}], {positions!r})"
+    expect_error(call, kind, lambda: discard(held, list(positions)))
+    expect_cards(call + " (an error)", "hand", before, held)
+
+
+def check_discard(discard: Callable[..., Any]) -> None:
+    """Check step 4's discard: one position, two apart given high first, none; errors."""
+    short = "2♣ 3♦ 4♥ 5♠ 6♣"
+    expect_discard(discard, [1], short)
+    expect_discard(discard, [3, 0], short)
+    expect_discard(discard, [], short)
+    expect_discard_error(discard, [5], IndexError, short)
+    expect_discard_error(discard, [2, 2], ValueError, short)
+
+
+# ------------------------------------------------------------------------------ step 5: ordering
+
+def order_of(cards: list[KitCard]) -> list[KitCard]:
+    """Return ``cards`` in hand order (suit, then value): the kit's own answer."""
+    return _sorted(cards, key=kit_sort_key)
+
+
+def plain_key(value: Any) -> bool:
+    """Return True for a key Python sorts by value: an int, float or str, or a tuple of them
+    (never a bool: True and False cannot tell 52 cards apart)."""
+    if _type(value) in (int, float, str):
+        return True
+    return _type(value) is tuple and all(plain_key(item) for item in value)
+
+
+def expect_keys_order(sort_key: Callable[[Any], Any], text: str) -> None:
+    """Check that ``sort_key`` gives the kit's cards ``text`` (written in hand order) strictly
+    increasing keys, each a plain value (int, str, float or a tuple of them)."""
+    cards = hand(text)
+    keys = []
+    for card in cards:
+        key = run(f"sort_key({label(card)})", lambda card=card: sort_key(card))
+        if not plain_key(key):
+            raise CheckFailed(f"sort_key({label(card)}): expected a key to sort by (a number, or "
+                              f"a tuple such as (suit number, value)), got {show(key)}"
+                              f" ({_type(key).__name__}); a key is not a comparison: it is "
+                              "what the card is compared BY")
+        keys.append(key)
+    for (a, key_a), (b, key_b) in zip(zip(cards, keys), zip(cards[1:], keys[1:])):
+        smaller = run(f"sort_key({label(a)}) < sort_key({label(b)})", lambda x=key_a, y=key_b:
+                      x < y)
+        if smaller is not True:
+            raise CheckFailed(f"sort_key({label(a)}) < sort_key({label(b)}): expected True "
+                              f"({label(a)} comes first in a hand), got {show(key_a)} and "
+                              f"{show(key_b)}")
+
+
+def check_sort_key(sort_key: Callable[[Any], Any]) -> None:
+    """Check step 5's sort_key: suits clubs < diamonds < hearts < spades, then value 2…A."""
+    expect_keys_order(sort_key, "2♣ 10♣ A♣ 2♦ K♦ 3♥ 9♠ A♠")
+
+
+def expect_order(order_hand: Callable[[list[Any]], Any], text: str) -> None:
+    """Check ``order_hand`` on the kit's cards ``text``: a new list in hand order, the hand
+    itself unchanged. ``sort_key`` is the kit's meanwhile (step 5's parts graded alone)."""
+    held = hand(text)
+    before = list(held)
+    call = f"order_hand([{labels(held)}])"
+    with substituted(order_hand, sort_key=kit_sort_key):
+        result = run(call, lambda: order_hand(held))
+    if not same(order_of(before), result):
+        raise CheckFailed(f"{call}: expected {show(order_of(before))}, got {show(result)}")
+    expect_cards(call, "the hand passed in (order_hand returns a new list)", before, held)
+
+
+def check_order_hand(order_hand: Callable[[list[Any]], Any]) -> None:
+    """Check step 5's order_hand on a small mixed hand and an empty one."""
+    expect_order(order_hand, "K♥ 2♣ 10♦ 3♥")
+    expect_order(order_hand, "")
+
+
+__all__ = [
+    "CheckFailed", "Always", "same", "show", "expect_value", "check_shape", "run",
+    "DECK_ORDER", "DISCARD_HAND", "kit_deck", "kit_sort_key", "expect_cards", "expect_error",
+    "check_new_deck", "check_shuffle", "shuffled_by", "expect_fair_shuffle",
+    "expect_cards_can_stay", "later_count", "check_deal", "expect_deal", "expect_deal_error",
+    "show_hands", "check_draw", "expect_draw", "expect_draw_error", "check_discard",
+    "expect_discard", "expect_discard_error", "check_sort_key", "expect_keys_order",
+    "check_order_hand", "expect_order", "order_of",
+]

@@ -1,0 +1,27 @@
+"""What the setup cell of Deck and deal's notebook imports (``from plaisante.games.deck.setup
+import *``): the kit's cards and their notation, the step checks, a stand-in for every part
+until the student defines it, and ``play`` for the last cell."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ...assignment import placeholders
+from ...assignment import play as _play
+from ...cards import RANK_VALUES, RANKS, SUITS, KitCard, hand, label, labels
+from . import ASSIGNMENT
+from .checks import *  # noqa: F403  the step checks the test cells call
+from .checks import __all__ as _checks
+
+globals().update(placeholders(ASSIGNMENT))
+
+
+def play(*, seed: int | None = None, **parts: Any) -> Any:
+    """Show the dealer's table on your functions once every step passes (``seed`` repeats
+    its deals); until then, the checklist of steps, naming the first that fails."""
+    return _play(ASSIGNMENT, parts, seed=seed)
+
+
+__all__ = ["random", "RANKS", "SUITS", "RANK_VALUES", "KitCard", "hand", "label", "labels",
+           "play", *_checks, *ASSIGNMENT.parts]
