@@ -109,7 +109,7 @@ def _run(args: argparse.Namespace) -> int:
         for assignment in chosen(layout, args.assignments):
             course.run_nbgrader("generate_assignment", assignment, "--force", root=root)
     elif args.command == "submit":
-        assignment = args.assignment or _only(layout)
+        assignment = args.assignment or _assignment_of(layout, args.notebook)
         chosen(layout, [assignment])
         print(course.submit(args.notebook, args.student, root, replace=args.replace,
                             assignment=assignment))
@@ -142,13 +142,33 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _only(layout: course.CourseLayout) -> str:
-    """Return the course's one assignment; raises ValueError when it has several or none."""
+def _assignment_of(layout: course.CourseLayout, notebook: Path) -> str:
+    """Return the assignment a submitted notebook belongs to: the course's only one, or the
+    one whose released notebook shares the most grade ids with it. Raises ValueError (asking
+    for --assignment) when that cannot be told."""
+    import json
+
     known = layout.assignments()
-    if len(known) != 1:
-        raise ValueError(f"say which assignment with --assignment; the course has: "
-                         f"{', '.join(known) or 'none'}")
-    return known[0]
+    if len(known) == 1:
+        return known[0]
+
+    def grade_ids(path: Path) -> set[str]:
+        try:
+            cells = json.loads(path.read_bytes()[:20_000_000]).get("cells", [])
+            return {str(cell["metadata"]["nbgrader"]["grade_id"]) for cell in cells
+                    if isinstance(cell, dict) and "grade_id" in cell.get("metadata", {})
+                    .get("nbgrader", {})}
+        except (OSError, ValueError, AttributeError, TypeError, KeyError):
+            return set()
+
+    mine = grade_ids(Path(notebook))
+    overlap = {a: len(mine & grade_ids(layout.release(a))) for a in known}
+    best = max(overlap.values(), default=0)
+    matches = [a for a, count in overlap.items() if count == best]
+    if best == 0 or len(matches) != 1:
+        raise ValueError(f"cannot tell which assignment {notebook} is: say it with "
+                         f"--assignment (the course has: {', '.join(known) or 'none'})")
+    return matches[0]
 
 
 def _scores(root: Path, assignments: list[str], students: list[str] | None) -> None:

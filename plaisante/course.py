@@ -42,6 +42,13 @@ def run_nbgrader(*args: str, root: Path | None = None, check: bool = True,
 STUDENT_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
 
 
+def check_ids(student: str, assignment: str) -> None:
+    """Raise ValueError unless both ids are ones ``STUDENT_ID`` allows."""
+    for what, value in (("student id", student), ("assignment id", assignment)):
+        if not isinstance(value, str) or not STUDENT_ID.fullmatch(value):
+            raise ValueError(f"{what} {value!r}: use letters, digits, '_' and '-' only")
+
+
 @dataclass(frozen=True)
 class CourseLayout:
     """Where everything of a course lives: the one place a path under the course root is
@@ -76,6 +83,14 @@ class CourseLayout:
         folder = self.root / "solutions"
         return sorted(p.name for p in folder.iterdir()
                       if (p / f"{p.name}.ipynb").is_file()) if folder.is_dir() else []
+
+    def submitted_students(self, assignment: str) -> list[str]:
+        """Return the ids of students with a ``submitted/<id>/<assignment>`` folder, sorted
+        (folders whose name is not a valid student id are left out)."""
+        if not self.submitted_root.is_dir():
+            return []
+        return sorted(p.name for p in self.submitted_root.iterdir()
+                      if (p / assignment).is_dir() and STUDENT_ID.fullmatch(p.name))
 
     def source(self, assignment: str) -> Path:
         return self.root / "solutions" / assignment / f"{assignment}.ipynb"

@@ -23,7 +23,8 @@ import pytest
 import plaisante.grading
 from plaisante import scores
 from plaisante.grading import SubmissionResult, grade
-from plaisante.grading.parallel import failed_result, grade_parallel
+from plaisante.grading.parallel import grade_parallel
+from plaisante.grading.worker import failed_result
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "assignments" / "samples"

@@ -17,8 +17,18 @@ as a throw-away user id (see ``docs/threat-model.md``). It copies the autograded
 opens the course gradebook for writing. ``record`` writes results into the course gradebook
 through nbgrader's ``Gradebook`` API, from one process.
 
-``plaisante.grading.parallel`` (issue 5) fans ``grade_submission`` out to processes or a Dask
-cluster and then calls ``record`` once.
+The path from ``plaisante grade`` to the gradebook, one module a step:
+
+* ``parallel.grade_parallel`` — the run: which students, how many workers, where;
+* ``pool`` (this machine's worker processes) or ``cluster`` (a Dask cluster) hand each
+  submission to a worker;
+* ``worker`` — what a worker runs (``grade_task``), its tuning and memory bound;
+* ``run.grade_submission`` → ``submission.grade_one`` — one submission: the private course
+  copy, nbgrader's Autograde converter with ``execute.JudgedExecute``, whose student cells run
+  in the kernel started by ``sandbox`` and whose test cells are judged by ``judge`` over a
+  ``conversation`` with the kernel (``plaisante.oracle`` on its side);
+* ``collector`` — the coordinator's one recording thread, calling ``record``
+  (``gradebook.record_results``) as results arrive; ``report`` prints the final table.
 """
 
 from __future__ import annotations

@@ -6,28 +6,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..course import STUDENT_ID, CourseLayout
+from ..course import CourseLayout, check_ids
 from ..reference import ASSIGNMENT
 from .result import Limits, SubmissionResult
 
 DEFAULT_LIMITS = Limits()  # frozen: safe as a default
 
 
-def check_ids(student: str, assignment: str) -> None:
-    """Raise ValueError unless both ids are ones ``plaisante.course.STUDENT_ID`` allows."""
-    for what, value in (("student id", student), ("assignment id", assignment)):
-        if not isinstance(value, str) or not STUDENT_ID.fullmatch(value):
-            raise ValueError(f"{what} {value!r}: use letters, digits, '_' and '-' only")
-
-
 def submitted_students(root: Path, assignment: str = ASSIGNMENT) -> list[str]:
     """Return the ids of students with an ``assignments/submitted/<id>/<assignment>`` folder,
     sorted."""
-    submitted = CourseLayout(Path(root)).submitted_root
-    if not submitted.is_dir():
-        return []
-    return sorted(p.name for p in submitted.iterdir()
-                  if (p / assignment).is_dir() and STUDENT_ID.fullmatch(p.name))
+    return CourseLayout(Path(root)).submitted_students(assignment)
 
 
 def grade_submission(root: Path, student: str, assignment: str = ASSIGNMENT, *,

@@ -1,0 +1,93 @@
+"""Grading on a Dask cluster (``--scheduler tcp://host:8786``, or ``"local"`` for a
+LocalCluster made here): one task per submission, one in flight per worker thread."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections import Counter, deque
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from .collector import Collector
+from .result import Limits
+from .worker import ATTEMPTS, SETUP_ERRORS, Grader, failed_result, grade_task, warm_worker
+
+
+@contextmanager
+def dask_client(workers: int, scheduler: str) -> Iterator[Any]:
+    """Yield a Dask client connected to ``scheduler``, or, for ``"local"``, to a LocalCluster
+    of ``workers`` single-threaded processes made here and closed on the way out."""
+    import dask
+    from distributed import Client, LocalCluster
+
+    if scheduler != "local":
+        with Client(scheduler, timeout="30s") as client:
+            yield client
+        return
+    # A task whose worker dies fails at once and the coordinator decides whether to try it
+    # again (``ATTEMPTS``); no memory limit of Dask's own (the sandbox limits the kernel); no
+    # dashboard; the coordinator reports failures itself, so Dask's logs stay quiet.
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None, memory_limit=0,
+                               silence_logs=logging.CRITICAL)
+    with cluster, Client(cluster) as client:
+        yield client
+
+
+def run_dask(root: Path, assignment: str, students: Sequence[str], collector: Collector, *,
+             limits: Limits, sandbox: bool, workers: int, scheduler: str,
+             grader: Grader | None) -> None:
+    """Grade ``students`` on a Dask cluster, handing each result to ``collector``.
+
+    Stops, and raises, on a ``SETUP_ERRORS`` exception. One task per worker thread is in
+    flight, so a worker that dies takes no queued submission with it; a task whose worker
+    died is tried ``ATTEMPTS`` times in all, each as a fresh task, then flagged; a task that
+    raised anything else is flagged. Results are fetched as soon as they are ready and
+    released from the workers, so a worker dying later loses nothing."""
+    from distributed import as_completed
+
+    tries: Counter[str] = Counter()
+    owner: dict[str, str] = {}  # task key → student
+    waiting = deque(students)
+    run_id = uuid.uuid4().hex[:8]
+    collector.start()
+    with dask_client(workers, scheduler) as client:
+        client.run(warm_worker, str(root))
+        tasks = as_completed(with_results=True, raise_errors=False)
+
+        def feed() -> None:
+            """Keep one task per worker thread in flight (a cluster that grows is used)."""
+            slots = max(1, sum(client.nthreads().values()))
+            while waiting and tasks.count() < slots:
+                student = waiting.popleft()
+                tries[student] += 1
+                key = f"grade-{student}-{run_id}-{tries[student]}"
+                owner[key] = student
+                tasks.add(client.submit(grade_task, str(root), student, assignment, limits,
+                                        sandbox, grader, key=key, pure=False))
+
+        feed()
+        try:
+            for future, value in tasks:
+                student = owner.pop(future.key)
+                status = future.status
+                future.release()
+                if status == "finished":
+                    collector.add(value)
+                else:
+                    error = value[1] if isinstance(value, tuple) else value
+                    if isinstance(error, SETUP_ERRORS):
+                        raise error
+                    if type(error).__name__ == "KilledWorker" and tries[student] < ATTEMPTS:
+                        waiting.appendleft(student)
+                    else:
+                        collector.add(failed_result(student, error))
+                feed()
+        finally:
+            pending = [f for f in list(tasks.futures) if not f.done()]
+            if pending:
+                client.cancel(pending)
