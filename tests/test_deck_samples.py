@@ -1,0 +1,110 @@
+"""Deck and deal's samples through the real commands, in a temporary copy of the course:
+``plaisante release deck`` reproduces the committed starter, and every sample gets exactly its
+manifest's per-step scores from the judge (``plaisante grade deck``) and from plain nbgrader
+(``plaisante autograde deck``)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from plaisante import scores
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "assignments" / "samples" / "deck"
+MANIFEST = json.loads((SAMPLES / "manifest.json").read_text(encoding="utf-8"))
+
+pytestmark = pytest.mark.nbgrader
+
+
+def plaisante(*args: str, course: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"],
+               PLAISANTE_COURSE=str(course))
+    return subprocess.run([sys.executable, "-m", "plaisante.cli", *args], cwd=course, env=env,
+                          text=True, capture_output=True, check=True)
+
+
+@pytest.fixture(scope="module")
+def submitted(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A course copy with deck released and every sample submitted (not graded yet)."""
+    root = tmp_path_factory.mktemp("deck-course")
+    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
+    for folder in ("solutions", "notebooks"):
+        shutil.copytree(ROOT / folder, root / folder)
+    (root / "assignments").mkdir()
+    plaisante("release", "deck", course=root)
+    for student, sample in MANIFEST["samples"].items():
+        plaisante("submit", str(SAMPLES / sample["notebook"]), "--student", student,
+                  "--assignment", "deck", course=root)
+    return root
+
+
+def graded_copy(submitted: Path, target: Path, *command: str) -> Path:
+    shutil.copytree(submitted, target)
+    plaisante(*command, course=target)
+    return target
+
+
+def test_release_reproduces_the_committed_starter(submitted: Path) -> None:
+    generated = (submitted / "starter" / "deck" / "deck.ipynb").read_text(encoding="utf-8")
+    committed = (ROOT / "starter" / "deck" / "deck.ipynb").read_text(encoding="utf-8")
+    assert generated == committed, "starter/deck is out of date: run `plaisante release deck`"
+
+
+@pytest.mark.sandbox
+def test_the_judge_gives_every_sample_its_manifest_scores(submitted: Path, tmp_path: Path
+                                                          ) -> None:
+    course = graded_copy(submitted, tmp_path / "judged", "grade", "deck")
+    got = {student: scores.step_scores(course, student, "deck")
+           for student in MANIFEST["samples"]}
+    assert got == {student: sample["expected"] for student, sample in MANIFEST["samples"].items()}
+
+
+def test_plain_nbgrader_gives_every_sample_its_manifest_scores(submitted: Path, tmp_path: Path
+                                                               ) -> None:
+    course = graded_copy(submitted, tmp_path / "autograded", "autograde", "deck")
+    got = {student: scores.step_scores(course, student, "deck")
+           for student in MANIFEST["samples"]}
+    assert got == {student: sample["expected"] for student, sample in MANIFEST["samples"].items()}
+
+
+def test_each_mistake_costs_points_in_its_own_step_only() -> None:
+    full = MANIFEST["samples"]["full_marks"]["expected"]
+    assert full == MANIFEST["max"] and full["total"] == 100
+    mistakes = 0
+    for student, sample in MANIFEST["samples"].items():
+        if student.startswith(("full_marks", "untouched", "steps_")):
+            continue
+        lost = {step for step, points in sample["expected"].items()
+                if step != "total" and points < full[step]}
+        assert len(lost) == 1, (student, lost)
+        mistakes += 1
+    assert mistakes >= 6
+
+
+def test_committed_samples_are_built_from_starter_and_solutions() -> None:
+    spec = importlib.util.spec_from_file_location("deck_make_samples", SAMPLES / "make_samples.py")
+    assert spec is not None and spec.loader is not None
+    make_samples = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_samples)
+    built = make_samples.build(ROOT)
+    assert sorted(built) == sorted(MANIFEST["samples"])
+    for name, nb in built.items():
+        committed = (SAMPLES / f"{name}.ipynb").read_text(encoding="utf-8")
+        assert nbformat.writes(nb) + "\n" == committed, (
+            f"{name}.ipynb is out of date: run assignments/samples/deck/make_samples.py")
+
+
+def test_starter_holds_no_solution_and_no_hidden_test() -> None:
+    text = (ROOT / "starter" / "deck" / "deck.ipynb").read_text(encoding="utf-8")
+    assert "BEGIN SOLUTION" not in text and "BEGIN HIDDEN TESTS" not in text
+    assert "cards[i], cards[j] = cards[j], cards[i]" not in text
+    assert "del hand[position]" not in text and "expect_fair_shuffle" not in text
