@@ -44,6 +44,7 @@ demo: $(VENV)/.system-demo $(STAMP)
 
 test: $(VENV)/.system-test $(STAMP) $(if $(IS_ROOT),grader-user)
 	$(RUN)$(BIN)/ruff check plaisante tests bench tools assignments/samples
+	$(RUN)$(BIN)/mypy
 	$(RUN)$(GRADER_ENV) PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
 
 # As root: the system user plaisante-grader and its venv (/var/lib/plaisante-grader/venv, rebuilt
@@ -56,6 +57,7 @@ test-slow: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check plaisante tests bench tools assignments/samples
+	$(BIN)/mypy
 
 release: $(STAMP)
 	$(BIN)/plaisante release

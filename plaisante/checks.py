@@ -33,7 +33,10 @@ from .rules import (
 )
 
 # Bound at import so a submission that patches builtins later cannot change what a check sees.
-_type, _len, _repr, _isinstance = builtins.type, builtins.len, builtins.repr, builtins.isinstance
+_type: Any = builtins.type
+_len: Any = builtins.len
+_repr: Any = builtins.repr
+_isinstance: Any = builtins.isinstance
 
 
 class CheckFailed(AssertionError):
@@ -73,7 +76,7 @@ def show(value: Any, limit: int = 200) -> str:
     return text if _len(text) <= limit else text[: limit - 1] + "…"
 
 
-def expect_value(call: str, expected: Any, compute: Callable[[], Any]) -> None:
+def expect_value(call: str, expected: Any, compute: Callable[..., Any]) -> None:
     """Run ``compute()`` and raise CheckFailed unless it returns exactly ``expected``.
 
     ``call`` names the input as the student would write it, e.g. "has_pair(K♥ K♦)". Returns
@@ -88,7 +91,7 @@ def expect_value(call: str, expected: Any, compute: Callable[[], Any]) -> None:
         raise CheckFailed(f"{call}: expected {wanted}, got {got}")
 
 
-def run(call: str, compute: Callable[[], Any]) -> Any:
+def run(call: str, compute: Callable[..., Any]) -> Any:
     """Return ``compute()``; an error other than NotImplementedError becomes CheckFailed
     naming ``call``."""
     try:
@@ -118,7 +121,7 @@ class Always:
 
 
 @contextmanager
-def substituted(function: Any, **stand_ins: Callable[..., Any]) -> Iterator[None]:
+def substituted(function: Any, **stand_ins: Any) -> Iterator[None]:
     """Temporarily replace names in the globals ``function`` was defined in.
 
     This is how a later step is tested on known-good earlier parts: while ``evaluate`` is
@@ -133,7 +136,7 @@ def substituted(function: Any, **stand_ins: Callable[..., Any]) -> Iterator[None
         with hook(function, stand_ins):
             yield
         return
-    namespace = getattr(function, "__globals__", None)
+    namespace: Any = getattr(function, "__globals__", None)
     if not _isinstance(namespace, dict):
         yield
         return
@@ -369,7 +372,7 @@ def dealt_tableau(Tableau: Callable[[], Any]) -> tuple[Any, list[Any]]:
 def expect_tableau(table: Any, call: str, **expected: list[Any]) -> None:
     """Check the tableau's lists after ``call``; each expected list is compared card by card."""
     for name, cards in expected.items():
-        actual = getattr(table, name, None)
+        actual: Any = getattr(table, name, None)
         if _type(actual) is not list or _len(actual) != _len(cards) or any(
                 a is not e for a, e in zip(actual, cards)):
             raise CheckFailed(f"after {call}: expected {name} = {show(cards)}, got {show(actual)}")

@@ -22,6 +22,7 @@ import argparse
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from . import course
 from .reference import course_root
@@ -32,7 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--course", type=Path, help="course folder (default: found from here)")
     sub = parser.add_subparsers(dest="command", required=True)
-    ids = {"nargs": "*", "metavar": "ID", "help": "assignment ids (default: every one)"}
+    ids: dict[str, Any] = {"nargs": "*", "metavar": "ID",
+                           "help": "assignment ids (default: every one)"}
     sub.add_parser("list", help="list the course's assignments")
     p = sub.add_parser("release", help="generate the student version into starter/")
     p.add_argument("assignments", **ids)

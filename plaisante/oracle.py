@@ -54,11 +54,11 @@ MAX_TEXT = 100_000  # characters of one repr/str/message kept
 
 SCALARS = (type(None), bool, int, float, str)
 NAMED = (types.FunctionType, types.BuiltinFunctionType, type)
-UNARY = {"repr": repr, "str": str, "hash": hash, "len": len, "bool": bool,
-         "iter": lambda value: list(value)}
-BINARY = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le,
-          "gt": operator.gt, "ge": operator.ge, "contains": operator.contains,
-          "getitem": operator.getitem}
+UNARY: dict[str, Any] = {"repr": repr, "str": str, "hash": hash, "len": len, "bool": bool,
+                         "iter": lambda value: list(value)}
+BINARY: dict[str, Any] = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt,
+                          "le": operator.le, "gt": operator.gt, "ge": operator.ge,
+                          "contains": operator.contains, "getitem": operator.getitem}
 
 
 class Registry:
@@ -86,7 +86,7 @@ class Registry:
             return {"r": known}
         if kind is list:
             return [self.encode(item, depth + 1, budget) for item in value]
-        tags = {tuple: "t", set: "s", frozenset: "fs"}
+        tags: dict[Any, str] = {tuple: "t", set: "s", frozenset: "fs"}
         if kind in tags:
             return {tags[kind]: [self.encode(item, depth + 1, budget) for item in value]}
         if kind is dict:

@@ -65,10 +65,10 @@ class Collector:
                 except queue.Empty:
                     break
             stop = batch[-1] is None
-            batch = [r for r in batch if r is not None]
-            if batch and self._error is None:
+            results = [r for r in batch if r is not None]
+            if results and self._error is None:
                 try:
-                    grading.record(self.root, batch, self.assignment)
+                    grading.record(self.root, results, self.assignment)
                 except BaseException as error:  # noqa: BLE001  re-raised by close()
                     self._error = error
 

@@ -60,9 +60,9 @@ class KernelConversation:
         self.kc = execute.kc
         self.km = execute.km
         self.session = self.kc.session
-        self.stdin, self.shell, self.iopub = (
-            zmq.Socket.shadow(channel.socket.underlying)
-            for channel in (self.kc.stdin_channel, self.kc.shell_channel, self.kc.iopub_channel))
+        self.stdin: zmq.Socket[Any] = zmq.Socket.shadow(self.kc.stdin_channel.socket.underlying)
+        self.shell: zmq.Socket[Any] = zmq.Socket.shadow(self.kc.shell_channel.socket.underlying)
+        self.iopub: zmq.Socket[Any] = zmq.Socket.shadow(self.kc.iopub_channel.socket.underlying)
         self.poller = zmq.Poller()
         for socket in (self.stdin, self.shell, self.iopub):
             self.poller.register(socket, zmq.POLLIN)

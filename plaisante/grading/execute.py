@@ -191,7 +191,7 @@ class JudgedExecute(Execute):
             return [error_output("NotGraded", f"{name} is not a test cell of this assignment")]
         if self._setup is None:
             self._setup = setup_namespace(list(self.setup_sources))
-        deadline = time.monotonic() + self._cell_timeout
+        deadline = time.monotonic() + (self._cell_timeout or self.submission_seconds)
         conversation, fresh = self._conversation, self._conversation is None
         if conversation is None:
             conversation = KernelConversation(self, deadline)
@@ -287,7 +287,7 @@ class JudgedExecute(Execute):
             reply = run_sync(self._wait_reply)(msg_id, timeout)
         except Exception:  # noqa: BLE001  a dead or stuck kernel: the caller's next cell sees it
             return False
-        return bool(reply) and reply["content"].get("status") == "ok"
+        return reply is not None and reply["content"].get("status") == "ok"
 
     async def _wait_reply(self, msg_id: str, timeout: float) -> dict[str, Any] | None:
         deadline = time.monotonic() + timeout

@@ -99,7 +99,7 @@ class Codec:
             return {"r": known}
         if kind is list:
             return [self.encode(item, depth + 1) for item in value]
-        tags = {tuple: "t", set: "s", frozenset: "fs"}
+        tags: dict[Any, str] = {tuple: "t", set: "s", frozenset: "fs"}
         if kind in tags:
             return {tags[kind]: [self.encode(item, depth + 1) for item in value]}
         if kind is dict:

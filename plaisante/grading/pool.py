@@ -68,7 +68,7 @@ class _Worker:
     def __init__(self, args: tuple[Any, ...]) -> None:
         import multiprocessing
 
-        context = multiprocessing.get_context(_start_method())
+        context: Any = multiprocessing.get_context(_start_method())
         self.conn, child = context.Pipe()
         self.process = context.Process(target=_local_worker, args=(child, *args),
                                        name="plaisante-grader", daemon=True)
@@ -124,7 +124,7 @@ def run_local(root: Path, assignment: str, students: Sequence[str], collector: C
                     except (EOFError, OSError):  # its end closed: the worker is gone
                         message = None
                     if message is not None:
-                        student, worker.student = worker.student, None
+                        student, worker.student = str(worker.student), None
                         if message[0] == "done":
                             collector.add(message[1])
                         elif message[0] == "setup":
@@ -136,7 +136,7 @@ def run_local(root: Path, assignment: str, students: Sequence[str], collector: C
                             collector.add(failed_result(student, (message[1], message[2])))
                         continue
                 if worker.conn in ready or worker.process.sentinel in ready:
-                    student, worker.student = worker.student, None
+                    student, worker.student = str(worker.student), None
                     worker.stop(0)
                     pool[pool.index(worker)] = _Worker(args)
                     if tries[student] < ATTEMPTS:

@@ -372,7 +372,8 @@ class SandboxKernelManager(AsyncKernelManager):
             return argv
         # Interrupt through the control channel: a SIGINT sent to bwrap's process group
         # would also stop bwrap's own monitor (and so kill the sandbox).
-        self.kernel_spec.interrupt_mode = "message"
+        if self.kernel_spec is not None:
+            self.kernel_spec.interrupt_mode = "message"
         limits = Limits(**self.sandbox_limits)
         return [*bwrap_command(Path(self.sandbox_work_dir), Path(self.sandbox_socket_dir),
                                self.sandbox_uid, limits, kernel_env()), *argv]

@@ -36,7 +36,9 @@ def grade_task(root: str, student: str, assignment: str, limits: Limits, sandbox
     Exceptions propagate to the coordinator, which decides whether they stop the run.
     """
     if grader is None:
-        from . import grade_submission as grader
+        from . import grade_submission
+
+        grader = grade_submission
     try:
         return grader(Path(root), student, assignment, limits=limits, sandbox=sandbox)
     finally:
