@@ -1,0 +1,111 @@
+"""Deck and deal's checks on known-wrong implementations (run directly, as in the student's own
+notebook): each classic mistake is caught with a message naming the input, the expected value
+and the actual one; fair shuffles other than the reference's pass the bias test."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from deck_support import MISTAKES, load_reference, mistaken, module_with
+
+from plaisante.assignment import check_all
+from plaisante.games import load
+from plaisante.games.deck import checks
+
+ASSIGNMENT = load("deck")
+
+# The hidden cells' calls, as functions of the part (what the notebook's hidden tests run).
+HIDDEN = {
+    "step2_shuffle_hidden": lambda p: (checks.expect_cards_can_stay(p.shuffle, seed=31, times=20),
+                                       checks.expect_fair_shuffle(p.shuffle, seed=1000)),
+    "step3_deal_hidden": lambda p: (checks.expect_deal_error(p.deal, 12, 4, 4),
+                                    checks.expect_deal(p.deal, "2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣", 3, 2,
+                                                       ["8♣ 5♣", "7♣ 4♣", "6♣ 3♣"], "2♣")),
+    "step4_discard_hidden": lambda p: (checks.expect_discard(p.discard, [1, 3]),
+                                       checks.expect_discard(p.discard, [2, 10])),
+    "step4_draw_hidden": lambda p: checks.expect_draw(p.draw, "2♥ 3♥ 4♥", "", 3, "", "4♥ 3♥ 2♥"),
+    "step5_sort_key_hidden": lambda p: checks.check_sort_key(p.sort_key),
+    "step5_order_hand_hidden": lambda p: checks.expect_order(p.order_hand,
+                                                             "A♠ K♠ Q♠ J♠ 10♠ 9♠ 2♣"),
+}
+VISIBLE = {
+    "step2_shuffle": lambda p: checks.check_shuffle(p.shuffle),
+    "step3_deal": lambda p: checks.check_deal(p.deal),
+    "step4_draw": lambda p: checks.check_draw(p.draw),
+    "step4_discard": lambda p: checks.check_discard(p.discard),
+    "step5_sort_key": lambda p: checks.check_sort_key(p.sort_key),
+    "step5_order_hand": lambda p: checks.check_order_hand(p.order_hand),
+}
+
+
+def parts_of(module) -> dict[str, object]:
+    return {name: getattr(module, name) for name in ASSIGNMENT.parts}
+
+
+def test_the_reference_passes_every_step_of_the_gate() -> None:
+    results = check_all(ASSIGNMENT, parts_of(load_reference()))
+    assert [r.status for r in results] == ["pass"] * 5
+
+
+@pytest.mark.parametrize("mistake", sorted(MISTAKES))
+def test_each_mistake_is_caught_naming_input_expected_and_actual(mistake: str) -> None:
+    variant = module_with(mistaken(mistake))
+    for cell in MISTAKES[mistake][3]:
+        check = {**VISIBLE, **HIDDEN}[cell]
+        with pytest.raises(checks.CheckFailed) as failure:
+            check(variant)
+        message = str(failure.value)
+        assert "(" in message.split(":")[0], message  # names the call and its input
+        assert "expected" in message and "got" in message, message
+
+
+@pytest.mark.parametrize("mistake", sorted(MISTAKES))
+def test_the_gate_names_the_mistakes_step(mistake: str) -> None:
+    variant = module_with(mistaken(mistake))
+    cell = MISTAKES[mistake][0]
+    step = int(cell[4])
+    results = check_all(ASSIGNMENT, parts_of(variant))
+    visible_fails = any(c in VISIBLE for c in MISTAKES[mistake][3])
+    assert [r.status for r in results if r.step != step] == ["pass"] * 4
+    assert results[step - 1].status == ("fail" if visible_fails else "pass")
+
+
+def fisher_yates_upward(cards: list, rng: random.Random) -> None:
+    for i in range(len(cards) - 1):
+        j = rng.randrange(i, len(cards))
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def library_shuffle(cards: list, rng: random.Random) -> None:
+    rng.shuffle(cards)
+
+
+def naive(cards: list, rng: random.Random) -> None:
+    for i in range(len(cards)):
+        j = rng.randrange(len(cards))
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+@pytest.mark.parametrize("seed", [0, 1000, 5000, 77_000])
+@pytest.mark.parametrize("fair", [fisher_yates_upward, library_shuffle, load_reference().shuffle])
+def test_fair_shuffles_pass_the_bias_test_whatever_the_seed(fair, seed: int) -> None:
+    checks.expect_fair_shuffle(fair, seed=seed)
+    checks.expect_cards_can_stay(fair, seed=seed)
+
+
+@pytest.mark.parametrize("seed", [0, 1000, 5000, 77_000])
+def test_the_naive_shuffle_fails_the_bias_test_whatever_the_seed(seed: int) -> None:
+    with pytest.raises(checks.CheckFailed, match="expected on average 25.5"):
+        checks.expect_fair_shuffle(naive, seed=seed)
+
+
+def test_a_part_not_started_is_reported_as_to_do() -> None:
+    stubs = dict(parts_of(load_reference()))
+
+    def not_yet(*args, **kwargs):
+        raise NotImplementedError
+
+    stubs["deal"] = not_yet
+    results = check_all(ASSIGNMENT, stubs)
+    assert results[2].status == "todo" and "step 3" in results[2].detail
