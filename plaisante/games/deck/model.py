@@ -131,7 +131,7 @@ class DealerTable:
                                    f"{len(held)} cards for {len(positions)} positions")
         with self._student("draw", "could not draw"):
             self.draw(deck, held, len(removed))
-        if len(held) != len(self.hands[0]) or len(held) + len(deck) != total:
+        if len(held) != len(self.hands[0]) or len(held) + len(deck) != total - len(removed):
             raise StudentCodeError("draw", f"left {len(held)} cards in the hand and "
                                    f"{len(deck)} in the deck")
         self.hands[0] = self._ordered(held)

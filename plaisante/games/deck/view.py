@@ -1,0 +1,151 @@
+"""The ipywidgets view of the dealer's table: it renders a ``DealerTable`` and forwards clicks.
+
+No rule lives here: what can be dealt, what Discard and draw does and when it is allowed come
+from ``plaisante.games.deck.model``. ipywidgets swallows exceptions raised in handlers, so the
+view catches the table's and shows them in its message line. The look is Plaisante's round
+(``plaisante.view``): the same felt, cards and buttons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+
+from ...view import STYLE, card_button
+from .model import MAX_PLAYERS, DealerTable, IllegalAction, StudentCodeError
+
+DECK_STYLE = """
+<style>
+.deck-table .deck-hand { flex-wrap: wrap; row-gap: 14px; min-height: 0; }
+.deck-table .deck-yours { padding-top: 24px; min-height: 130px; }
+.deck-table .deck-others { gap: 6px; }
+.deck-table .deck-player { align-items: center; gap: 10px; }
+.deck-table .deck-player .deck-hand { padding: 4px 2px; gap: 6px; row-gap: 6px; }
+.deck-table .deck-player-name { flex: none; width: 92px; }
+.deck-table .deck-player-name .widget-html-content { font-size: 16px; }
+.deck-table .deck-controls { gap: 14px; align-items: center; flex-wrap: wrap; }
+.deck-table .deck-controls .widget-inline-hbox .widget-label { color: #fdfdf8;
+  font-size: 17px; width: auto; min-width: 0; margin-right: 6px; }
+.deck-table .deck-controls input { font-size: 18px; height: 36px; width: 64px; }
+.deck-table .deck-controls .widget-text { width: auto; }
+</style>
+"""
+
+
+def _chip(css: str, html: str) -> str:
+    return f"<span class='plaisante-chip {css}'>{html}</span>"
+
+
+class TableView(widgets.VBox):
+    """The dealer's table: players and cards each, Deal, every hand in order, your hand's cards
+    clickable to mark them, Discard and draw, and the deck count.
+
+    Stable CSS classes for tests and styling: ``deck-table`` (the whole view), ``deck-count``
+    (its number in ``<b>``), ``deck-yours`` (player 0's cards, ``plaisante-card``, marked ones
+    ``plaisante-selected``), ``deck-player`` (one row per other player), ``deck-deal``,
+    ``deck-replace``, ``plaisante-message``.
+    """
+
+    def __init__(self, table: DealerTable, *, players: int = 4, cards_each: int = 5) -> None:
+        super().__init__()
+        self.add_class("plaisante-table").add_class("deck-table")
+        self.table = table
+        self.players = widgets.BoundedIntText(value=players, min=1, max=MAX_PLAYERS,
+                                              description="Players", tooltip="1 to 8 players")
+        self.cards_each = widgets.BoundedIntText(value=cards_each, min=1, max=52,
+                                                 description="Cards each")
+        self.deal_button = widgets.Button(description="Deal", icon="refresh",
+                                          tooltip="Shuffle a new deck and deal")
+        self.deal_button.add_class("deck-deal").add_class("plaisante-new-round")
+        self.replace_button = widgets.Button(description="Discard and draw", icon="trash",
+                                             button_style="warning",
+                                             tooltip="Replace the marked cards from the deck")
+        self.replace_button.add_class("deck-replace")
+        self.deal_button.on_click(lambda _: self.deal())
+        self.replace_button.on_click(lambda _: self.replace())
+        controls = widgets.HBox([self.players, self.cards_each, self.deal_button])
+        controls.add_class("deck-controls").add_class("plaisante-actions")
+        self.status = widgets.HTML().add_class("plaisante-status")
+        self.yours_title = widgets.HTML().add_class("plaisante-area-title")
+        self.your_row = widgets.HBox().add_class("plaisante-row").add_class("deck-hand")
+        self.your_row.add_class("deck-yours")
+        yours = widgets.VBox([self.yours_title, self.your_row])
+        yours.add_class("plaisante-area").add_class("plaisante-area-held")
+        actions = widgets.HBox([self.replace_button]).add_class("plaisante-actions")
+        self.others = widgets.VBox().add_class("deck-others")
+        others_area = widgets.VBox([widgets.HTML("<b>The other players</b>").add_class(
+            "plaisante-area-title"), self.others])
+        others_area.add_class("plaisante-area").add_class("plaisante-area-play")
+        self.others_area = others_area
+        self.message = widgets.HTML().add_class("plaisante-message")
+        self.children = [widgets.HTML(STYLE + DECK_STYLE), controls, self.status, yours,
+                         actions, others_area, self.message]
+        self.deal()
+
+    # ----------------------------------------------------------------------- handlers
+    def deal(self) -> None:
+        """Shuffle and deal with the chosen numbers, as the Deal button does."""
+        self._act(lambda: self.table.start(int(self.players.value), int(self.cards_each.value)))
+
+    def click_card(self, position: int) -> None:
+        """Mark or unmark the card at ``position`` of your hand, as a click on it does."""
+        self._act(lambda: self.table.toggle(position))
+
+    def replace(self) -> None:
+        """Discard the marked cards and draw as many, as the Discard and draw button does."""
+        self._act(self.table.replace_marked)
+
+    def _act(self, action: Callable[[], Any]) -> None:
+        try:
+            action()
+            self.message.value = ""
+        except IllegalAction as rule:
+            self.message.value = f"⚠ {rule}"
+        except StudentCodeError as error:
+            self.message.value = (f"⚠ Your code stopped the table ({error}). Fix step "
+                                  f"{error.step} and run its cells again.")
+        self.render()
+
+    # ------------------------------------------------------------------------- render
+    def render(self) -> None:
+        """Redraw every widget from the table's state."""
+        table = self.table
+        self.status.value = (
+            _chip("deck-count", f"deck <b>{len(table.deck)}</b> cards")
+            + _chip("deck-players", f"players <b>{len(table.hands)}</b>")
+            + _chip("deck-deals", f"deal <b>{table.deals}</b>"))
+        hand = table.hands[0] if table.hands else []
+        marked = len(table.marked)
+        self.yours_title.value = (
+            f"<b>Your hand</b> (player 0, {len(hand)} cards) &nbsp;·&nbsp; click cards (or Tab "
+            f"to one and press Enter) to mark them, then Discard and draw"
+            + (f" &nbsp;·&nbsp; <b>{marked}</b> marked" if marked else ""))
+        buttons = []
+        for position, card in enumerate(hand):
+            chosen = position in table.marked
+            button = card_button(card, selected=chosen)
+            button.tooltip = f"{button.tooltip.replace(', selected', '')}" + (
+                ", marked" if chosen else "")
+            button.on_click(lambda _, position=position: self.click_card(position))
+            buttons.append(button)
+        self.your_row.children = buttons
+        self.replace_button.disabled = table.why_not_replace() is not None
+        self.replace_button.description = (f"Discard and draw {marked}" if marked else
+                                           "Discard and draw")
+        rows = []
+        for player, cards in enumerate(table.hands[1:], start=1):
+            name = widgets.HTML(f"<b>Player {player}</b>").add_class("deck-player-name")
+            small = [card_button(card, small=True) for card in cards]
+            for button in small:
+                button.disabled = True
+            row = widgets.HBox(small).add_class("plaisante-row").add_class("deck-hand")
+            rows.append(widgets.HBox([name, row]).add_class("deck-player"))
+        self.others.children = rows
+        self.others_area.layout.display = None if rows else "none"
+
+    @property
+    def card_buttons(self) -> list[widgets.Button]:
+        """Your hand's buttons, in hand order."""
+        return list(self.your_row.children)
