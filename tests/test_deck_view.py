@@ -111,3 +111,14 @@ def test_the_gate_shows_the_checklist_naming_the_first_failing_step() -> None:
     assert isinstance(shown, widgets.HTML) and not isinstance(shown, TableView)
     assert "Not yet: step 4 (draw and discard)" in shown.value
     assert "plaisante-step-first" in shown.value and "[3, 0]" in shown.value
+
+
+def test_a_card_keeps_its_button_so_keyboard_focus_stays(parts) -> None:
+    view = play(**parts, seed=6)
+    first = view.card_buttons[0]
+    first.click()
+    assert view.card_buttons[0] is first and view.table.marked == [0]
+    view.deal_button.click()  # a new deal: every button shows its own card
+    assert [b.description for b in view.card_buttons] == [label(c) for c in view.table.hands[0]]
+    view.card_buttons[2].click()
+    assert view.table.marked == [2]

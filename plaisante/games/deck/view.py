@@ -13,6 +13,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from ...cards import spoken_name
 from ...view import STYLE, card_button
 from .model import MAX_PLAYERS, DealerTable, IllegalAction, StudentCodeError
 
@@ -20,10 +21,9 @@ DECK_STYLE = """
 <style>
 .deck-table .deck-hand { flex-wrap: wrap; row-gap: 14px; min-height: 0; }
 .deck-table .deck-yours { padding-top: 24px; min-height: 130px; }
-.deck-table .deck-others { gap: 6px; }
-.deck-table .deck-player { align-items: center; gap: 10px; }
-.deck-table .deck-player .deck-hand { padding: 4px 2px; gap: 6px; row-gap: 6px; }
-.deck-table .deck-player-name { flex: none; width: 92px; }
+.deck-table .deck-others { flex-wrap: wrap; gap: 10px 22px; }
+.deck-table .deck-player { gap: 2px; max-width: 100%; }
+.deck-table .deck-player .deck-hand { padding: 2px; gap: 6px; row-gap: 6px; }
 .deck-table .deck-player-name .widget-html-content { font-size: 16px; }
 .deck-table .deck-controls { gap: 14px; align-items: center; flex-wrap: wrap; }
 .deck-table .deck-controls .widget-inline-hbox .widget-label { color: #fdfdf8;
@@ -52,6 +52,7 @@ class TableView(widgets.VBox):
         super().__init__()
         self.add_class("plaisante-table").add_class("deck-table")
         self.table = table
+        self._buttons: dict[Any, widgets.Button] = {}  # card -> its button in your hand
         self.players = widgets.BoundedIntText(value=players, min=1, max=MAX_PLAYERS,
                                               description="Players", tooltip="1 to 8 players")
         self.cards_each = widgets.BoundedIntText(value=cards_each, min=1, max=52,
@@ -74,7 +75,7 @@ class TableView(widgets.VBox):
         yours = widgets.VBox([self.yours_title, self.your_row])
         yours.add_class("plaisante-area").add_class("plaisante-area-held")
         actions = widgets.HBox([self.replace_button]).add_class("plaisante-actions")
-        self.others = widgets.VBox().add_class("deck-others")
+        self.others = widgets.HBox().add_class("deck-others")
         others_area = widgets.VBox([widgets.HTML("<b>The other players</b>").add_class(
             "plaisante-area-title"), self.others])
         others_area.add_class("plaisante-area").add_class("plaisante-area-play")
@@ -92,6 +93,11 @@ class TableView(widgets.VBox):
     def click_card(self, position: int) -> None:
         """Mark or unmark the card at ``position`` of your hand, as a click on it does."""
         self._act(lambda: self.table.toggle(position))
+
+    def _click(self, card: Any) -> None:
+        hand = self.table.hands[0] if self.table.hands else []
+        position = next((i for i, held in enumerate(hand) if held == card), -1)
+        self.click_card(position)
 
     def replace(self) -> None:
         """Discard the marked cards and draw as many, as the Discard and draw button does."""
@@ -123,13 +129,22 @@ class TableView(widgets.VBox):
             f"to one and press Enter) to mark them, then Discard and draw"
             + (f" &nbsp;·&nbsp; <b>{marked}</b> marked" if marked else ""))
         buttons = []
+        fresh: dict[Any, widgets.Button] = {}
         for position, card in enumerate(hand):
+            # A card keeps its button while it stays in the hand, so keyboard focus stays put.
+            button = self._buttons.get(card)
+            if button is None:
+                button = card_button(card)
+                button.on_click(lambda _, card=card: self._click(card))
             chosen = position in table.marked
-            button = card_button(card, selected=chosen)
-            button.tooltip = f"{button.tooltip.replace(', selected', '')}" + (
-                ", marked" if chosen else "")
-            button.on_click(lambda _, position=position: self.click_card(position))
+            if chosen:
+                button.add_class("plaisante-selected")
+            else:
+                button.remove_class("plaisante-selected")
+            button.tooltip = spoken_name(card) + (", marked" if chosen else "")
+            fresh[card] = button
             buttons.append(button)
+        self._buttons = fresh
         self.your_row.children = buttons
         self.replace_button.disabled = table.why_not_replace() is not None
         self.replace_button.description = (f"Discard and draw {marked}" if marked else
@@ -141,7 +156,7 @@ class TableView(widgets.VBox):
             for button in small:
                 button.disabled = True
             row = widgets.HBox(small).add_class("plaisante-row").add_class("deck-hand")
-            rows.append(widgets.HBox([name, row]).add_class("deck-player"))
+            rows.append(widgets.VBox([name, row]).add_class("deck-player"))
         self.others.children = rows
         self.others_area.layout.display = None if rows else "none"
 
