@@ -117,6 +117,9 @@ def _run(args: argparse.Namespace) -> int:
                             assignment=assignment))
     elif args.command == "autograde":
         for assignment in chosen(layout, args.assignments):
+            if not args.student and not layout.submitted_students(assignment):
+                print(f"plaisante autograde: no submissions of {assignment!r}, skipped")
+                continue
             for student in args.student or [None]:
                 flags = ["--student", student] if student else []
                 course.run_nbgrader("autograde", assignment, "--force", *flags, root=root)
@@ -127,6 +130,8 @@ def _run(args: argparse.Namespace) -> int:
         from .grading.feedback import write_missing_pages
 
         for assignment in chosen(layout, args.assignments):
+            if not layout.submitted_students(assignment):
+                continue
             course.run_nbgrader("generate_feedback", assignment, "--force", root=root,
                                 check=False)
             for page in write_missing_pages(root, assignment):
@@ -174,17 +179,22 @@ def _assignment_of(layout: course.CourseLayout, notebook: Path) -> str:
 
 
 def _scores(root: Path, assignments: list[str], students: list[str] | None) -> None:
+    """Print per-step scores: of ``students`` (default: every one who submitted), for each of
+    ``assignments`` someone submitted to (named before each line when there are several)."""
     from nbgrader.api import MissingEntry
 
     from . import scores
-    from .grading.run import submitted_students
 
-    for assignment in assignments:
-        prefix = f"{assignment}: " if len(assignments) > 1 else ""
-        for student in students or submitted_students(root, assignment):
-            if not course.STUDENT_ID.fullmatch(student):
-                raise ValueError(f"student id {student!r}: use ASCII letters, digits, '_' and "
-                                 "'-' (not first) only")
+    for student in students or []:
+        if not course.STUDENT_ID.fullmatch(student):
+            raise ValueError(f"student id {student!r}: use ASCII letters, digits, '_' and "
+                             "'-' (not first) only")
+    layout = course.CourseLayout(root)
+    submitted = {a: layout.submitted_students(a) for a in assignments}
+    shown = [a for a in assignments if submitted[a]] or assignments[:1]
+    for assignment in shown:
+        prefix = f"{assignment}: " if len(shown) > 1 else ""
+        for student in students or submitted[assignment]:
             try:
                 table = scores.step_scores(root, student, assignment)
             except MissingEntry:
