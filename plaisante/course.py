@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .reference import ASSIGNMENT, course_root
+from .reference import course_root
 
 
 def nbgrader_env() -> dict[str, str]:
@@ -140,7 +140,7 @@ TIMESTAMP_FORMAT = "%Y-%m-%d %H:%M:%S.%f UTC"
 
 
 def submit(notebook: Path, student: str, root: Path | None = None, *,
-           replace: bool = False, assignment: str = ASSIGNMENT) -> Path:
+           replace: bool = False, assignment: str) -> Path:
     """Copy a student's notebook into the submitted folder, as nbgrader's exchange would.
 
     ``student`` may hold ASCII letters, digits, '_' and '-', not first (nbgrader puts ids into

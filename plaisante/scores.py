@@ -12,7 +12,6 @@ from pathlib import Path
 from nbgrader.api import Gradebook
 
 from .course import CourseLayout
-from .reference import ASSIGNMENT
 
 STEP_OF_GRADE_ID = re.compile(r"^step(\d+)_")
 
@@ -22,7 +21,7 @@ def gradebook_url(root: Path) -> str:
     return CourseLayout(Path(root)).gradebook_url
 
 
-def step_scores(root: Path, student: str, assignment: str = ASSIGNMENT) -> dict[str, float]:
+def step_scores(root: Path, student: str, assignment: str) -> dict[str, float]:
     """Return {'step1': points, …, 'total': points} for one student's autograded submission;
     a late submission also has 'late_penalty' (points off), and its total is after it, as in
     nbgrader's export.
@@ -44,7 +43,7 @@ def step_scores(root: Path, student: str, assignment: str = ASSIGNMENT) -> dict[
     return dict(sorted(totals.items()))
 
 
-def cell_scores(root: Path, student: str, assignment: str = ASSIGNMENT) -> dict[str, float]:
+def cell_scores(root: Path, student: str, assignment: str) -> dict[str, float]:
     """Return {grade_id: points} for every grade cell of one student's submission."""
     with Gradebook(gradebook_url(root)) as gradebook:
         submission = gradebook.find_submission(assignment, student)

@@ -72,7 +72,7 @@ def test_submit_writes_an_nbgrader_timestamp(course):
 def test_grade_and_autograde_agree_on_the_configured_rules(course):
     done = plaisante("grade", "plaisante", "--workers", "2", cwd=course)
     assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
-    judged = {student: scores.step_scores(course, student)
+    judged = {student: scores.step_scores(course, student, "plaisante")
               for student in ("late", "slow", "punctual")}
     # the late penalty takes everything; the slow cell times out at 5 s, so step 3's
     # has-checks (defined in that cell, before the sleep) are graded as interrupted
@@ -85,6 +85,6 @@ def test_grade_and_autograde_agree_on_the_configured_rules(course):
 
     done = plaisante("autograde", cwd=course)
     assert done.returncode == 0, done.stderr[-2000:]
-    plain = {student: scores.step_scores(course, student)
+    plain = {student: scores.step_scores(course, student, "plaisante")
              for student in ("late", "slow", "punctual")}
     assert judged == plain

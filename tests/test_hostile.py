@@ -266,7 +266,7 @@ def test_each_trick_scores_as_the_same_code_without_it(batch, kind):
 
 def test_the_victim_scores_full_marks_before_and_after(batch):
     assert (batch["victim"].status, batch["victim"].total) == ("graded", 100)
-    assert scores.step_scores(batch["root"], "victim")["total"] == 100
+    assert scores.step_scores(batch["root"], "victim", "plaisante")["total"] == 100
 
 
 def test_the_batch_finishes_within_its_bound(batch):
@@ -370,7 +370,8 @@ def test_output_is_cut_to_the_limit(batch):
 def test_record_writes_every_result_and_flags(batch):
     root = batch["root"]
     for kind, result in batch["results"].items():
-        assert scores.cell_scores(root, kind) == pytest.approx(result.cell_scores), kind
+        cells = scores.cell_scores(root, kind, "plaisante")
+        assert cells == pytest.approx(result.cell_scores), kind
         report = json.loads((root / "assignments" / "reports" / "plaisante" /
                              f"{kind}.json").read_text(encoding="utf-8"))
         assert report["reasons"] == result.reasons
@@ -413,7 +414,7 @@ def test_a_slow_notebook_is_cut_at_the_submission_time_limit(batch):
     nothing after it runs, so its tests score 0 instead of passing unexamined."""
     root = batch["root"]
     submit_full_marks_plus(root, "slow", "step3_has_checks", "import time\ntime.sleep(30)")
-    result = grade_submission(root, "slow", limits=Limits(cell_seconds=20,
+    result = grade_submission(root, "slow", "plaisante", limits=Limits(cell_seconds=20,
                                                           submission_seconds=12))
     assert (result.status, result.total) == ("flagged", 15 + 15 + 2)
     assert any("time limit: the notebook ran over 12 s" in r for r in result.reasons)
@@ -425,7 +426,8 @@ def test_a_cpu_hog_is_stopped_by_the_cpu_limit(batch):
     kernel gets SIGXCPU, dies, is restarted; step 5's tests lose the class (88)."""
     root = batch["root"]
     submit_full_marks_plus(root, "cpu_hog", "step5_tableau", "x = 0\nwhile True:\n    x += 1")
-    result = grade_submission(root, "cpu_hog", limits=Limits(cell_seconds=20, cpu_seconds=3))
+    result = grade_submission(root, "cpu_hog", "plaisante",
+                              limits=Limits(cell_seconds=20, cpu_seconds=3))
     assert (result.status, result.total) == ("flagged", 88)
     assert result.reasons == [
         "kernel died in step5_tableau (CPU time limit (SIGXCPU); kernel restarted)"]
@@ -437,7 +439,7 @@ def test_a_symlinked_notebook_is_not_followed(batch):
     folder = root / "assignments" / "submitted" / "linked" / "plaisante"
     folder.mkdir(parents=True)
     (folder / "plaisante.ipynb").symlink_to(root / "solutions" / "plaisante" / "plaisante.ipynb")
-    result = grade_submission(root, "linked", limits=LIMITS)
+    result = grade_submission(root, "linked", "plaisante", limits=LIMITS)
     assert (result.status, result.total) == ("flagged", 0)
     assert result.reasons == [
         "the submitted notebook is a symbolic link (it could point at any file the grader may "
@@ -510,7 +512,7 @@ def test_a_bad_timestamp_flags_one_submission_and_the_batch_goes_on(tmp_path):
 
     from nbgrader.api import Gradebook
     for student in students:  # every result recorded, the flagged one included
-        total = scores.step_scores(root, student)["total"]
+        total = scores.step_scores(root, student, "plaisante")["total"]
         assert total == (flagged_total if student == "cleo" else 100), student
     with Gradebook("sqlite:///" + str(root / "assignments" / "gradebook.db"),
                    "plaisante-kit") as gradebook:
@@ -529,11 +531,11 @@ def test_cli_grade_rejects_an_unknown_student(batch):
 def test_bad_input_is_refused_clearly(batch):
     root = batch["root"]
     with pytest.raises(ValueError, match="student id '../victim'"):
-        grade_submission(root, "../victim")
+        grade_submission(root, "../victim", "plaisante")
     with pytest.raises(ValueError, match="workers must be a positive int"):
-        grade(root, workers=0)
+        grade(root, "plaisante", workers=0)
     with pytest.raises(TypeError, match="SubmissionResult"):
-        record(root, [{"student": "victim"}])
+        record(root, [{"student": "victim"}], "plaisante")
     with pytest.raises(ValueError, match="Limits.cell_seconds"):
         Limits(cell_seconds=0)
     with pytest.raises(FileNotFoundError, match="nope"):

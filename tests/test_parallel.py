@@ -76,7 +76,7 @@ def serial(course: tuple[Path, Path]) -> dict[str, tuple[str, list[str], dict[st
     """The samples graded one after another in this process, sandbox on."""
     root, pristine = course
     forget_grading(root, pristine)
-    return outcome(grade(root, workers=1))
+    return outcome(grade(root, "plaisante", workers=1))
 
 
 @pytest.mark.sandbox
@@ -84,7 +84,7 @@ def test_serial_grading_scores_every_sample_as_the_manifest_says(course, serial)
     root, _ = course
     assert sorted(serial) == STUDENTS
     for student in STUDENTS:
-        assert scores.step_scores(root, student) == pytest.approx(
+        assert scores.step_scores(root, student, "plaisante") == pytest.approx(
             MANIFEST["samples"][student]["expected"]), student
 
 
@@ -99,8 +99,8 @@ def test_plaisante_grade_on_two_workers_gives_the_serial_scores(course, serial):
     for student in STUDENTS:
         assert any(line.split()[:1] == [student] for line in done.stdout.splitlines()), student
         status, _, cells = serial[student]
-        assert scores.cell_scores(root, student) == cells, student
-        assert scores.step_scores(root, student) == pytest.approx(
+        assert scores.cell_scores(root, student, "plaisante") == cells, student
+        assert scores.step_scores(root, student, "plaisante") == pytest.approx(
             MANIFEST["samples"][student]["expected"]), student
         report = json.loads((root / "assignments" / "reports" / "plaisante" /
                              f"{student}.json").read_text(encoding="utf-8"))
@@ -117,11 +117,11 @@ def test_a_separate_two_worker_dask_cluster_gives_the_serial_scores(course, seri
     forget_grading(root, pristine)
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                       dashboard_address=None, silence_logs=logging.CRITICAL) as cluster:
-        results = grade_parallel(root, scheduler=cluster.scheduler_address)
+        results = grade_parallel(root, "plaisante", scheduler=cluster.scheduler_address)
     assert [r.student for r in results] == STUDENTS
     assert outcome(results) == serial
     for result in results:
-        assert scores.cell_scores(root, result.student) == result.cell_scores
+        assert scores.cell_scores(root, result.student, "plaisante") == result.cell_scores
         assert result.total == MANIFEST["samples"][result.student]["expected"]["total"]
         assert result.max_total == 100
 
@@ -148,7 +148,8 @@ def test_a_dying_worker_or_a_broken_grader_flags_that_student_and_the_rest_are_g
     recorded: list[list[SubmissionResult]] = []
     monkeypatch.setattr(plaisante.grading, "record",
                         lambda root, results, assignment: recorded.append(list(results)))
-    results = grade_parallel(tmp_path, workers=2, grader=stand_in_grader, scheduler=scheduler)
+    results = grade_parallel(tmp_path, "plaisante", workers=2, grader=stand_in_grader,
+                             scheduler=scheduler)
     assert [r.student for r in results] == sorted(students)
     by_id = {r.student: r for r in results}
     for student in ("a", "b", "c"):
@@ -168,11 +169,11 @@ def test_a_dying_worker_or_a_broken_grader_flags_that_student_and_the_rest_are_g
 def test_an_unknown_student_or_no_worker_is_refused_before_any_grading(tmp_path):
     (tmp_path / "assignments" / "submitted" / "a" / "plaisante").mkdir(parents=True)
     with pytest.raises(ValueError, match="no submission of 'plaisante' for student 'zed'"):
-        grade_parallel(tmp_path, students=["zed"], grader=stand_in_grader)
+        grade_parallel(tmp_path, "plaisante", students=["zed"], grader=stand_in_grader)
     with pytest.raises(ValueError, match="workers must be a positive int, got 0"):
-        grade_parallel(tmp_path, workers=0, grader=stand_in_grader)
+        grade_parallel(tmp_path, "plaisante", workers=0, grader=stand_in_grader)
     with pytest.raises(ValueError, match="student id '../a'"):
-        grade_parallel(tmp_path, students=["../a"], grader=stand_in_grader)
+        grade_parallel(tmp_path, "plaisante", students=["../a"], grader=stand_in_grader)
 
 
 def test_failed_result_keeps_only_the_first_line_of_a_long_error():

@@ -4,10 +4,10 @@ The API, in the order a grading run uses it::
 
     from plaisante.grading import Limits, grade_submission, record, grade
 
-    result = grade_submission(root, "alice")   # one submission, in a sandbox; pure w.r.t. the
-                                               # course gradebook: safe in many processes at once
-    record(root, [result, ...])                # the ONLY writer of assignments/gradebook.db
-    results = grade(root)                      # both, for every submitted student, serially
+    result = grade_submission(root, "alice", "deck")  # one submission, in a sandbox; pure
+                                               # w.r.t. the course gradebook: safe in parallel
+    record(root, [result, ...], "deck")        # the ONLY writer of assignments/gradebook.db
+    results = grade(root, "deck")              # both, for every submitted student, serially
 
 ``grade_submission`` runs nbgrader's own autograde converter (``nbgrader.converters.Autograde``:
 overwrite cells from the source, execute, save grades) against a *private* course copy and a

@@ -2,8 +2,8 @@
 
     from plaisante.grading.parallel import grade_parallel
 
-    results = grade_parallel(root)                                  # every core, sandbox on
-    results = grade_parallel(root, scheduler="tcp://10.0.0.5:8786")  # an existing Dask cluster
+    results = grade_parallel(root, "deck")                          # every core, sandbox on
+    results = grade_parallel(root, "deck", scheduler="tcp://10.0.0.5:8786")  # a Dask cluster
 
 Each submission is one task: ``plaisante.grading.grade_submission`` (the sandboxed grading of
 issue 4) run in a worker process, one submission per worker at a time.
@@ -36,7 +36,6 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..course import CourseLayout, check_ids
-from ..reference import ASSIGNMENT
 from .collector import Collector
 from .result import Limits, SubmissionResult
 from .worker import Grader
@@ -50,7 +49,7 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def grade_parallel(root: Path, assignment: str = ASSIGNMENT,
+def grade_parallel(root: Path, assignment: str,
                    students: Iterable[str] | None = None, *, limits: Limits | None = None,
                    sandbox: bool = True, workers: int | None = None,
                    scheduler: str | None = None, progress: bool = False,

@@ -7,19 +7,18 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..course import CourseLayout, check_ids
-from ..reference import ASSIGNMENT
 from .result import Limits, SubmissionResult
 
 DEFAULT_LIMITS = Limits()  # frozen: safe as a default
 
 
-def submitted_students(root: Path, assignment: str = ASSIGNMENT) -> list[str]:
+def submitted_students(root: Path, assignment: str) -> list[str]:
     """Return the ids of students with an ``assignments/submitted/<id>/<assignment>`` folder,
     sorted."""
     return CourseLayout(Path(root)).submitted_students(assignment)
 
 
-def grade_submission(root: Path, student: str, assignment: str = ASSIGNMENT, *,
+def grade_submission(root: Path, student: str, assignment: str, *,
                      limits: Limits = DEFAULT_LIMITS, sandbox: bool = True) -> SubmissionResult:
     """Autograde one student's submission and return how it ended; never raises for anything
     the submission holds or does.
@@ -42,7 +41,7 @@ def grade_submission(root: Path, student: str, assignment: str = ASSIGNMENT, *,
     return grade_one(Path(root).resolve(), student, assignment, limits=limits, sandbox=sandbox)
 
 
-def record(root: Path, results: Iterable[SubmissionResult], assignment: str = ASSIGNMENT) -> None:
+def record(root: Path, results: Iterable[SubmissionResult], assignment: str) -> None:
     """Write ``results`` into the course gradebook (``assignments/gradebook.db``).
 
     The only function that writes the course gradebook; call it from one coordinating process.
@@ -57,7 +56,7 @@ def record(root: Path, results: Iterable[SubmissionResult], assignment: str = AS
     record_results(Path(root).resolve(), list(results), assignment)
 
 
-def grade(root: Path, assignment: str = ASSIGNMENT, students: Iterable[str] | None = None, *,
+def grade(root: Path, assignment: str, students: Iterable[str] | None = None, *,
           limits: Limits = DEFAULT_LIMITS, sandbox: bool = True, workers: int = 1
           ) -> list[SubmissionResult]:
     """Grade ``students`` (default: every submitted student) and record the results; return

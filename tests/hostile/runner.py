@@ -26,14 +26,14 @@ ROOT = Path(__file__).resolve().parent
 
 
 def _grade(limits: dict, kind: str) -> dict:
-    return asdict(grade_submission(ROOT, kind, limits=Limits(**limits)))
+    return asdict(grade_submission(ROOT, kind, "plaisante", limits=Limits(**limits)))
 
 
 def in_child(limits: dict, kind: str, env: dict[str, str], peak: bool) -> dict:
     """Grade ``kind`` in a child Python with ``env``; return its result (and peak memory)."""
     code = ("import json, sys; from dataclasses import asdict; from pathlib import Path;"
             "from plaisante.grading import grade_submission, Limits;"
-            f"r = asdict(grade_submission(Path({str(ROOT)!r}), {kind!r}, "
+            f"r = asdict(grade_submission(Path({str(ROOT)!r}), {kind!r}, 'plaisante', "
             f"limits=Limits(**{limits!r})));"
             "import locale; r['encoding'] = locale.getpreferredencoding(False);"
             "r['peak_kib'] = int([l.split()[1] for l in open('/proc/self/status') "
@@ -52,7 +52,7 @@ def main(command: str, *args: str) -> None:
         results = json.loads(Path(args[0]).read_text(encoding="utf-8"))
         fields = set(SubmissionResult.__dataclass_fields__)
         record(ROOT, [SubmissionResult(**{k: v for k, v in value.items() if k in fields})
-                      for value in results.values()])
+                      for value in results.values()], "plaisante")
         print(json.dumps({"recorded": len(results)}))
         return
     limits, kinds = json.loads(args[0]), list(args[1:])
