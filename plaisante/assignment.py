@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
+from .style import STYLE
+
 Check = Callable[[Any], None]
 
 
@@ -136,32 +138,20 @@ def checklist_html(results: list[StepResult]) -> str:
     Stable classes: ``plaisante-checklist``, ``plaisante-step`` plus ``plaisante-step-pass``,
     ``-todo`` or ``-fail``, ``plaisante-step-first`` on the first that needs work.
     """
-    marks = {"pass": ("✔", "#1b6e35", "passes"), "todo": ("✎", "#7a4f00", "to do"),
-             "fail": ("✘", "#a3001b", "fails")}
+    marks = {"pass": ("✔", "passes"), "todo": ("✎", "to do"), "fail": ("✘", "fails")}
     first = next(r for r in results if r.status != "pass")
     rows = []
     for result in results:
-        mark, colour, word = marks[result.status]
-        detail = ("<div style='margin:4px 0 0 1.9em;font-size:16px;line-height:1.4'><code "
-                  "style='background:#fff;color:#1b1b1b;padding:2px 6px;border-radius:4px;"
-                  "font-size:16px;"
-                  f"white-space:pre-wrap'>{html.escape(result.detail)}</code></div>"
-                  if result.detail else "")
-        here = result is first
+        mark, word = marks[result.status]
+        detail = (f"<div class='plaisante-step-detail'><code>{html.escape(result.detail)}"
+                  "</code></div>" if result.detail else "")
         css = f"plaisante-step plaisante-step-{result.status}" + (
-            " plaisante-step-first" if here else "")
-        box = ("background:#fdecee;border-left:6px solid #a3001b;" if here else
-               "border-left:6px solid transparent;")
-        rows.append(f"<li class='{css}' style='list-style:none;margin:4px 0;padding:6px 10px;"
-                    f"border-radius:6px;{box}'><span style='color:{colour};font-weight:700'>"
-                    f"{mark} Step {result.step}: {html.escape(result.title)} — {word}</span>"
-                    f"{detail}</li>")
-    return ("<div class='plaisante-checklist' style='font-size:18px;line-height:1.35;"
-            "color:#1b1b1b;background:#fffdf7;border:3px solid #a3001b;border-radius:12px;"
-            "padding:10px 18px 14px;max-width:900px'>"
-            f"<h3 style='margin:4px 0 8px;font-size:22px'>Not yet: step {first.step} "
-            f"({html.escape(first.title)}) needs work before the game can start</h3>"
-            f"<ul style='padding-left:0;margin:0 0 10px'>{''.join(rows)}</ul>"
+            " plaisante-step-first" if result is first else "")
+        rows.append(f"<li class='{css}'><span class='plaisante-step-mark'>{mark} Step "
+                    f"{result.step}: {html.escape(result.title)} — {word}</span>{detail}</li>")
+    return (f"{STYLE}<div class='plaisante-checklist'>"
+            f"<h3>Not yet: step {first.step} ({html.escape(first.title)}) needs work before the "
+            f"game can start</h3><ul>{''.join(rows)}</ul>"
             "<div>Fix the first failing step, run its cells again, then run this cell.</div></div>")
 
 

@@ -32,6 +32,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Integer, Unicode
 
 from ..course import CourseLayout
+from ..style import STYLE
 
 REMOVED = "[hidden test code removed]"
 # Error names shown as they are; any other (a class a submission made up) shows as "Error".
@@ -165,7 +166,8 @@ def write_missing_pages(root: Path, assignment: str) -> list[Path]:
         page.parent.mkdir(parents=True, exist_ok=True)
         page.write_text(
             "<!DOCTYPE html><html><head><meta charset='utf-8'>"
-            f"<title>{html.escape(assignment)}: feedback</title></head><body>"
+            f"<title>{html.escape(assignment)}: feedback</title>{STYLE}</head>"
+            "<body class='plaisante-page'>"
             f"<h1>{html.escape(assignment)}: {result['total']:g} / {result['max_total']:g}</h1>"
             "<p>Your submission could not be graded as a notebook, so there is no cell-by-cell "
             f"feedback. The grader's reasons:</p><ul>{reasons}</ul>"

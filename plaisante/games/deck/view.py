@@ -14,24 +14,9 @@ from typing import Any
 import ipywidgets as widgets
 
 from ...cards import spoken_name
-from ...view import STYLE, card_button
+from ...style import STYLE
+from ...view import card_button
 from .model import MAX_PLAYERS, DealerTable, IllegalAction, StudentCodeError
-
-DECK_STYLE = """
-<style>
-.deck-table .deck-hand { flex-wrap: wrap; row-gap: 14px; min-height: 0; }
-.deck-table .deck-yours { padding-top: 24px; min-height: 130px; }
-.deck-table .deck-others { flex-wrap: wrap; gap: 10px 22px; }
-.deck-table .deck-player { gap: 2px; max-width: 100%; }
-.deck-table .deck-player .deck-hand { padding: 2px; gap: 6px; row-gap: 6px; }
-.deck-table .deck-player-name .widget-html-content { font-size: 16px; }
-.deck-table .deck-controls { gap: 14px; align-items: center; flex-wrap: wrap; }
-.deck-table .deck-controls .widget-inline-hbox .widget-label { color: #fdfdf8;
-  font-size: 17px; width: auto; min-width: 0; margin-right: 6px; }
-.deck-table .deck-controls input { font-size: 18px; height: 36px; width: 64px; }
-.deck-table .deck-controls .widget-text { width: auto; }
-</style>
-"""
 
 
 def _chip(css: str, html: str) -> str:
@@ -81,7 +66,7 @@ class TableView(widgets.VBox):
         others_area.add_class("plaisante-area").add_class("plaisante-area-play")
         self.others_area = others_area
         self.message = widgets.HTML().add_class("plaisante-message")
-        self.children = [widgets.HTML(STYLE + DECK_STYLE), controls, self.status, yours,
+        self.children = [widgets.HTML(STYLE), controls, self.status, yours,
                          actions, others_area, self.message]
         self.deal()
 

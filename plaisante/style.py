@@ -1,0 +1,111 @@
+"""The kit's one stylesheet: the card table (every game's view), the gate's checklist and the
+feedback page the grader writes itself. Views and pages put ``STYLE`` in front of what they
+render; classes are the ``plaisante-`` ones (``deck-`` for the dealer's table's layout)."""
+
+from __future__ import annotations
+
+CSS = """
+/* the card table: every game's view */
+.plaisante-table { background: radial-gradient(ellipse at 50% 30%, #23804d 0%, #17603a 75%);
+  border: 6px solid #6b3f1d; border-radius: 18px; padding: 12px 18px 14px; color: #fdfdf8;
+  font-size: 17px; max-width: 1000px; box-sizing: border-box; gap: 8px; }
+.plaisante-table .widget-html, .plaisante-table .widget-label { color: #fdfdf8; margin: 0; }
+.plaisante-table .widget-html-content { line-height: 1.35; }
+.plaisante-status .widget-html-content { display: flex; flex-wrap: wrap; gap: 8px; }
+.plaisante-chip { background: rgba(0,0,0,0.28); border-radius: 999px; padding: 3px 14px;
+  font-size: 17px; white-space: nowrap; }
+.plaisante-chip b { font-size: 22px; }
+.plaisante-chip.plaisante-total { background: #f5c518; color: #1b1b1b; }
+.plaisante-area { border-radius: 12px; padding: 6px 14px 10px; }
+.plaisante-area-play { background: rgba(0,0,0,0.30); border: 2px dashed rgba(255,255,255,0.55); }
+.plaisante-area-held { background: rgba(255,255,255,0.07);
+  border: 2px solid rgba(255,255,255,0.25); }
+.plaisante-area-title .widget-html-content { font-size: 17px; }
+.plaisante-area-title b { letter-spacing: 0.02em; }
+.plaisante-hand-name { font-size: 21px; font-weight: 700; color: #ffe28a; }
+.plaisante-hand-score b { font-size: 22px; }
+.plaisante-row { gap: 10px; min-height: 122px; align-items: flex-end; padding: 30px 2px 2px;
+  overflow: visible; }
+.plaisante-row.plaisante-play-area { min-height: 88px; padding-top: 6px; }
+.plaisante-card.jupyter-button { position: relative; width: 74px; height: 104px; flex: none;
+  display: flex; flex-direction: column; align-items: flex-start; justify-content: flex-start;
+  background: #ffffff; color: #161616; border: 1px solid #9a9a9a; border-radius: 9px;
+  padding: 5px 7px; margin: 0; font-family: Georgia, 'DejaVu Serif', serif; font-size: 24px;
+  font-weight: 700; line-height: 1.05; overflow: visible; opacity: 1;
+  box-shadow: 0 2px 5px rgba(0,0,0,0.40); transition: transform 140ms ease-out, box-shadow 140ms; }
+.plaisante-card.jupyter-button::before { position: absolute; right: 6px; bottom: 2px;
+  font-size: 46px; line-height: 1; font-weight: 400; }
+.plaisante-card.plaisante-suit-clubs::before { content: "\\2663" / ""; }
+.plaisante-card.plaisante-suit-diamonds::before { content: "\\2666" / ""; }
+.plaisante-card.plaisante-suit-hearts::before { content: "\\2665" / ""; }
+.plaisante-card.plaisante-suit-spades::before { content: "\\2660" / ""; }
+.plaisante-card.jupyter-button.plaisante-red { color: #c8102e; }
+.plaisante-card.jupyter-button.plaisante-four.plaisante-suit-clubs { color: #0f7a2c; }
+.plaisante-card.jupyter-button.plaisante-four.plaisante-suit-diamonds { color: #1450b8; }
+.plaisante-card.jupyter-button:not(.plaisante-selected):hover:enabled {
+  box-shadow: 0 6px 10px rgba(0,0,0,0.45); transform: translateY(-4px); }
+.plaisante-card.jupyter-button.plaisante-selected { transform: translateY(-16px);
+  border: 3px solid #f5c518; padding: 3px 5px; box-shadow: 0 12px 16px rgba(0,0,0,0.50); }
+.plaisante-card.jupyter-button.plaisante-selected::after { content: "\\2713" / "selected";
+  position: absolute; top: -11px; right: -11px; width: 24px; height: 24px; border-radius: 50%;
+  background: #f5c518; color: #1b1b1b; border: 2px solid #1b1b1b;
+  font: 700 15px/24px sans-serif; text-align: center; }
+.plaisante-card.jupyter-button:disabled { opacity: 1; cursor: default; }
+.plaisante-card.jupyter-button.plaisante-small { width: 54px; height: 76px; font-size: 18px;
+  padding: 4px 5px; }
+.plaisante-card.jupyter-button.plaisante-small::before { font-size: 32px; }
+.plaisante-table .jupyter-button:focus-visible { outline: 4px solid #ffe28a;
+  outline-offset: 3px; }
+.plaisante-new { animation: plaisante-deal 360ms ease-out backwards; }
+@keyframes plaisante-deal { from { transform: translate(60px, -30px) rotate(8deg); opacity: 0; }
+  to { transform: none; opacity: 1; } }
+@media (prefers-reduced-motion: reduce) {
+  .plaisante-new { animation: none; } .plaisante-card.jupyter-button { transition: none; } }
+.plaisante-actions { gap: 12px; align-items: center; }
+.plaisante-actions .jupyter-button { font-size: 18px; height: 44px; width: auto;
+  min-width: 150px; padding: 0 20px; border-radius: 8px; margin: 0; font-weight: 600; }
+.plaisante-actions .jupyter-button:disabled { opacity: 0.45; }
+.plaisante-actions .fa-play::before { content: "\\f04b" / ""; }
+.plaisante-actions .fa-trash::before { content: "\\f1f8" / ""; }
+.plaisante-actions .fa-refresh::before { content: "\\f021" / ""; }
+.plaisante-actions .plaisante-new-round.jupyter-button { background: #fdfdf8; color: #1b1b1b; }
+.plaisante-message .widget-html-content { color: #ffe28a; min-height: 1.4em; font-size: 17px; }
+.plaisante-over { background: #fdfdf8; border-radius: 12px; padding: 6px 18px; }
+.plaisante-over .widget-html, .plaisante-over .widget-html-content { color: #161616; }
+.plaisante-over h3 { margin: 6px 0; font-size: 24px; }
+.plaisante-over ol { margin: 4px 0 8px; font-size: 17px; }
+/* the dealer's table (deck) */
+.deck-table .deck-hand { flex-wrap: wrap; row-gap: 14px; min-height: 0; }
+.deck-table .deck-yours { padding-top: 24px; min-height: 130px; }
+.deck-table .deck-others { flex-wrap: wrap; gap: 10px 22px; }
+.deck-table .deck-player { gap: 2px; max-width: 100%; }
+.deck-table .deck-player .deck-hand { padding: 2px; gap: 6px; row-gap: 6px; }
+.deck-table .deck-player-name .widget-html-content { font-size: 16px; }
+.deck-table .deck-controls { gap: 14px; align-items: center; flex-wrap: wrap; }
+.deck-table .deck-controls .widget-inline-hbox .widget-label { color: #fdfdf8;
+  font-size: 17px; width: auto; min-width: 0; margin-right: 6px; }
+.deck-table .deck-controls input { font-size: 18px; height: 36px; width: 64px; }
+.deck-table .deck-controls .widget-text { width: auto; }
+/* the gate's checklist (the last cell while a step fails) */
+.plaisante-checklist { font-size: 18px; line-height: 1.35; color: #1b1b1b; background: #fffdf7;
+  border: 3px solid #a3001b; border-radius: 12px; padding: 10px 18px 14px; max-width: 900px; }
+.plaisante-checklist h3 { margin: 4px 0 8px; font-size: 22px; }
+.plaisante-checklist ul { padding-left: 0; margin: 0 0 10px; }
+.plaisante-step { list-style: none; margin: 4px 0; padding: 6px 10px; border-radius: 6px;
+  border-left: 6px solid transparent; }
+.plaisante-step.plaisante-step-first { background: #fdecee; border-left-color: #a3001b; }
+.plaisante-step-mark { font-weight: 700; }
+.plaisante-step-pass .plaisante-step-mark { color: #1b6e35; }
+.plaisante-step-todo .plaisante-step-mark { color: #7a4f00; }
+.plaisante-step-fail .plaisante-step-mark { color: #a3001b; }
+.plaisante-step-detail { margin: 4px 0 0 1.9em; font-size: 16px; line-height: 1.4; }
+.plaisante-step-detail code { background: #fff; color: #1b1b1b; padding: 2px 6px;
+  border-radius: 4px; font-size: 16px; white-space: pre-wrap; }
+/* a feedback page the grader writes itself (no notebook to show) */
+.plaisante-page { font-family: system-ui, sans-serif; font-size: 18px; line-height: 1.45;
+  color: #1b1b1b; background: #fffdf7; max-width: 900px; margin: 24px auto; padding: 0 18px; }
+.plaisante-page h1 { font-size: 26px; }
+.plaisante-page li { margin: 4px 0; }
+"""
+
+STYLE = f"<style>{CSS}</style>"
