@@ -152,7 +152,8 @@ def checklist_html(results: list[StepResult]) -> str:
     return (f"{STYLE}<div class='plaisante-checklist'>"
             f"<h3>Not yet: step {first.step} ({html.escape(first.title)}) needs work before the "
             f"game can start</h3><ul>{''.join(rows)}</ul>"
-            "<div>Fix the first failing step, run its cells again, then run this cell.</div></div>")
+            f"<div>{'Fix' if first.status == 'fail' else 'Finish'} step {first.step}, run its "
+            "cells again, then run this cell.</div></div>")
 
 
 def play(assignment: Assignment, parts: dict[str, Any], **options: Any) -> Any:

@@ -41,7 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("submit", help="copy a student's notebook into assignments/submitted")
     p.add_argument("notebook", type=Path)
     p.add_argument("--student", required=True)
-    p.add_argument("--assignment", help="its assignment (default: the course's only one)")
+    p.add_argument("--assignment", help="its assignment (default: the one whose cells the "
+                                        "notebook holds; checked either way)")
     p.add_argument("--replace", action="store_true",
                    help="replace an earlier submission (kept in assignments/replaced/)")
     p = sub.add_parser("autograde", help="autograde submissions with plain nbgrader "
@@ -103,16 +104,19 @@ def _run(args: argparse.Namespace) -> int:
     root = args.course.resolve() if args.course else course_root()
     layout = course.CourseLayout(root)
     if args.command == "list":
+        from .games import COURSE, load
+
         for assignment in layout.assignments():
+            title = load(assignment).title if assignment in COURSE else ""
             released = "released" if layout.release(assignment).is_file() else "not released"
-            count = sum(1 for p in layout.submitted_root.glob(f"*/{assignment}") if p.is_dir())
-            print(f"{assignment:<16} {released:<13} {count} submission(s)")
+            count = len(layout.submitted_students(assignment))
+            print(f"{assignment:<14} {title:<16} {released:<13} {count} submission(s)")
     elif args.command == "release":
         for assignment in chosen(layout, args.assignments):
             course.run_nbgrader("generate_assignment", assignment, "--force", root=root)
     elif args.command == "submit":
-        assignment = args.assignment or _assignment_of(layout, args.notebook)
-        chosen(layout, [assignment])
+        chosen(layout, [args.assignment] if args.assignment else [])
+        assignment = _assignment_of(layout, args.notebook, args.assignment)
         print(course.submit(args.notebook, args.student, root, replace=args.replace,
                             assignment=assignment))
     elif args.command == "autograde":
@@ -124,8 +128,13 @@ def _run(args: argparse.Namespace) -> int:
                 flags = ["--student", student] if student else []
                 course.run_nbgrader("autograde", assignment, "--force", *flags, root=root)
     elif args.command == "grade":
-        return max([_grade(root, assignment, args)
-                    for assignment in chosen(layout, args.assignments)], default=0)
+        assignments = chosen(layout, args.assignments)
+        statuses = []
+        for assignment in assignments:
+            if len(assignments) > 1:
+                print(f"== {assignment} ==")
+            statuses.append(_grade(root, assignment, args))
+        return max(statuses, default=0)
     elif args.command == "feedback":
         from .grading.feedback import write_missing_pages
 
@@ -149,14 +158,15 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _assignment_of(layout: course.CourseLayout, notebook: Path) -> str:
-    """Return the assignment a submitted notebook belongs to: the course's only one, or the
-    one whose released notebook shares the most grade ids with it. Raises ValueError (asking
-    for --assignment) when that cannot be told."""
+def _assignment_of(layout: course.CourseLayout, notebook: Path, said: str | None) -> str:
+    """Return the assignment a submitted notebook belongs to: the one whose released notebook
+    shares the most grade ids with it (the course's only one, if so). Raises ValueError when
+    that cannot be told and ``said`` (--assignment) does not tell it, or when the notebook
+    plainly belongs to another assignment than ``said``."""
     import json
 
     known = layout.assignments()
-    if len(known) == 1:
+    if len(known) == 1 and said in (None, known[0]):
         return known[0]
 
     def grade_ids(path: Path) -> set[str]:
@@ -172,6 +182,11 @@ def _assignment_of(layout: course.CourseLayout, notebook: Path) -> str:
     overlap = {a: len(mine & grade_ids(layout.release(a))) for a in known}
     best = max(overlap.values(), default=0)
     matches = [a for a, count in overlap.items() if count == best]
+    if said is not None:
+        if best > 0 and said not in matches:
+            raise ValueError(f"{notebook} holds the cells of assignment {matches[0]!r}, not "
+                             f"{said!r}: submit it with --assignment {matches[0]}")
+        return said
     if best == 0 or len(matches) != 1:
         raise ValueError(f"cannot tell which assignment {notebook} is: say it with "
                          f"--assignment (the course has: {', '.join(known) or 'none'})")
