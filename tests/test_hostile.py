@@ -433,6 +433,21 @@ def test_a_cpu_hog_is_stopped_by_the_cpu_limit(batch):
         "kernel died in step5_tableau (CPU time limit (SIGXCPU); kernel restarted)"]
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="the root path: the batch already ran as a user")
+def test_as_root_the_connection_file_links_change_nothing_outside_either(batch):
+    """Issue 8: as root too (kernels under throw-away uids) nothing outside the sandbox changes;
+    there the sockets folder is locked once the kernel has made its sockets, so the swap itself
+    is refused (PermissionError in the student's cell), the kernel lives on, and the work
+    keeps its full marks."""
+    root = batch["root"]
+    before = canary_state(root)
+    for kind in ("linked_connection_file", "linked_connection_folder"):
+        result = grade_submission(root, kind, "plaisante", limits=LIMITS)
+        assert (result.status, result.total) == ("graded", 100), result.reasons
+        assert "Permission denied" in autograded_text(root, kind)
+    assert canary_state(root) == before
+
+
 def test_a_symlinked_notebook_is_not_followed(batch):
     """A notebook that is a link to the solutions would score 100 if the grader followed it."""
     root = batch["root"]
