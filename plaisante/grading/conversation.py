@@ -32,14 +32,22 @@ QUEUED_MESSAGES = 64  # messages ZeroMQ queues per channel before it drops or wa
 END_GRACE = 5.0  # seconds the serve loop has to return once told to end
 INTERRUPT_GRACE = 3.0  # seconds a timed-out call has to give way to an interrupt
 DRAIN_AT_ONCE = 256  # iopub messages read and dropped in one go
+HANDSHAKE_WAIT = 5.0  # seconds a conversation's stdin socket has to connect to the kernel
+
+
+def bound_context(context: Any) -> Any:
+    """Cap what ZeroMQ accepts from the kernel on every socket ``context`` makes from now on:
+    frames over ``MAX_MESSAGE_BYTES`` cut the connection instead of being received, and at
+    most ``QUEUED_MESSAGES`` wait per socket. Returns ``context``."""
+    context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE_BYTES)
+    context.setsockopt(zmq.RCVHWM, QUEUED_MESSAGES)
+    return context
 
 
 def bound_client(client: Any) -> Any:
-    """Cap what ZeroMQ accepts from the kernel on every channel of ``client`` (call before
-    its channels start): frames over ``MAX_MESSAGE_BYTES`` cut the connection instead of
-    being received, and at most ``QUEUED_MESSAGES`` wait per channel. Returns ``client``."""
-    client.context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE_BYTES)
-    client.context.setsockopt(zmq.RCVHWM, QUEUED_MESSAGES)
+    """Cap what ZeroMQ accepts on every channel of ``client`` (``bound_context``; call before
+    its channels start). Returns ``client``."""
+    bound_context(client.context)
     return client
 
 
@@ -52,17 +60,39 @@ async def drain(channel: Any) -> None:
 
 
 class KernelConversation:
-    """One test cell's conversation with the kernel of ``execute`` (a ``JudgedExecute``),
-    ending at ``deadline`` (``time.monotonic()``). It uses the client's own channels through
-    synchronous shadows of their sockets: no event loop turn per request."""
+    """A run of test cells' conversation with the kernel of ``execute`` (a ``JudgedExecute``),
+    ending at ``deadline`` (``time.monotonic()``). It has sockets of its own (synchronous, used
+    only by this thread, with a session of its own and the kernel's key), so it never touches
+    the sockets nbclient's event-loop thread is using (sharing them aborted libzmq once in a
+    while); ``close()`` releases them."""
 
     def __init__(self, execute: Any, deadline: float) -> None:
-        self.kc = execute.kc
+        from jupyter_client.session import Session
+
         self.km = execute.km
-        self.session = self.kc.session
-        self.stdin: zmq.Socket[Any] = zmq.Socket.shadow(self.kc.stdin_channel.socket.underlying)
-        self.shell: zmq.Socket[Any] = zmq.Socket.shadow(self.kc.shell_channel.socket.underlying)
-        self.iopub: zmq.Socket[Any] = zmq.Socket.shadow(self.kc.iopub_channel.socket.underlying)
+        info = self.km.get_connection_info()
+        self.session = Session(key=info["key"], signature_scheme=info["signature_scheme"])
+        self.context = zmq.Context()
+        bound_context(self.context)
+        identity = self.session.bsession
+        # the kernel sends its input_request to our stdin socket's identity, and drops it if
+        # that socket has not finished connecting: the handshake is awaited (watched from
+        # before the connection starts, so it cannot be missed) before anything is asked
+        self.stdin = self.context.socket(zmq.DEALER)
+        self.stdin.setsockopt(zmq.IDENTITY, identity)
+        monitor = self.stdin.get_monitor_socket(zmq.EVENT_HANDSHAKE_SUCCEEDED)
+        self.stdin.connect(self.km._make_url("stdin"))
+        try:
+            monitor.poll(int(HANDSHAKE_WAIT * 1000))
+        finally:
+            self.stdin.disable_monitor()
+            monitor.close(linger=0)
+        self.shell = self.context.socket(zmq.DEALER)
+        self.shell.setsockopt(zmq.IDENTITY, identity)
+        self.shell.connect(self.km._make_url("shell"))
+        self.iopub = self.context.socket(zmq.SUB)
+        self.iopub.setsockopt(zmq.SUBSCRIBE, b"")
+        self.iopub.connect(self.km._make_url("iopub"))
         self.poller = zmq.Poller()
         for socket in (self.stdin, self.shell, self.iopub):
             self.poller.register(socket, zmq.POLLIN)
@@ -72,6 +102,10 @@ class KernelConversation:
         self.dropped_bytes = 0
         self.timed_out = False
         self.died = False
+
+    def close(self) -> None:
+        """Release this conversation's sockets and their context."""
+        self.context.destroy(linger=0)
 
     def renew(self, deadline: float) -> None:
         """Go on with the next test cell, which has its own ``deadline``."""
@@ -83,8 +117,10 @@ class KernelConversation:
     def transport(self, text: str) -> str:
         """Send one request's text; return the answer's text (see ``judge.Transport``)."""
         if self.msg_id is None:
-            self.msg_id = self.kc.execute("", silent=True, store_history=False,
-                                          user_expressions={"judge": SERVE}, allow_stdin=True)
+            request: Any = self.session.send(self.shell, "execute_request", {
+                "code": "", "silent": True, "store_history": False, "allow_stdin": True,
+                "user_expressions": {"judge": SERVE}, "stop_on_error": False})
+            self.msg_id = request["header"]["msg_id"]
             ready = self._prompt()
             try:
                 greeting = json.loads(ready)

@@ -204,9 +204,12 @@ class JudgedExecute(Execute):
         if verdict.lost is None and not self._next_is_test(index):
             verdict = conversation.end(verdict)
             self._conversation = None
+            if verdict.lost is None:
+                conversation.close()
         if verdict.lost is not None:
             self._conversation = None
             self._lost(name, verdict.lost, conversation)
+            conversation.close()
         outputs = []
         if verdict.printed:
             outputs.append(NotebookNode(output_type="stream", name="stdout",
