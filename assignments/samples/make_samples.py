@@ -62,18 +62,23 @@ def student_code(source_cell_text: str) -> str:
     return SOLUTION_REGION.sub(lambda m: m.group(1), source_cell_text)
 
 
-def build(root: Path = ROOT) -> dict[str, nbformat.NotebookNode]:
-    """Return {sample name: notebook} for every sample, built from starter/ and solutions/."""
-    starter = nbformat.read(root / "starter/plaisante/plaisante.ipynb", as_version=4)
-    source = nbformat.read(root / "solutions/plaisante/plaisante.ipynb", as_version=4)
+def build_samples(root: Path, assignment: str,
+                  mistakes: dict[str, dict[str, list[tuple[str, str]] | None]],
+                  skip: tuple[str, ...] = ()) -> dict[str, nbformat.NotebookNode]:
+    """Return {sample name: notebook} for ``assignment``: its starter, and one notebook per
+    entry of ``mistakes`` (the reference solution with those text replacements; None leaves
+    a cell as the starter has it). Cells in ``skip`` stay as in the starter. Raises ValueError
+    naming a replacement whose text is not in its cell. Shared by every assignment's script."""
+    starter = nbformat.read(root / "starter" / assignment / f"{assignment}.ipynb", as_version=4)
+    source = nbformat.read(root / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
     reference = {_grade_id(c): student_code(c.source) for c in source.cells
                  if c.metadata.get("nbgrader", {}).get("solution")}
     samples = {UNTOUCHED: starter}
-    for name, edits in MISTAKES.items():
+    for name, edits in mistakes.items():
         nb = copy.deepcopy(starter)
         for cell in nb.cells:
             grade_id = _grade_id(cell)
-            if grade_id not in reference or grade_id == "going_further":
+            if grade_id not in reference or grade_id in skip:
                 continue
             if grade_id in edits and edits[grade_id] is None:
                 continue
@@ -85,6 +90,12 @@ def build(root: Path = ROOT) -> dict[str, nbformat.NotebookNode]:
             cell.source = text
         samples[name] = nb
     return samples
+
+
+def build(root: Path = ROOT) -> dict[str, nbformat.NotebookNode]:
+    """Return {sample name: notebook} for every Plaisante sample (the optional section is
+    left as the starter has it)."""
+    return build_samples(root, "plaisante", MISTAKES, skip=("going_further",))
 
 
 def main() -> int:

@@ -10,8 +10,6 @@ in manifest.json, beside this file.
 
 from __future__ import annotations
 
-import copy
-import re
 import sys
 from pathlib import Path
 
@@ -20,7 +18,8 @@ import nbformat
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 ASSIGNMENT = "deck"
-SOLUTION_REGION = re.compile(r"[ \t]*### BEGIN SOLUTION\n(.*?)[ \t]*### END SOLUTION\n?", re.S)
+sys.path.insert(0, str(HERE.parent))  # the samples folder: the shared sample builder
+from make_samples import build_samples  # noqa: E402
 
 # sample name → {answer cell grade_id: [(text in the reference code, what the student wrote)]}
 # None instead of a list leaves that cell as the starter has it (the student did not do it).
@@ -56,42 +55,12 @@ MISTAKES: dict[str, dict[str, list[tuple[str, str]] | None]] = {
     "steps_1_to_3_only": {"step4_trace_answer": None, "step4_draw_discard_code": None,
                           "step5_trace_answer": None, "step5_order_code": None},
 }
-UNTOUCHED = "untouched"
-
-
-def _grade_id(cell: nbformat.NotebookNode) -> str | None:
-    return cell.metadata.get("nbgrader", {}).get("grade_id")
-
-
-def student_code(source_cell_text: str) -> str:
-    """Return an answer cell's text as a student would leave it: the markers removed."""
-    return SOLUTION_REGION.sub(lambda m: m.group(1), source_cell_text)
 
 
 def build(root: Path = ROOT) -> dict[str, nbformat.NotebookNode]:
-    """Return {sample name: notebook} for every sample, built from starter/ and solutions/."""
-    starter = nbformat.read(root / "starter" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
-    source = nbformat.read(root / "solutions" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb",
-                           as_version=4)
-    reference = {_grade_id(c): student_code(c.source) for c in source.cells
-                 if c.metadata.get("nbgrader", {}).get("solution")}
-    samples = {UNTOUCHED: starter}
-    for name, edits in MISTAKES.items():
-        nb = copy.deepcopy(starter)
-        for cell in nb.cells:
-            grade_id = _grade_id(cell)
-            if grade_id not in reference:
-                continue
-            if grade_id in edits and edits[grade_id] is None:
-                continue
-            text = reference[grade_id]
-            for old, new in edits.get(grade_id) or []:
-                if old not in text:
-                    raise ValueError(f"sample {name}: {old!r} is not in cell {grade_id}")
-                text = text.replace(old, new)
-            cell.source = text
-        samples[name] = nb
-    return samples
+    """Return {sample name: notebook} for every Deck and deal sample (the filling is
+    Plaisante's script's ``build_samples``)."""
+    return build_samples(root, ASSIGNMENT, MISTAKES)
 
 
 def main() -> int:
