@@ -194,11 +194,13 @@ def _assignment_of(layout: course.CourseLayout, notebook: Path, said: str | None
 
 
 def _scores(root: Path, assignments: list[str], students: list[str] | None) -> None:
-    """Print per-step scores: of ``students`` (default: every one who submitted), for each of
-    ``assignments`` someone submitted to (named before each line when there are several)."""
+    """Print a table of per-step scores for each of ``assignments`` someone submitted to: of
+    ``students`` (default: every one with a submission), with the maximum and the average of
+    the work that is not flagged; flagged work is marked with its reason."""
     from nbgrader.api import MissingEntry
 
     from . import scores
+    from .tables import scores_table
 
     for student in students or []:
         if not course.STUDENT_ID.fullmatch(student):
@@ -207,15 +209,21 @@ def _scores(root: Path, assignments: list[str], students: list[str] | None) -> N
     layout = course.CourseLayout(root)
     submitted = {a: layout.submitted_students(a) for a in assignments}
     shown = [a for a in assignments if submitted[a]] or assignments[:1]
-    for assignment in shown:
-        prefix = f"{assignment}: " if len(shown) > 1 else ""
-        for student in students or submitted[assignment]:
-            try:
-                table = scores.step_scores(root, student, assignment)
-            except MissingEntry:
-                print(f"{prefix}{student} not graded yet")
-                continue
-            print(f"{prefix}{student}", " ".join(f"{k}={v:g}" for k, v in table.items()))
+    for index, assignment in enumerate(shown):
+        try:
+            rows = scores.class_rows(root, assignment)
+        except MissingEntry:
+            rows = []
+        graded = {row.student for row in rows}
+        if students:
+            rows = [row for row in rows if row.student in students]
+        waiting = [s for s in students or submitted[assignment] if s not in graded]
+        if index:
+            print()
+        if rows:
+            print(scores_table(rows, scores.step_titles(assignment), title=assignment))
+        for student in waiting:
+            print(f"{student} not graded yet" + (f" ({assignment})" if len(shown) > 1 else ""))
 
 
 def _grade(root: Path, assignment: str, args: argparse.Namespace) -> int:
@@ -250,7 +258,9 @@ def _grade(root: Path, assignment: str, args: argparse.Namespace) -> int:
     except (ValueError, FileNotFoundError, RuntimeError) as error:
         print(f"plaisante grade: {error}", file=sys.stderr)
         return 2
-    print(table(results))
+    from . import scores
+
+    print(table(results, scores.cell_maxima(root, assignment), scores.step_titles(assignment)))
     return 0 if all_accounted_for(results) else 1
 
 

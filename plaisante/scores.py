@@ -1,12 +1,17 @@
 """Read scores back from nbgrader's gradebook, per step of the assignment (SPEC §3).
 
-Grade cells are named ``stepN_…``; a step's score is the sum of its cells' scores.
+Grade cells are named ``stepN_…``; a step's score is the sum of its cells' scores. ``class_rows``
+reads a whole class (one ``Row`` per submission: steps, total, late penalty, nbgrader's flag and
+the grader's reasons, the roster's name and email): what ``plaisante scores``, ``plaisante
+export`` and ``plaisante report`` show, flagged work marked and left out of averages.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections import defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from nbgrader.api import Gradebook
@@ -49,3 +54,203 @@ def cell_scores(root: Path, student: str, assignment: str) -> dict[str, float]:
         submission = gradebook.find_submission(assignment, student)
         return {grade.name: float(grade.score or 0)
                 for notebook in submission.notebooks for grade in notebook.grades}
+
+
+# ------------------------------------------------------------------------ the class, row by row
+
+#: What a flagged submission without a stated reason says (a flag set in formgrader, say).
+FLAGGED_WITHOUT_REASON = "flagged in the gradebook (no reason recorded: see formgrader)"
+
+
+@dataclass
+class Row:
+    """One student's submission of one assignment, as the gradebook holds it.
+
+    ``steps`` maps ``stepN`` to points and ``step_max`` to that step's maximum; ``raw`` is the
+    sum before the late penalty and ``total`` after it (never below 0), as nbgrader's export
+    computes it. ``flagged`` is nbgrader's own flag on the submitted notebook (``plaisante
+    grade`` sets it on work it could not fully grade); ``reasons`` are the grader's, from
+    ``assignments/reports/<assignment>/<student>.json``. A flagged row is marked everywhere and
+    left out of every average (``average``)."""
+
+    assignment: str
+    student: str
+    first_name: str
+    last_name: str
+    email: str
+    timestamp: str
+    steps: dict[str, float]
+    step_max: dict[str, float]
+    cells: dict[str, float]
+    cell_max: dict[str, float]
+    raw: float
+    late_penalty: float
+    total: float
+    max_total: float
+    flagged: bool
+    reasons: list[str] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        """The student's name from the roster ("first last"), or "" when the roster has none."""
+        return " ".join(part for part in (self.first_name, self.last_name) if part)
+
+    @property
+    def reason(self) -> str:
+        """The reasons in one line ("" when not flagged)."""
+        if not self.flagged:
+            return ""
+        return "; ".join(self.reasons) or FLAGGED_WITHOUT_REASON
+
+
+def step_of(grade_id: str) -> str:
+    """Return the step a grade cell counts in ("step3" for ``step3_has_pair``), or the grade id
+    itself when it names no step."""
+    match = STEP_OF_GRADE_ID.match(grade_id)
+    return f"step{match.group(1)}" if match else grade_id
+
+
+def _reasons(layout: CourseLayout, assignment: str, student: str) -> list[str]:
+    """Return the grader's reasons for a flagged submission (its report), [] if none."""
+    try:
+        report = json.loads(layout.report(assignment, student).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    reasons = report.get("reasons") if isinstance(report, dict) else None
+    return [str(r) for r in reasons] if isinstance(reasons, list) else []
+
+
+def rows_from(gradebook: Gradebook, layout: CourseLayout, assignment: str) -> list[Row]:
+    """Return a Row for every student with a submission of ``assignment`` in the open
+    ``gradebook`` (students without one are not listed), sorted by student id. Raises
+    MissingEntry when the gradebook has no such assignment."""
+    found = gradebook.find_assignment(assignment)
+    rows = []
+    for submission in found.submissions:
+        student = submission.student
+        steps: dict[str, float] = defaultdict(float)
+        step_max: dict[str, float] = defaultdict(float)
+        cells, cell_max = {}, {}
+        flagged = False
+        for notebook in submission.notebooks:
+            flagged = flagged or bool(notebook.flagged)
+            for grade in notebook.grades:
+                score, top = float(grade.score or 0), float(grade.max_score or 0)
+                cells[grade.name], cell_max[grade.name] = score, top
+                steps[step_of(grade.name)] += score
+                step_max[step_of(grade.name)] += top
+        penalty = float(submission.late_submission_penalty or 0.0)
+        raw = float(submission.score or 0.0)
+        rows.append(Row(
+            assignment=assignment, student=student.id, first_name=student.first_name or "",
+            last_name=student.last_name or "", email=student.email or "",
+            timestamp=str(submission.timestamp or ""),
+            steps=dict(sorted(steps.items(), key=lambda kv: _step_key(kv[0]))),
+            step_max=dict(sorted(step_max.items(), key=lambda kv: _step_key(kv[0]))),
+            cells=cells, cell_max=cell_max, raw=raw, late_penalty=penalty,
+            total=max(0.0, raw - penalty), max_total=float(found.max_score or 0.0),
+            flagged=flagged,
+            reasons=_reasons(layout, assignment, student.id) if flagged else []))
+    return sorted(rows, key=lambda row: row.student)
+
+
+def _step_key(step: str) -> tuple[int, str]:
+    match = re.fullmatch(r"step(\d+)", step)
+    return (int(match.group(1)), "") if match else (10**6, step)
+
+
+def class_rows(root: Path, assignment: str) -> list[Row]:
+    """Return ``rows_from`` the course gradebook at ``root``. Raises MissingEntry when the
+    gradebook has no such assignment (not released)."""
+    layout = CourseLayout(Path(root))
+    with Gradebook(layout.gradebook_url) as gradebook:
+        return rows_from(gradebook, layout, assignment)
+
+
+def average(values: list[float]) -> float | None:
+    """Return the mean of ``values``, None for none.
+
+    >>> average([90.0, 60.0]), average([])
+    (75.0, None)
+    """
+    return sum(values) / len(values) if values else None
+
+
+def counted(rows: list[Row]) -> list[Row]:
+    """Return the rows that count in averages: every one that is not flagged."""
+    return [row for row in rows if not row.flagged]
+
+
+# ------------------------------------------------------------------------------- test cells
+
+@dataclass(frozen=True)
+class TestCell:
+    """A graded test cell as an instructor's report names it: its ``grade_id``, ``step``
+    ("step3"), ``title`` (the first comment line of the *released* cell, which the students
+    see, or "hidden tests of <step>" for a cell of hidden tests only: never its code),
+    ``hidden`` (whether the source cell holds hidden tests) and ``points``."""
+
+    __test__ = False  # not a pytest class
+
+    grade_id: str
+    step: str
+    title: str
+    hidden: bool
+    points: float
+
+
+def _step_titles(assignment: str) -> dict[str, str]:
+    """Return {"step1": "Card", …} from the assignment's description ({} if it has none)."""
+    from .games import COURSE, load
+
+    if assignment not in COURSE:
+        return {}
+    return {f"step{step.number}": step.title for step in load(assignment).steps}
+
+
+def step_titles(assignment: str) -> dict[str, str]:
+    """Return {"step1": "Card", …}: each step's title from the assignment's description
+    (``plaisante.games``); {} for an assignment the course does not describe."""
+    return _step_titles(assignment)
+
+
+def test_cells(root: Path, assignment: str) -> list[TestCell]:
+    """Return the test cells of ``assignment`` in notebook order, named from the release
+    (``starter/``): what may be shown to anyone. Whether a cell holds hidden tests is read from
+    the source notebook; nothing else of it is used."""
+    import nbformat
+
+    layout = CourseLayout(Path(root))
+    release = nbformat.read(layout.release(assignment), as_version=4)
+    source = nbformat.read(layout.source(assignment), as_version=4)
+    hidden = {cell.metadata["nbgrader"]["grade_id"] for cell in source.cells
+              if cell.metadata.get("nbgrader", {}).get("grade_id")
+              and "BEGIN HIDDEN TESTS" in cell.source}
+    titles = step_titles(assignment)
+    cells = []
+    for cell in release.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if not meta.get("grade") or meta.get("solution"):
+            continue
+        grade_id = meta["grade_id"]
+        step = step_of(grade_id)
+        code = [line for line in cell.source.splitlines()
+                if line.strip() and not line.lstrip().startswith("#")]
+        first = cell.source.splitlines()[0] if cell.source.strip() else ""
+        title = re.sub(r"^#\s*(Step \d+\s*[:,]\s*)?", "", first).strip() if \
+            first.startswith("#") else ""
+        if not code or not title or title.lower().startswith("hidden tests"):  # hidden only
+            title = f"hidden tests of {titles.get(step, step)}"
+        if len(title) > 72:
+            title = title[:71].rstrip() + "…"
+        cells.append(TestCell(grade_id, step, title, grade_id in hidden,
+                              float(meta.get("points", 0))))
+    return cells
+
+
+def cell_maxima(root: Path, assignment: str) -> dict[str, float]:
+    """Return {grade_id: points} of every grade cell of ``assignment`` in the gradebook."""
+    with Gradebook(gradebook_url(root)) as gradebook:
+        found = gradebook.find_assignment(assignment)
+        return {cell.name: float(cell.max_score)
+                for notebook in found.notebooks for cell in notebook.grade_cells}

@@ -1,30 +1,70 @@
-"""The final table of a grading run: one line per submission, reasons in full."""
+"""The final table of a grading run: one line per submission, reasons in full, and where each
+student lost points (which test cells, in which step)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
+from rich.table import Table
+
+from ..scores import step_of
+from ..tables import points, render
 from .result import SubmissionResult
 
 
-def table(results: Iterable[SubmissionResult]) -> str:
+def lost_points(result: SubmissionResult, maxima: Mapping[str, float],
+                step_titles: Mapping[str, str] | None = None) -> list[str]:
+    """Return one line per step in which ``result`` lost points, naming the test cells:
+    ``"lost in step 3 (the has-checks): has_flush -4, has_straight -4"``. ``maxima`` is
+    {grade_id: points}; a cell it does not list is not counted."""
+    by_step: dict[str, list[str]] = {}
+    step_max: dict[str, float] = {}
+    step_lost: dict[str, float] = {}
+    for grade_id, top in maxima.items():
+        step = step_of(grade_id)
+        step_max[step] = step_max.get(step, 0.0) + top
+        lost = top - result.cell_scores.get(grade_id, 0.0)
+        if lost > 1e-9:
+            short = grade_id.removeprefix(f"{step}_") if step != grade_id else grade_id
+            by_step.setdefault(step, []).append(f"{short} -{points(lost)}")
+            step_lost[step] = step_lost.get(step, 0.0) + lost
+    titles = step_titles or {}
+    lines = []
+    for step, cells in by_step.items():
+        named = f"step {step.removeprefix('step')}" if step.startswith("step") else step
+        if titles.get(step):
+            named += f" ({titles[step]})"
+        if abs(step_lost[step] - step_max[step]) < 1e-9 and len(cells) > 1:
+            lines.append(f"lost in {named}: all {points(step_max[step])} points")
+        else:
+            lines.append(f"lost in {named}: {', '.join(cells)}")
+    return lines
+
+
+def table(results: Iterable[SubmissionResult], maxima: Mapping[str, float] | None = None,
+          step_titles: Mapping[str, str] | None = None) -> str:
     """Return a plain-text table: student, status, total/max, seconds, then each reason (and a
-    late penalty) on its own indented line under the student it concerns, and a summary line."""
+    late penalty, and with ``maxima`` ({grade_id: points}) the test cells that lost points,
+    step by step) on its own line under the student it concerns, and a summary line."""
     results = list(results)
-    width = max([len("student")] + [len(r.student) for r in results])
-    lines = [f"{'student':<{width}}  {'status':<7}  {'total':>13}  {'seconds':>7}  reasons"]
+    grid = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False,
+                 header_style="bold")
+    grid.add_column("student", no_wrap=True)
+    grid.add_column("status", no_wrap=True)
+    grid.add_column("total", justify="right", no_wrap=True)
+    grid.add_column("seconds", justify="right", no_wrap=True)
+    grid.add_column("reasons, and where points were lost", overflow="fold")
     for r in results:
         notes = list(r.reasons)
         if r.late_penalty:
             notes.append(f"late: {r.late_penalty:g} point(s) off (submitted {r.timestamp})")
-        first = notes[0] if notes else ""
-        lines.append(f"{r.student:<{width}}  {r.status:<7}  {r.total:>6g} / {r.max_total:<4g}"
-                     f"  {r.seconds:>7.1f}  {first}")
-        lines.extend(f"{'':<{width}}  {'':<7}  {'':>13}  {'':>7}  {note}" for note in notes[1:])
+        if maxima and (r.status == "graded" or r.total > 0):
+            notes.extend(lost_points(r, maxima, step_titles))
+        grid.add_row(r.student, r.status, f"{r.total:g} / {r.max_total:<4g}",
+                     f"{r.seconds:.1f}", "\n".join(notes))
     flagged = sum(r.status == "flagged" for r in results)
-    lines.append(f"{len(results)} submission(s): {len(results) - flagged} graded, "
-                 f"{flagged} flagged")
-    return "\n".join(lines)
+    return (render(grid) + "\n" + f"{len(results)} submission(s): {len(results) - flagged} "
+            f"graded, {flagged} flagged")
 
 
 def all_accounted_for(results: Iterable[SubmissionResult]) -> bool:
