@@ -64,11 +64,24 @@ def build_parser() -> argparse.ArgumentParser:
                         "('local': a Dask LocalCluster of --workers processes)")
     p = sub.add_parser("feedback", help="generate feedback HTML (hidden tests' code left out)")
     p.add_argument("assignments", **ids)
-    p = sub.add_parser("export", help="export grades to CSV")
-    p.add_argument("--to", default="grades.csv")
+    p = sub.add_parser("export", help="export grades to CSV (nbgrader export): per-step "
+                                      "columns, flagged and reason; or an LMS layout")
+    p.add_argument("assignments", **ids)
+    p.add_argument("--to", default="grades.csv", help="the CSV file (default: %(default)s)")
+    p.add_argument("--layout", choices=("steps", "lms"), default="steps",
+                   help="steps: one row per submission, each step's points, total, max, "
+                        "flagged, reason, timestamp, late penalty (default); lms: one row per "
+                        "student, an id column and one column per assignment, for a Canvas or "
+                        "Moodle grade book import (README)")
+    p.add_argument("--student", action="append", help="only this student (repeatable)")
     p = sub.add_parser("scores", help="print per-step scores from the gradebook")
     p.add_argument("assignments", **ids)
     p.add_argument("--student", action="append")
+    p = sub.add_parser("roster", help="names and emails of the class (nbgrader's student table)")
+    roster = p.add_subparsers(dest="roster_command", required=True)
+    p = roster.add_parser("import", help="import a CSV: a header row with id (or student_id) "
+                                         "and any of first_name, last_name, email")
+    p.add_argument("file", type=Path)
     p = sub.add_parser("nbgrader", help="run any nbgrader command from the course root")
     p.add_argument("args", nargs=argparse.REMAINDER)
     return parser
@@ -116,6 +129,7 @@ def _run(args: argparse.Namespace) -> int:
             course.run_nbgrader("generate_assignment", assignment, "--force", root=root)
     elif args.command == "submit":
         chosen(layout, [args.assignment] if args.assignment else [])
+        _readable(args.notebook)
         assignment = _assignment_of(layout, args.notebook, args.assignment)
         print(course.submit(args.notebook, args.student, root, replace=args.replace,
                             assignment=assignment))
@@ -147,15 +161,43 @@ def _run(args: argparse.Namespace) -> int:
                 print(f"plaisante feedback: no notebook to show, wrote the grader's reasons "
                       f"to {page}")
     elif args.command == "export":
+        from .export import LAYOUTS
+
         target = Path(args.to).resolve()
         if not target.parent.is_dir():
             raise FileNotFoundError(f"cannot write {target}: folder {target.parent} does not exist")
-        course.run_nbgrader("export", f"--to={target}", root=root)
+        flags = [f"--assignment={a}" for a in chosen(layout, args.assignments)
+                 if args.assignments]
+        flags += [f"--student={s}" for s in args.student or []]
+        course.run_nbgrader("export", f"--exporter={LAYOUTS[args.layout]}", f"--to={target}",
+                            *flags, "--log-level=WARN", root=root)
+        print(f"plaisante export: wrote {target} ({args.layout} layout)")
     elif args.command == "scores":
         _scores(root, chosen(layout, args.assignments), args.student)
+    elif args.command == "roster":
+        from .roster import import_roster
+
+        count = import_roster(args.file, root)
+        print(f"plaisante roster: {count} student(s) from {args.file} are in the gradebook")
     elif args.command == "nbgrader":
         return course.run_nbgrader(*args.args, root=root, check=False).returncode
     return 0
+
+
+def _readable(notebook: Path) -> None:
+    """Raise ValueError in one line unless ``notebook`` is a notebook the grader can read (the
+    grader's own test: a file, UTF-8 JSON, a list of cells), so that nothing unreadable is
+    collected."""
+    from .grading.notebook_check import Unreadable, read_submission
+
+    path = Path(notebook)
+    if not path.is_file():
+        raise FileNotFoundError(f"no notebook at {notebook}")
+    try:
+        read_submission(path.resolve())
+    except Unreadable as problem:
+        raise ValueError(f"refused {notebook}, nothing was collected: {problem}. Submit the "
+                         ".ipynb file as Jupyter saved it (File > Download)") from None
 
 
 def _assignment_of(layout: course.CourseLayout, notebook: Path, said: str | None) -> str:

@@ -1,0 +1,119 @@
+"""Grades out of the gradebook for a grade book: nbgrader export plugins (SPEC §5).
+
+``plaisante export`` runs ``nbgrader export --exporter=…`` with one of these, so nbgrader's
+gradebook stays the record and its export command does the work:
+
+* ``StepsCsvExport`` (the default, ``--layout steps``): one row per submission, under its
+  assignment: ``assignment, duedate, timestamp, student_id, last_name, first_name, email``, each
+  step's points (``step1`` …), ``raw_score, late_submission_penalty, score, max_score``, then
+  ``flagged`` (``yes``/``no``) and ``reason`` (the grader's reasons for flagged work). Only
+  students who have something for an assignment are listed under it.
+* ``LmsCsvExport`` (``--layout lms``): what a learning platform's grade book imports: one row
+  per student of the roster or with a submission, ``student_id, last_name, first_name, email``,
+  then one column per assignment holding the score after any late penalty. The cell is empty
+  when the student has nothing for that assignment, or when the work is flagged (a flagged
+  score is not a real measure of the work: grade it by hand, then fill it in).
+
+Names and emails come from nbgrader's student table, filled with ``plaisante roster import``.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.plugins import ExportPlugin
+
+from .course import CourseLayout
+from .scores import Row, rows_from
+
+BASE_COLUMNS = ["assignment", "duedate", "timestamp", "student_id", "last_name", "first_name",
+                "email"]
+SCORE_COLUMNS = ["raw_score", "late_submission_penalty", "score", "max_score", "flagged",
+                 "reason"]
+
+
+def number(value: float) -> str:
+    """Return points as a CSV cell: ``15``, ``7.5``.
+
+    >>> number(15.0), number(7.5), number(0.0)
+    ('15', '7.5', '0')
+    """
+    return f"{value:g}"
+
+
+class _CourseExport(ExportPlugin):
+    """What both layouts share: the course (nbgrader's course root) and its rows."""
+
+    def _layout(self) -> CourseLayout:
+        coursedir = getattr(self.parent, "coursedir", None)
+        return CourseLayout(Path(coursedir.root if coursedir is not None else "."))
+
+    def _assignments(self, gradebook: Gradebook) -> list[str]:
+        names = [a.name for a in gradebook.assignments]
+        wanted = [str(a) for a in self.assignment]
+        return [name for name in names if not wanted or name in wanted]
+
+    def _rows(self, gradebook: Gradebook, assignment: str) -> list[Row]:
+        try:
+            rows = rows_from(gradebook, self._layout(), assignment)
+        except MissingEntry:
+            return []
+        wanted = {str(s) for s in self.student}
+        return [row for row in rows if not wanted or row.student in wanted]
+
+    def _target(self) -> str:
+        return self.to or "grades.csv"
+
+
+class StepsCsvExport(_CourseExport):
+    """One row per submission with each step's points, flagged and reason (module doc)."""
+
+    def export(self, gradebook: Gradebook) -> None:
+        assignments = self._assignments(gradebook)
+        rows = {a: self._rows(gradebook, a) for a in assignments}
+        steps = list(dict.fromkeys(step for a in assignments for row in rows[a]
+                                   for step in row.steps))
+        duedates = {a.name: a.duedate for a in gradebook.assignments}
+        self.log.info("Exporting %d submission(s) of %s to %s", sum(map(len, rows.values())),
+                      ", ".join(assignments) or "no assignment", self._target())
+        with open(self._target(), "w", newline="", encoding="utf-8") as handle:
+            out = csv.writer(handle)
+            out.writerow(BASE_COLUMNS + steps + SCORE_COLUMNS)
+            for assignment in assignments:
+                for row in rows[assignment]:
+                    out.writerow([
+                        assignment, duedates.get(assignment) or "", row.timestamp, row.student,
+                        row.last_name, row.first_name, row.email,
+                        *(number(row.steps[s]) if s in row.steps else "" for s in steps),
+                        number(row.raw), number(row.late_penalty), number(row.total),
+                        number(row.max_total), "yes" if row.flagged else "no", row.reason])
+
+
+class LmsCsvExport(_CourseExport):
+    """An id column and one column per assignment, as LMS grade books import (module doc)."""
+
+    def export(self, gradebook: Gradebook) -> None:
+        assignments = self._assignments(gradebook)
+        wanted = {str(s) for s in self.student}
+        students = {s.id: s for s in gradebook.students if not wanted or s.id in wanted}
+        cells: dict[str, dict[str, str]] = {sid: {} for sid in students}
+        for assignment in assignments:
+            for row in self._rows(gradebook, assignment):
+                cells.setdefault(row.student, {})[assignment] = (
+                    "" if row.flagged else number(row.total))
+        self.log.info("Exporting %d student(s) × %d assignment(s) to %s", len(cells),
+                      len(assignments), self._target())
+        with open(self._target(), "w", newline="", encoding="utf-8") as handle:
+            out = csv.writer(handle)
+            out.writerow(["student_id", "last_name", "first_name", "email", *assignments])
+            for sid in sorted(cells):
+                student = students.get(sid)
+                out.writerow([sid, getattr(student, "last_name", "") or "",
+                              getattr(student, "first_name", "") or "",
+                              getattr(student, "email", "") or "",
+                              *(cells[sid].get(a, "") for a in assignments)])
+
+
+LAYOUTS = {"steps": "plaisante.export.StepsCsvExport", "lms": "plaisante.export.LmsCsvExport"}

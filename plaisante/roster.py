@@ -1,0 +1,68 @@
+"""The class roster: names and emails in nbgrader's student table (``plaisante roster import``).
+
+The file is a CSV with a header row naming an id column (``id`` or ``student_id``: the ids
+students submit under) and any of ``first_name``, ``last_name`` and ``email``. It is checked
+whole first; then nbgrader's own ``nbgrader db student import`` writes it, so formgrader,
+``plaisante scores``, ``export`` and ``report`` all show the names.
+"""
+
+from __future__ import annotations
+
+import csv
+import tempfile
+from pathlib import Path
+
+from .course import STUDENT_ID
+
+ID_COLUMNS = ("id", "student_id")
+OPTIONAL = ("first_name", "last_name", "email")
+
+
+def read_roster(path: Path) -> list[dict[str, str]]:
+    """Return the roster's students as {"id", "first_name", "last_name", "email"} dicts.
+
+    Raises ValueError in one line naming the file, the line and what is allowed, for a file
+    that is not UTF-8 CSV, has no id column, an id nbgrader cannot use, or an id twice."""
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not UTF-8 text; save the roster as CSV (UTF-8)") from None
+    reader = csv.DictReader(text.splitlines())
+    header = [name.strip().lower() for name in reader.fieldnames or []]
+    id_column = next((name for name in ID_COLUMNS if name in header), None)
+    if id_column is None:
+        raise ValueError(f"{path}: no id column; the header row needs 'id' (or 'student_id') and "
+                         f"may have {', '.join(OPTIONAL)} (found: {', '.join(header) or 'none'})")
+    students, seen = [], set()
+    for line, raw in enumerate(reader, start=2):
+        row = {(k or "").strip().lower(): (v or "").strip() for k, v in raw.items()}
+        student = row.get(id_column, "")
+        if not student and not any(row.values()):
+            continue  # a blank line
+        if not STUDENT_ID.fullmatch(student):
+            raise ValueError(f"{path} line {line}: student id {student!r}: use ASCII letters, "
+                             "digits, '_' and '-' (not first) only, as students submit under")
+        if student in seen:
+            raise ValueError(f"{path} line {line}: student id {student!r} appears twice")
+        seen.add(student)
+        students.append({"id": student, **{name: row.get(name, "") for name in OPTIONAL}})
+    if not students:
+        raise ValueError(f"{path}: no students under the header row")
+    return students
+
+
+def import_roster(path: Path, root: Path) -> int:
+    """Check the roster at ``path`` (``read_roster``) and write it into the gradebook of the
+    course at ``root`` with ``nbgrader db student import``; return how many students it
+    holds. Students already there get the roster's names and emails."""
+    from .course import run_nbgrader
+
+    students = read_roster(path)
+    with tempfile.TemporaryDirectory(prefix="plaisante-roster-") as folder:
+        clean = Path(folder) / "roster.csv"
+        with open(clean, "w", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, fieldnames=["id", *OPTIONAL])
+            writer.writeheader()
+            writer.writerows(students)
+        run_nbgrader("db", "student", "import", str(clean), "--log-level=WARN", root=root)
+    return len(students)
