@@ -3,9 +3,9 @@
     python bench/grading.py [--submissions N] [--workers W] [--keep]
 
 Builds a private copy of the course in a temporary folder (the real gradebook is never
-touched), makes N realistic submissions from ``assignments/samples`` (the classic mistakes,
-untouched starters, full marks, a syntax error… cycled, each under its own student id), then
-times, each from the same submissions and a fresh gradebook:
+touched), makes N realistic submissions from ``assignments/samples/plaisante`` (the classic
+mistakes, untouched starters, full marks, a syntax error… cycled, each under its own student
+id), then times, each from the same submissions and a fresh gradebook:
 
 (a) ``nbgrader autograde plaisante``: plain nbgrader, one command for the whole class, serial;
 (b) ``plaisante grade``: the kit's command, parallel on W workers (default: every core), with
@@ -15,8 +15,13 @@ times, each from the same submissions and a fresh gradebook:
     no nbgrader, no sandbox, no gradebook.
 
 It also checks that (b) gives every submission the score (a) gives it. The last line is exactly
-``submissions=N nbgrader_serial_s=… plaisante_s=… floor_s=… speedup=… floor_ratio=…`` with
-speedup = a/b and floor_ratio = b/c. Not part of the test suite: run it on demand.
+``submissions=N nbgrader_serial_s=… plaisante_s=… floor_s=… speedup=… floor_ratio=…
+cpu_per_submission_s=…`` with speedup = a/b, floor_ratio = b/c and cpu_per_submission_s the
+CPU seconds (b) used, every process of it together (coordinator, workers, sandboxes, kernels),
+divided by N. CPU is read from a cgroup made for the timed command when the bench can make one
+(root, cgroup v1 ``cpuacct`` or v2), else from ``RUSAGE_CHILDREN`` (which misses processes
+nobody waited for: then the figure is a lower bound, and the line says ``cpu_source=rusage``).
+Not part of the test suite: run it on demand.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -38,7 +44,7 @@ HERE = Path(__file__).resolve().parent
 KIT = HERE.parent
 sys.path.insert(0, str(KIT))
 
-from plaisante.reference import ASSIGNMENT  # noqa: E402  (the kit, from this checkout)
+ASSIGNMENT = "plaisante"  # the notebook the figures are measured on (docs/capacity.md)
 
 SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
 
@@ -82,7 +88,7 @@ def sample_notebooks(kit: Path, root: Path) -> list[tuple[str, bytes]]:
 
     Falls back to the starter filled with the reference solution (full marks) and the bare
     starter (nothing done) when the samples folder is empty."""
-    samples = kit / "assignments" / "samples"
+    samples = kit / "assignments" / "samples" / ASSIGNMENT
     manifest = samples / "manifest.json"
     names: list[str] = []
     if manifest.is_file():
@@ -127,6 +133,50 @@ def gradebook_totals(root: Path) -> dict[str, float]:
         return {s.student.id: float(s.score) for s in gradebook.assignment_submissions(ASSIGNMENT)}
 
 
+class CpuMeter:
+    """CPU seconds of one command and all its descendants: a fresh cgroup (cpuacct v1 or v2)
+    when this process may make one, else ``RUSAGE_CHILDREN`` (a lower bound)."""
+
+    ROOTS = (Path("/sys/fs/cgroup/cpuacct"), Path("/sys/fs/cgroup/unified"), Path("/sys/fs/cgroup"))
+
+    def __init__(self, name: str) -> None:
+        self.group: Path | None = None
+        self.source = "rusage"
+        for root in self.ROOTS:
+            usage = "cpuacct.usage" if (root / "cpuacct.usage").is_file() else "cpu.stat"
+            if not (root / usage).is_file() or not os.access(root, os.W_OK):
+                continue
+            group = root / f"plaisante-bench-{name}-{os.getpid()}"
+            try:
+                group.mkdir()
+            except OSError:
+                continue
+            self.group, self.usage, self.source = group, usage, "cgroup"
+            break
+        self.before = resource.getrusage(resource.RUSAGE_CHILDREN)
+
+    def enter(self) -> None:
+        """Move the calling process into the group (a subprocess's preexec_fn)."""
+        if self.group is not None:
+            (self.group / "cgroup.procs").write_text(str(os.getpid()))
+
+    def seconds(self) -> float:
+        """Return the CPU seconds used so far; removes the group."""
+        if self.group is not None:
+            text = (self.group / self.usage).read_text()
+            if self.usage == "cpuacct.usage":
+                used = int(text) / 1e9
+            else:
+                used = int(dict(line.split() for line in text.splitlines())["usage_usec"]) / 1e6
+            try:
+                self.group.rmdir()
+            except OSError:
+                pass
+            return used
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return (after.ru_utime - self.before.ru_utime) + (after.ru_stime - self.before.ru_stime)
+
+
 def load() -> str:
     """Return '; load average 1 min …' (the machine may be shared: read the times with it)."""
     return f"; load average {os.getloadavg()[0]:.1f}"
@@ -139,23 +189,29 @@ def grading_seconds(root: Path) -> float:
                for p in reports.glob("*.json"))
 
 
-def time_nbgrader_serial(root: Path) -> float:
-    """(a) Time one plain ``nbgrader autograde`` of the whole class."""
+def time_nbgrader_serial(root: Path) -> tuple[float, float]:
+    """(a) Time one plain ``nbgrader autograde`` of the whole class; return (wall s, CPU s)."""
+    meter = CpuMeter("nbgrader")
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "nbgrader", "autograde", ASSIGNMENT, "--force",
                     "--log-level=ERROR"], cwd=root, env=env(), check=True,
-                   stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+                   stdout=subprocess.DEVNULL, preexec_fn=meter.enter)
+    return time.perf_counter() - start, meter.seconds()
 
 
-def time_plaisante(root: Path, workers: int | None) -> float:
-    """(b) Time ``plaisante grade`` of the whole class from the command line."""
+def time_plaisante(root: Path, workers: int | None, scheduler: str | None = None
+                   ) -> tuple[float, float, str]:
+    """(b) Time ``plaisante grade`` of the whole class from the command line; return (wall s,
+    CPU s of every process it made, where the CPU figure comes from)."""
     extra = ["--workers", str(workers)] if workers else []
+    if scheduler:
+        extra += ["--scheduler", scheduler]
+    meter = CpuMeter("plaisante")
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "plaisante.cli", "--course", str(root), "grade",
                     ASSIGNMENT, *extra], cwd=root, env=env(), check=True,
-                   stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+                   stdout=subprocess.DEVNULL, preexec_fn=meter.enter)
+    return time.perf_counter() - start, meter.seconds(), meter.source
 
 
 def graded_copy(root: Path, student: str, tests: dict[str, str]) -> Path:
@@ -204,6 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--submissions", type=int, default=200)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                         help="worker processes for (b) and (c) (default: every core)")
+    parser.add_argument("--scheduler", default=None,
+                        help="give (b) this --scheduler (e.g. 'local': a Dask LocalCluster)")
     parser.add_argument("--only", choices=["nbgrader", "plaisante", "floor"], action="append",
                         help="time only these (repeatable); the last line needs all three")
     parser.add_argument("--keep", action="store_true", help="keep the temporary course")
@@ -224,17 +282,21 @@ def main(argv: list[str] | None = None) -> int:
         totals: dict[str, dict[str, float]] = {}
         if "nbgrader" in parts:
             reset(root, pristine)
-            times["nbgrader"] = time_nbgrader_serial(root)
+            times["nbgrader"], cpu_a = time_nbgrader_serial(root)
             totals["nbgrader"] = gradebook_totals(root)
             print(f"(a) nbgrader autograde, serial: {times['nbgrader']:.1f} s "
-                  f"({times['nbgrader'] / len(students):.3f} s each){load()}", flush=True)
+                  f"({times['nbgrader'] / len(students):.3f} s each; CPU "
+                  f"{cpu_a / len(students):.3f} s each){load()}", flush=True)
         if "plaisante" in parts:
             reset(root, pristine)
-            times["plaisante"] = time_plaisante(root, args.workers)
+            times["plaisante"], cpu_b, cpu_source = time_plaisante(root, args.workers,
+                                                                   args.scheduler)
             totals["plaisante"] = gradebook_totals(root)
             busy = grading_seconds(root)
-            print(f"(b) plaisante grade, {args.workers} workers, sandbox on: "
+            where = f"Dask {args.scheduler}" if args.scheduler else "its own pool"
+            print(f"(b) plaisante grade, {args.workers} workers ({where}), sandbox on: "
                   f"{times['plaisante']:.1f} s ({times['plaisante'] / len(students):.3f} s each;"
+                  f" CPU {cpu_b / len(students):.3f} s each ({cpu_source});"
                   f" a submission took {busy / max(1, len(students)):.2f} s in its worker, so "
                   f"{times['plaisante'] - busy / args.workers:.1f} s went to start-up, the "
                   f"last record and waiting){load()}", flush=True)
@@ -252,7 +314,9 @@ def main(argv: list[str] | None = None) -> int:
         if len(times) == 3:
             a, b, c = times["nbgrader"], times["plaisante"], times["floor"]
             print(f"submissions={len(students)} nbgrader_serial_s={a:.1f} plaisante_s={b:.1f} "
-                  f"floor_s={c:.1f} speedup={a / b:.2f} floor_ratio={b / c:.2f}")
+                  f"floor_s={c:.1f} speedup={a / b:.2f} floor_ratio={b / c:.2f} "
+                  f"cpu_per_submission_s={cpu_b / len(students):.3f}"
+                  + ("" if cpu_source == "cgroup" else f" cpu_source={cpu_source}"))
     finally:
         if args.keep:
             print(f"kept {where}", file=sys.stderr)

@@ -1,10 +1,8 @@
-"""Plaisante Kit: a Jupyter teaching kit around a card game, graded with nbgrader.
+"""Plaisante Kit: a Jupyter teaching kit of card-game assignments, graded with nbgrader.
 
-``plaisante.cards`` and ``plaisante.rules`` state the game (SPEC §2); ``plaisante.checks`` holds
-the visible checks of every step; ``plaisante.game`` is the round (no widgets);
-``plaisante.view`` draws it with ipywidgets; ``play`` is the notebook's last cell.
+Shared by every game: ``plaisante.cards`` (ranks, suits, notation, seeded decks),
+``plaisante.hand_names``, ``plaisante.checking`` (what checks are made of),
+``plaisante.card_widgets`` and ``plaisante.style``; ``plaisante.assignment`` (steps, the gate,
+stand-ins). Each assignment lives in ``plaisante.games.<id>``; ``plaisante.course`` is the
+course's folders and ``plaisante.grading`` the grader.
 """
-
-from .gate import play
-
-__all__ = ["play"]

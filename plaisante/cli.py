@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from . import course
-from .reference import course_root
+from .course import course_root
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -77,6 +77,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("scores", help="print per-step scores from the gradebook")
     p.add_argument("assignments", **ids)
     p.add_argument("--student", action="append")
+    p = sub.add_parser("report", help="the class report: assignments/reports/ID/index.html "
+                                      "with figures (histogram, steps, failing test cells)")
+    p.add_argument("assignments", **ids)
+    p.add_argument("--open", action="store_true", help="open the page in a web browser")
     p = sub.add_parser("roster", help="names and emails of the class (nbgrader's student table)")
     roster = p.add_subparsers(dest="roster_command", required=True)
     p = roster.add_parser("import", help="import a CSV: a header row with id (or student_id) "
@@ -174,6 +178,18 @@ def _run(args: argparse.Namespace) -> int:
         print(f"plaisante export: wrote {target} ({args.layout} layout)")
     elif args.command == "scores":
         _scores(root, chosen(layout, args.assignments), args.student)
+    elif args.command == "report":
+        from . import report
+
+        for assignment in chosen(layout, args.assignments):
+            if not args.assignments and not layout.submitted_students(assignment):
+                continue
+            page = report.write(root, assignment)
+            print(f"plaisante report: wrote {page}")
+            if args.open:
+                import webbrowser
+
+                webbrowser.open(page.as_uri())
     elif args.command == "roster":
         from .roster import import_roster
 

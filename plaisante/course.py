@@ -18,7 +18,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .reference import course_root
+
+def course_root(start: Path | None = None) -> Path:
+    """Return the course folder: the nearest folder at or above ``start`` (default: the
+    current folder, then this package's checkout) holding ``nbgrader_config.py``.
+
+    The environment variable PLAISANTE_COURSE overrides the search. Raises FileNotFoundError
+    naming where it looked.
+    """
+    if os.environ.get("PLAISANTE_COURSE"):
+        return Path(os.environ["PLAISANTE_COURSE"]).resolve()
+    starts = [start or Path.cwd(), Path(__file__).resolve().parent]
+    for origin in starts:
+        for folder in [origin.resolve(), *origin.resolve().parents]:
+            if (folder / "nbgrader_config.py").is_file():
+                return folder
+    raise FileNotFoundError(
+        "no nbgrader_config.py in " + " or ".join(str(s) for s in starts) +
+        " or above: run from the kit's folder, or set PLAISANTE_COURSE to it")
 
 
 def nbgrader_env() -> dict[str, str]:
@@ -54,9 +71,9 @@ class CourseLayout:
     """Where everything of a course lives: the one place a path under the course root is
     spelled (as ``nbgrader_config.py`` maps nbgrader's folders: source ``solutions/``, release
     ``starter/``, submitted, autograded and feedback under ``assignments/``, the gradebook
-    ``assignments/gradebook.db``; plus the kit's own ``reports/`` and ``replaced/``), like
-    nbgrader's ``CourseDirectory``. Notebook paths assume one notebook per assignment, named
-    after it, unless ``notebook`` is given."""
+    ``assignments/gradebook.db``; plus the kit's own ``reports/``, ``replaced/`` and
+    ``samples/``), like nbgrader's ``CourseDirectory``. Notebook paths assume one notebook per
+    assignment, named after it, unless ``notebook`` is given."""
 
     root: Path
 
@@ -112,6 +129,11 @@ class CourseLayout:
     def report(self, assignment: str, student: str) -> Path:
         """``plaisante grade``'s report of one student (JSON: status, reasons, scores)."""
         return self.root / "assignments" / "reports" / assignment / f"{student}.json"
+
+    def samples(self, assignment: str) -> Path:
+        """The folder of ``assignment``'s sample submissions, their ``manifest.json`` (expected
+        per-step scores) and the ``make_samples.py`` that builds them."""
+        return self.root / "assignments" / "samples" / assignment
 
     def replaced(self, student: str) -> Path:
         """Where ``submit --replace`` keeps a student's earlier submissions."""

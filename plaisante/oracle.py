@@ -148,7 +148,7 @@ def call(function: Any, args: list[Any], kwargs: dict[str, Any],
          stand_ins: dict[str, Any]) -> Any:
     """Call ``function`` with ``stand_ins`` put in its globals for the duration of the call
     (how a later step is judged on known-good earlier parts, as in the student's notebook)."""
-    from plaisante.checks import substituted
+    from plaisante.checking import substituted
 
     with substituted(function, **stand_ins):
         return function(*args, **kwargs)

@@ -1,8 +1,9 @@
-"""Load the reference solution from the instructor's source notebook (the one place it lives).
+"""Load an assignment's reference solution from the instructor's source notebook (the one place
+it lives).
 
-The kit's tests and the instructor's demo call ``load()``; the package itself holds no solution
-to any graded step. Only setup cells and solution cells run: test cells, the optional checks
-and the play cell are skipped.
+The kit's tests and the instructor's demo call ``load(ID)``; the package itself holds no
+solution to any graded step. Only setup cells and solution cells run: test cells, the optional
+checks and the play cell are skipped.
 """
 
 from __future__ import annotations
@@ -12,34 +13,14 @@ import types
 from functools import lru_cache
 from pathlib import Path
 
-ASSIGNMENT = "plaisante"
 SKIPPED_CELLS = frozenset({"play"})
 
 
-def course_root(start: Path | None = None) -> Path:
-    """Return the course folder: the nearest folder at or above ``start`` (default: the
-    current folder, then this package's checkout) holding ``nbgrader_config.py``.
-
-    The environment variable PLAISANTE_COURSE overrides the search. Raises FileNotFoundError
-    naming where it looked.
-    """
-    if os.environ.get("PLAISANTE_COURSE"):
-        return Path(os.environ["PLAISANTE_COURSE"]).resolve()
-    starts = [start or Path.cwd(), Path(__file__).resolve().parent]
-    for origin in starts:
-        for folder in [origin.resolve(), *origin.resolve().parents]:
-            if (folder / "nbgrader_config.py").is_file():
-                return folder
-    raise FileNotFoundError(
-        "no nbgrader_config.py in " + " or ".join(str(s) for s in starts) +
-        " or above: run from the kit's folder, or set PLAISANTE_COURSE to it")
-
-
-def source_notebook(root: Path | None = None) -> Path:
-    """Return the path of the source (solutions) notebook of the Plaisante assignment."""
+def source_notebook(assignment: str, root: Path | None = None) -> Path:
+    """Return the path of the source (solutions) notebook of ``assignment``."""
     from .course import CourseLayout
 
-    return CourseLayout.of(root).source(ASSIGNMENT)
+    return CourseLayout.of(root).source(assignment)
 
 
 def reference_code(path: Path) -> str:
@@ -60,20 +41,22 @@ def reference_code(path: Path) -> str:
 
 @lru_cache(maxsize=None)
 def _load(path: str) -> types.ModuleType:
-    module = types.ModuleType("plaisante_reference", f"Reference solution from {path}")
+    module = types.ModuleType("reference_solution", f"Reference solution from {path}")
     module.__file__ = path
     exec(compile(reference_code(Path(path)), path, "exec"), module.__dict__)
     return module
 
 
-def load(path: str | os.PathLike[str] | None = None) -> types.ModuleType:
-    """Return the reference solution as a module: Card, count_values, the has-checks, evaluate,
-    total_value, base_mult, score, Tableau and the optional functions. Cached per path."""
-    return _load(str(Path(path) if path else source_notebook()))
+def load(assignment: str, path: str | os.PathLike[str] | None = None) -> types.ModuleType:
+    """Return the reference solution of ``assignment`` as a module holding every part it names
+    (and the optional functions), run from its source notebook (or from ``path``). Cached per
+    path. Raises FileNotFoundError when the notebook is missing."""
+    return _load(str(Path(path) if path else source_notebook(assignment)))
 
 
-def parts(module: types.ModuleType) -> dict[str, object]:
-    """Return the keyword arguments ``play`` and ``check_all`` take, read from ``module``."""
-    from .gate import PART_NAMES
+def parts(module: types.ModuleType, assignment: str) -> dict[str, object]:
+    """Return the keyword arguments ``play`` and the gate take for ``assignment``, read from
+    ``module``. Raises AttributeError naming a part the module lacks."""
+    from .games import load as description
 
-    return {name: getattr(module, name) for name in PART_NAMES}
+    return {name: getattr(module, name) for name in description(assignment).parts}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import types
+from typing import Any
 
 import pytest
 
@@ -27,13 +28,61 @@ PROBLEM = pytest.StashKey[str]()  # why the sandbox cannot run, once sandbox tes
 @pytest.fixture(scope="session")
 def ref() -> types.ModuleType:
     """The reference solution, loaded from solutions/plaisante/plaisante.ipynb."""
-    return reference.load()
+    return reference.load("plaisante")
 
 
 @pytest.fixture(scope="session")
 def ref_parts(ref: types.ModuleType) -> dict[str, object]:
     """The keyword arguments play() takes, all from the reference solution."""
-    return reference.parts(ref)
+    return reference.parts(ref, "plaisante")
+
+
+# --------------------------------------------- a notebook's test cells under the loopback judge
+# For test modules that name the notebooks they are about: SOURCE (solutions) and RELEASE
+# (starter). Helpers: tests/loopback_judge.py.
+
+@pytest.fixture(scope="module")
+def source(request: pytest.FixtureRequest) -> Any:
+    """The module's source notebook (solutions/<id>/<id>.ipynb)."""
+    import nbformat
+
+    return nbformat.read(request.module.SOURCE, as_version=4)
+
+
+@pytest.fixture(scope="module")
+def release(request: pytest.FixtureRequest) -> Any:
+    """The module's release notebook (starter/<id>/<id>.ipynb)."""
+    import nbformat
+
+    return nbformat.read(request.module.RELEASE, as_version=4)
+
+
+@pytest.fixture(scope="module")
+def tests(source: Any) -> dict[str, str]:
+    """{grade_id: source} of every test cell of the source notebook, hidden tests included."""
+    from plaisante.grading.execute import is_test
+
+    return {cell.metadata.nbgrader["grade_id"]: cell.source for cell in source.cells
+            if is_test(cell)}
+
+
+@pytest.fixture(scope="module")
+def setup(release: Any) -> dict[str, Any]:
+    """The judge's namespace after the release's setup cell (one cell, not the play cell)."""
+    from plaisante.grading.judge import setup_namespace
+    from plaisante.grading.submission import setup_sources
+
+    sources = setup_sources(release)
+    assert len(sources) == 1 and "play(" not in sources[0]
+    return setup_namespace(sources)
+
+
+@pytest.fixture(scope="module")
+def names(release: Any) -> set[str]:
+    """The names the student defines in the release's answer cells."""
+    from plaisante.grading.submission import student_names
+
+    return set(student_names(release))
 
 
 # ------------------------------------------------------------------------- the sandbox policy

@@ -1,6 +1,6 @@
 """What the Deck and deal tests share: the notebooks' paths, the reference solution (loaded from
-the source notebook, as ``plaisante.reference`` loads Plaisante's) and the classic mistakes,
-written as a student would (each replaces one text of the reference's answer cell)."""
+the source notebook by ``plaisante.reference``) and the classic mistakes, written as a student
+would (each replaces one text of the reference's answer cell)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ RELEASE = ROOT / "starter" / "deck" / "deck.ipynb"
 
 def load_reference() -> types.ModuleType:
     """Return the reference solution: the source notebook's setup and solution cells, run."""
-    return reference.load(SOURCE)
+    return reference.load("deck", SOURCE)
 
 
 def solution_cells() -> dict[str, str]:

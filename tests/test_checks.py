@@ -2,8 +2,8 @@
 
 import pytest
 
-from plaisante import checks
-from plaisante.checks import CheckFailed, same
+from plaisante.checking import CheckFailed, same
+from plaisante.games.plaisante import checks
 
 
 def test_every_check_passes_the_reference(ref):
@@ -51,7 +51,7 @@ def test_an_exception_in_student_code_names_the_call():
 
 
 def test_evaluate_is_checked_on_known_good_has_checks_and_order_matters():
-    from plaisante.rules import FLUSH, STRAIGHT
+    from plaisante.games.plaisante.rules import FLUSH, STRAIGHT
 
     def evaluate(cards):  # tests Straight before Flush, relies on the has-checks it is given
         if has_straight(cards):  # noqa: F821

@@ -19,7 +19,7 @@ from nbgrader.utils import parse_utc
 from plaisante import scores
 
 ROOT = Path(__file__).resolve().parents[1]
-FULL_MARKS = ROOT / "assignments" / "samples" / "full_marks.ipynb"
+FULL_MARKS = ROOT / "assignments" / "samples" / "plaisante" / "full_marks.ipynb"
 
 pytestmark = [pytest.mark.nbgrader, pytest.mark.sandbox]
 

@@ -5,45 +5,13 @@ exactly the cells it should."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import nbformat
 import pytest
-from deck_support import MISTAKES, RELEASE, SOURCE, mistaken
-from test_judge import kernel_namespace, loopback
+from deck_support import MISTAKES, RELEASE, SOURCE, mistaken  # noqa: F401  SOURCE, RELEASE: conftest
+from loopback_judge import kernel_namespace, loopback, verdicts
 
 from plaisante.grading.execute import is_test
-from plaisante.grading.judge import judge_cell, setup_namespace
-from plaisante.grading.submission import setup_sources, student_names
-
-
-@pytest.fixture(scope="module")
-def source() -> nbformat.NotebookNode:
-    return nbformat.read(SOURCE, as_version=4)
-
-
-@pytest.fixture(scope="module")
-def tests(source: nbformat.NotebookNode) -> dict[str, str]:
-    return {cell.metadata.nbgrader["grade_id"]: cell.source for cell in source.cells
-            if is_test(cell)}
-
-
-@pytest.fixture(scope="module")
-def setup() -> dict[str, Any]:
-    sources = setup_sources(nbformat.read(RELEASE, as_version=4))
-    assert len(sources) == 1 and "play(" not in sources[0]
-    return setup_namespace(sources)
-
-
-@pytest.fixture(scope="module")
-def names() -> set[str]:
-    return set(student_names(nbformat.read(RELEASE, as_version=4)))
-
-
-def verdicts(tests: dict[str, str], setup: dict[str, Any], names: set[str],
-             user_ns: dict[str, Any]) -> dict[str, Any]:
-    return {grade_id: judge_cell(code, setup, names, loopback(user_ns))
-            for grade_id, code in tests.items()}
+from plaisante.grading.judge import judge_cell
 
 
 def test_every_test_cell_is_graded_and_the_points_make_100(source) -> None:

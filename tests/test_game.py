@@ -3,7 +3,7 @@
 import pytest
 
 from plaisante.cards import hand, label
-from plaisante.game import IllegalAction, Round, StudentCodeError
+from plaisante.games.plaisante.model import IllegalAction, Round, StudentCodeError
 
 
 def new_round(ref, seed=11, **overrides):

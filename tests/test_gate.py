@@ -2,8 +2,14 @@
 
 import pytest
 
-from plaisante import gate, play
-from plaisante.view import RoundView
+from plaisante import assignment
+from plaisante.games.plaisante import ASSIGNMENT, setup
+from plaisante.games.plaisante.setup import play
+from plaisante.games.plaisante.view import RoundView
+
+
+def check_all(**parts):
+    return assignment.check_all(ASSIGNMENT, parts)
 
 
 def not_started(*args, **kwargs):
@@ -11,13 +17,13 @@ def not_started(*args, **kwargs):
 
 
 def test_the_reference_passes_every_step(ref_parts):
-    assert [(r.step, r.status) for r in gate.check_all(**ref_parts)] == [
+    assert [(r.step, r.status) for r in check_all(**ref_parts)] == [
         (1, "pass"), (2, "pass"), (3, "pass"), (4, "pass"), (5, "pass")]
 
 
 def test_untouched_stubs_say_finish_step_n(ref_parts):
     parts = dict(ref_parts, Card=not_started, evaluate=not_started)
-    results = gate.check_all(**parts)
+    results = check_all(**parts)
     assert [r.status for r in results] == ["todo", "pass", "pass", "todo", "pass"]
     assert results[0].detail == "finish step 1: Card still raises NotImplementedError"
 
@@ -27,10 +33,10 @@ def test_a_straight_that_ignores_duplicates_fails_step_3_naming_has_straight(ref
     exec("def has_straight(cards):\n"
          "    values = sorted(card.value for card in cards)\n"
          "    return len(values) == 5 and values[-1] - values[0] == 4\n", namespace)
-    results = gate.check_all(**dict(ref_parts, has_straight=namespace["has_straight"]))
+    results = check_all(**dict(ref_parts, has_straight=namespace["has_straight"]))
     assert results[2].status == "fail"
     assert results[2].detail.startswith("has_straight(")
-    html = gate.checklist_html(results)
+    html = assignment.checklist_html(results)
     assert "Step 3: the has-checks — fails" in html and "has_straight(" in html
 
 
@@ -62,9 +68,7 @@ def test_play_names_a_missing_part(ref_parts):
 
 
 def test_a_part_whose_cell_failed_is_named_not_defined_yet(ref_parts):
-    from plaisante import placeholders
-
-    results = gate.check_all(**dict(ref_parts, count_values=placeholders.count_values))
+    results = check_all(**dict(ref_parts, count_values=setup.count_values))
     assert results[1].status == "todo"
     assert results[1].detail.startswith("count_values (step 2) is not defined yet: run the cell")
     assert [r.status for r in results[2:]] == ["pass", "pass", "pass"]

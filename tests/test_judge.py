@@ -9,72 +9,13 @@ from typing import Any
 
 import nbformat
 import pytest
+from loopback_judge import kernel_namespace, loopback, verdicts
 
-from plaisante import oracle
-from plaisante.grading.execute import is_test
-from plaisante.grading.judge import KernelLost, judge_cell, names_read, setup_namespace
-from plaisante.grading.submission import setup_sources, student_names
+from plaisante.grading.judge import KernelLost, judge_cell, names_read
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "solutions" / "plaisante" / "plaisante.ipynb"
 RELEASE = ROOT / "starter" / "plaisante" / "plaisante.ipynb"
-
-
-def loopback(user_ns: dict[str, Any]):
-    """Return a transport answering as ``plaisante.oracle.serve`` would over ``user_ns``."""
-    registry = oracle.Registry()
-
-    def transport(text: str) -> str:
-        answer = oracle.respond(text, registry, user_ns)
-        assert answer is not None
-        return answer
-    return transport
-
-
-def kernel_namespace(notebook: nbformat.NotebookNode, **changes: str) -> dict[str, Any]:
-    """Run the notebook's non-test cells (with ``changes``: grade_id → new source) in a fresh
-    namespace, as the kernel would; return it."""
-    namespace: dict[str, Any] = {"__name__": "__main__"}
-    for cell in notebook.cells:
-        if cell.cell_type != "code" or is_test(cell) or "play(" in cell.source:
-            continue
-        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
-        source = changes.get(grade_id, cell.source)
-        try:
-            exec(compile(source, str(grade_id), "exec"), namespace)
-        except Exception:  # noqa: BLE001  a broken answer cell, as in a notebook
-            pass
-    return namespace
-
-
-@pytest.fixture(scope="module")
-def source() -> nbformat.NotebookNode:
-    return nbformat.read(SOURCE, as_version=4)
-
-
-@pytest.fixture(scope="module")
-def tests(source: nbformat.NotebookNode) -> dict[str, str]:
-    return {cell.metadata.nbgrader["grade_id"]: cell.source for cell in source.cells
-            if is_test(cell)}
-
-
-@pytest.fixture(scope="module")
-def setup() -> dict[str, Any]:
-    release = nbformat.read(RELEASE, as_version=4)
-    sources = setup_sources(release)
-    assert len(sources) == 1 and "play(" not in sources[0]
-    return setup_namespace(sources)
-
-
-@pytest.fixture(scope="module")
-def names() -> set[str]:
-    return set(student_names(nbformat.read(RELEASE, as_version=4)))
-
-
-def verdicts(tests: dict[str, str], setup: dict[str, Any], names: set[str],
-             user_ns: dict[str, Any]) -> dict[str, Any]:
-    return {grade_id: judge_cell(code, setup, names, loopback(user_ns))
-            for grade_id, code in tests.items()}
 
 
 def test_reference_passes_every_test_cell(source, tests, setup, names) -> None:

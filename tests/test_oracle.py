@@ -13,8 +13,8 @@ from collections import Counter
 import pytest
 from pokerkit import Label, StandardHighHand
 
-from plaisante import rules
 from plaisante.cards import RANKS, SUITS
+from plaisante.games.plaisante import rules
 
 POKERKIT_RANK = {rank: ("T" if rank == "10" else rank) for rank in RANKS}
 POKERKIT_SUIT = {suit: suit[0] for suit in SUITS}

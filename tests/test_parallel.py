@@ -1,7 +1,7 @@
 """Grading a class in parallel gives exactly the scores of serial grading (issue 5).
 
-Every sample of ``assignments/samples`` is submitted to a temporary copy of the course and
-graded three ways, sandbox on: serially (``grade(workers=1)``), by ``plaisante grade
+Every Plaisante sample (``assignments/samples/plaisante``) is submitted to a temporary copy of
+the course and graded three ways, sandbox on: serially (``grade(workers=1)``), by ``plaisante grade
 --workers 2`` (a local Dask cluster, progress bar, one coordinator writing the gradebook) and
 on a separately started two-worker Dask cluster reached by its scheduler address, as a real
 cluster would be. Each run's per-cell scores, statuses and reasons must be the serial run's,
@@ -27,7 +27,7 @@ from plaisante.grading.parallel import grade_parallel
 from plaisante.grading.worker import failed_result
 
 ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = ROOT / "assignments" / "samples"
+SAMPLES = ROOT / "assignments" / "samples" / "plaisante"
 MANIFEST = json.loads((SAMPLES / "manifest.json").read_text(encoding="utf-8"))
 STUDENTS = sorted(MANIFEST["samples"])
 

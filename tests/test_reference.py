@@ -2,8 +2,9 @@
 
 import pytest
 
-from plaisante import reference, rules
+from plaisante import reference
 from plaisante.cards import hand
+from plaisante.games.plaisante import rules
 
 
 def test_the_package_holds_no_solution_to_a_graded_function():
@@ -55,6 +56,6 @@ def test_optional_rules_change_nothing_when_off(ref):
 
 
 def test_reference_code_skips_test_cells_and_the_play_cell():
-    code = reference.reference_code(reference.source_notebook())
+    code = reference.reference_code(reference.source_notebook("plaisante"))
     assert "def evaluate(" in code and "class Tableau" in code
     assert "check_card(Card)" not in code and "play(Card=Card" not in code

@@ -1,8 +1,8 @@
 """The widget view, driven headless by clicking its buttons (ipywidgets swallows handler errors,
 so every test asserts on the round's state and the widgets' traits)."""
 
-from plaisante import play
 from plaisante.cards import label
+from plaisante.games.plaisante.setup import play
 
 
 def buttons_by_label(view):

@@ -30,8 +30,10 @@ sys.path.insert(0, str(KIT / "tests" / "browser"))
 
 import harness  # noqa: E402
 
-FOUR_COLOUR_CELL = ("from plaisante import play, reference\n"
-                    "play(**reference.parts(reference.load()), seed=3, four_colour=True)")
+FOUR_COLOUR_CELL = ("from plaisante import reference\n"
+                    "from plaisante.games.plaisante.setup import play\n"
+                    "ref = reference.load('plaisante')\n"
+                    "play(**reference.parts(ref, 'plaisante'), seed=3, four_colour=True)")
 
 
 def four_colour_notebook(path: Path) -> Path:
@@ -61,7 +63,7 @@ def lab_round(page, lab, out: Path) -> None:
 
     from plaisante import reference
 
-    ref = reference.load(harness.SOURCE)
+    ref = reference.load("plaisante", harness.SOURCE)
 
     harness.open_notebook(page, lab, "students/reference.ipynb")
     harness.run_all(page)

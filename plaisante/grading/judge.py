@@ -1,13 +1,14 @@
 """The judge: a submission's test cells run here, in the grader, never in the student's kernel.
 
-A test cell's source (the instructor's, read from the gradebook, hidden tests included) runs
-in this process with the kit's own ``plaisante.checks``. Every name of the student's (``Card``,
-``count_values``, ``trace_values``, …) is looked up in the kernel and arrives as plain data
-(lists, ints, strs…) or as a ``Remote``: a handle on an object that stays in the kernel. Calling
-a ``Remote``, reading its attributes, comparing or hashing it is one request to the kernel,
-answered by ``plaisante.oracle`` with data. Expected values, hidden tests, messages and
-verdicts never leave this process, so nothing the student's code prints, patches or installs
-in its own process can change a verdict: the kernel can only choose what its parts return.
+A test cell's source (the instructor's, read from the gradebook, hidden tests included) runs in
+this process with the kit's own checks (``plaisante.games.<id>.checks``). Every name of the
+student's (``Card``, ``count_values``, ``trace_values``, …) is looked up in the kernel and
+arrives as plain data (lists, ints, strs…) or as a ``Remote``: a handle on an object that stays
+in the kernel. Calling a ``Remote``, reading its attributes, comparing or hashing it is one
+request to the kernel, answered by ``plaisante.oracle`` with data. Expected values, hidden
+tests, messages and verdicts never leave this process, so nothing the student's code prints,
+patches or installs in its own process can change a verdict: the kernel can only choose what
+its parts return.
 
 The same test source gives students their messages in their own notebook (there it calls their
 functions directly): one test source, two modes.
@@ -33,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import KitCard
-from ..checks import Always
+from ..checking import Always
 
 MAX_ANSWER_CHARS = 4 * 1024 * 1024  # one answer's JSON text
 MAX_ITEMS = 200_000  # values in one answer

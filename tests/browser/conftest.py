@@ -113,7 +113,7 @@ class Grading:
         try:
             harness.run_course(self.root, "release", nice=10)
             for student in self.students:
-                notebook = self.root / "assignments" / "samples" / f"{student}.ipynb"
+                notebook = self.root / "assignments" / "samples" / "plaisante" / f"{student}.ipynb"
                 harness.run_course(self.root, "submit", str(notebook), "--student", student,
                                    nice=10)
             harness.run_course(self.root, "autograde", nice=10)
@@ -161,9 +161,9 @@ def servers(tmp_path_factory: pytest.TempPathFactory,
         harness.student_copy(sample, students / "samples" / sample.name)
     grading, thread = None, None
     if "graded" in needed:
-        present = tuple(s for s in SUBMITTED_SAMPLES
-                        if (root / "assignments" / "samples" / f"{s}.ipynb").is_file())
-        assert present, "no sample submissions in assignments/samples"
+        samples = root / "assignments" / "samples" / "plaisante"
+        present = tuple(s for s in SUBMITTED_SAMPLES if (samples / f"{s}.ipynb").is_file())
+        assert present, "no sample submissions in assignments/samples/plaisante"
         grading = Grading(root, present)
         thread = threading.Thread(target=grading.run, name="autograde", daemon=True)
         thread.start()

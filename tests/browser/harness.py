@@ -101,7 +101,7 @@ def straight_mistake(source: Path, dest: Path) -> Path:
 
 def straight_samples(root: Path) -> list[Path]:
     """The course's sample submissions whose has_straight ignores duplicate values, if any."""
-    folder = root / "assignments" / "samples"
+    folder = root / "assignments" / "samples" / "plaisante"
     return sorted(folder.glob("*straight*duplicate*.ipynb")) if folder.is_dir() else []
 
 

@@ -16,7 +16,8 @@ pytestmark = pytest.mark.browser
 
 def test_the_formgrader_lists_the_assignment_and_its_graded_submissions(
         page: Page, lab: harness.Server, graded, course) -> None:
-    manifest = json.loads((course / "assignments" / "samples" / "manifest.json").read_text())
+    samples = course / "assignments" / "samples" / "plaisante"
+    manifest = json.loads((samples / "manifest.json").read_text())
     expected = {student: manifest["samples"][student]["expected"]["total"]
                 for student in graded.students}
     page.goto(lab.url("/lab?reset"))

@@ -19,7 +19,7 @@ from typing import Callable
 
 import nbformat
 
-SAMPLES = Path(__file__).resolve().parents[2] / "assignments" / "samples"
+SAMPLES = Path(__file__).resolve().parents[2] / "assignments" / "samples" / "plaisante"
 FULL_MARKS = SAMPLES / "full_marks.ipynb"
 UNTOUCHED = SAMPLES / "untouched.ipynb"
 
@@ -292,12 +292,13 @@ def has_three_of_a_kind(cards):
 
 
 import builtins
-import plaisante.checks
+import plaisante.games.plaisante.checks as checks
+import plaisante.checking
 check_has = lambda *args, **kwargs: None
 expect_has = lambda *args, **kwargs: None
-plaisante.checks.check_has = check_has
-plaisante.checks.expect_has = expect_has
-plaisante.checks.same = lambda expected, actual: True
+checks.check_has = check_has
+checks.expect_has = expect_has
+plaisante.checking.same = lambda expected, actual: True
 builtins.all = lambda iterable: True
 """
 PRINT_HIDDEN = """\
@@ -344,10 +345,11 @@ get_ipython().input_transformers_cleanup.append(_blank_tests)
 """
 # the guard puts the helpers' names back, not their bodies
 CODE_SWAP = """\
-import plaisante.checks
-plaisante.checks.same.__code__ = (lambda expected, actual: True).__code__
-plaisante.checks.expect_has.__code__ = (lambda *args, **kwargs: None).__code__
-plaisante.checks.check_has.__code__ = (lambda *args, **kwargs: None).__code__
+import plaisante.games.plaisante.checks as checks
+import plaisante.checking
+plaisante.checking.same.__code__ = (lambda expected, actual: True).__code__
+checks.expect_has.__code__ = (lambda *args, **kwargs: None).__code__
+checks.check_has.__code__ = (lambda *args, **kwargs: None).__code__
 """
 # returns the nearest caller's local named ``expected``, else ``default`` (the student's own)
 FRAME_READER = """\
@@ -363,7 +365,7 @@ def _expected_or(default):
 PAIR_FROM_FRAMES = "return _expected_or(any(n >= 2 for n in count_values(cards)))"
 # the table the checks read made to agree with the swapped base_mult
 TABLE_CHANGE = "MULTIPLIERS.update({FULL_HOUSE: 6, FLUSH: 7})"
-TABLE_CHANGE_ALONE = ("from plaisante.rules import MULTIPLIERS, FLUSH, FULL_HOUSE\n"
+TABLE_CHANGE_ALONE = ("from plaisante.games.plaisante.rules import MULTIPLIERS, FLUSH, FULL_HOUSE\n"
                       + TABLE_CHANGE)
 # the kernel's connection file (its path is in the kernel's argv) replaced by a link to a file
 # outside the sandbox, then the kernel dies: a grader that restarts it and chowns (or writes)
@@ -411,8 +413,8 @@ sys.settrace(_trace)
 # the visible cases live in a dict the guard restores by name, not by content
 PAIR_NOT_IN_FULL_HOUSE = "counts = count_values(cards)\n    return 2 in counts and 3 not in counts"
 CASES_CUT = """\
-import plaisante.checks
-plaisante.checks.HAS_CHECK_CASES["has_pair"] = plaisante.checks.HAS_CHECK_CASES["has_pair"][:3]
+import plaisante.games.plaisante.checks as checks
+checks.HAS_CHECK_CASES["has_pair"] = checks.HAS_CHECK_CASES["has_pair"][:3]
 """
 # IPython's custom exception hook: an error in a test cell goes to a handler that shows nothing
 # and clears the error from IPython's execution result (found in its caller's frames), so the

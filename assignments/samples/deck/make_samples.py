@@ -19,7 +19,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 ASSIGNMENT = "deck"
 sys.path.insert(0, str(HERE.parent))  # the samples folder: the shared sample builder
-from make_samples import build_samples  # noqa: E402
+from sample_builder import build_samples, write_samples  # noqa: E402
 
 # sample name → {answer cell grade_id: [(text in the reference code, what the student wrote)]}
 # None instead of a list leaves that cell as the starter has it (the student did not do it).
@@ -58,17 +58,10 @@ MISTAKES: dict[str, dict[str, list[tuple[str, str]] | None]] = {
 
 
 def build(root: Path = ROOT) -> dict[str, nbformat.NotebookNode]:
-    """Return {sample name: notebook} for every Deck and deal sample (the filling is
-    Plaisante's script's ``build_samples``)."""
+    """Return {sample name: notebook} for every Deck and deal sample."""
     return build_samples(root, ASSIGNMENT, MISTAKES)
 
 
-def main() -> int:
-    for name, nb in build().items():
-        nbformat.write(nb, HERE / f"{name}.ipynb")
-        print("wrote", HERE / f"{name}.ipynb")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    write_samples(HERE, build())
+    sys.exit(0)

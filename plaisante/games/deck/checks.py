@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...cards import RANK_VALUES, RANKS, SUITS, KitCard, hand, label, labels, new_deck
-from ...checks import Always, CheckFailed, check_shape, expect_value, run, same, show, substituted
+from ...checking import Always, CheckFailed, check_shape, expect_value, run, same, show, substituted
 
 # Bound at import so a part that patches builtins cannot change what a check sees.
 _type, _len, _sorted = builtins.type, builtins.len, builtins.sorted

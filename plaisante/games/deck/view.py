@@ -2,8 +2,8 @@
 
 No rule lives here: what can be dealt, what Discard and draw does and when it is allowed come
 from ``plaisante.games.deck.model``. ipywidgets swallows exceptions raised in handlers, so the
-view catches the table's and shows them in its message line. The look is Plaisante's round
-(``plaisante.view``): the same felt, cards and buttons.
+view catches the table's and shows them in its message line. Cards are drawn as in every
+game of the kit (``plaisante.card_widgets``, ``plaisante.style``).
 """
 
 from __future__ import annotations
@@ -13,14 +13,10 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from ...card_widgets import card_button, chip
 from ...cards import spoken_name
 from ...style import STYLE
-from ...view import card_button
 from .model import MAX_PLAYERS, DealerTable, IllegalAction, StudentCodeError
-
-
-def _chip(css: str, html: str) -> str:
-    return f"<span class='plaisante-chip {css}'>{html}</span>"
 
 
 class TableView(widgets.VBox):
@@ -104,9 +100,9 @@ class TableView(widgets.VBox):
         """Redraw every widget from the table's state."""
         table = self.table
         self.status.value = (
-            _chip("deck-count", f"deck <b>{len(table.deck)}</b> cards")
-            + _chip("deck-players", f"players <b>{len(table.hands)}</b>")
-            + _chip("deck-deals", f"deal <b>{table.deals}</b>"))
+            chip("deck-count", f"deck <b>{len(table.deck)}</b> cards")
+            + chip("deck-players", f"players <b>{len(table.hands)}</b>")
+            + chip("deck-deals", f"deal <b>{table.deals}</b>"))
         hand = table.hands[0] if table.hands else []
         marked = len(table.marked)
         self.yours_title.value = (
