@@ -1,0 +1,175 @@
+"""What every assignment's checks are made of: strict comparison, a readable show of any value,
+``expect_value`` and its one-line ``CheckFailed``, stand-ins for earlier steps (``Always``,
+``substituted``) and the shape check of a trace-it-by-hand answer.
+
+A check calls a student's part with plain data and compares what comes back strictly (type and
+value, see ``same``): an object whose ``==`` always answers True is not a list, an int or a
+bool, and earns nothing. A student's ``NotImplementedError`` goes through untouched, so "not
+started" stays distinct from "wrong". Each game's own checks (``plaisante.games.<id>.checks``)
+are built from these.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from .cards import labels
+
+# Bound at import so a submission that patches builtins later cannot change what a check sees.
+_type: Any = builtins.type
+_len: Any = builtins.len
+_repr: Any = builtins.repr
+_isinstance: Any = builtins.isinstance
+
+
+class CheckFailed(AssertionError):
+    """A check's case gave the wrong answer; the message says which input, expected and actual."""
+
+
+# ---------------------------------------------------------------------------- comparing values
+
+def same(expected: Any, actual: Any) -> bool:
+    """Return True when ``actual`` has exactly the type of ``expected`` and an equal value.
+
+    Lists compare element by element. Only bool, int, str, None and lists of them are expected.
+    """
+    if _type(actual) is not _type(expected):
+        return False
+    if _type(expected) is list:
+        return _len(actual) == _len(expected) and all(same(e, a) for e, a in zip(expected, actual))
+    if _type(expected) in (bool, type(None)):
+        return actual is expected
+    return _type(expected).__eq__(expected, actual) is True
+
+
+def article(noun: str) -> str:
+    """Return 'an int', 'a list': the noun with its indefinite article."""
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
+def show(value: Any, limit: int = 200) -> str:
+    """Return a short, safe repr: cards as 'K♥ 3♣', anything else by repr, cut to ``limit``."""
+    try:
+        if _type(value) is list and value and all(hasattr(v, "suit") for v in value):
+            text = "[" + labels(value) + "]"
+        else:
+            text = _repr(value)
+    except Exception as error:  # a student's __repr__ may itself be broken
+        text = f"<unprintable {_type(value).__name__}: {error!r}>"
+    return text if _len(text) <= limit else text[: limit - 1] + "…"
+
+
+def expect_value(call: str, expected: Any, compute: Callable[..., Any]) -> None:
+    """Run ``compute()`` and raise CheckFailed unless it returns exactly ``expected``.
+
+    ``call`` names the input as the student would write it, e.g. "has_pair(K♥ K♦)". Returns
+    None on purpose: nbgrader reads a number left as a test cell's last value as a score.
+    """
+    actual = run(call, compute)
+    if not same(expected, actual):
+        wanted, got = show(expected), show(actual)
+        if wanted == got or _type(actual) is not _type(expected):
+            wanted += f" ({article(_type(expected).__name__)})"
+            got += f" ({article(_type(actual).__name__)})"
+        raise CheckFailed(f"{call}: expected {wanted}, got {got}")
+
+
+def run(call: str, compute: Callable[..., Any]) -> Any:
+    """Return ``compute()``; an error other than NotImplementedError becomes CheckFailed
+    naming ``call``."""
+    try:
+        return compute()
+    except NotImplementedError:
+        raise
+    except CheckFailed:
+        raise
+    except Exception as error:
+        raise CheckFailed(f"{call}: raised {_type(error).__name__}: {error}") from error
+
+
+# ------------------------------------------------------------------- known-good substitutions
+
+class Always:
+    """A stand-in that gives the same answer whatever it is asked, e.g. a has-check that
+    answers True while ``evaluate`` is checked. Plain data, so the grader can send it."""
+
+    def __init__(self, answer: Any) -> None:
+        self.answer = answer
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.answer
+
+    def __repr__(self) -> str:
+        return f"Always({self.answer!r})"
+
+
+@contextmanager
+def substituted(function: Any, **stand_ins: Any) -> Iterator[None]:
+    """Temporarily replace names in the globals ``function`` was defined in.
+
+    This is how a later step is tested on known-good earlier parts: while ``evaluate`` is
+    checked, the has-checks it calls answer from the test's own data, so a mistake in step 3
+    costs points in step 3 only. Each stand-in is an ``Always(answer)`` or a function of this
+    kit. Functions without ``__globals__`` are run as they are. A part that lives elsewhere
+    (the grader's handle on a student's function) does the substitution itself, through its
+    type's ``__plaisante_substitute__``.
+    """
+    hook = getattr(_type(function), "__plaisante_substitute__", None)
+    if hook is not None:
+        with hook(function, stand_ins):
+            yield
+        return
+    namespace: Any = getattr(function, "__globals__", None)
+    if not _isinstance(namespace, dict):
+        yield
+        return
+    missing = object()
+    saved = {name: namespace.get(name, missing) for name in stand_ins}
+    namespace.update(stand_ins)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is missing:
+                namespace.pop(name, None)
+            else:
+                namespace[name] = value
+
+
+def expect_value_error(call: str, compute: Callable[[], Any], allowed: tuple[str, ...],
+                       what: str) -> None:
+    """Raise CheckFailed unless ``compute()`` raises ValueError whose message names every item
+    of ``allowed`` (the allowed ``what``, e.g. ranks)."""
+    try:
+        made = compute()
+    except NotImplementedError:
+        raise
+    except ValueError as error:
+        message = str(error)
+        absent = [item for item in allowed if item not in message]
+        if absent:
+            raise CheckFailed(f"{call}: the ValueError should name the allowed {what} "
+                              f"({', '.join(allowed)}); its message {message!r} lacks {absent}"
+                              ) from None
+        return
+    except Exception as error:
+        raise CheckFailed(f"{call}: expected ValueError, got {_type(error).__name__}: {error}"
+                          ) from error
+    raise CheckFailed(f"{call}: expected ValueError, got a card: {show(made)}")
+
+
+def check_shape(name: str, value: Any, kind: type, length: int | None = None,
+                item: type | None = None) -> None:
+    """Check a trace-it-by-hand answer's type, length and item type without revealing its value."""
+    wanted = kind.__name__ + (f" of {length}" if length is not None else "") + (
+        f"{'' if length is not None else ' of'} {item.__name__}s" if item is not None else "")
+    if (_type(value) is not kind or (length is not None and _len(value) != length)
+            or (item is not None and not all(_type(entry) is item for entry in value))):
+        raise CheckFailed(f"{name}: expected a {wanted}, got {show(value)}")
+
+
+__all__ = ["CheckFailed", "Always", "article", "check_shape", "expect_value",
+           "expect_value_error", "run", "same", "show", "substituted"]

@@ -1,0 +1,252 @@
+"""A Plaisante round: the game's state and rules, with no widget import (rules: SPEC §2).
+
+The round is played on the student's own parts, handed in as explicit parameters: their
+``Card`` class builds the deck, their ``Tableau`` holds the cards, their ``evaluate`` and
+``score`` name and score each played hand. If one of those raises or breaks an invariant, the
+round puts its state back as it was before the action and raises ``StudentCodeError`` naming
+the step the function belongs to.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
+
+from ...cards import label, labels, shuffled_deck
+from ...checking import article
+from .rules import DISCARDS_PER_ROUND, HAND_SIZE, HANDS_PER_ROUND, MAX_SELECTED, MULTIPLIERS
+
+
+class IllegalAction(Exception):
+    """An action the rules do not allow now; the message names the rule."""
+
+
+class StudentCodeError(Exception):
+    """A student's function raised, or left the cards in an impossible state, during an action.
+
+    ``step`` is the notebook step the function belongs to, ``function`` its name and
+    ``error`` the original exception (None when an invariant was broken).
+    """
+
+    def __init__(self, step: int, function: str, message: str, error: BaseException | None = None):
+        super().__init__(f"step {step}, {function}: {message}")
+        self.step, self.function, self.error = step, function, error
+
+
+# The notebook step each of the student's functions belongs to (SPEC §3).
+STEP_OF = {"Card": 1, "evaluate": 4, "score": 4, "Tableau": 5, "deal_from": 5,
+           "toggle_selection": 5, "move_selected_to_play_area": 5}
+
+
+def _describe(card: Any) -> str:
+    """Return 'K♥' for a card, or its repr for anything that is not one."""
+    try:
+        return label(card)
+    except Exception:
+        return repr(card)
+
+
+@dataclass(frozen=True)
+class PlayedHand:
+    """One scored play: the cards in play order, the hand's name and its score."""
+
+    cards: tuple[Any, ...]
+    name: str
+    score: int
+
+    def __str__(self) -> str:
+        return f"{labels(self.cards)}: {self.name}, {self.score}"
+
+
+class Round:
+    """One Plaisante round: 8 held cards, 4 hands, 4 discards (SPEC §2).
+
+    Parameters are the student's parts: ``card_class(rank, suit)``, ``evaluate(cards) -> str``,
+    ``score(cards) -> int`` and ``tableau_class()`` (with deal_from, toggle_selection and
+    move_selected_to_play_area). ``seed`` makes the deal repeatable; ``deck`` (a list whose end
+    is the top) replaces the shuffled deck and is copied, never changed.
+    """
+
+    def __init__(self, *, card_class: Callable[[str, str], Any], evaluate: Callable[[list], str],
+                 score: Callable[[list], int], tableau_class: Callable[[], Any],
+                 seed: int | None = None, deck: list[Any] | None = None):
+        if seed is not None and type(seed) is not int:
+            raise TypeError(f"seed must be an int or None, got {seed!r}")
+        self.evaluate, self.score_hand = evaluate, score
+        self.seed = seed
+        with self._student("Card", "could not build the deck"):
+            self.deck = list(deck) if deck is not None else shuffled_deck(seed, card_class)
+        with self._student("Tableau", "could not make an empty tableau"):
+            self.tableau = tableau_class()
+        self.hands_left, self.discards_left, self.total = HANDS_PER_ROUND, DISCARDS_PER_ROUND, 0
+        self.history: list[PlayedHand] = []
+        self._refill()
+
+    # ------------------------------------------------------------------------------ state
+    @property
+    def held_cards(self) -> list[Any]:
+        return list(self.tableau.held_cards)
+
+    @property
+    def selected(self) -> list[Any]:
+        return list(self.tableau.selected)
+
+    @property
+    def is_over(self) -> bool:
+        return self.hands_left == 0
+
+    @property
+    def last_hand(self) -> PlayedHand | None:
+        return self.history[-1] if self.history else None
+
+    def why_not_play(self) -> str | None:
+        """Return the rule that forbids Play now, or None when Play is allowed."""
+        if self.is_over:
+            return "the round is over: start a new round"
+        if not self.tableau.selected:
+            return "select 1 to 5 cards to play"
+        return None
+
+    def why_not_discard(self) -> str | None:
+        """Return the rule that forbids Discard now, or None when Discard is allowed."""
+        if self.is_over:
+            return "the round is over: start a new round"
+        if self.discards_left == 0:
+            return f"no discards left: all {DISCARDS_PER_ROUND} are used"
+        if not self.tableau.selected:
+            return "select 1 to 5 cards to discard"
+        return None
+
+    # ---------------------------------------------------------------------------- actions
+    def toggle(self, card: Any) -> bool:
+        """Select or deselect one held card; return False when a sixth selection was refused.
+
+        Raises IllegalAction when the round is over or the card is not held.
+        """
+        if self.is_over:
+            raise IllegalAction("the round is over: start a new round")
+        if card not in self.tableau.held_cards:
+            raise IllegalAction(f"{_describe(card)} is not among the held cards")
+        before = list(self.tableau.selected)
+        with self._student("toggle_selection", f"toggle_selection({label(card)}) failed"):
+            self.tableau.toggle_selection(card)
+        refused = card not in before and len(before) >= MAX_SELECTED
+        return not refused
+
+    def play(self) -> PlayedHand:
+        """Play the selected cards: name and score them, add to the total, refill to 8.
+
+        Raises IllegalAction naming the rule when Play is not allowed now.
+        """
+        self._require(self.why_not_play())
+        with self._student("move_selected_to_play_area", "could not move the selection"):
+            cards = self._move_selection()
+            with self._student("evaluate", f"evaluate({labels(cards)}) failed"):
+                name = self.evaluate(list(cards))
+            with self._student("score", f"score({labels(cards)}) failed"):
+                points = self.score_hand(list(cards))
+            self._require_result("evaluate", name, str)
+            self._require_result("score", points, int)
+            if name not in MULTIPLIERS:
+                raise StudentCodeError(4, "evaluate", f"returned {name!r}; one of the hand names "
+                                       f"was expected: {', '.join(MULTIPLIERS)}")
+            if points < 0:
+                raise StudentCodeError(4, "score", f"returned {points}; a score is never negative")
+            self.tableau.play_area.clear()
+            self.hands_left -= 1
+            self.total += points
+            self._refill()
+        played = PlayedHand(tuple(cards), name, points)
+        self.history.append(played)
+        return played
+
+    def discard(self) -> list[Any]:
+        """Discard the selected cards without scoring and refill to 8; return them.
+
+        Raises IllegalAction naming the rule when Discard is not allowed now.
+        """
+        self._require(self.why_not_discard())
+        with self._student("move_selected_to_play_area", "could not move the selection"):
+            gone = self._move_selection()
+            self.tableau.play_area.clear()
+            self.discards_left -= 1
+            self._refill()
+        return gone
+
+    # ---------------------------------------------------------------------------- helpers
+    @staticmethod
+    def _require(reason: str | None) -> None:
+        if reason is not None:
+            raise IllegalAction(reason)
+
+    @staticmethod
+    def _require_result(function: str, value: Any, kind: type) -> None:
+        if type(value) is not kind:
+            raise StudentCodeError(STEP_OF[function], function,
+                                   f"returned {value!r}; {article(kind.__name__)} was expected")
+
+    def _move_selection(self) -> list[Any]:
+        """Call the student's move_selected_to_play_area and check what it did."""
+        chosen = list(self.tableau.selected)
+        self.tableau.move_selected_to_play_area()
+        moved, held = list(self.tableau.play_area), list(self.tableau.held_cards)
+        if moved != chosen:
+            raise StudentCodeError(5, "move_selected_to_play_area",
+                                   f"moved {labels(moved)}; the selection was {labels(chosen)}")
+        still_held = [card for card in moved if card in held]
+        if still_held or self.tableau.selected:
+            raise StudentCodeError(5, "move_selected_to_play_area",
+                                   f"left {labels(still_held or self.tableau.selected)} "
+                                   f"{'held' if still_held else 'selected'} after moving them")
+        return moved
+
+    def _refill(self) -> None:
+        with self._student("deal_from", "could not refill the held cards"):
+            self.tableau.deal_from(self.deck)
+        self._check_invariants()
+
+    def _check_invariants(self) -> None:
+        held, selected = list(self.tableau.held_cards), list(self.tableau.selected)
+        if len(held) > HAND_SIZE:
+            raise StudentCodeError(5, "Tableau", f"{len(held)} cards are held; at most 8 allowed")
+        if len(selected) > MAX_SELECTED:
+            raise StudentCodeError(5, "toggle_selection",
+                                   f"{len(selected)} cards are selected; at most 5 allowed")
+        if any(card not in held for card in selected):
+            raise StudentCodeError(5, "Tableau", "a selected card is not among the held cards")
+
+    def _snapshot(self) -> dict[str, Any]:
+        t = self.tableau
+        return {"deck": list(self.deck), "held": list(t.held_cards), "selected": list(t.selected),
+                "play_area": list(t.play_area), "hands_left": self.hands_left,
+                "discards_left": self.discards_left, "total": self.total}
+
+    def _restore(self, saved: dict[str, Any]) -> None:
+        self.deck[:] = saved["deck"]
+        t = self.tableau
+        t.held_cards, t.selected, t.play_area = saved["held"], saved["selected"], saved["play_area"]
+        self.hands_left, self.discards_left = saved["hands_left"], saved["discards_left"]
+        self.total = saved["total"]
+
+    @contextmanager
+    def _student(self, function: str, message: str) -> Iterator[None]:
+        """Run student code; on error put the round back as it was and say which step failed."""
+        saved = self._snapshot() if hasattr(self, "tableau") else None
+        try:
+            yield
+            if saved is not None:
+                self._check_invariants()
+        except StudentCodeError:
+            if saved is not None:
+                self._restore(saved)
+            raise
+        except Exception as error:
+            if saved is not None:
+                self._restore(saved)
+            raise StudentCodeError(STEP_OF[function], function,
+                                   f"{message}: {type(error).__name__}: {error}", error) from error
+        except BaseException:  # an interrupt (stopping a looping evaluate) must not corrupt state
+            if saved is not None:
+                self._restore(saved)
+            raise

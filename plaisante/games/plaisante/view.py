@@ -1,0 +1,178 @@
+"""The ipywidgets view of a Plaisante round: it renders a ``Round`` and forwards clicks.
+
+No rule lives here: whether Play or Discard is allowed, what a hand scores and when the round
+ends all come from the model (``Round``). A click calls the round, then ``render()`` redraws
+from the round's state. ipywidgets swallows exceptions raised in handlers, so the view catches
+them and shows them in its message line instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+
+from ...card_widgets import card_button, chip, restyle
+from ...cards import labels
+from ...style import STYLE
+from .model import IllegalAction, Round, StudentCodeError
+from .rules import DISCARDS_PER_ROUND, HANDS_PER_ROUND, MAX_SELECTED
+
+
+class RoundView(widgets.VBox):
+    """A playable round: the play area, the held cards, Play, Discard, New round, the counters
+    and a round-over panel.
+
+    ``new_round`` makes a fresh ``Round`` (called now and on New round). ``four_colour`` draws
+    clubs green and diamonds blue for students who tell red from black poorly.
+
+    Stable CSS classes for tests and styling: ``plaisante-table`` (the whole view),
+    ``plaisante-status`` with ``plaisante-total``, ``plaisante-hands-left``,
+    ``plaisante-discards-left`` and ``plaisante-deck`` (each holding its number in ``<b>``),
+    ``plaisante-held`` (held cards, in ``plaisante-area-held``, hidden once the round is over),
+    ``plaisante-play-area`` (the last hand's cards) under ``plaisante-play-title``
+    (``plaisante-hand-name``, ``plaisante-hand-score``),
+    ``plaisante-card`` (+ ``plaisante-selected``, ``plaisante-new`` when just dealt),
+    ``plaisante-play``, ``plaisante-discard``, ``plaisante-new-round``, ``plaisante-message``,
+    ``plaisante-over`` (``plaisante-final-total``, one ``li`` per hand, its score in
+    ``plaisante-history-score``).
+    """
+
+    def __init__(self, new_round: Callable[[], Round], *, four_colour: bool = False):
+        super().__init__()
+        self.add_class("plaisante-table")
+        self._new_round, self.four_colour = new_round, four_colour
+        self.round = new_round()
+        self._buttons: dict[Any, widgets.Button] = {}
+        self.status = widgets.HTML().add_class("plaisante-status")
+        self.held_row = widgets.HBox().add_class("plaisante-row").add_class("plaisante-held")
+        self.play_button = widgets.Button(description="Play", button_style="success",
+                                          icon="play", tooltip="Play the selected cards")
+        self.discard_button = widgets.Button(description="Discard", button_style="warning",
+                                             icon="trash", tooltip="Discard the selected cards")
+        self.new_round_button = widgets.Button(description="New round", icon="refresh",
+                                               tooltip="Deal a new round")
+        self.play_button.add_class("plaisante-play")
+        self.discard_button.add_class("plaisante-discard")
+        self.new_round_button.add_class("plaisante-new-round")
+        self.message = widgets.HTML().add_class("plaisante-message")
+        self.last_hand_title = widgets.HTML().add_class("plaisante-area-title")
+        self.last_hand_title.add_class("plaisante-play-title")
+        self.last_hand_row = widgets.HBox().add_class("plaisante-row")
+        self.last_hand_row.add_class("plaisante-play-area")
+        self.over_panel = widgets.VBox().add_class("plaisante-over")
+        self.play_button.on_click(lambda _: self._act(self.round.play))
+        self.discard_button.on_click(lambda _: self._act(self.round.discard))
+        self.new_round_button.on_click(lambda _: self.start_new_round())
+        actions = widgets.HBox([self.play_button, self.discard_button, self.new_round_button])
+        actions.add_class("plaisante-actions")
+        play_area = widgets.VBox([self.last_hand_title, self.last_hand_row])
+        play_area.add_class("plaisante-area").add_class("plaisante-area-play")
+        held_title = widgets.HTML(f"<b>Your cards</b> &nbsp;·&nbsp; click up to {MAX_SELECTED} "
+                                  "(or Tab to one and press Enter), then Play or Discard")
+        self.held_area = widgets.VBox([held_title.add_class("plaisante-area-title"),
+                                       self.held_row])
+        self.held_area.add_class("plaisante-area").add_class("plaisante-area-held")
+        self.children = [widgets.HTML(STYLE), self.status, self.over_panel, play_area,
+                         self.held_area, actions, self.message]
+        self.render()
+
+    # ----------------------------------------------------------------------- handlers
+    def click_card(self, card: Any) -> None:
+        """Toggle ``card``'s selection, as a click on it does."""
+        self._act(lambda: self._toggle(card))
+
+    def start_new_round(self) -> None:
+        """Deal a fresh round, as the New round button does."""
+        self._act(self._replace_round)
+
+    def _replace_round(self) -> None:
+        self.round = self._new_round()
+        self._buttons.clear()
+
+    def _toggle(self, card: Any) -> None:
+        if not self.round.toggle(card):
+            raise IllegalAction(f"at most {MAX_SELECTED} cards can be selected: "
+                                "click a selected card to deselect it first")
+
+    def _act(self, action: Callable[[], Any]) -> None:
+        try:
+            action()
+            self.message.value = ""
+        except IllegalAction as rule:
+            self.message.value = f"⚠ {rule}"
+        except StudentCodeError as error:
+            self.message.value = (f"⚠ Your code stopped the game (step {error.step}, "
+                                  f"{error.function}): {error}. Fix it and run the cells again.")
+        self.render()
+
+    # ------------------------------------------------------------------------- render
+    def render(self) -> None:
+        """Redraw every widget from the round's state."""
+        game = self.round
+        self._render_last_hand()
+        self._render_over_panel()
+        self.status.value = (
+            chip("plaisante-total", f"Total <b>{game.total}</b>")
+            + chip("plaisante-hands-left",
+                    f"hands left <b>{game.hands_left}</b>/{HANDS_PER_ROUND}")
+            + chip("plaisante-discards-left",
+                    f"discards left <b>{game.discards_left}</b>/{DISCARDS_PER_ROUND}")
+            + chip("plaisante-deck", f"deck <b>{len(game.deck)}</b> cards"))
+        self.held_row.children = self._held_buttons()
+        self.play_button.disabled = game.why_not_play() is not None
+        self.discard_button.disabled = game.why_not_discard() is not None
+
+    def _held_buttons(self) -> list[widgets.Button]:
+        selected = self.round.selected
+        fresh: dict[Any, widgets.Button] = {}
+        for card in self.round.held_cards:
+            button = self._buttons.get(card)
+            if button is None:
+                button = card_button(card, four_colour=self.four_colour).add_class("plaisante-new")
+                button.on_click(lambda _, card=card: self.click_card(card))
+            else:
+                button.remove_class("plaisante-new")
+            restyle(button, card, card in selected, self.four_colour)
+            button.disabled = self.round.is_over
+            fresh[card] = button
+        self._buttons = fresh
+        return list(fresh.values())
+
+    def _render_last_hand(self) -> None:
+        played = self.round.last_hand
+        if played is None:
+            self.last_hand_title.value = (
+                "<b>Play area</b> &nbsp;·&nbsp; the hand you play is named and scored here")
+            self.last_hand_row.children = []
+            return
+        number = len(self.round.history)
+        self.last_hand_title.value = (
+            f"<b>Play area</b> &nbsp;·&nbsp; hand <span class='plaisante-hand-number'>{number}"
+            f"</span> of {HANDS_PER_ROUND}: <span class='plaisante-hand-name'>{played.name}</span>"
+            f" &nbsp;→&nbsp; <span class='plaisante-hand-score'><b>{played.score}</b> points"
+            "</span>")
+        self.last_hand_row.children = [
+            card_button(card, four_colour=self.four_colour, small=True) for card in played.cards]
+        for button in self.last_hand_row.children:
+            button.disabled = True
+
+    def _render_over_panel(self) -> None:
+        # Once over, the panel takes the held cards' place, so New round stays in view.
+        self.held_area.layout.display = "none" if self.round.is_over else None
+        if not self.round.is_over:
+            self.over_panel.children = []
+            self.over_panel.layout.display = "none"
+            return
+        lines = "".join(f"<li>{labels(p.cards)}: {p.name}, <b class='plaisante-history-score'>"
+                        f"{p.score}</b></li>" for p in self.round.history)
+        self.over_panel.layout.display = None
+        self.over_panel.children = [widgets.HTML(
+            f"<h3 class='plaisante-final-total'>Round over: total {self.round.total}</h3>"
+            f"<ol>{lines}</ol>Press <b>New round</b> to deal again.")]
+
+    @property
+    def card_buttons(self) -> list[widgets.Button]:
+        """The held cards' buttons, in held order."""
+        return list(self.held_row.children)
