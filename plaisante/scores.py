@@ -89,6 +89,7 @@ class Row:
     max_total: float
     flagged: bool
     reasons: list[str] = field(default_factory=list)
+    seconds_late: float = 0.0
 
     @property
     def name(self) -> str:
@@ -150,7 +151,8 @@ def rows_from(gradebook: Gradebook, layout: CourseLayout, assignment: str) -> li
             cells=cells, cell_max=cell_max, raw=raw, late_penalty=penalty,
             total=max(0.0, raw - penalty), max_total=float(found.max_score or 0.0),
             flagged=flagged,
-            reasons=_reasons(layout, assignment, student.id) if flagged else []))
+            reasons=_reasons(layout, assignment, student.id) if flagged else [],
+            seconds_late=float(submission.total_seconds_late or 0.0)))
     return sorted(rows, key=lambda row: row.student)
 
 

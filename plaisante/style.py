@@ -106,6 +106,30 @@ CSS = """
   color: #1b1b1b; background: #fffdf7; max-width: 900px; margin: 24px auto; padding: 0 18px; }
 .plaisante-page h1 { font-size: 26px; }
 .plaisante-page li { margin: 4px 0; }
+/* the class report (plaisante report): a wider page of figures and tables */
+.plaisante-page.plaisante-report { max-width: 1100px; font-size: 16px; }
+.plaisante-report h2 { font-size: 21px; margin: 28px 0 8px; border-bottom: 2px solid #17603a;
+  padding-bottom: 2px; }
+.plaisante-report img { display: block; max-width: 100%; height: auto; margin: 6px 0 10px;
+  border-radius: 6px; }
+.plaisante-report code { font-size: 13px; color: #444; }
+.plaisante-report .plaisante-summary { display: flex; flex-wrap: wrap; gap: 8px; }
+.plaisante-report .plaisante-chip { background: #17603a; color: #fdfdf8; font-size: 16px; }
+.plaisante-report .plaisante-chip b { font-size: 18px; }
+.plaisante-note { color: #555; font-size: 15px; }
+.plaisante-scroll { overflow-x: auto; max-width: 100%; }
+.plaisante-grid { border-collapse: collapse; font-size: 15px; margin: 4px 0 12px; }
+.plaisante-grid caption { caption-side: bottom; text-align: left; color: #555; font-size: 14px;
+  padding-top: 4px; }
+.plaisante-grid th, .plaisante-grid td { padding: 4px 8px; border-bottom: 1px solid #ddd6c4;
+  text-align: left; vertical-align: top; }
+.plaisante-grid th { background: #efe9d8; white-space: nowrap; }
+.plaisante-grid td.num, .plaisante-grid th.num { text-align: right;
+  font-variant-numeric: tabular-nums; }
+.plaisante-grid tbody tr:nth-child(even) { background: #f8f4ea; }
+.plaisante-tag { display: inline-block; border-radius: 4px; padding: 0 6px; font-size: 13px;
+  background: #e6e0ff; color: #2d1f7a; }
+.plaisante-tag.plaisante-flag { background: #fdecee; color: #a3001b; font-weight: 700; }
 """
 
 STYLE = f"<style>{CSS}</style>"

@@ -1,0 +1,353 @@
+"""The class report of one assignment: ``plaisante report ID`` and, in a notebook,
+``plaisante.report.show(ID)``.
+
+It writes ``assignments/reports/<ID>/index.html`` and its figures (PNG, matplotlib) beside it:
+the score histogram, each step's mean and pass rate, the test cells that fail most, the
+flagged submissions with the grader's reasons, the late ones, and one row per student linking
+to their feedback page. Every number comes from nbgrader's gradebook (``scores.class_rows``);
+flagged work is listed and marked, and left out of every average, rate and figure.
+
+Test cells are named by their step and the first comment line of the *released* cell (what
+students see); a cell of hidden tests is "hidden tests of <step>". No code of the source
+notebook is read into the page.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import os
+import statistics
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .course import CourseLayout
+from .scores import Row, TestCell, class_rows, counted, step_titles, test_cells
+from .style import STYLE
+from .tables import points
+
+FIGURES = ("histogram.png", "steps.png", "failing.png")
+TOP_FAILING = 10
+
+
+@dataclass(frozen=True)
+class StepSummary:
+    """One step across the class (flagged work left out): ``mean`` points of ``maximum``, and
+    ``pass_rate``, the share of students with every point of the step."""
+
+    step: str
+    title: str
+    maximum: float
+    mean: float
+    pass_rate: float
+
+
+@dataclass(frozen=True)
+class CellSummary:
+    """One test cell across the class (flagged work left out): how many lost points there."""
+
+    cell: TestCell
+    failed: int
+    of: int
+
+
+def step_summaries(rows: list[Row], titles: dict[str, str]) -> list[StepSummary]:
+    """Return each step's mean and pass rate over the rows that are not flagged."""
+    kept = counted(rows)
+    steps = list(dict.fromkeys(step for row in rows for step in row.steps))
+    out = []
+    for step in steps:
+        top = max(row.step_max.get(step, 0.0) for row in rows)
+        got = [row.steps.get(step, 0.0) for row in kept]
+        mean = statistics.fmean(got) if got else 0.0
+        passed = sum(value >= top - 1e-9 for value in got)
+        out.append(StepSummary(step, titles.get(step, ""), top, mean,
+                               passed / len(got) if got else 0.0))
+    return out
+
+
+def cell_summaries(rows: list[Row], cells: list[TestCell]) -> list[CellSummary]:
+    """Return the test cells in which some student (not flagged) lost points, most failed
+    first (then in notebook order)."""
+    kept = counted(rows)
+    order = {cell.grade_id: index for index, cell in enumerate(cells)}
+    out = [CellSummary(cell, sum(row.cells.get(cell.grade_id, 0.0) < cell.points - 1e-9
+                                 for row in kept), len(kept)) for cell in cells]
+    return sorted((c for c in out if c.failed), key=lambda c: (-c.failed,
+                                                               order[c.cell.grade_id]))
+
+
+def _label(cell: TestCell) -> str:
+    number = cell.step.removeprefix("step")
+    return f"step {number} · {cell.title}" if number != cell.step else cell.title
+
+
+# ---------------------------------------------------------------------------------- figures
+
+def _figures(folder: Path, rows: list[Row], steps: list[StepSummary],
+             failing: list[CellSummary]) -> list[Path]:
+    """Draw the three figures into ``folder``; return their paths (FIGURES' order)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    plt.rcParams.update({"font.size": 11, "axes.spines.top": False,
+                         "axes.spines.right": False, "figure.dpi": 110,
+                         "figure.facecolor": "#fffdf7", "axes.facecolor": "#fffdf7"})
+    kept = counted(rows)
+    top = max((row.max_total for row in rows), default=100.0) or 100.0
+    paths = [folder / name for name in FIGURES]
+
+    fig, ax = plt.subplots(figsize=(7.2, 3.4), layout="constrained")
+    bins = [top * i / 10 for i in range(11)]
+    ax.hist([row.total for row in kept], bins=bins, color="#17603a", edgecolor="white")
+    ax.set_xlim(0, top)
+    ax.set_xlabel(f"total (of {points(top)})")
+    ax.set_ylabel("students")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    flagged = len(rows) - len(kept)
+    ax.set_title(f"{len(kept)} graded" + (f" ({flagged} flagged, not shown)" if flagged else ""),
+                 loc="left", fontsize=11)
+    fig.savefig(paths[0])
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(7.2, 3.4), layout="constrained")
+    names = [f"{s.step.removeprefix('step')} {s.title}".strip() for s in steps]
+    positions = range(len(steps))
+    means = [100 * s.mean / s.maximum if s.maximum else 0 for s in steps]
+    rates = [100 * s.pass_rate for s in steps]
+    ax.bar([p - 0.2 for p in positions], means, width=0.4, color="#17603a",
+           label="mean (% of the step's points)")
+    ax.bar([p + 0.2 for p in positions], rates, width=0.4, color="#f5c518",
+           label="pass rate (% with every point)")
+    ax.set_xticks(list(positions), names, rotation=15 if len(steps) > 4 else 0, ha="right"
+                  if len(steps) > 4 else "center")
+    ax.set_ylim(0, 105)
+    ax.set_ylabel("%")
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, fontsize=9,
+              frameon=False)
+    fig.savefig(paths[1])
+    plt.close(fig)
+
+    shown = failing[:TOP_FAILING]
+    height = 1.2 + 0.38 * max(1, len(shown))
+    fig, ax = plt.subplots(figsize=(7.2, height), layout="constrained")
+    if shown:
+        labels = [_short(_label(c.cell), 48) + (" (hidden)" if c.cell.hidden else "")
+                  for c in shown]
+        ax.barh(range(len(shown)), [c.failed for c in shown], color="#a3001b")
+        ax.set_yticks(range(len(shown)), labels, fontsize=9)
+        ax.invert_yaxis()
+        ax.set_xlabel("students who lost points there")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    else:
+        ax.axis("off")
+        ax.text(0.5, 0.5, "no test cell failed", ha="center", va="center")
+    fig.savefig(paths[2])
+    plt.close(fig)
+    return paths
+
+
+def _short(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
+# -------------------------------------------------------------------------------------- page
+
+def _esc(value: Any) -> str:
+    return html.escape(str(value))
+
+
+def _table(head: list[str], body: list[list[str]], numeric: frozenset[int] | set[int] = frozenset(),
+           attrs: list[str] | None = None, caption: str = "") -> str:
+    """Return an HTML table; ``body`` cells are already HTML; ``numeric`` columns align right."""
+    def cls(index: int) -> str:
+        return " class='num'" if index in numeric else ""
+
+    rows = []
+    for n, cells in enumerate(body):
+        extra = f" {attrs[n]}" if attrs else ""
+        rows.append(f"<tr{extra}>" + "".join(f"<td{cls(i)}>{c}</td>"
+                                             for i, c in enumerate(cells)) + "</tr>")
+    cap = f"<caption>{_esc(caption)}</caption>" if caption else ""
+    return ("<div class='plaisante-scroll'><table class='plaisante-grid'>" + cap + "<thead><tr>"
+            + "".join(f"<th{cls(i)}>{_esc(h)}</th>" for i, h in enumerate(head))
+            + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
+
+
+def _percent(share: float) -> str:
+    return f"{100 * share:.0f}%"
+
+
+def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
+    """Return the report's HTML; ``figures`` are the images' ``src`` (FIGURES' order) and
+    ``here`` the folder the page is read from (links to feedback are relative to it)."""
+    layout = CourseLayout(Path(root))
+    rows = class_rows(root, assignment)
+    titles = step_titles(assignment)
+    cells = test_cells(root, assignment)
+    steps = step_summaries(rows, titles)
+    failing = cell_summaries(rows, cells)
+    kept = counted(rows)
+    flagged = [row for row in rows if row.flagged]
+    late = [row for row in rows if row.late_penalty or row.seconds_late > 0]
+    top = max((row.max_total for row in rows), default=0.0)
+    totals = [row.total for row in kept]
+    mean = statistics.fmean(totals) if totals else None
+    median = statistics.median(totals) if totals else None
+
+    def chip(label: str, value: str, key: str) -> str:
+        return (f"<span class='plaisante-chip' data-key='{key}'>{_esc(label)} "
+                f"<b>{_esc(value)}</b></span>")
+
+    title = assignment
+    try:
+        from .games import COURSE, load
+
+        if assignment in COURSE:
+            title = f"{load(assignment).title} ({assignment})"
+    except Exception:  # noqa: BLE001  a description that does not load still has an id
+        pass
+    parts = [f"<h1>{_esc(title)}: class report</h1>",
+             "<p class='plaisante-summary'>"
+             + chip("submissions", str(len(rows)), "submissions")
+             + chip("graded", str(len(kept)), "graded")
+             + chip("average", f"{points(mean)} / {points(top)}" if mean is not None else "-",
+                    "average")
+             + chip("median", points(median) if median is not None else "-", "median")
+             + chip("flagged", str(len(flagged)), "flagged")
+             + chip("late", str(len(late)), "late") + "</p>",
+             "<p class='plaisante-note'>Averages, rates and figures leave flagged work out: "
+             "its score is not a measure of the work. Scores are nbgrader's gradebook's, after "
+             "late penalties.</p>"]
+
+    parts.append("<h2 id='scores'>Scores</h2>"
+                 f"<img src='{figures[0]}' alt='histogram of the totals of the {len(kept)} "
+                 "graded submissions'>")
+    parts.append("<h2 id='steps'>Steps</h2>"
+                 f"<img src='{figures[1]}' alt=\"each step's mean and pass rate\">")
+    parts.append(_table(
+        ["step", "title", "points", "mean", "pass rate"],
+        [[_esc(s.step.removeprefix("step")), _esc(s.title), points(s.maximum), points(s.mean),
+          _percent(s.pass_rate)] for s in steps], numeric={0, 2, 3, 4},
+        attrs=[f"data-step='{_esc(s.step)}' data-mean='{s.mean:.6f}' "
+               f"data-pass-rate='{s.pass_rate:.6f}'" for s in steps]))
+    parts.append("<h2 id='failing'>Test cells that fail most</h2>")
+    if failing:
+        parts.append(f"<img src='{figures[2]}' alt='the test cells most students lost points "
+                     "in'>")
+        parts.append(_table(
+            ["step", "test cell (grade id)", "points", "lost points"],
+            [[_esc(c.cell.step.removeprefix("step")),
+              _esc(c.cell.title) + (" <span class='plaisante-tag'>hidden</span>"
+                                    if c.cell.hidden else "")
+              + f"<br><code>{_esc(c.cell.grade_id)}</code>",
+              points(c.cell.points), f"{c.failed} of {c.of}"] for c in failing[:TOP_FAILING]],
+            numeric={0, 2, 3},
+            attrs=[f"data-cell='{_esc(c.cell.grade_id)}' data-failed='{c.failed}'"
+                   for c in failing[:TOP_FAILING]]))
+    else:
+        parts.append("<p>No test cell failed.</p>")
+
+    parts.append("<h2 id='flagged'>Flagged submissions</h2>")
+    if flagged:
+        parts.append("<p class='plaisante-note'>Look at these by hand (formgrader): the grader "
+                     "could not grade all of them, for the reasons given.</p>")
+        parts.append(_table(["student", "name", "score", "reasons"],
+                            [[_esc(r.student), _esc(r.name), points(r.total),
+                              "<br>".join(_esc(x) for x in r.reasons) or _esc(r.reason)]
+                             for r in flagged], numeric={2},
+                            attrs=[f"data-flagged='{_esc(r.student)}'" for r in flagged]))
+    else:
+        parts.append("<p>None.</p>")
+    parts.append("<h2 id='late'>Late submissions</h2>")
+    if late:
+        parts.append(_table(["student", "name", "submitted", "late by", "penalty"],
+                            [[_esc(r.student), _esc(r.name), _esc(r.timestamp),
+                              _esc(_duration(r.seconds_late)), points(r.late_penalty)]
+                             for r in late], numeric={3, 4},
+                            attrs=[f"data-late='{_esc(r.student)}'" for r in late]))
+    else:
+        parts.append("<p>None.</p>")
+
+    step_names = [s.step for s in steps]
+    body, attrs = [], []
+    for r in rows:
+        feedback = layout.feedback(r.student, assignment)
+        link = (f"<a href='{_esc(os.path.relpath(feedback, here))}'>feedback</a>"
+                if feedback.is_file() else "<span class='plaisante-note'>none yet</span>")
+        status = ("<span class='plaisante-tag plaisante-flag'>flagged</span>" if r.flagged
+                  else "graded")
+        who = _esc(r.student) + (f"<br><span class='plaisante-note'>{_esc(r.name)}</span>"
+                                 if r.name else "")
+        body.append([who,
+                     *(points(r.steps.get(s, 0.0)) for s in step_names),
+                     f"-{points(r.late_penalty)}" if r.late_penalty else "",
+                     f"<b>{points(r.total)}</b>", status, link])
+        attrs.append(f"data-student='{_esc(r.student)}' data-total='{r.total:.6f}'"
+                     f" data-flagged-row='{'yes' if r.flagged else 'no'}'")
+    parts.append("<h2 id='students'>Students</h2>")
+    parts.append(_table(["student", *(s.removeprefix("step") for s in step_names),
+                         "late", "total", "status", "feedback"], body,
+                        numeric=set(range(1, 1 + len(step_names) + 2)), attrs=attrs,
+                        caption="Step columns: " + ", ".join(
+                            f"{s.step.removeprefix('step')} {s.title}" for s in steps)))
+    return ("<div class='plaisante-page plaisante-report'>" + "\n".join(parts) + "</div>")
+
+
+def _duration(seconds: float) -> str:
+    """Return a lateness as people say it.
+
+    >>> _duration(90), _duration(7200), _duration(200000)
+    ('2 min', '2.0 h', '2.3 days')
+    """
+    if seconds < 3600:
+        return f"{max(1, round(seconds / 60))} min"
+    if seconds < 86400:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
+
+
+def write(root: Path, assignment: str) -> Path:
+    """Write the report of ``assignment`` (page and figures) into
+    ``assignments/reports/<assignment>/``; return the page's path. Raises ValueError when
+    nothing of that assignment is in the gradebook yet."""
+    from nbgrader.api import MissingEntry
+
+    root = Path(root).resolve()
+    layout = CourseLayout(root)
+    folder = layout.report(assignment, "index").parent
+    try:
+        rows = class_rows(root, assignment)
+    except MissingEntry:
+        raise ValueError(f"assignment {assignment!r} is not in the gradebook: run `plaisante "
+                         "release` first") from None
+    if not rows:
+        raise ValueError(f"nothing of {assignment!r} is graded yet: run `plaisante grade "
+                         f"{assignment}` first")
+    folder.mkdir(parents=True, exist_ok=True)
+    steps = step_summaries(rows, step_titles(assignment))
+    failing = cell_summaries(rows, test_cells(root, assignment))
+    figures = _figures(folder, rows, steps, failing)
+    body = page(root, assignment, [p.name for p in figures], folder)
+    target = folder / "index.html"
+    target.write_text("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+                      "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+                      f"<title>{_esc(assignment)}: class report</title>{STYLE}</head>"
+                      f"<body>{body}</body></html>\n", encoding="utf-8")
+    return target
+
+
+def show(assignment: str, root: Path | None = None) -> Any:
+    """Write the report of ``assignment`` (``write``) and return it for a notebook to display:
+    the same page, figures inlined, feedback links relative to the notebook's folder."""
+    from IPython.display import HTML
+
+    layout = CourseLayout.of(root)
+    target = write(layout.root, assignment)
+    inline = [f"data:image/png;base64,{base64.b64encode((target.parent / n).read_bytes()).decode()}"
+              for n in FIGURES]
+    return HTML(STYLE + page(layout.root, assignment, inline, Path.cwd()))

@@ -1,0 +1,285 @@
+"""What an instructor reads about a class (issue 11): ``scores``, ``export`` (per-step and LMS
+layouts), ``roster import`` and the class report, on the samples plus a broken file that
+reached the submitted folder as nbgrader's collect would put it there; and ``submit``, which
+refuses that file before it is collected.
+
+Every expected number is computed here from the manifest or read from nbgrader's gradebook
+through nbgrader's own API, never through the kit's ``scores`` module that the outputs use.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbgrader.api import Gradebook
+
+from plaisante.course import CourseLayout
+
+ROOT = Path(__file__).resolve().parents[1]
+ASSIGNMENT = "plaisante"
+BROKEN = "broken_download"  # a truncated, non-JSON notebook file
+
+pytestmark = pytest.mark.nbgrader
+
+
+def samples_of(assignment: str) -> Path:
+    """The folder holding ``assignment``'s samples and their manifest (the samples move into a
+    folder per assignment)."""
+    base = CourseLayout(ROOT).root / "assignments" / "samples"
+    for folder in (base / assignment, base):
+        manifest = folder / "manifest.json"
+        if manifest.is_file() and json.loads(manifest.read_text())["assignment"] == assignment:
+            return folder
+    raise FileNotFoundError(f"no samples of {assignment} under {base}")
+
+
+SAMPLES = samples_of(ASSIGNMENT)
+MANIFEST = json.loads((SAMPLES / "manifest.json").read_text(encoding="utf-8"))
+EXPECTED = {student: sample["expected"] for student, sample in MANIFEST["samples"].items()}
+
+
+def run(*args: str, cwd: Path, check: bool = True) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
+    env.pop("PLAISANTE_COURSE", None)
+    done = subprocess.run([sys.executable, "-m", "plaisante.cli", *args], cwd=cwd, env=env,
+                          text=True, capture_output=True, timeout=900)
+    if check:
+        assert done.returncode == 0, (args, done.stdout[-3000:], done.stderr[-3000:])
+    return done
+
+
+def broken_bytes() -> bytes:
+    return (SAMPLES / MANIFEST["samples"]["full_marks"]["notebook"]).read_bytes()[:3000]
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """A course copy: the samples submitted, the broken file collected into submitted/, a
+    roster of three (one without any submission), graded, fed back, reported, exported."""
+    root = tmp_path_factory.mktemp("course")
+    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
+    shutil.copytree(ROOT / "solutions", root / "solutions")
+    (root / "assignments").mkdir()
+    run("release", ASSIGNMENT, cwd=root)
+    for student, sample in MANIFEST["samples"].items():
+        run("submit", str(SAMPLES / sample["notebook"]), "--student", student, cwd=root)
+    layout = CourseLayout(root)
+    inbox = layout.submitted(BROKEN, ASSIGNMENT)
+    inbox.parent.mkdir(parents=True)
+    inbox.write_bytes(broken_bytes())
+    roster = root / "roster.csv"
+    roster.write_text("student_id,first_name,last_name,email\n"
+                      "full_marks,Ada,Lovelace,ada@example.edu\n"
+                      f"{BROKEN},Ben,Bitdiddle,ben@example.edu\n"
+                      "no_show,Zoé,Martin,zoe@example.edu\n", encoding="utf-8")
+    run("roster", "import", str(roster), cwd=root)
+    graded = run("grade", ASSIGNMENT, "--workers", "2", cwd=root, check=False)
+    assert graded.returncode == 0, graded.stderr[-3000:]
+    run("feedback", ASSIGNMENT, cwd=root)
+    steps_csv, lms_csv = root / "grades.csv", root / "lms.csv"
+    run("export", "--to", str(steps_csv), cwd=root)
+    run("export", ASSIGNMENT, "--layout", "lms", "--to", str(lms_csv), cwd=root)
+    report = run("report", ASSIGNMENT, cwd=root)
+    return {"root": root, "grade": graded.stdout, "scores": run("scores", cwd=root).stdout,
+            "steps": list(csv.DictReader(steps_csv.open(encoding="utf-8"))),
+            "lms": list(csv.DictReader(lms_csv.open(encoding="utf-8"))),
+            "report": report.stdout}
+
+
+def gradebook_totals(root: Path) -> dict[str, tuple[float, bool]]:
+    """{student: (score after late penalty, flagged)} read with nbgrader's API alone."""
+    with Gradebook(CourseLayout(root).gradebook_url) as gradebook:
+        return {s.student.id: (max(0.0, s.score - s.late_submission_penalty),
+                               any(nb.flagged for nb in s.notebooks))
+                for s in gradebook.find_assignment(ASSIGNMENT).submissions}
+
+
+def fair_average() -> float:
+    """The class average the outputs must show: the manifest's totals, the broken file left
+    out."""
+    return statistics.fmean(expected["total"] for expected in EXPECTED.values())
+
+
+# ------------------------------------------------------------------------------------- submit
+
+def test_submit_refuses_a_file_that_is_not_a_notebook_in_one_line(course, tmp_path):
+    bad = tmp_path / "alice.ipynb"
+    bad.write_bytes(broken_bytes())
+    done = run("submit", str(bad), "--student", "alice", "--assignment", ASSIGNMENT,
+               cwd=course["root"], check=False)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert "refused" in done.stderr and "nothing was collected" in done.stderr
+    assert "not valid JSON" in done.stderr
+    assert not (course["root"] / "assignments" / "submitted" / "alice").exists()
+
+
+# -------------------------------------------------------------------------- grade and scores
+
+def test_the_broken_file_is_graded_as_flagged(course):
+    totals = gradebook_totals(course["root"])
+    assert totals[BROKEN] == (0.0, True)
+    assert all(not flagged for student, (_, flagged) in totals.items() if student != BROKEN)
+
+
+def test_grade_names_the_test_cells_that_lost_points_step_by_step(course):
+    lines = course["grade"].splitlines()
+    start = next(i for i, line in enumerate(lines)
+                 if line.startswith("syntax_error_in_count_values"))
+    assert "lost in step 2 (count_values): count_values -5, count_values_hidden -5" in \
+        lines[start]
+    assert not any("lost in" in line for line in lines if line.startswith("full_marks "))
+
+
+def test_scores_marks_flagged_work_and_leaves_it_out_of_the_average(course):
+    out = course["scores"]
+    broken = next(line for line in out.splitlines() if line.startswith(BROKEN))
+    assert "FLAGGED: invalid notebook: not valid JSON" in broken
+    full = next(line for line in out.splitlines() if line.startswith("full_marks"))
+    assert full.split()[:3] == ["full_marks", "Ada", "Lovelace"]
+    maximum = next(line for line in out.splitlines() if line.startswith("maximum"))
+    assert maximum.split()[1:] == ["15", "15", "30", "25", "15", "100"]
+    average = next(line for line in out.splitlines() if line.startswith("average"))
+    step_means = [statistics.fmean(e[f"step{n}"] for e in EXPECTED.values()) for n in range(1, 6)]
+    assert average.split()[1:7] == [f"{round(m, 1):g}" for m in step_means] + \
+        [f"{round(fair_average(), 1):g}"]
+    assert f"of {len(EXPECTED)} not flagged" in average
+    assert f"{len(EXPECTED) + 1} submission(s), 1 flagged" in out
+
+
+# -------------------------------------------------------------------------------------- export
+
+def test_the_steps_export_has_each_step_flagged_and_reason(course):
+    rows = {row["student_id"]: row for row in course["steps"]}
+    assert sorted(rows) == sorted([*EXPECTED, BROKEN])  # no_show has nothing: not listed
+    for student, expected in EXPECTED.items():
+        row = rows[student]
+        assert {f"step{n}": float(row[f"step{n}"]) for n in range(1, 6)} == \
+            {k: v for k, v in expected.items() if k != "total"}, student
+        assert (float(row["score"]), float(row["max_score"]), row["flagged"], row["reason"]) \
+            == (expected["total"], 100.0, "no", ""), student
+        assert row["timestamp"] and float(row["late_submission_penalty"]) == 0
+    broken = rows[BROKEN]
+    assert (broken["flagged"], float(broken["score"])) == ("yes", 0.0)
+    assert broken["reason"].startswith("invalid notebook: not valid JSON")
+    assert (rows["full_marks"]["first_name"], rows["full_marks"]["last_name"],
+            rows["full_marks"]["email"]) == ("Ada", "Lovelace", "ada@example.edu")
+
+
+def test_the_lms_export_has_an_id_column_and_one_per_assignment(course):
+    rows = {row["student_id"]: row for row in course["lms"]}
+    assert list(course["lms"][0]) == ["student_id", "last_name", "first_name", "email",
+                                      ASSIGNMENT]
+    for student, expected in EXPECTED.items():
+        assert float(rows[student][ASSIGNMENT]) == expected["total"], student
+    assert rows[BROKEN][ASSIGNMENT] == ""  # flagged: no score a grade book would take as real
+    assert rows["no_show"][ASSIGNMENT] == "" and rows["no_show"]["first_name"] == "Zoé"
+
+
+def test_a_roster_without_an_id_column_is_refused_in_one_line(course, tmp_path):
+    bad = tmp_path / "names.csv"
+    bad.write_text("name,email\nAda,ada@example.edu\n", encoding="utf-8")
+    done = run("roster", "import", str(bad), cwd=course["root"], check=False)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "no id column" in done.stderr and "'id' (or 'student_id')" in done.stderr
+
+
+# -------------------------------------------------------------------------------------- report
+
+def report_page(course: dict) -> str:
+    return (course["root"] / "assignments" / "reports" / ASSIGNMENT / "index.html").read_text(
+        encoding="utf-8")
+
+
+def test_the_report_writes_a_page_and_three_figures(course):
+    folder = course["root"] / "assignments" / "reports" / ASSIGNMENT
+    assert f"wrote {folder / 'index.html'}" in course["report"]
+    page = report_page(course)
+    images = re.findall(r"<img src='([^']+)'", page)
+    assert len(images) >= 3
+    for name in images:
+        assert (folder / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
+        assert (folder / name).stat().st_size > 5000, name
+
+
+def test_the_reports_numbers_are_the_gradebooks(course):
+    page = report_page(course)
+    totals = gradebook_totals(course["root"])
+    shown = {m[0]: (float(m[1]), m[2] == "yes") for m in re.findall(
+        r"data-student='([^']+)' data-total='([^']+)' data-flagged-row='(yes|no)'", page)}
+    assert {s: flagged for s, (_, flagged) in shown.items()} == \
+        {s: flagged for s, (_, flagged) in totals.items()}
+    assert {s: total for s, (total, _) in shown.items()} == \
+        pytest.approx({s: total for s, (total, _) in totals.items()})
+    kept = [total for total, flagged in totals.values() if not flagged]
+    average = re.search(r"data-key='average'>average <b>([^<]+) / 100</b>", page).group(1)
+    assert float(average) == pytest.approx(statistics.fmean(kept), abs=0.05)
+    assert float(average) == pytest.approx(fair_average(), abs=0.05)
+    assert re.search(r"data-key='flagged'>flagged <b>1</b>", page)
+    for n in range(1, 6):
+        mean = float(re.search(rf"data-step='step{n}' data-mean='([^']+)'", page).group(1))
+        assert mean == pytest.approx(statistics.fmean(e[f"step{n}"] for e in EXPECTED.values()))
+    # the cell most students lost points in, counted from the gradebook's grades
+    with Gradebook(CourseLayout(course["root"]).gradebook_url) as gradebook:
+        failed: dict[str, int] = {}
+        for submission in gradebook.find_assignment(ASSIGNMENT).submissions:
+            if any(nb.flagged for nb in submission.notebooks):
+                continue
+            for nb in submission.notebooks:
+                for grade in nb.grades:
+                    if grade.score < grade.max_score:
+                        failed[grade.name] = failed.get(grade.name, 0) + 1
+    listed = dict((cell, int(n)) for cell, n in
+                  re.findall(r"data-cell='([^']+)' data-failed='(\d+)'", page))
+    assert listed and all(failed[cell] == n for cell, n in listed.items())
+    assert max(listed.values()) == max(failed.values())
+    assert f"data-flagged='{BROKEN}'" in page and "not valid JSON" in page
+
+
+def test_the_report_names_hidden_tests_but_never_shows_their_code(course):
+    page = report_page(course)
+    text = html.unescape(page)
+    source = nbformat.read(CourseLayout(course["root"]).source(ASSIGNMENT), as_version=4)
+    hidden_lines = []
+    for cell in source.cells:
+        inside = False
+        for line in cell.source.splitlines():
+            if "BEGIN HIDDEN TESTS" in line:
+                inside = True
+            elif "END HIDDEN TESTS" in line:
+                inside = False
+            elif inside and len(line.strip()) >= 10:
+                hidden_lines.append(line.strip())
+    assert len(hidden_lines) > 20
+    leaked = [line for line in hidden_lines if line in text or line in page]
+    assert leaked == []
+    assert "hidden tests of count_values" in text and "BEGIN HIDDEN" not in text
+
+
+def test_the_report_links_each_student_to_their_feedback(course):
+    page = report_page(course)
+    folder = course["root"] / "assignments" / "reports" / ASSIGNMENT
+    links = re.findall(r"<a href='([^']+)'>feedback</a>", page)
+    assert len(links) == len(EXPECTED) + 1
+    for link in links:
+        assert (folder / link).resolve().is_file(), link
+
+
+def test_report_show_returns_the_page_with_its_figures_inlined(course, monkeypatch):
+    from plaisante import report
+
+    monkeypatch.chdir(course["root"])
+    shown = report.show(ASSIGNMENT, root=course["root"])
+    assert shown.data.count("src='data:image/png;base64,") == 3
+    assert "class report" in shown.data
