@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from . import course
-from .reference import course_root
+from .course import course_root
 
 
 def build_parser() -> argparse.ArgumentParser:
