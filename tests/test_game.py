@@ -7,8 +7,8 @@ from plaisante.games.plaisante.model import IllegalAction, Round, StudentCodeErr
 
 
 def new_round(ref, seed=11, **overrides):
-    parts = dict(card_class=ref.Card, evaluate=ref.evaluate, score=ref.score,
-                 tableau_class=ref.Tableau, seed=seed)
+    parts = dict(card_class=ref.Card, evaluate=ref.evaluate, total_value=ref.total_value,
+                 base_mult=ref.base_mult, score=ref.score, tableau_class=ref.Tableau, seed=seed)
     parts.update(overrides)
     return Round(**parts)
 
@@ -43,6 +43,8 @@ def test_play_scores_the_selection_and_refills_to_8(ref):
         game.toggle(card)
     played = game.play()
     assert (played.name, played.score) == ("Pair", 90)
+    assert (played.values, played.total_value, played.multiplier) == ((9, 7, 3, 13, 13), 45, 2)
+    assert played.formula == "(9 + 7 + 3 + 13 + 13) × 2 = 90"
     assert game.total == 90 and game.hands_left == 3
     assert len(game.held_cards) == 8 and game.selected == [] and game.tableau.play_area == []
     assert len(deck) == 16, "the caller's deck is copied, never changed"
@@ -179,3 +181,59 @@ def test_bad_arguments_from_the_caller_are_not_blamed_on_the_student(ref):
         new_round(ref, seed=[1])
     with pytest.raises(IllegalAction, match="'Kh' is not among the held cards"):
         new_round(ref).toggle("Kh")
+
+
+# Dealt from the end: K♥ K♦ 3♣ 7♠ 9♥ are the first five held cards (SPEC §2's example).
+SPEC_DECK = "2♣ 3♦ 4♦ 5♥ 6♠ 7♣ 8♥ 9♦ 10♠ J♣ Q♥ A♠ 9♥ 7♠ 3♣ K♦ K♥"
+
+
+def play_first(game, count):
+    for card in game.held_cards[:count]:
+        game.toggle(card)
+    return game.play()
+
+
+def test_the_formula_is_made_of_the_students_own_results(ref):
+    calls = []
+
+    def spy(name, function):
+        return lambda cards: calls.append(name) or function(cards)
+    deck = hand(SPEC_DECK, ref.Card)
+    game = new_round(ref, deck=deck, total_value=spy("total_value", ref.total_value),
+                     base_mult=spy("base_mult", ref.base_mult), score=spy("score", ref.score))
+    played = play_first(game, 5)
+    assert [label(card) for card in played.cards] == ["K♥", "K♦", "3♣", "7♠", "9♥"]
+    assert played.formula == "(13 + 13 + 3 + 7 + 9) × 2 = 90"  # SPEC §2's example
+    assert calls == ["total_value", "base_mult", "score"]
+    assert str(played) == "K♥ K♦ 3♣ 7♠ 9♥: Pair, (13 + 13 + 3 + 7 + 9) × 2 = 90"
+
+
+def test_a_formula_shows_where_the_students_parts_disagree(ref):
+    deck = hand(SPEC_DECK, ref.Card)
+    off_by_one = new_round(ref, deck=deck, total_value=lambda cards: ref.total_value(cards) + 1,
+                           score=lambda cards: 92)
+    assert play_first(off_by_one, 2).formula == "(13 + 13) = 27 × 2 ≠ 92"
+
+
+@pytest.mark.parametrize("part, wrong, message", [
+    ("total_value", lambda cards: 4.5, "step 4, total_value: returned 4.5; an int was expected"),
+    ("base_mult", lambda cards: None, "step 4, base_mult: returned None; an int was expected"),
+    ("base_mult", lambda cards: [][0], r"step 4, base_mult: base_mult\(K♥\) failed: IndexError")])
+def test_a_total_value_or_base_mult_that_fails_is_reported_and_undone(ref, part, wrong, message):
+    deck = hand(SPEC_DECK, ref.Card)
+    game = new_round(ref, deck=deck, **{part: wrong})
+    game.toggle(game.held_cards[0])
+    with pytest.raises(StudentCodeError, match=message):
+        game.play()
+    assert (game.hands_left, game.total, len(game.selected)) == (4, 0, 1)
+
+
+def test_a_round_is_underway_once_a_hand_or_a_discard_is_used_until_it_is_over(ref):
+    game = new_round(ref)
+    game.toggle(game.held_cards[0])
+    assert not game.is_underway, "a selection alone loses nothing"
+    game.discard()
+    assert game.is_underway
+    for _ in range(4):
+        play_first(game, 1)
+    assert game.is_over and not game.is_underway

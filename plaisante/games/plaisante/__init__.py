@@ -45,7 +45,9 @@ def round_view(*, seed: int | None = None, four_colour: bool = False, **parts: A
 
     def new_round() -> Round:
         number = next(deals)
-        return Round(card_class=parts["Card"], evaluate=parts["evaluate"], score=parts["score"],
-                     tableau_class=parts["Tableau"], seed=None if seed is None else seed + number)
+        return Round(card_class=parts["Card"], evaluate=parts["evaluate"],
+                     total_value=parts["total_value"], base_mult=parts["base_mult"],
+                     score=parts["score"], tableau_class=parts["Tableau"],
+                     seed=None if seed is None else seed + number)
 
     return RoundView(new_round, four_colour=four_colour)

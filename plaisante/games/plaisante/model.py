@@ -1,8 +1,9 @@
 """A Plaisante round: the game's state and rules, with no widget import (rules: SPEC §2).
 
 The round is played on the student's own parts, handed in as explicit parameters: their
-``Card`` class builds the deck, their ``Tableau`` holds the cards, their ``evaluate`` and
-``score`` name and score each played hand. If one of those raises or breaks an invariant, the
+``Card`` class builds the deck, their ``Tableau`` holds the cards, their ``evaluate`` names each
+played hand and their ``total_value``, ``base_mult`` and ``score`` give the numbers of its
+formula, ``(13 + 13 + 3 + 7 + 9) × 2 = 90``. If one of those raises or breaks an invariant, the
 round puts its state back as it was before the action and raises ``StudentCodeError`` naming
 the step the function belongs to.
 """
@@ -35,7 +36,8 @@ class StudentCodeError(Exception):
 
 
 # The notebook step each of the student's functions belongs to (SPEC §3).
-STEP_OF = {"Card": 1, "evaluate": 4, "score": 4, "Tableau": 5, "deal_from": 5,
+STEP_OF = {"Card": 1, "evaluate": 4, "total_value": 4, "base_mult": 4, "score": 4,
+           "Tableau": 5, "deal_from": 5,
            "toggle_selection": 5, "move_selected_to_play_area": 5}
 
 
@@ -49,31 +51,51 @@ def _describe(card: Any) -> str:
 
 @dataclass(frozen=True)
 class PlayedHand:
-    """One scored play: the cards in play order, the hand's name and its score."""
+    """One scored play: the cards in play order, the hand's name, its score, and the numbers
+    the score was made of (each card's ``value``, ``total_value`` and ``base_mult``)."""
 
     cards: tuple[Any, ...]
     name: str
     score: int
+    values: tuple[int, ...]
+    total_value: int
+    multiplier: int
+
+    @property
+    def formula(self) -> str:
+        """Return how the score was made, e.g. ``(13 + 13 + 3 + 7 + 9) × 2 = 90``.
+
+        Each number is what the student's parts gave. Where they disagree the formula says so
+        instead of hiding it: the values' sum and ``total_value`` both shown
+        (``(2 + 3) = 6 × 1 …``), ``≠`` before a score that is not the product.
+        """
+        terms = " + ".join(str(value) for value in self.values) or "0"
+        total = "" if sum(self.values) == self.total_value else f" = {self.total_value}"
+        equals = "=" if self.total_value * self.multiplier == self.score else "≠"
+        return f"({terms}){total} × {self.multiplier} {equals} {self.score}"
 
     def __str__(self) -> str:
-        return f"{labels(self.cards)}: {self.name}, {self.score}"
+        return f"{labels(self.cards)}: {self.name}, {self.formula}"
 
 
 class Round:
     """One Plaisante round: 8 held cards, 4 hands, 4 discards (SPEC §2).
 
     Parameters are the student's parts: ``card_class(rank, suit)``, ``evaluate(cards) -> str``,
-    ``score(cards) -> int`` and ``tableau_class()`` (with deal_from, toggle_selection and
-    move_selected_to_play_area). ``seed`` makes the deal repeatable; ``deck`` (a list whose end
-    is the top) replaces the shuffled deck and is copied, never changed.
+    ``total_value(cards) -> int``, ``base_mult(cards) -> int``, ``score(cards) -> int`` and
+    ``tableau_class()`` (with deal_from, toggle_selection and move_selected_to_play_area).
+    ``seed`` makes the deal repeatable; ``deck`` (a list whose end is the top) replaces the
+    shuffled deck and is copied, never changed.
     """
 
     def __init__(self, *, card_class: Callable[[str, str], Any], evaluate: Callable[[list], str],
+                 total_value: Callable[[list], int], base_mult: Callable[[list], int],
                  score: Callable[[list], int], tableau_class: Callable[[], Any],
                  seed: int | None = None, deck: list[Any] | None = None):
         if seed is not None and type(seed) is not int:
             raise TypeError(f"seed must be an int or None, got {seed!r}")
         self.evaluate, self.score_hand = evaluate, score
+        self.total_value, self.base_mult = total_value, base_mult
         self.seed = seed
         with self._student("Card", "could not build the deck"):
             self.deck = list(deck) if deck is not None else shuffled_deck(seed, card_class)
@@ -99,6 +121,12 @@ class Round:
     @property
     def last_hand(self) -> PlayedHand | None:
         return self.history[-1] if self.history else None
+
+    @property
+    def is_underway(self) -> bool:
+        """Whether New round would throw something away: a hand played or a discard used, and
+        the round not over."""
+        return not self.is_over and (bool(self.history) or self.discards_left < DISCARDS_PER_ROUND)
 
     def why_not_play(self) -> str | None:
         """Return the rule that forbids Play now, or None when Play is allowed."""
@@ -144,9 +172,19 @@ class Round:
             cards = self._move_selection()
             with self._student("evaluate", f"evaluate({labels(cards)}) failed"):
                 name = self.evaluate(list(cards))
+            with self._student("total_value", f"total_value({labels(cards)}) failed"):
+                total = self.total_value(list(cards))
+            with self._student("base_mult", f"base_mult({labels(cards)}) failed"):
+                multiplier = self.base_mult(list(cards))
             with self._student("score", f"score({labels(cards)}) failed"):
                 points = self.score_hand(list(cards))
+            with self._student("Card", "a played card has no value"):
+                values = tuple(card.value for card in cards)
+            for card, value in zip(cards, values):
+                self._require_result("Card", value, int, f"{_describe(card)}.value is")
             self._require_result("evaluate", name, str)
+            self._require_result("total_value", total, int)
+            self._require_result("base_mult", multiplier, int)
             self._require_result("score", points, int)
             if name not in MULTIPLIERS:
                 raise StudentCodeError(4, "evaluate", f"returned {name!r}; one of the hand names "
@@ -157,7 +195,7 @@ class Round:
             self.hands_left -= 1
             self.total += points
             self._refill()
-        played = PlayedHand(tuple(cards), name, points)
+        played = PlayedHand(tuple(cards), name, points, values, total, multiplier)
         self.history.append(played)
         return played
 
@@ -181,10 +219,10 @@ class Round:
             raise IllegalAction(reason)
 
     @staticmethod
-    def _require_result(function: str, value: Any, kind: type) -> None:
+    def _require_result(function: str, value: Any, kind: type, what: str = "returned") -> None:
         if type(value) is not kind:
             raise StudentCodeError(STEP_OF[function], function,
-                                   f"returned {value!r}; {article(kind.__name__)} was expected")
+                                   f"{what} {value!r}; {article(kind.__name__)} was expected")
 
     def _move_selection(self) -> list[Any]:
         """Call the student's move_selected_to_play_area and check what it did."""
