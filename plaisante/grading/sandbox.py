@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from jupyter_client.manager import AsyncKernelManager
-from traitlets import Dict, Integer, Unicode
+from traitlets import Dict, Integer, List, Unicode
 
 from .result import Limits
 
@@ -323,6 +323,11 @@ class SandboxKernelManager(AsyncKernelManager):
     sandbox_limits = Dict(help="Limits as a dict").tag(config=True)
     sandbox_enabled = Integer(1, help="0: unsandboxed (trusted notebooks)").tag(config=True)
     sandbox_extra_env = Dict(help="extra environment of an unsandboxed kernel").tag(config=True)
+    sandbox_preload = List(Unicode(), help="modules a zygote imports once; with "
+                           "sandbox_zygote").tag(config=True)
+    sandbox_zygote = Integer(0, help="1: fork the kernel from this worker's zygote "
+                             "(plaisante.grading.zygote) instead of starting a new "
+                             "sandbox").tag(config=True)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -365,6 +370,21 @@ class SandboxKernelManager(AsyncKernelManager):
 
         return bound_client(super().client(**kwargs))
 
+    def _zygote(self) -> Any:
+        from .zygote import zygote_for
+
+        return zygote_for(Limits(**self.sandbox_limits), tuple(self.sandbox_preload))
+
+    async def _async_launch_kernel(self, kernel_cmd: list[str], **kw: Any) -> None:
+        if not (self.sandbox_enabled and self.sandbox_zygote):
+            await super()._async_launch_kernel(kernel_cmd, **kw)
+            return
+        provisioner: Any = self.provisioner
+        # kernel_cmd is the kernel's own arguments (format_kernel_cmd): the zygote forks it
+        provisioner.process = self._zygote().spawn(kernel_cmd)
+        provisioner.pid, provisioner.pgid = None, None  # no host pid, no process group
+        self._reconcile_connection_info(provisioner.connection_info)
+
     def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
         argv = [sys.executable, "-m", "ipykernel_launcher", "-f", self.connection_file,
                 *(extra_arguments or [])]
@@ -374,6 +394,8 @@ class SandboxKernelManager(AsyncKernelManager):
         # would also stop bwrap's own monitor (and so kill the sandbox).
         if self.kernel_spec is not None:
             self.kernel_spec.interrupt_mode = "message"
+        if self.sandbox_zygote:
+            return argv[3:]  # what the zygote's IPKernelApp is started with
         limits = Limits(**self.sandbox_limits)
         return [*bwrap_command(Path(self.sandbox_work_dir), Path(self.sandbox_socket_dir),
                                self.sandbox_uid, limits, kernel_env()), *argv]

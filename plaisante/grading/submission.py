@@ -39,6 +39,11 @@ from .result import Limits, SubmissionResult
 
 TMP_PREFIX = "plaisante-grade-"
 
+#: Fork each kernel from the worker's zygote (``plaisante.grading.zygote``) rather than start
+#: a new sandbox and interpreter per submission; when the zygote cannot start, grading falls
+#: back to a sandbox of its own for that submission.
+USE_ZYGOTE = True
+
 
 # ------------------------------------------------------------------------- the course, read-only
 
@@ -116,6 +121,23 @@ def setup_sources(release: nbformat.NotebookNode) -> list[str]:
     return sources
 
 
+def preload_modules(release: nbformat.NotebookNode) -> tuple[str, ...]:
+    """Return the modules the release's setup cells import (``import x.y``, ``from x.y import
+    …``, absolute only, in order): what a kernel zygote imports once for every kernel."""
+    modules: list[str] = []
+    for source in setup_sources(release):
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                modules.extend(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                modules.append(node.module)
+    return tuple(dict.fromkeys(modules))
+
+
 def student_names(release: nbformat.NotebookNode) -> list[str]:
     """Return the names the release's solution cells define at top level (def, class,
     assignment): the student's own parts, which the judge looks up in the kernel."""
@@ -153,7 +175,8 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
     submitted_dir = layout.submitted(student, assignment).parent
     out_dir = layout.autograded(student, assignment).parent
     work = Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=sb.scratch_base()))
-    uid = sb.pick_uid() if sandbox else 0
+    zygote = _zygote(limits, release) if sandbox else None
+    uid = zygote.uid if zygote is not None else (sb.pick_uid() if sandbox else 0)
     try:  # the course's own set-up: a problem here stops the run, it is no student's fault
         course_id = snapshot_gradebook(root, work / "gradebook.db")
         db_url = f"sqlite:///{work / 'gradebook.db'}"
@@ -178,7 +201,7 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
         judge = {"test_sources": tests, "student_names": student_names(release),
                  "setup_sources": setup_sources(release)}
         _run_autograde(work, student, assignment, course_id, clean.notebook, result, limits,
-                       sandbox, uid, judge, config_of(root))
+                       sandbox, uid, judge, config_of(root), zygote)
         scores, result.late_penalty = _scores(db_url, course_id, assignment, student)
         for grade_id in result.cell_scores:
             result.cell_scores[grade_id] = scores.get(grade_id, 0.0)
@@ -191,7 +214,11 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
     except Exception as error:  # noqa: BLE001  the grader's own failure: flag, never stop a batch
         result.flag(f"grader error: {type(error).__name__}: {error}")
     finally:
-        if sandbox and sb.is_throwaway(uid):
+        if zygote is not None:
+            left = zygote.clean()
+            if left:
+                result.flag(f"{left} process(es) outlived the kernel and were killed")
+        elif sandbox and sb.is_throwaway(uid):
             left = sb.kill_user(uid)
             if left:
                 result.flag(f"{left} process(es) outlived the kernel and were killed")
@@ -201,13 +228,28 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
     return result
 
 
+def _zygote(limits: Limits, release: nbformat.NotebookNode) -> Any:
+    """Return this worker's kernel zygote for ``limits`` and the release's setup modules, or
+    None when ``USE_ZYGOTE`` is off or it cannot start (then the kernel gets a sandbox of its
+    own). Raises SandboxUnavailable when there is no sandbox at all."""
+    if not USE_ZYGOTE:
+        return None
+    from .zygote import ZygoteError, zygote_for
+
+    try:
+        return zygote_for(limits, preload_modules(release))
+    except ZygoteError:
+        return None
+
+
 def _run_autograde(work: Path, student: str, assignment: str, course_id: str,
                    notebook: nbformat.NotebookNode, result: SubmissionResult, limits: Limits,
-                   sandbox: bool, uid: int, judge: dict[str, Any], instructor: Config
-                   ) -> None:
+                   sandbox: bool, uid: int, judge: dict[str, Any], instructor: Config,
+                   zygote: Any = None) -> None:
     """Run nbgrader's Autograde converter on the private copy, test cells judged from
     ``judge`` (``JudgedExecute``'s test_sources, setup_sources and student_names); add its
-    incidents to result."""
+    incidents to result. With a ``zygote`` (``plaisante.grading.zygote.Zygote``) the kernel is
+    forked by it, in its working and sockets folders (emptied by ``zygote.clean()``)."""
     course = work / "course"
     inbox = course / "submitted" / student / assignment
     inbox.mkdir(parents=True)
@@ -217,10 +259,13 @@ def _run_autograde(work: Path, student: str, assignment: str, course_id: str,
         (inbox / "timestamp.txt").write_text(result.timestamp + "\n", encoding="utf-8")
     # the kernel's working folder: a size-limited tmpfs inside the sandbox (a plain folder
     # when unsandboxed); its sockets: on disk, outside the memory-backed private copy
-    scratch = work / "scratch"
-    scratch.mkdir()
-    sockets = Path(tempfile.mkdtemp(prefix=TMP_PREFIX)) / "sockets"
-    sockets.mkdir()
+    if zygote is not None:
+        scratch, sockets = zygote.work_dir, zygote.sockets
+    else:
+        scratch = work / "scratch"
+        scratch.mkdir()
+        sockets = Path(tempfile.mkdtemp(prefix=TMP_PREFIX)) / "sockets"
+        sockets.mkdir()
     incidents = work / "incidents.jsonl"
     log_file = work / "nbgrader.log"
 
@@ -263,6 +308,9 @@ def _run_autograde(work: Path, student: str, assignment: str, course_id: str,
     manager.sandbox_uid = uid
     manager.sandbox_limits = asdict(limits)
     manager.sandbox_extra_env = {"NBGRADER_EXECUTION": "autograde"}
+    if zygote is not None:
+        manager.sandbox_zygote = 1
+        manager.sandbox_preload = list(zygote.modules)
 
     logger = logging.getLogger(f"plaisante.grading.{student}.{os.getpid()}")
     logger.propagate = False
@@ -284,11 +332,12 @@ def _run_autograde(work: Path, student: str, assignment: str, course_id: str,
     finally:
         logger.removeHandler(handler)
         handler.close()
-        try:  # what the kernel left there, even in folders it made unreadable
-            sb.empty_folder(sockets.parent)
-        except OSError:
-            pass
-        shutil.rmtree(sockets.parent, ignore_errors=True)
+        if zygote is None:
+            try:  # what the kernel left there, even in folders it made unreadable
+                sb.empty_folder(sockets.parent)
+            except OSError:
+                pass
+            shutil.rmtree(sockets.parent, ignore_errors=True)
     if incidents.is_file():
         for line in incidents.read_text(encoding="utf-8").splitlines():
             entry = json.loads(line)

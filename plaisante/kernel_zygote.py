@@ -1,0 +1,317 @@
+"""A pre-imported kernel that forks one fresh, isolated kernel per submission (runs in the sandbox).
+
+Started once per grading worker, inside the worker's bubblewrap sandbox
+(``plaisante.grading.zygote`` builds the command), as ``python -m plaisante.kernel_zygote
+WORK_DIR TMPFS_BYTES [MODULE …]``. It imports the interpreter's share of a kernel start once
+(ipykernel, IPython, ZeroMQ's bindings, the judge's ``plaisante.oracle`` and the MODULEs the
+assignment's setup cells import), makes itself non-dumpable, and then obeys one JSON line at a
+time on its stdin, answering one JSON line on its stdout:
+
+* ``{"op": "spawn", "argv": [...], "limits": {...}}`` → ``{"ok": true}``: kill what is left of
+  the previous child, check that nothing but the zygote itself and bubblewrap's init live in
+  the sandbox, then fork a child that makes a new user, mount, PID, IPC, UTS and network
+  namespace, a fresh tmpfs ``/tmp`` and ``WORK_DIR`` (``TMPFS_BYTES`` each), a fresh ``/proc``
+  where the kernel allows it (else an empty read-only one), drops every capability, lowers its
+  rlimits to ``limits`` (``plaisante.grading.result.Limits`` as a dict) and starts an
+  ``IPKernelApp`` with ``argv`` (``-f CONNECTION_FILE …``);
+* ``{"op": "poll"}`` → ``{"exit": null}`` while the child lives, else its exit code (a signal
+  N that ended the kernel reads 128 + N, as from a shell);
+* ``{"op": "kill"}`` → ``{"exit": code}``: SIGKILL the child's PID namespace (every process
+  of the submission dies with its init) and reap it.
+
+An answer ``{"err": text}`` says a command failed. The zygote never reads anything of a
+submission: no notebook, no connection file, no key. What a child can and cannot reach is in
+``docs/threat-model.md`` ("One kernel per submission, forked from a zygote").
+
+The chain of one child: zygote → *C* (makes the namespaces; waits) → *G* (PID 1 of the new
+namespace: mounts, drops capabilities, reaps) → *K* (PID 2: the kernel). The zygote kills G,
+the namespace's init, so nothing K started outlives it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib
+import json
+import os
+import resource
+import signal
+import sys
+from typing import Any
+
+CLONE_NEWNS = 0x00020000
+CLONE_NEWUTS = 0x04000000
+CLONE_NEWIPC = 0x08000000
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
+NAMESPACES = (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS
+              | CLONE_NEWNET)
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+MS_REC, MS_PRIVATE = 16384, 1 << 18
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_DROP = 1, 4, 24
+PR_SET_NO_NEW_PRIVS = 38
+CAP_LAST = 63
+PRELOAD = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell", "ipykernel.debugger",
+           "IPython", "IPython.core.completerlib", "IPython.core.debugger",
+           "IPython.core.oinspect", "IPython.extensions.storemagic", "sqlite3", "pdb",
+           "tornado.platform.asyncio", "jupyter_client.session", "plaisante.oracle",
+           "plaisante.checking")
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        error = ctypes.get_errno()
+        raise OSError(error, f"{what}: {os.strerror(error)}")
+
+
+def _mount(source: bytes, target: str, kind: bytes | None, flags: int,
+           data: bytes | None = None) -> None:
+    _check(_libc.mount(source, target.encode(), kind, flags, data), f"mount {target}")
+
+
+def _write(path: str, text: str) -> None:
+    with open(path, "w", encoding="ascii") as handle:
+        handle.write(text)
+
+
+def drop_capabilities() -> None:
+    """Drop every capability (bounding set, then effective/permitted/inheritable) and set
+    no_new_privs: what is left cannot undo the mounts or gain privileges by exec."""
+    for cap in range(CAP_LAST + 1):
+        _libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0)  # EINVAL past the kernel's last: fine
+
+    class Header(ctypes.Structure):
+        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+    class Data(ctypes.Structure):
+        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
+                    ("inheritable", ctypes.c_uint32)]
+
+    header, data = Header(0x20080522, 0), (Data * 2)()
+    _check(_libc.capset(ctypes.byref(header), ctypes.byref(data)), "capset")
+    _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
+
+
+def set_limits(limits: dict[str, Any]) -> None:
+    """Lower this process's rlimits to ``limits`` (a ``Limits`` as a dict)."""
+    cpu = int(limits["cpu_seconds"])
+    wanted = {resource.RLIMIT_CPU: (cpu, cpu + 2),
+              resource.RLIMIT_AS: (int(limits["memory_bytes"]),) * 2,
+              resource.RLIMIT_NPROC: (int(limits["processes"]),) * 2,
+              resource.RLIMIT_FSIZE: (int(limits["file_bytes"]),) * 2,
+              resource.RLIMIT_CORE: (0, 0), resource.RLIMIT_NOFILE: (256, 256)}
+    for which, (soft, hard) in wanted.items():
+        _, old_hard = resource.getrlimit(which)
+        if old_hard != resource.RLIM_INFINITY:
+            soft, hard = min(soft, old_hard), min(hard, old_hard)
+        resource.setrlimit(which, (soft, hard))
+
+
+def _exit_code(status: int) -> int:
+    code = os.waitstatus_to_exitcode(status)
+    return 128 - code if code < 0 else code
+
+
+def _quiet_fds() -> None:
+    """Point 0, 1 and 2 at /dev/null and close every other descriptor."""
+    null = os.open("/dev/null", os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.closerange(3, 4096)
+
+
+def child(work_dir: str, tmpfs_bytes: int, report: int, request: dict[str, Any]) -> None:
+    """C: make the namespaces, fork G (PID 1 there), tell the zygote G's pid, wait for G and
+    exit as it did. Never returns."""
+    code = 70
+    try:
+        uid, gid = os.geteuid(), os.getegid()
+        _libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # so it may write its own id maps
+        _check(_libc.unshare(NAMESPACES), "unshare")
+        _write("/proc/self/setgroups", "deny")
+        _write("/proc/self/uid_map", f"{uid} {uid} 1")
+        _write("/proc/self/gid_map", f"{gid} {gid} 1")
+        _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # the kernel must not reach into C
+        init = os.fork()
+        if init == 0:
+            os.close(report)
+            namespace_init(work_dir, tmpfs_bytes, request)
+        os.write(report, f"{init}\n".encode())
+        os.close(report)
+        code = _exit_code(os.waitpid(init, 0)[1])
+    finally:
+        os._exit(code)
+
+
+def namespace_init(work_dir: str, tmpfs_bytes: int, request: dict[str, Any]) -> None:
+    """G: PID 1 of the submission's namespace. Mount its private folders, drop every
+    capability, fork the kernel, reap until the kernel ends, then exit as it did (and the
+    namespace, everything in it, with it). Never returns."""
+    code = 71
+    try:
+        _quiet_fds()
+        _mount(b"none", "/", None, MS_REC | MS_PRIVATE)
+        size = f"size={int(tmpfs_bytes)},mode=1777".encode()
+        for folder in ("/tmp", work_dir):
+            _mount(b"tmpfs", folder, b"tmpfs", MS_NOSUID | MS_NODEV, size)
+        try:
+            _mount(b"proc", "/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+        except OSError:  # a root grader's bwrap covers parts of /proc: hide it instead
+            _mount(b"tmpfs", "/proc", b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY,
+                   b"size=4k,mode=555")
+        drop_capabilities()
+        kernel = os.fork()
+        if kernel == 0:
+            start_kernel(work_dir, request)
+        while True:
+            pid, status = os.wait()
+            if pid == kernel:
+                code = _exit_code(status)
+                break
+    finally:
+        os._exit(code)
+
+
+def start_kernel(work_dir: str, request: dict[str, Any]) -> None:
+    """K: the submission's kernel, with its limits, in its working folder. Never returns."""
+    code = 72
+    try:
+        _libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
+        set_limits(request["limits"])
+        os.chdir(work_dir)
+        for name in (signal.SIGINT, signal.SIGTERM, signal.SIGCHLD, signal.SIGPIPE):
+            signal.signal(name, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        from ipykernel.kernelapp import IPKernelApp
+
+        sys.argv = ["ipykernel_launcher", *request["argv"]]
+        app = IPKernelApp.instance()
+        app.initialize(list(request["argv"]))
+        app.start()
+        code = 0
+    except SystemExit as done:
+        code = done.code if isinstance(done.code, int) else 1
+    finally:
+        os._exit(code)
+
+
+class Zygote:
+    """The zygote's own state: the one child it has (C's and G's pids) and its set-up."""
+
+    def __init__(self, work_dir: str, tmpfs_bytes: int) -> None:
+        self.work_dir, self.tmpfs_bytes = work_dir, tmpfs_bytes
+        self.child: int | None = None  # C
+        self.init: int | None = None  # G
+        self.exit: int | None = None
+
+    def kill(self) -> int | None:
+        """SIGKILL the child's namespace and the child; reap it; return its exit code."""
+        if self.child is None:
+            return self.exit
+        for pid in (self.init, self.child):
+            if pid:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        self.exit = _exit_code(os.waitpid(self.child, 0)[1])
+        self.child = self.init = None
+        return self.exit
+
+    def poll(self) -> int | None:
+        if self.child is None:
+            return self.exit
+        pid, status = os.waitpid(self.child, os.WNOHANG)
+        if pid == 0:
+            return None
+        self.exit = _exit_code(status)
+        if self.init:
+            try:  # C ended: make sure its namespace did too
+                os.kill(self.init, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.child = self.init = None
+        return self.exit
+
+    def leftovers(self) -> list[int]:
+        """Return pids in the sandbox other than bubblewrap's init (1) and the zygote."""
+        me = os.getpid()
+        return [int(n) for n in os.listdir("/proc") if n.isdigit() and int(n) not in (1, me)]
+
+    def spawn(self, request: dict[str, Any]) -> None:
+        self.kill()
+        for pid in self.leftovers():  # none should be: C and G are reaped, G's namespace died
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        if self.leftovers():
+            raise RuntimeError("processes of an earlier kernel are still there")
+        if len(os.listdir("/proc/self/task")) != 1:
+            raise RuntimeError("the zygote has threads: forking it is unsafe")
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(read_end)
+            os.dup2(write_end, 100)
+            os.closerange(0, 100)
+            os.closerange(101, 4096)
+            null = os.open("/dev/null", os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(null, fd)
+            child(self.work_dir, self.tmpfs_bytes, 100, request)
+        os.close(write_end)
+        self.child, self.exit = pid, None
+        with os.fdopen(read_end, "rb") as report:
+            line = report.readline()
+        if not line.strip().isdigit():
+            self.kill()
+            raise RuntimeError("the kernel's namespace could not be made")
+        self.init = int(line)
+
+
+def preload(modules: list[str]) -> None:
+    """Import what every kernel imports, once; a module that fails to import is left to the
+    kernel (which then reports it as the notebook runs)."""
+    for name in (*PRELOAD, *modules):
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001
+            pass
+
+
+def main(argv: list[str]) -> int:
+    work_dir, tmpfs_bytes, modules = argv[0], int(argv[1]), argv[2:]
+    commands, answers = sys.stdin.buffer, sys.stdout.buffer
+    preload(modules)
+    _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # no process of its uid may read or write it
+    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    zygote = Zygote(work_dir, tmpfs_bytes)
+    answers.write(b'{"ok": "ready"}\n')
+    answers.flush()
+    for line in commands:
+        try:
+            request = json.loads(line)
+            op = request["op"]
+            if op == "spawn":
+                zygote.spawn(request)
+                answer: dict[str, Any] = {"ok": True}
+            elif op == "poll":
+                answer = {"exit": zygote.poll()}
+            elif op == "kill":
+                answer = {"exit": zygote.kill()}
+            else:
+                answer = {"err": f"unknown op {op!r}"}
+        except Exception as error:  # noqa: BLE001  answered, never fatal
+            answer = {"err": f"{type(error).__name__}: {error}"}
+        answers.write(json.dumps(answer).encode() + b"\n")
+        answers.flush()
+    zygote.kill()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
