@@ -46,3 +46,19 @@ def restyle(button: widgets.Button, card: Any, selected: bool, four_colour: bool
 def chip(css: str, html: str) -> str:
     """Return one chip of a status line: ``html`` in a span of class ``css``."""
     return f"<span class='plaisante-chip {css}'>{html}</span>"
+
+
+class Table(widgets.VBox):
+    """A game's table: a VBox whose plain-text stand-in is one line asking to run the cell.
+
+    A saved notebook keeps that text beside the widget; it is what shows where the widget
+    cannot be drawn (a reopened or untrusted notebook, a kernel gone, a notebook viewer), in
+    place of ipywidgets' ``VBox(children=(HTML(value='<style>…`` repr.
+    """
+
+    placeholder = "Run this cell to play."
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        bundle = super()._repr_mimebundle_(**kwargs)
+        bundle["text/plain"] = self.placeholder
+        return bundle

@@ -122,3 +122,8 @@ def test_a_card_keeps_its_button_so_keyboard_focus_stays(parts) -> None:
     assert [b.description for b in view.card_buttons] == [label(c) for c in view.table.hands[0]]
     view.card_buttons[2].click()
     assert view.table.marked == [2]
+
+
+def test_a_saved_table_reads_run_this_cell_in_plain_text(parts) -> None:
+    bundle = play(**parts, seed=1)._repr_mimebundle_()
+    assert bundle["text/plain"] == "Deck and deal: run this cell to deal."

@@ -89,3 +89,69 @@ def test_student_code_that_raises_is_reported_and_the_game_goes_on(ref_parts):
     view.play_button.click()
     assert "step 4, evaluate" in view.message.value and "no idea" in view.message.value
     assert view.round.hands_left == 4 and len(view.round.selected) == 1
+
+
+def play_first(view, count):
+    for button in view.card_buttons[:count]:
+        button.click()
+    view.play_button.click()
+
+
+def test_a_played_hand_shows_its_formula_from_the_students_parts(ref, ref_parts):
+    view = play(**ref_parts, seed=4)
+    chosen = view.round.held_cards[:5]
+    play_first(view, 5)
+    values = " + ".join(str(card.value) for card in chosen)
+    formula = f"({values}) × {ref.base_mult(chosen)} = {ref.score(chosen)}"
+    assert f"<span class='plaisante-formula'>{formula}</span>" in view.last_hand_title.value
+    assert "total_value × base_mult = score" in view.last_hand_title.value
+    for _ in range(3):
+        play_first(view, 5)
+    first = view.round.history[0]
+    assert f"{first.name}, {formula[:formula.rindex(' ')]} <b" in view.over_panel.children[0].value
+
+
+def test_the_formula_shows_the_students_own_numbers(ref, ref_parts):
+    parts = dict(ref_parts, base_mult=lambda cards: 3, score=lambda cards: 3 * sum(
+        card.value for card in cards))
+    from plaisante.games.plaisante import round_view
+    view = round_view(**parts, seed=4)  # past the gate: these parts are wrong on purpose
+    chosen = view.round.held_cards[:2]
+    play_first(view, 2)
+    values = [card.value for card in chosen]
+    assert (f"({values[0]} + {values[1]}) × 3 = {3 * sum(values)}"
+            in view.last_hand_title.value)
+
+
+def test_new_round_deals_at_once_when_nothing_would_be_lost(ref_parts):
+    view = play(**ref_parts, seed=7)
+    game = view.round
+    view.card_buttons[0].click()  # a selection alone is not worth a question
+    view.new_round_button.click()
+    assert view.round is not game and view.confirm.layout.display == "none"
+
+
+def test_new_round_mid_round_asks_first_and_no_keeps_the_round(ref_parts):
+    view = play(**ref_parts, seed=7)
+    play_first(view, 3)
+    game, total = view.round, view.round.total
+    view.new_round_button.click()
+    assert view.round is game and view.confirm.layout.display is None
+    assert (f"Throw this round away? Its total of <b>{total}</b> and its 3 hands left are lost."
+            == view.confirm_question.value)
+    view.confirm_no.click()
+    assert view.round is game and game.total == total and game.hands_left == 3
+    assert view.confirm.layout.display == "none"
+    view.new_round_button.click()
+    view.card_buttons[0].click()  # any other action puts the question away
+    assert view.confirm.layout.display == "none" and view.round is game
+    view.new_round_button.click()
+    view.confirm_yes.click()
+    assert view.round is not game and view.round.total == 0 and view.round.hands_left == 4
+    assert view.confirm.layout.display == "none"
+
+
+def test_a_saved_round_reads_run_this_cell_in_plain_text(ref_parts):
+    bundle = play(**ref_parts, seed=1)._repr_mimebundle_()
+    assert bundle["text/plain"] == "Plaisante: run this cell to play a round."
+    assert "application/vnd.jupyter.widget-view+json" in bundle

@@ -13,13 +13,13 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...card_widgets import card_button, chip
+from ...card_widgets import Table, card_button, chip
 from ...cards import spoken_name
 from ...style import STYLE
 from .model import MAX_PLAYERS, DealerTable, IllegalAction, StudentCodeError
 
 
-class TableView(widgets.VBox):
+class TableView(Table):
     """The dealer's table: players and cards each, Deal, every hand in order, your hand's cards
     clickable to mark them, Discard and draw, and the deck count.
 
@@ -28,6 +28,8 @@ class TableView(widgets.VBox):
     ``plaisante-selected``), ``deck-player`` (one row per other player), ``deck-deal``,
     ``deck-replace``, ``plaisante-message``.
     """
+
+    placeholder = "Deck and deal: run this cell to deal."
 
     def __init__(self, table: DealerTable, *, players: int = 4, cards_each: int = 5) -> None:
         super().__init__()

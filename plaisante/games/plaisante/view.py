@@ -13,16 +13,16 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...card_widgets import card_button, chip, restyle
+from ...card_widgets import Table, card_button, chip, restyle
 from ...cards import labels
 from ...style import STYLE
 from .model import IllegalAction, Round, StudentCodeError
 from .rules import DISCARDS_PER_ROUND, HANDS_PER_ROUND, MAX_SELECTED
 
 
-class RoundView(widgets.VBox):
-    """A playable round: the play area, the held cards, Play, Discard, New round, the counters
-    and a round-over panel.
+class RoundView(Table):
+    """A playable round: the play area, the held cards, Play, Discard, New round (which asks
+    first when the round is underway), the counters and a round-over panel.
 
     ``new_round`` makes a fresh ``Round`` (called now and on New round). ``four_colour`` draws
     clubs green and diamonds blue for students who tell red from black poorly.
@@ -32,12 +32,15 @@ class RoundView(widgets.VBox):
     ``plaisante-discards-left`` and ``plaisante-deck`` (each holding its number in ``<b>``),
     ``plaisante-held`` (held cards, in ``plaisante-area-held``, hidden once the round is over),
     ``plaisante-play-area`` (the last hand's cards) under ``plaisante-play-title``
-    (``plaisante-hand-name``, ``plaisante-hand-score``),
+    (``plaisante-hand-name``, ``plaisante-hand-score``, ``plaisante-formula``),
     ``plaisante-card`` (+ ``plaisante-selected``, ``plaisante-new`` when just dealt),
     ``plaisante-play``, ``plaisante-discard``, ``plaisante-new-round``, ``plaisante-message``,
-    ``plaisante-over`` (``plaisante-final-total``, one ``li`` per hand, its score in
-    ``plaisante-history-score``).
+    ``plaisante-confirm`` (New round's question: ``plaisante-confirm-yes``,
+    ``plaisante-confirm-no``), ``plaisante-over`` (``plaisante-final-total``, one ``li`` per
+    hand, its score in ``plaisante-history-score``).
     """
+
+    placeholder = "Plaisante: run this cell to play a round."
 
     def __init__(self, new_round: Callable[[], Round], *, four_colour: bool = False):
         super().__init__()
@@ -62,11 +65,21 @@ class RoundView(widgets.VBox):
         self.last_hand_row = widgets.HBox().add_class("plaisante-row")
         self.last_hand_row.add_class("plaisante-play-area")
         self.over_panel = widgets.VBox().add_class("plaisante-over")
-        self.play_button.on_click(lambda _: self._act(self.round.play))
-        self.discard_button.on_click(lambda _: self._act(self.round.discard))
-        self.new_round_button.on_click(lambda _: self.start_new_round())
+        self.play_button.on_click(lambda _: self._act(self.round.play, refocus=True))
+        self.discard_button.on_click(lambda _: self._act(self.round.discard, refocus=True))
+        self.new_round_button.on_click(lambda _: self.ask_new_round())
         actions = widgets.HBox([self.play_button, self.discard_button, self.new_round_button])
         actions.add_class("plaisante-actions")
+        self.confirm_question = widgets.HTML()
+        self.confirm_yes = widgets.Button(description="Yes, deal a new round",
+                                          button_style="danger", icon="refresh")
+        self.confirm_no = widgets.Button(description="No, keep playing")
+        self.confirm_yes.add_class("plaisante-confirm-yes")
+        self.confirm_no.add_class("plaisante-confirm-no")
+        self.confirm_yes.on_click(lambda _: self._act(self._replace_round, refocus=True))
+        self.confirm_no.on_click(lambda _: self.keep_playing())
+        self.confirm = widgets.HBox([self.confirm_question, self.confirm_yes, self.confirm_no])
+        self.confirm.add_class("plaisante-confirm").add_class("plaisante-actions")
         play_area = widgets.VBox([self.last_hand_title, self.last_hand_row])
         play_area.add_class("plaisante-area").add_class("plaisante-area-play")
         held_title = widgets.HTML(f"<b>Your cards</b> &nbsp;·&nbsp; click up to {MAX_SELECTED} "
@@ -75,7 +88,7 @@ class RoundView(widgets.VBox):
                                        self.held_row])
         self.held_area.add_class("plaisante-area").add_class("plaisante-area-held")
         self.children = [widgets.HTML(STYLE), self.status, self.over_panel, play_area,
-                         self.held_area, actions, self.message]
+                         self.held_area, actions, self.confirm, self.message]
         self.render()
 
     # ----------------------------------------------------------------------- handlers
@@ -83,8 +96,26 @@ class RoundView(widgets.VBox):
         """Toggle ``card``'s selection, as a click on it does."""
         self._act(lambda: self._toggle(card))
 
+    def ask_new_round(self) -> None:
+        """Press New round: deal at once when nothing would be lost, else ask first."""
+        if not self.round.is_underway:
+            self.start_new_round()
+            return
+        self.render()
+        game = self.round
+        self.confirm_question.value = (
+            f"Throw this round away? Its total of <b>{game.total}</b> and its "
+            f"{game.hands_left} hand{'s' if game.hands_left != 1 else ''} left are lost.")
+        self.confirm.layout.display = None
+        self.confirm_no.focus()
+
+    def keep_playing(self) -> None:
+        """Answer New round's question with No: the round goes on untouched."""
+        self.render()
+        self.new_round_button.focus()
+
     def start_new_round(self) -> None:
-        """Deal a fresh round, as the New round button does."""
+        """Deal a fresh round at once, as New round (confirmed) does."""
         self._act(self._replace_round)
 
     def _replace_round(self) -> None:
@@ -96,7 +127,7 @@ class RoundView(widgets.VBox):
             raise IllegalAction(f"at most {MAX_SELECTED} cards can be selected: "
                                 "click a selected card to deselect it first")
 
-    def _act(self, action: Callable[[], Any]) -> None:
+    def _act(self, action: Callable[[], Any], refocus: bool = False) -> None:
         try:
             action()
             self.message.value = ""
@@ -106,11 +137,22 @@ class RoundView(widgets.VBox):
             self.message.value = (f"⚠ Your code stopped the game (step {error.step}, "
                                   f"{error.function}): {error}. Fix it and run the cells again.")
         self.render()
+        if refocus:
+            self._refocus()
+
+    def _refocus(self) -> None:
+        # Play and Discard disable themselves once nothing is selected, and a disabled button
+        # drops keyboard focus to the page: hand it to the next thing to press instead.
+        if self.round.is_over:
+            self.new_round_button.focus()
+        elif self.card_buttons:
+            self.card_buttons[0].focus()
 
     # ------------------------------------------------------------------------- render
     def render(self) -> None:
-        """Redraw every widget from the round's state."""
+        """Redraw every widget from the round's state (New round's question put away)."""
         game = self.round
+        self.confirm.layout.display = "none"
         self._render_last_hand()
         self._render_over_panel()
         self.status.value = (
@@ -152,7 +194,8 @@ class RoundView(widgets.VBox):
             f"<b>Play area</b> &nbsp;·&nbsp; hand <span class='plaisante-hand-number'>{number}"
             f"</span> of {HANDS_PER_ROUND}: <span class='plaisante-hand-name'>{played.name}</span>"
             f" &nbsp;→&nbsp; <span class='plaisante-hand-score'><b>{played.score}</b> points"
-            "</span>")
+            "</span><br><span class='plaisante-formula-caption'>total_value × base_mult = score:"
+            f"</span> <span class='plaisante-formula'>{played.formula}</span>")
         self.last_hand_row.children = [
             card_button(card, four_colour=self.four_colour, small=True) for card in played.cards]
         for button in self.last_hand_row.children:
@@ -165,8 +208,9 @@ class RoundView(widgets.VBox):
             self.over_panel.children = []
             self.over_panel.layout.display = "none"
             return
-        lines = "".join(f"<li>{labels(p.cards)}: {p.name}, <b class='plaisante-history-score'>"
-                        f"{p.score}</b></li>" for p in self.round.history)
+        lines = "".join(f"<li>{labels(p.cards)}: {p.name}, {p.formula[:p.formula.rindex(' ')]} "
+                        f"<b class='plaisante-history-score'>{p.score}</b></li>"
+                        for p in self.round.history)
         self.over_panel.layout.display = None
         self.over_panel.children = [widgets.HTML(
             f"<h3 class='plaisante-final-total'>Round over: total {self.round.total}</h3>"
