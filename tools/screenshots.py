@@ -1,4 +1,4 @@
-"""Screenshots of the round and the gate as a student sees them, on a 1280×720 projector.
+"""Screenshots of the games and the gate as a student sees them, on a 1280×720 projector.
 
     python tools/screenshots.py [--out build/screenshots]      (or: make screenshots)
 
@@ -13,6 +13,9 @@ writes, in headless Chromium:
     6-checklist-straight.png  a has_straight that ignores duplicates: step 3 fails
     7-voila-demo.png        notebooks/demo.ipynb in Voila, the instructor's full-screen demo
     8-four-colour.png       the optional four-colour deck (play(..., four_colour=True))
+    9-deck-table.png        Deck and deal's dealer's table on its reference: two cards marked
+    10-deck-table-800.png   the same table in a window 800 px wide
+    11-deck-checklist.png   a deck sample whose discard fails: the checklist names step 4
 
 Animations are frozen at their end state in the pictures (``animations="disabled"``).
 """
@@ -100,6 +103,32 @@ def lab_checklist(page, lab, notebook: str, out: Path, name: str) -> None:
     shoot(page, out, name)
 
 
+DECK_REFERENCE = "solutions/deck/deck.ipynb"
+DECK_FAILING = "assignments/samples/deck/discard_ascending_positions.ipynb"
+
+
+def lab_deck(page, lab, out: Path) -> None:
+    """Deck and deal's table on the reference (marked cards) at 1280 and 800 px wide, and the
+    checklist of a sample whose step 4 fails."""
+    from playwright.sync_api import expect
+
+    for name, width in (("9-deck-table.png", 1280), ("10-deck-table-800.png", 800)):
+        page.set_viewport_size({"width": width, "height": harness.VIEWPORT["height"]})
+        harness.open_notebook(page, lab, DECK_REFERENCE)
+        harness.run_all(page)
+        table = harness.last_output(page).locator(".deck-table")
+        yours = table.locator(".deck-yours .plaisante-card")
+        expect(yours).to_have_count(5, timeout=60_000)
+        harness.wait_queue_empty(page)
+        yours.nth(1).click()
+        yours.nth(3).click()
+        page.mouse.move(0, 0)
+        table.evaluate("el => el.scrollIntoView({block: 'start'})")
+        shoot(page, out, name)
+    page.set_viewport_size(harness.VIEWPORT)
+    lab_checklist(page, lab, DECK_FAILING, out, "11-deck-checklist.png")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=KIT / "build" / "screenshots")
@@ -143,6 +172,7 @@ def main() -> int:
                 page.mouse.move(0, 0)
                 show_table(page, table)
                 shoot(page, out, "8-four-colour.png")
+                lab_deck(page, lab, out)
                 browser.close()
         finally:
             lab.stop()
