@@ -41,12 +41,19 @@ class Step:
 class Assignment:
     """One assignment: ``id`` (its folder under ``solutions/`` and ``starter/``, its nbgrader
     assignment id), a ``title``, its ``steps``, and ``game``: given every part as a keyword
-    argument, return the widget the last cell shows once every step passes."""
+    argument, return the widget the last cell shows once every step passes. ``presenter``, the
+    same for the lecture-hall demo (``plaisante demo``), is the game itself when not given."""
 
     id: str
     title: str
     steps: tuple[Step, ...]
     game: Callable[..., Any] = field(repr=False)
+    presenter: Callable[..., Any] | None = field(default=None, repr=False)
+
+    def demo_view(self, **parts: Any) -> Any:
+        """Return the presenter view (or the game) on ``parts``; options such as ``seed`` go
+        through."""
+        return (self.presenter or self.game)(**parts)
 
     @property
     def parts(self) -> tuple[str, ...]:

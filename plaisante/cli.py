@@ -13,6 +13,7 @@ none, it acts on every assignment of the course.
     plaisante feedback [ID …]                     # nbgrader generate_feedback
     plaisante export [--to grades.csv]            # nbgrader export
     plaisante scores [ID …] [--student S …]       # per-step scores from the gradebook
+    plaisante demo [ID] [--seed N] [--port P]     # the presenter view in Voila, full screen
     plaisante nbgrader ARGS…                      # any nbgrader command, from the course root
 """
 
@@ -36,6 +37,12 @@ def build_parser() -> argparse.ArgumentParser:
     ids: dict[str, Any] = {"nargs": "*", "metavar": "ID",
                            "help": "assignment ids (default: every one)"}
     sub.add_parser("list", help="list the course's assignments")
+    p = sub.add_parser("demo", help="the lecture-hall presenter view of an assignment, in Voila")
+    p.add_argument("assignment", nargs="?", metavar="ID",
+                   help="the assignment (default: the course's first)")
+    p.add_argument("--seed", type=int, help="the first deal's seed (default 2026)")
+    p.add_argument("--port", type=int, default=8866)
+    p.add_argument("--no-browser", action="store_true", help="print the address, open nothing")
     p = sub.add_parser("release", help="generate the student version into starter/")
     p.add_argument("assignments", **ids)
     p = sub.add_parser("submit", help="copy a student's notebook into assignments/submitted")
@@ -128,6 +135,12 @@ def _run(args: argparse.Namespace) -> int:
             released = "released" if layout.release(assignment).is_file() else "not released"
             count = len(layout.submitted_students(assignment))
             print(f"{assignment:<14} {title:<16} {released:<13} {count} submission(s)")
+    elif args.command == "demo":
+        from . import demo
+        from .games import COURSE
+
+        return demo.serve(root, args.assignment or COURSE[0], seed=args.seed, port=args.port,
+                          open_browser=not args.no_browser)
     elif args.command == "release":
         for assignment in chosen(layout, args.assignments):
             course.run_nbgrader("generate_assignment", assignment, "--force", root=root)

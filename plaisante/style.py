@@ -86,6 +86,59 @@ CSS = """
   font-size: 17px; width: auto; min-width: 0; margin-right: 6px; }
 .deck-table .deck-controls input { font-size: 18px; height: 36px; width: 64px; }
 .deck-table .deck-controls .widget-text { width: auto; }
+/* the presenter view (plaisante demo): sized from the window, readable from the back row */
+.plaisante-table.plaisante-presenter { --presenter-text: clamp(15px, 1.36vw, 34px);
+  max-width: none; width: 100%; font-size: var(--presenter-text); padding: 0.6em 1em;
+  gap: 0.35em; }
+.plaisante-presenter .widget-html, .plaisante-presenter .widget-html-content,
+.plaisante-presenter .widget-label, .plaisante-presenter input,
+.plaisante-presenter .plaisante-xray { font-size: var(--presenter-text); }
+.plaisante-presenter-controls { gap: 0.6em; align-items: center; flex-wrap: wrap; }
+.plaisante-presenter-controls .widget-label { color: #fdfdf8; width: auto; min-width: 0;
+  margin-right: 0.3em; }
+.plaisante-presenter-controls .widget-text input { height: 1.8em;
+  font-size: var(--presenter-text); }
+.plaisante-presenter-controls .plaisante-seed { width: auto; }
+.plaisante-presenter-controls .plaisante-seed input { width: 5em; flex: none; }
+.plaisante-presenter-controls .plaisante-notation { width: auto; }
+.plaisante-presenter-controls .plaisante-notation input { width: 19em; flex: none; }
+.plaisante-presenter-controls .jupyter-button { font-size: 1em; height: 1.9em; width: auto;
+  padding: 0 0.9em; border-radius: 8px; font-weight: 600; }
+.plaisante-presenter .plaisante-presenter-cards { flex-wrap: wrap; gap: 0.6vw;
+  min-height: 0; padding-top: 1.3vw; }
+.plaisante-presenter .plaisante-card.jupyter-button { width: clamp(64px, 7.3vw, 180px);
+  height: clamp(90px, 10.2vw, 252px); font-size: clamp(20px, 2.3vw, 56px);
+  padding: 0.25em 0.3em; }
+.plaisante-presenter .plaisante-card.jupyter-button::before { font-size: 1.9em; }
+.plaisante-presenter .plaisante-card.jupyter-button.plaisante-selected {
+  transform: translateY(-1vw); }
+.plaisante-xray { display: flex; flex-wrap: wrap; gap: 0.8em 2em; align-items: flex-start;
+  background: rgba(0,0,0,0.28); border-radius: 12px; padding: 0.5em 0.9em 0.7em; }
+.plaisante-xray h4 { margin: 0 0 0.3em; font-size: 0.85em; font-weight: 600;
+  color: #cfe8d8; }
+.plaisante-xray h4 code { font-size: 1em; color: #fdfdf8; }
+.plaisante-xray-hint { margin: 0.3em 0; }
+.plaisante-bars { display: flex; gap: 0.22em; align-items: flex-end; height: 7.2em; }
+.plaisante-bar { display: flex; flex-direction: column; align-items: center;
+  justify-content: flex-end; width: 1.45em; height: 100%; }
+.plaisante-bar-fill { display: block; width: 100%; background: rgba(255,255,255,0.25);
+  border-radius: 4px 4px 0 0; min-height: 2px; }
+.plaisante-bar-some .plaisante-bar-fill { background: #f5c518; }
+.plaisante-bar-n { font-weight: 700; min-height: 1.2em; line-height: 1.2; }
+.plaisante-bar-slot { font-size: 0.8em; opacity: 0.85; }
+.plaisante-xray-checks ol { list-style: none; margin: 0; padding: 0; }
+.plaisante-xray-checks li { display: flex; gap: 0.5em; align-items: baseline; line-height: 1.32;
+  padding: 0 0.4em; border-radius: 6px; }
+.plaisante-xray-checks li span:first-child { min-width: 12em; font-family: monospace; }
+.plaisante-xray-checks li b { min-width: 2em; }
+.plaisante-check-no { opacity: 0.6; }
+.plaisante-check-yes b { color: #ffe28a; }
+.plaisante-check-first { background: #f5c518; color: #1b1b1b; opacity: 1; }
+.plaisante-check-hand { font-size: 0.85em; }
+.plaisante-xray-name { font-size: 1.5em; font-weight: 700; color: #ffe28a; }
+.plaisante-xray-formula { font-size: 1.6em; font-weight: 700; }
+.plaisante-xray-cards, .plaisante-xray-sum { opacity: 0.9; }
+.plaisante-xray-warn { color: #ffb4b4; font-weight: 600; max-width: 22em; }
 /* the gate's checklist (the last cell while a step fails) */
 .plaisante-checklist { font-size: 18px; line-height: 1.35; color: #1b1b1b; background: #fffdf7;
   border: 3px solid #a3001b; border-radius: 12px; padding: 10px 18px 14px; max-width: 900px; }

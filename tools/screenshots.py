@@ -16,6 +16,8 @@ writes, in headless Chromium:
     9-deck-table.png        Deck and deal's dealer's table on its reference: two cards marked
     10-deck-table-800.png   the same table in a window 800 px wide
     11-deck-checklist.png   a deck sample whose discard fails: the checklist names step 4
+    12-presenter-1920.png   `plaisante demo plaisante` (Voila) at 1920×1080, five cards selected
+    13-presenter-1280.png   the same presenter view at 1280×720
 
 Animations are frozen at their end state in the pictures (``animations="disabled"``).
 """
@@ -129,6 +131,23 @@ def lab_deck(page, lab, out: Path) -> None:
     lab_checklist(page, lab, DECK_FAILING, out, "11-deck-checklist.png")
 
 
+def presenter(browser, demo, out: Path) -> None:
+    """The lecture-hall presenter view at 1920×1080 and 1280×720, five cards selected."""
+    from playwright.sync_api import expect
+
+    for width, height in ((1920, 1080), (1280, 720)):
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.goto(demo.url("/"))
+        cards = page.locator(".plaisante-presenter-cards .plaisante-card")
+        expect(cards).to_have_count(8, timeout=60_000)
+        for position in (0, 2, 3, 5, 7):
+            cards.nth(position).click()
+        expect(page.locator(".plaisante-xray-formula")).to_be_visible()
+        page.mouse.move(0, 0)
+        shoot(page, out, f"{12 if width == 1920 else 13}-presenter-{width}.png")
+        page.close()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=KIT / "build" / "screenshots")
@@ -146,9 +165,11 @@ def main() -> int:
         four_colour_notebook(students / "four_colour.ipynb")
         lab = harness.start_lab(root, Path(tmp) / "lab-home")
         voila = harness.start_voila(root / "notebooks" / "demo.ipynb", Path(tmp) / "voila-home")
+        demo = harness.start_demo(root, Path(tmp), "plaisante")
         try:
             lab.wait_ready()
             voila.wait_ready()
+            demo.wait_ready(timeout=120)
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=harness.chromium_path(),
                                             headless=True, args=harness.CHROMIUM_ARGS)
@@ -173,10 +194,12 @@ def main() -> int:
                 show_table(page, table)
                 shoot(page, out, "8-four-colour.png")
                 lab_deck(page, lab, out)
+                presenter(browser, demo, out)
                 browser.close()
         finally:
             lab.stop()
             voila.stop()
+            demo.stop()
     return 0
 
 

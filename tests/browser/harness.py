@@ -231,6 +231,18 @@ def start_voila(notebook: Path, home: Path) -> Server:
     return Server("Voila", port, "", process, log, "/voila/static/voila.js")
 
 
+def start_demo(root: Path, home: Path, *args: str) -> Server:
+    """Start ``plaisante demo ARGS… --no-browser`` (Voila on the presenter view) in the course
+    copy ``root``; return without waiting."""
+    port = free_port()
+    log = home / "demo.log"
+    cmd = [str(VENV_BIN / "plaisante"), "--course", str(root), "demo", *args, "--no-browser",
+           f"--port={port}"]
+    process = subprocess.Popen(cmd, cwd=root, env=jupyter_env(home), stdout=log.open("wb"),
+                               stderr=subprocess.STDOUT, start_new_session=True)
+    return Server("plaisante demo", port, "", process, log, "/voila/static/voila.js")
+
+
 def run_course(root: Path, *args: str, timeout: float = 300,
                nice: int = 0) -> subprocess.CompletedProcess[str]:
     """Run ``plaisante --course ROOT ARGS…`` with this venv first on PATH (nbgrader needs it).
@@ -296,7 +308,7 @@ class Table:
     """Locators for one rendered RoundView inside ``scope`` (a Page or a Locator)."""
 
     def __init__(self, scope: Any):
-        self.root = scope.locator(".plaisante-table")
+        self.root = scope.locator(".plaisante-table:not(.plaisante-presenter)")
         self.held = self.root.locator(".plaisante-held .plaisante-card")
         self.selected = self.root.locator(".plaisante-held .plaisante-card.plaisante-selected")
         self.played = self.root.locator(".plaisante-play-area .plaisante-card")

@@ -20,7 +20,8 @@ ASSIGNMENT = Assignment(
     id="plaisante",
     title="Plaisante",
     steps=(
-        Step(1, "Card", (("Card", checks.check_card),)),
+        Step(1, "Card", (("Card", checks.check_card_values), ("Card", checks.check_card_equality),
+                         ("Card", checks.check_card_text))),
         Step(2, "count_values", (("count_values", checks.check_count_values),)),
         Step(3, "the has-checks", tuple((name, has_check(name))
                                         for name in checks.HAS_CHECK_CASES)),
@@ -32,7 +33,15 @@ ASSIGNMENT = Assignment(
                             ("Tableau", checks.check_move_selected))),
     ),
     game=lambda **parts: round_view(**parts),
+    presenter=lambda **parts: presenter_view(**parts),
 )
+
+
+def presenter_view(*, seed: int | None = None, **parts: Any) -> Any:
+    """Return the lecture-hall presenter view (cards and the scoring x-ray) on ``parts``."""
+    from .presenter import presenter_view as view
+
+    return view(seed=seed, **parts)
 
 
 def round_view(*, seed: int | None = None, four_colour: bool = False, **parts: Any) -> Any:

@@ -1,0 +1,190 @@
+"""The presenter view of the lecture-hall demo (issue 12): eight cards dealt by seed or written
+in notation, and beside them the scoring x-ray of the selected cards (``xray.py``), sized from
+the window so the back row can read it. It renders state and forwards clicks; every number
+comes from the parts handed in (``xray``), the cards from their ``Card`` class.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import ipywidgets as widgets
+
+from ...card_widgets import card_button, restyle
+from ...cards import hand, labels, shuffled_deck
+from ...style import STYLE
+from .rules import HAND_SIZE, MAX_SELECTED
+from .xray import ROWS, XRay, xray
+
+FIRST_SEED = 2026
+
+
+class PresenterView(widgets.VBox):
+    """Deal (a seed, or a hand in notation), select up to five cards, read the x-ray.
+
+    ``parts``: the keywords ``play`` takes (Card, count_values, the has-checks, evaluate,
+    total_value, base_mult, score; Tableau is not used). ``seed``: the first deal."""
+
+    def __init__(self, parts: dict[str, Any], seed: int = FIRST_SEED) -> None:
+        super().__init__()
+        self.parts = parts
+        self.cards: list[Any] = []
+        self.selected: list[Any] = []
+        self.add_class("plaisante-table").add_class("plaisante-presenter")
+        self.seed_box = widgets.IntText(value=seed, description="Seed")
+        self.seed_box.add_class("plaisante-seed")
+        self.deal_button = widgets.Button(description="Deal", icon="refresh",
+                                          tooltip="Deal eight cards from this seed")
+        self.notation = widgets.Text(placeholder="K♥ K♦ 3♣ 7♠ 9♥  or  Kh Kd 3c 7s 9h",
+                                     description="Hand").add_class("plaisante-notation")
+        self.notation_button = widgets.Button(description="Deal this hand",
+                                              tooltip="Deal exactly the cards written here")
+        self.deal_button.on_click(lambda _: self.deal_seed(self.seed_box.value))
+        self.notation_button.on_click(lambda _: self.deal_notation(self.notation.value))
+        self.notation.continuous_update = False
+        self.notation.observe(lambda change: self.deal_notation(change["new"]), "value")
+        controls = widgets.HBox([self.seed_box, self.deal_button, self.notation,
+                                 self.notation_button]).add_class("plaisante-presenter-controls")
+        self.message = widgets.HTML().add_class("plaisante-message")
+        self.card_row = widgets.HBox().add_class("plaisante-row")
+        self.card_row.add_class("plaisante-presenter-cards")
+        self.xray_panel = widgets.HTML().add_class("plaisante-xray-panel")
+        self.children = [widgets.HTML(STYLE), controls, self.card_row, self.xray_panel,
+                         self.message]
+        self.deal_seed(seed)
+
+    # ----------------------------------------------------------------------- actions
+    def deal_seed(self, seed: int) -> None:
+        """Deal the first eight cards of the deck ``seed`` shuffles (the same seed, the same
+        cards), built by the parts' ``Card``."""
+        try:
+            deck = shuffled_deck(seed, card_class=self.parts["Card"])
+        except Exception as error:  # the Card class is the student's
+            self._say(f"⚠ Card could not build the deck: {type(error).__name__}: {error}")
+            return
+        self._deal(deck[:HAND_SIZE], f"Seed {seed}: {labels(deck[:HAND_SIZE])}")
+
+    def deal_notation(self, text: str) -> None:
+        """Deal the cards written in ``text`` (up to eight, 'K♥ K♦' or 'Kh Kd'); five or fewer
+        are selected at once. Bad notation leaves the table as it was and says why."""
+        if not text.strip():
+            return
+        try:
+            cards = hand(text, card_class=self.parts["Card"])
+        except ValueError as error:
+            self._say(f"⚠ {error}")
+            return
+        except Exception as error:  # the Card class is the student's
+            self._say(f"⚠ Card could not build these cards: {type(error).__name__}: {error}")
+            return
+        if not 1 <= len(cards) <= HAND_SIZE:
+            self._say(f"⚠ write 1 to {HAND_SIZE} cards, e.g. 'K♥ K♦ 3♣ 7♠ 9♥'; "
+                      f"got {len(cards)}")
+            return
+        self._deal(cards, f"Dealt {labels(cards)}")
+        if len(cards) <= MAX_SELECTED:
+            self.selected = list(cards)
+            self.render()
+
+    def click_card(self, card: Any) -> None:
+        """Select or deselect ``card``, as a click on it does (at most five selected)."""
+        if any(card is chosen for chosen in self.selected):
+            self.selected = [chosen for chosen in self.selected if chosen is not card]
+        elif len(self.selected) >= MAX_SELECTED:
+            self._say(f"⚠ at most {MAX_SELECTED} cards are scored: deselect one first")
+            return
+        else:
+            self.selected.append(card)
+        self.message.value = ""
+        self.render()
+
+    # ----------------------------------------------------------------------- drawing
+    @property
+    def card_buttons(self) -> list[widgets.Button]:
+        return list(self.card_row.children)
+
+    @property
+    def current(self) -> XRay:
+        """The x-ray of the selected cards, in the order they were selected."""
+        return xray(self.selected, self.parts)
+
+    def _deal(self, cards: list[Any], said: str) -> None:
+        self.cards, self.selected = list(cards), []
+        buttons = []
+        for card in self.cards:
+            button = card_button(card)
+            button.on_click(lambda _, card=card: self.click_card(card))
+            buttons.append(button)
+        self.card_row.children = buttons
+        self._say(said)
+        self.render()
+
+    def _say(self, text: str) -> None:
+        self.message.value = html.escape(text)
+
+    def render(self) -> None:
+        for card, button in zip(self.cards, self.card_buttons):
+            restyle(button, card, any(card is chosen for chosen in self.selected), False)
+        self.xray_panel.value = xray_html(self.current)
+
+
+def xray_html(shot: XRay) -> str:
+    """Return the x-ray panel's HTML (a section labelled 'scoring x-ray'): the counts as bars,
+    each has-check's answer top-down, the hand's name and the score's formula."""
+    if not shot.cards:
+        body = ("<p class='plaisante-xray-hint'>Select up to five cards: their counts, the "
+                "checks and the score appear here.</p>")
+        return f"<section class='plaisante-xray' aria-label='scoring x-ray'>{body}</section>"
+    top = max(shot.counts or [0]) or 1
+    bars = []
+    for value in range(2, 15):
+        n = shot.counts[value] if shot.counts and len(shot.counts) > value else 0
+        rank = {11: "J", 12: "Q", 13: "K", 14: "A"}.get(value, str(value))
+        bars.append(
+            f"<div class='plaisante-bar{' plaisante-bar-some' if n else ''}' data-slot='{value}'"
+            f" data-count='{n}'><span class='plaisante-bar-n'>{n or ''}</span>"
+            f"<span class='plaisante-bar-fill' style='height:{100 * n / top:.0f}%'></span>"
+            f"<span class='plaisante-bar-slot'>{rank}</span></div>")
+    answers = dict(shot.answers)
+    rows = []
+    for name, check in ROWS:
+        answer = answers.get(check) if check else None
+        first = name == shot.first
+        state = ("plaisante-check-first" if first else
+                 "plaisante-check-yes" if answer else "plaisante-check-no")
+        said = "—" if check is None else ("yes" if answer else "no") if check in answers else "…"
+        rows.append(f"<li class='{state}' data-check='{check or ''}' data-answer='{said}'>"
+                    f"<span>{html.escape(check or 'otherwise')}</span><b>{said}</b>"
+                    f"<span class='plaisante-check-hand'>→ {html.escape(name)}</span></li>")
+    result = [f"<div class='plaisante-xray-cards'>{html.escape(labels(shot.cards))}</div>"]
+    if shot.name is not None:
+        result.append(f"<div class='plaisante-xray-name'>{html.escape(shot.name)}</div>")
+        if shot.first is not None and shot.name != shot.first:
+            result.append(f"<div class='plaisante-xray-warn'>evaluate says {html.escape(shot.name)}"
+                          f"; the first check that holds says {html.escape(shot.first)}</div>")
+    if shot.formula:
+        values = " + ".join(str(card.value) for card in shot.cards)
+        result.append(f"<div class='plaisante-xray-sum'>total = {html.escape(values)}</div>"
+                      f"<div class='plaisante-xray-formula'>{html.escape(shot.formula)}</div>")
+    if shot.problem:
+        result.append(f"<div class='plaisante-xray-warn'>⚠ {html.escape(shot.problem)}</div>")
+    return ("<section class='plaisante-xray' aria-label='scoring x-ray'>"
+            "<div class='plaisante-xray-counts'><h4><code>count_values</code>: value → how many"
+            "</h4>"
+            f"<div class='plaisante-bars'>{''.join(bars)}</div></div>"
+            "<div class='plaisante-xray-checks'><h4>checks, top-down: the first yes names it"
+            f"</h4><ol>{''.join(rows)}</ol>"
+            "</div>"
+            f"<div class='plaisante-xray-result'><h4>score = total × multiplier</h4>"
+            f"{''.join(result)}</div>"
+            "</section>")
+
+
+def presenter_view(*, seed: int | None = None, **parts: Any) -> PresenterView:
+    """Return the presenter view on ``parts`` (the keywords ``play`` takes), first dealt from
+    ``seed`` (default 2026)."""
+    return PresenterView(parts, seed=FIRST_SEED if seed is None else seed)
+
+
+__all__ = ["PresenterView", "presenter_view", "xray_html"]

@@ -1,0 +1,70 @@
+"""The lecture-hall demo in Voila (issue 12): ``plaisante demo plaisante`` at 1920×1080 and
+1280×720, measured (card width, the x-ray's type size, nothing to scroll), then five cards
+selected by click and the x-ray's counts, check answers and score compared with the
+reference solution's."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import harness
+import pytest
+from playwright.sync_api import Page, expect
+
+from plaisante import reference
+from plaisante.cards import hand
+from plaisante.games.plaisante.xray import ROWS
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[harness.Server]:
+    tmp = tmp_path_factory.mktemp("demo")
+    root = harness.course_copy(tmp / "course")
+    server = harness.start_demo(root, tmp / "home", "plaisante", "--seed", "7")
+    try:
+        yield server.wait_ready(timeout=120)
+    finally:
+        server.stop()
+
+
+def xray_of(ref, texts: list[str]) -> dict:
+    cards = hand(" ".join(texts), ref.Card)
+    return {"counts": ref.count_values(cards),
+            "answers": {check: ("yes" if getattr(ref, check)(cards) else "no")
+                        for _, check in ROWS if check},
+            "score": f"{ref.total_value(cards)} × {ref.base_mult(cards)} = {ref.score(cards)}"}
+
+
+@pytest.mark.parametrize(("width", "height", "min_card", "min_font"),
+                         [(1920, 1080, 120, 24), (1280, 720, 64, 15)])
+def test_presenter_scales_and_scores_five_clicked_cards(page: Page, demo: harness.Server,
+                                                        width: int, height: int,
+                                                        min_card: int, min_font: int) -> None:
+    ref = reference.load("plaisante", Path(harness.SOURCE))
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(demo.url("/"))
+    cards = page.locator(".plaisante-presenter-cards .plaisante-card")
+    expect(cards).to_have_count(8, timeout=90_000)
+    panel = page.get_by_label("scoring x-ray")
+    expect(panel).to_be_visible()
+    assert cards.first.bounding_box()["width"] >= min_card
+    font = panel.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")
+    assert font >= min_font
+    assert page.evaluate("() => document.scrollingElement.scrollHeight") <= height
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= width
+    texts = [cards.nth(i).inner_text().strip() for i in (0, 2, 3, 5, 7)]
+    for i in (0, 2, 3, 5, 7):
+        cards.nth(i).click()
+    expected = xray_of(ref, texts)
+    formula = panel.locator(".plaisante-xray-formula")
+    expect(formula).to_have_text(expected["score"], timeout=10_000)
+    counts = {int(value): int(n) for value, n in panel.locator(".plaisante-bar").evaluate_all(
+        "bars => bars.map(b => [b.dataset.slot, b.dataset.count])")}
+    assert counts == {value: expected["counts"][value] for value in range(2, 15)}
+    answers = dict(panel.locator("li[data-check]:not([data-check=''])").evaluate_all(
+        "rows => rows.map(r => [r.dataset.check, r.dataset.answer])"))
+    assert answers == expected["answers"]
+    assert page.evaluate("() => document.scrollingElement.scrollHeight") <= height
