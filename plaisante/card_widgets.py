@@ -43,6 +43,16 @@ def restyle(button: widgets.Button, card: Any, selected: bool, four_colour: bool
     button.tooltip = spoken_name(card) + (", selected" if selected else "")
 
 
+def focusable_text(html: str) -> str:
+    """Return ``html`` in a block a click can focus but Tab skips (``tabindex=-1``).
+
+    JupyterLab gives a click on plain output to its cell, and Tab from a cell goes to the cell's
+    toolbar; with the focus on this block instead, Tab goes on to the table's next card or
+    button.
+    """
+    return f"<div class='plaisante-text' tabindex='-1'>{html}</div>"
+
+
 def chip(css: str, html: str) -> str:
     """Return one chip of a status line: ``html`` in a span of class ``css``."""
     return f"<span class='plaisante-chip {css}'>{html}</span>"

@@ -8,10 +8,13 @@ CSS = """
 /* the card table: every game's view */
 .plaisante-table { background: radial-gradient(ellipse at 50% 30%, #23804d 0%, #17603a 75%);
   border: 6px solid #6b3f1d; border-radius: 18px; padding: 12px 18px 14px; color: #fdfdf8;
-  font-size: 17px; max-width: 1000px; box-sizing: border-box; gap: 8px; }
+  font-size: 17px; max-width: 1000px; box-sizing: border-box; gap: 8px;
+  container-type: inline-size; --card-w: clamp(52px, calc((100cqi - 106px) / 8), 74px); }
 .plaisante-table .widget-html, .plaisante-table .widget-label { color: #fdfdf8; margin: 0; }
+.plaisante-text:focus { outline: none; }
 .plaisante-table .widget-html-content { line-height: 1.35; }
-.plaisante-status .widget-html-content { display: flex; flex-wrap: wrap; gap: 8px; }
+.plaisante-status .widget-html-content,
+.plaisante-status .plaisante-text { display: flex; flex-wrap: wrap; gap: 8px; }
 .plaisante-chip { background: rgba(0,0,0,0.28); border-radius: 999px; padding: 3px 14px;
   font-size: 17px; white-space: nowrap; }
 .plaisante-chip b { font-size: 22px; }
@@ -24,17 +27,19 @@ CSS = """
 .plaisante-area-title b { letter-spacing: 0.02em; }
 .plaisante-hand-name { font-size: 21px; font-weight: 700; color: #ffe28a; }
 .plaisante-hand-score b { font-size: 22px; }
-.plaisante-row { gap: 10px; min-height: 122px; align-items: flex-end; padding: 30px 2px 2px;
-  overflow: visible; }
+.plaisante-row { gap: 24px 10px; flex-wrap: wrap; min-height: 122px; align-items: flex-end;
+  padding: 30px 2px 2px; overflow: visible; }
 .plaisante-row.plaisante-play-area { min-height: 88px; padding-top: 6px; }
-.plaisante-card.jupyter-button { position: relative; width: 74px; height: 104px; flex: none;
+.plaisante-card.jupyter-button { position: relative; flex: none;
+  width: var(--card-w); height: auto; aspect-ratio: 74 / 104;
   display: flex; flex-direction: column; align-items: flex-start; justify-content: flex-start;
   background: #ffffff; color: #161616; border: 1px solid #9a9a9a; border-radius: 9px;
-  padding: 5px 7px; margin: 0; font-family: Georgia, 'DejaVu Serif', serif; font-size: 24px;
+  padding: 5px 7px; margin: 0; font-family: Georgia, 'DejaVu Serif', serif;
+  font-size: calc(var(--card-w) / 3.1);
   font-weight: 700; line-height: 1.05; overflow: visible; opacity: 1;
   box-shadow: 0 2px 5px rgba(0,0,0,0.40); transition: transform 140ms ease-out, box-shadow 140ms; }
 .plaisante-card.jupyter-button::before { position: absolute; right: 6px; bottom: 2px;
-  font-size: 46px; line-height: 1; font-weight: 400; }
+  font-size: 1.9em; line-height: 1; font-weight: 400; }
 .plaisante-card.plaisante-suit-clubs::before { content: "\\2663" / ""; }
 .plaisante-card.plaisante-suit-diamonds::before { content: "\\2666" / ""; }
 .plaisante-card.plaisante-suit-hearts::before { content: "\\2665" / ""; }
@@ -54,26 +59,52 @@ CSS = """
 .plaisante-card.jupyter-button.plaisante-small { width: 54px; height: 76px; font-size: 18px;
   padding: 4px 5px; }
 .plaisante-card.jupyter-button.plaisante-small::before { font-size: 32px; }
-.plaisante-table .jupyter-button:focus-visible { outline: 4px solid #ffe28a;
+/* focus is a blue ring, apart from selection's gold border, raise and check mark */
+.plaisante-table .jupyter-button:focus-visible { outline: 4px solid #5cc8ff;
   outline-offset: 3px; }
 .plaisante-new { animation: plaisante-deal 360ms ease-out backwards; }
 @keyframes plaisante-deal { from { transform: translate(60px, -30px) rotate(8deg); opacity: 0; }
   to { transform: none; opacity: 1; } }
 @media (prefers-reduced-motion: reduce) {
   .plaisante-new { animation: none; } .plaisante-card.jupyter-button { transition: none; } }
-.plaisante-actions { gap: 12px; align-items: center; }
+.plaisante-actions { gap: 12px; align-items: center; flex-wrap: wrap; overflow: visible; }
 .plaisante-actions .jupyter-button { font-size: 18px; height: 44px; width: auto;
-  min-width: 150px; padding: 0 20px; border-radius: 8px; margin: 0; font-weight: 600; }
+  min-width: min(150px, 40cqi); padding: 0 20px; border-radius: 8px; margin: 0;
+  font-weight: 600; }
 .plaisante-actions .jupyter-button:disabled { opacity: 0.45; }
 .plaisante-actions .fa-play::before { content: "\\f04b" / ""; }
 .plaisante-actions .fa-trash::before { content: "\\f1f8" / ""; }
 .plaisante-actions .fa-refresh::before { content: "\\f021" / ""; }
 .plaisante-actions .plaisante-new-round.jupyter-button { background: #fdfdf8; color: #1b1b1b; }
 .plaisante-message .widget-html-content { color: #ffe28a; min-height: 1.4em; font-size: 17px; }
+.plaisante-formula-caption { font-size: 15px; opacity: 0.85; }
+.plaisante-formula { display: inline-block; max-width: 100%;
+  font: 700 18px/1.6 'DejaVu Sans Mono', monospace; background: #fdfdf8; color: #1b1b1b;
+  border-radius: 6px; padding: 1px 8px;
+  -webkit-box-decoration-break: clone; box-decoration-break: clone; }
+.plaisante-confirm { background: #fdfdf8; border-radius: 12px; padding: 8px 14px; }
+.plaisante-confirm .widget-html .widget-html-content { color: #1b1b1b; }
+.plaisante-confirm .jupyter-button { min-width: 0; }
 .plaisante-over { background: #fdfdf8; border-radius: 12px; padding: 6px 18px; }
 .plaisante-over .widget-html, .plaisante-over .widget-html-content { color: #161616; }
 .plaisante-over h3 { margin: 6px 0; font-size: 24px; }
 .plaisante-over ol { margin: 4px 0 8px; font-size: 17px; }
+/* A table too narrow for 8 cards in a row (JupyterLab at 800 px with its file browser open, a
+   600 px window) deals them 4 and 4, and tightens its spacing to stay on one screen. */
+@container (max-width: 540px) {
+  .plaisante-table .plaisante-held { --card-w: min(74px, calc((100cqi - 70px) / 4));
+    max-width: calc(4 * var(--card-w) + 38px); padding-top: 22px; min-height: 0; }
+  .plaisante-table .plaisante-play-area { min-height: 0; gap: 6px; }
+  .plaisante-table .plaisante-area { padding: 4px 10px 8px; }
+  .plaisante-table .plaisante-chip { font-size: 15px; padding: 2px 10px; }
+  .plaisante-table .plaisante-chip b { font-size: 19px; }
+  .plaisante-table .plaisante-card.jupyter-button.plaisante-small { width: 44px; height: 62px;
+    font-size: 15px; }
+  .plaisante-table .plaisante-card.jupyter-button.plaisante-small::before { font-size: 24px; }
+  .plaisante-table .plaisante-formula { font-size: 15px; }
+  .plaisante-table .plaisante-actions { gap: 8px; }
+  .plaisante-table .plaisante-actions .jupyter-button { padding: 0 12px; min-width: 0; }
+}
 /* the dealer's table (deck) */
 .deck-table .deck-hand { flex-wrap: wrap; row-gap: 14px; min-height: 0; }
 .deck-table .deck-yours { padding-top: 24px; min-height: 130px; }

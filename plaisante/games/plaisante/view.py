@@ -13,7 +13,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...card_widgets import Table, card_button, chip, restyle
+from ...card_widgets import Table, card_button, chip, focusable_text, restyle
 from ...cards import labels
 from ...style import STYLE
 from .model import IllegalAction, Round, StudentCodeError
@@ -82,8 +82,9 @@ class RoundView(Table):
         self.confirm.add_class("plaisante-confirm").add_class("plaisante-actions")
         play_area = widgets.VBox([self.last_hand_title, self.last_hand_row])
         play_area.add_class("plaisante-area").add_class("plaisante-area-play")
-        held_title = widgets.HTML(f"<b>Your cards</b> &nbsp;·&nbsp; click up to {MAX_SELECTED} "
-                                  "(or Tab to one and press Enter), then Play or Discard")
+        held_title = widgets.HTML(focusable_text(
+            f"<b>Your cards</b> &nbsp;·&nbsp; click up to {MAX_SELECTED} (or Tab to one and press "
+            "Space), then Play or Discard"))
         self.held_area = widgets.VBox([held_title.add_class("plaisante-area-title"),
                                        self.held_row])
         self.held_area.add_class("plaisante-area").add_class("plaisante-area-held")
@@ -155,7 +156,7 @@ class RoundView(Table):
         self.confirm.layout.display = "none"
         self._render_last_hand()
         self._render_over_panel()
-        self.status.value = (
+        self.status.value = focusable_text(
             chip("plaisante-total", f"Total <b>{game.total}</b>")
             + chip("plaisante-hands-left",
                     f"hands left <b>{game.hands_left}</b>/{HANDS_PER_ROUND}")
@@ -185,12 +186,12 @@ class RoundView(Table):
     def _render_last_hand(self) -> None:
         played = self.round.last_hand
         if played is None:
-            self.last_hand_title.value = (
+            self.last_hand_title.value = focusable_text(
                 "<b>Play area</b> &nbsp;·&nbsp; the hand you play is named and scored here")
             self.last_hand_row.children = []
             return
         number = len(self.round.history)
-        self.last_hand_title.value = (
+        self.last_hand_title.value = focusable_text(
             f"<b>Play area</b> &nbsp;·&nbsp; hand <span class='plaisante-hand-number'>{number}"
             f"</span> of {HANDS_PER_ROUND}: <span class='plaisante-hand-name'>{played.name}</span>"
             f" &nbsp;→&nbsp; <span class='plaisante-hand-score'><b>{played.score}</b> points"
