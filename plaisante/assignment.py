@@ -98,6 +98,10 @@ def placeholders(assignment: Assignment) -> dict[str, Placeholder]:
 
 # ----------------------------------------------------------------------------- the gate
 
+#: What the last cell says above the game: the visible checks pass, hidden tests are to come.
+ALL_VISIBLE_PASS = ("Every step passes its visible checks. Hidden tests run when your work is "
+                    "graded; they look for the classic mistakes each step warns about.")
+
 @dataclass(frozen=True)
 class StepResult:
     """How one step fared: status is 'pass', 'todo' (a stub still raises NotImplementedError)
@@ -178,4 +182,5 @@ def play(assignment: Assignment, parts: dict[str, Any], **options: Any) -> Any:
         import ipywidgets as widgets  # only the view needs widgets; keeps the checks pure
 
         return widgets.HTML(checklist_html(results))
+    print(ALL_VISIBLE_PASS)
     return assignment.game(**options, **parts)

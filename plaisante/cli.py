@@ -93,6 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = roster.add_parser("import", help="import a CSV: a header row with id (or student_id) "
                                          "and any of first_name, last_name, email")
     p.add_argument("file", type=Path)
+    p = sub.add_parser("validate", help="a student's check: run a notebook and say which "
+                       "visible tests pass (hidden tests run when graded)")
+    p.add_argument("notebook", type=Path)
     p = sub.add_parser("nbgrader", help="run any nbgrader command from the course root")
     p.add_argument("args", nargs=argparse.REMAINDER)
     return parser
@@ -100,7 +103,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        return _run(build_parser().parse_args(argv))
+        args = build_parser().parse_args(argv)
+        if args.command == "validate":  # a student's check: needs no course folder
+            from .validate import validate
+
+            return validate(args.notebook)
+        return _run(args)
     except (ValueError, FileNotFoundError, FileExistsError) as error:
         print(f"plaisante: {error}", file=sys.stderr)
     except Exception as error:

@@ -32,7 +32,9 @@ final contents of each list argument, for ``call``) or ``{"q": seq, "err": {"typ
 "cls": name, "msg": text}}`` where ``types`` are the builtin exception classes the error is an
 instance of, most specific first. Operations: ``reset`` (forget every reference: a new test
 cell), ``globals`` (read names of the notebook),
-``call`` (with optional stand-ins, ``with``), ``getattr``, ``unary`` (repr, str, hash, len,
+``call`` (with optional stand-ins, ``with``), ``routed`` (one run of a student's own tests,
+whose calls of the implementation come back as prompts: ``plaisante.student_tests``),
+``getattr``, ``unary`` (repr, str, hash, len,
 bool, iter), ``binary`` (eq, ne, lt, le, gt, ge, contains, getitem) and ``end``.
 """
 
@@ -182,6 +184,10 @@ def answer(request: dict[str, Any], registry: Registry, user_ns: dict[str, Any])
         result = call(decode(request["f"]), args, kwargs, stand_ins)
         back = [registry.encode(arg) if type(arg) is list else None for arg in args]
         return {"ok": registry.encode(result), "back": back}
+    if op == "routed":  # one run of a student's own tests (plaisante.student_tests)
+        from plaisante.student_tests import run_routed
+
+        return {"ok": registry.encode(run_routed(decode(request["f"]), request["params"]))}
     if op == "getattr":
         return {"ok": registry.encode(getattr(decode(request["x"]), request["name"]))}
     if op == "unary":

@@ -6,21 +6,47 @@ assignment's judge tests; the module-level fixtures they use (``source``, ``test
 
 from __future__ import annotations
 
+import queue
+import threading
 from typing import Any
 
 import nbformat
 
-from plaisante import oracle
+from plaisante import oracle, student_tests
 from plaisante.grading.execute import is_test
 from plaisante.grading.judge import judge_cell
 
 
 def loopback(user_ns: dict[str, Any]):
-    """Return a transport answering as ``plaisante.oracle.serve`` would over ``user_ns``."""
+    """Return a transport answering as ``plaisante.oracle.serve`` would over ``user_ns``.
+
+    The kernel's side runs in a thread of its own, as in a kernel: a request that makes it
+    ask the grader (a routed call of ``plaisante.student_tests``) sends its question as the
+    transport's answer and waits for the next request, which is the grader's reply."""
     registry = oracle.Registry()
+    to_kernel: queue.Queue[str] = queue.Queue()
+    from_kernel: queue.Queue[tuple[str, str | None]] = queue.Queue()
+    waiting = threading.Event()  # the kernel's side waits for a reply to its question
+
+    def send(question: str) -> str:
+        waiting.set()
+        from_kernel.put(("prompt", question))
+        return to_kernel.get()
+
+    def serve(text: str) -> None:
+        student_tests.kernel_send = lambda: send  # type: ignore[assignment]
+        try:
+            from_kernel.put(("answer", oracle.respond(text, registry, user_ns)))
+        except BaseException as error:  # noqa: B036  as a dying kernel
+            from_kernel.put(("answer", f"died: {error!r}"))
 
     def transport(text: str) -> str:
-        answer = oracle.respond(text, registry, user_ns)
+        if waiting.is_set():
+            waiting.clear()
+            to_kernel.put(text)
+        else:
+            threading.Thread(target=serve, args=(text,), daemon=True).start()
+        _, answer = from_kernel.get(timeout=60)
         assert answer is not None
         return answer
     return transport

@@ -28,12 +28,49 @@ def test_a_failure_names_the_input_the_expected_and_the_actual_value():
         "got [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]")
 
 
-def test_has_pair_at_least_two_passes_visible_checks_but_an_exact_case_catches_it():
-    def has_pair(cards):
-        return any(n >= 2 for n in count_values(cards))  # noqa: F821 (the kit's stands in)
-    checks.check_has(has_pair)
-    with pytest.raises(CheckFailed, match=r"has_pair\(K♥ K♦ K♣ K♠ 9♥\): expected False, got True"):
-        checks.expect_has(has_pair, "K♥ K♦ K♣ K♠ 9♥", False)
+@pytest.mark.parametrize(("name", "wrong", "message"), [
+    ("has_pair", lambda cards: any(n >= 2 for n in checks.counts_list(
+        {v: sum(c.value == v for c in cards) for v in range(15)})),
+     r"has_pair\(K♥ K♦ K♣ K♠ 9♥\): expected False, got True"),
+    ("has_flush", lambda cards: len({card.suit for card in cards}) == 1,
+     r"has_flush\(2♥ 7♥ 9♥\): expected False, got True"),
+    ("has_straight", lambda cards: len({c.value for c in cards}) == len(cards)
+     and max(c.value for c in cards) - min(c.value for c in cards) == 4,
+     r"has_straight\(5♣ 9♦\): expected False, got True"),
+])
+def test_the_classic_mistakes_fail_a_visible_check_naming_the_hand(name, wrong, message):
+    """The mistakes each step's text warns about fail the visible test, not only hidden ones:
+    has_pair with >= 2, has_flush or has_straight without the 5-card rule."""
+    wrong.__name__ = name
+    with pytest.raises(CheckFailed, match=message):
+        checks.check_has(wrong)
+
+
+def test_straight_before_flush_fails_evaluates_visible_check():
+    ns: dict = {}
+    source = ("def evaluate(cards):\n"
+              "    for name, check in (('Four of a Kind', has_four_of_a_kind), ('Full House', "
+              "has_full_house), ('Straight', has_straight), ('Flush', has_flush), "
+              "('Three of a Kind', has_three_of_a_kind), ('Two Pair', has_two_pair), "
+              "('Pair', has_pair)):\n"
+              "        if check(cards):\n            return name\n    return 'High Card'\n")
+    exec(source, ns)  # noqa: S102
+    with pytest.raises(CheckFailed,
+                       match=r"evaluate\(5♥ 6♥ 7♥ 8♥ 9♥\): expected 'Flush', got 'Straight'"):
+        checks.check_evaluate(ns["evaluate"])
+
+
+def test_every_hand_size_from_0_to_8_is_swept_and_a_changed_list_is_caught():
+    sizes = {len(text.split()) for text in checks.sweep_hands()}
+    assert sizes == set(range(9))
+
+    def count_values(cards):
+        counts = [0] * 15
+        while cards:
+            counts[cards.pop().value] += 1
+        return counts
+    with pytest.raises(CheckFailed, match=r"count_values\(2♣\) changed the list it was given"):
+        checks.expect_like_reference(count_values, checks._counts_for)
 
 
 def test_not_started_is_not_a_failure():

@@ -22,8 +22,11 @@ def test_reference_passes_every_test_cell(source, tests, setup, names) -> None:
     results = verdicts(tests, setup, names, kernel_namespace(source))
     failed = {k: v.error for k, v in results.items() if not v.passed}
     assert failed == {}
-    assert len(results) == 22
-    assert results["step2_count_values"].printed == "Step 2 passes.\n"
+    assert len(results) == 24
+    assert results["step2_count_values"].printed == (
+        "count_values: the visible tests pass; hidden tests run when your work is graded.\n")
+    # the students' own tests (the reference's) catch every hidden buggy version: full points
+    assert results["step2_my_tests"].score == 4 and results["step3_my_tests"].score == 6
 
 
 def test_untouched_release_fails_every_test_cell(tests, setup, names) -> None:
@@ -32,9 +35,12 @@ def test_untouched_release_fails_every_test_cell(tests, setup, names) -> None:
     assert [k for k, v in results.items() if v.passed] == []
     assert results["step2_count_values"].error == (
         "NotImplementedError", "not written yet (it still raises NotImplementedError)")
-    # visible tests fail first; cells holding only hidden tests fail in them
-    assert {k for k, v in results.items() if v.in_hidden} == {
-        "step1_card_hidden", "step2_count_values_hidden"}
+    # visible tests fail first; the students' own tests are graded in hidden tests only
+    assert {k for k, v in results.items() if v.in_hidden} == {"step2_my_tests",
+                                                               "step3_my_tests"}
+    assert results["step2_my_tests"].error == (
+        "NotImplementedError", "my_count_values_tests is not written yet (it still raises "
+        "NotImplementedError)")
 
 
 def test_a_wrong_has_pair_fails_its_cell_only(source, tests, setup, names) -> None:
@@ -46,17 +52,19 @@ def test_a_wrong_has_pair_fails_its_cell_only(source, tests, setup, names) -> No
                        kernel_namespace(source, step3_has_checks=wrong))
     assert [k for k, v in results.items() if not v.passed] == ["step3_has_pair"]
     assert results["step3_has_pair"].error[0] == "CheckFailed"
-    assert "expected False, got True" in results["step3_has_pair"].error[1]
-    assert results["step3_has_pair"].in_hidden  # the visible cases pass; a hidden one fails
+    assert results["step3_has_pair"].error[1] == (
+        "has_pair(K♥ K♦ K♣ K♠ 9♥): expected False, got True")
+    assert not results["step3_has_pair"].in_hidden  # four kings: a visible case
 
 
 def test_input_mutated_by_count_values_is_seen(source, tests, setup, names) -> None:
     popping = ("def count_values(cards):\n    counts = [0] * 15\n    while cards:\n"
                "        counts[cards.pop().value] += 1\n    return counts\n")
-    results = verdicts({"h": tests["step2_count_values_hidden"]}, setup, names,
+    results = verdicts({"h": tests["step2_count_values"]}, setup, names,
                        kernel_namespace(source, step2_count_values_code=popping))
     assert not results["h"].passed
-    assert "the cards after count_values" in results["h"].error[1]
+    assert results["h"].error[1] == (
+        "count_values(2♣) changed the list it was given: it held [2♣], afterwards []")
 
 
 def test_a_kernel_that_breaks_the_protocol_is_lost(tests, setup, names) -> None:

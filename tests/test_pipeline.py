@@ -59,6 +59,21 @@ def test_each_sample_scores_exactly_as_the_manifest_says(course, student):
         MANIFEST["samples"][student]["expected"])
 
 
+@pytest.mark.parametrize("student", sorted(name for name, sample in MANIFEST["samples"].items()
+                                            if "cells" in sample))
+def test_students_own_tests_cells_score_as_the_manifest_says(course, student):
+    """The *_my_tests cells: 0 when not written or failing on correct code, a share of the
+    points per hidden buggy version caught (nbgrader's partial credit)."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course / 'assignments' / 'gradebook.db'}") as gradebook:
+        submission = gradebook.find_submission("plaisante", student)
+        got = {grade.name: grade.score for notebook in submission.notebooks
+               for grade in notebook.grades}
+    assert {cell: got[cell] for cell in MANIFEST["samples"][student]["cells"]} == (
+        pytest.approx(MANIFEST["samples"][student]["cells"]))
+
+
 def test_generated_starter_is_the_committed_starter(course):
     generated = course / "starter" / "plaisante" / "plaisante.ipynb"
     committed = ROOT / "starter" / "plaisante" / "plaisante.ipynb"

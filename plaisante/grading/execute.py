@@ -214,6 +214,9 @@ class JudgedExecute(Execute):
         if verdict.printed:
             outputs.append(NotebookNode(output_type="stream", name="stdout",
                                         text=verdict.printed))
+        if verdict.score is not None and not verdict.error:  # partial credit, as nbgrader reads it
+            outputs.append(NotebookNode(output_type="execute_result", execution_count=None,
+                                        metadata={}, data={"text/plain": repr(verdict.score)}))
         if verdict.error:
             outputs.append(error_output(*verdict.error))
             if verdict.lost is None:  # for feedback: a visible test's message may be shown

@@ -56,7 +56,9 @@ class HideHiddenTests(NbGraderPreprocessor):
                           ).tag(config=True)
 
     def preprocess(self, nb: NotebookNode, resources: Any) -> tuple[NotebookNode, Any]:
-        self._failed_in = judged_failures(resources)
+        report = judged_report(resources)
+        self._judged = report is not None
+        self._failed_in = failures_in(report)
         self._hidden: set[str] = set()
         for cell in nb.cells:
             inside = False
@@ -79,8 +81,13 @@ class HideHiddenTests(NbGraderPreprocessor):
         is_test = cell.metadata.get("nbgrader", {}).get("grade", False)
         errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
-        in_hidden = had_hidden and self._failed_in.get(grade_id) != "visible"
-        cell.outputs = [self._verdict(errors[0], in_hidden)] if is_test and errors else []
+        # a student's own tests (*_my_tests): what the judge says of them is the grader's
+        # own words (how many buggy versions were caught, never which; the failing assertion)
+        own_tests = self._judged and str(grade_id).endswith("_my_tests")
+        in_hidden = had_hidden and self._failed_in.get(grade_id) != "visible" and not own_tests
+        kept = [self._said(o) for o in cell.get("outputs", []) if own_tests and not errors
+                and o.get("output_type") == "stream" and o.get("name") == "stdout"]
+        cell.outputs = [self._verdict(errors[0], in_hidden)] if is_test and errors else kept
         return cell, resources
 
     def _verdict(self, error: NotebookNode, in_hidden: bool) -> NotebookNode:
@@ -96,6 +103,11 @@ class HideHiddenTests(NbGraderPreprocessor):
         note = " (in hidden tests)" if in_hidden else ""
         return NotebookNode(output_type="error", ename=ename, evalue=evalue,
                             traceback=[f"{ename}{note}: {evalue}"])
+
+    def _said(self, stream: NotebookNode) -> NotebookNode:
+        """Return the first line of what a judged test cell printed, cut and cleaned."""
+        line = (str(stream.get("text", "")).splitlines() or [""])[0][: self.max_message]
+        return NotebookNode(output_type="stream", name="stdout", text=self._clean(line) + "\n")
 
     def _strip_regions(self, cell: NotebookNode) -> str:
         meta = cell.metadata.get("nbgrader", {})
@@ -136,6 +148,18 @@ def judged_failures(resources: Any) -> dict[str, str]:
     feedback of, from the student's grading report, when that report describes this very
     autograded notebook (same sha256); {} otherwise (e.g. after plain ``nbgrader autograde``,
     whose test outputs the kernel wrote). nbgrader runs from the course root."""
+    return failures_in(judged_report(resources))
+
+
+def failures_in(report: dict[str, Any] | None) -> dict[str, str]:
+    """Return a grading report's {grade_id: "visible" | "hidden"} ({} for None)."""
+    failed_in = (report or {}).get("failed_in")
+    return failed_in if isinstance(failed_in, dict) else {}
+
+
+def judged_report(resources: Any) -> dict[str, Any] | None:
+    """Return the judge's grading report of the notebook nbgrader is making feedback of, when
+    that report describes this very autograded notebook (same sha256); None otherwise."""
     info = (resources or {}).get("nbgrader", {})
     try:
         student, assignment, notebook = info["student"], info["assignment"], info["notebook"]
@@ -143,11 +167,11 @@ def judged_failures(resources: Any) -> dict[str, str]:
         report = json.loads(layout.report(assignment, student).read_text("utf-8"))
         autograded = layout.autograded(student, assignment, notebook).read_bytes()
     except (KeyError, OSError, ValueError):
-        return {}
-    if report.get("autograded_sha256") != hashlib.sha256(autograded).hexdigest():
-        return {}
-    failed_in = report.get("failed_in")
-    return failed_in if isinstance(failed_in, dict) else {}
+        return None
+    if not isinstance(report, dict) \
+            or report.get("autograded_sha256") != hashlib.sha256(autograded).hexdigest():
+        return None
+    return report
 
 
 def write_missing_pages(root: Path, assignment: str) -> list[Path]:

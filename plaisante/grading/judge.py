@@ -400,6 +400,7 @@ class Verdict:
     error: tuple[str, str] | None = None
     lost: str | None = None  # set when the kernel was lost (timeout, death, protocol)
     in_hidden: bool = False  # the failing statement is one of the cell's hidden tests
+    score: float | None = None  # a passing cell's last value, when a number: partial credit
 
 
 def names_read(source: str) -> list[str]:
@@ -448,14 +449,26 @@ def judge_cell(source: str, setup: dict[str, Any], student_names: set[str],
             elif name in student_names:
                 namespace.pop(name, None)
         with contextlib.redirect_stdout(printed):
-            exec(compile(source, "<test>", "exec"), namespace)  # noqa: S102  the instructor's
+            value = run_source(source, namespace)
     except KernelLost as lost:
         return Verdict(False, _cut(printed.getvalue()), (type(lost).__name__, str(lost)),
                        lost=str(lost))
     except Exception as error:  # noqa: BLE001  a failing test: its message is the verdict
         return Verdict(False, _cut(printed.getvalue()), (type(error).__name__, str(error)[:2000]),
                        in_hidden=failing_line(error) in hidden_lines(source))
-    return Verdict(True, _cut(printed.getvalue()))
+    score = value if type(value) in (int, float) else None  # as nbgrader reads a cell's value
+    return Verdict(True, _cut(printed.getvalue()), score=score)
+
+
+def run_source(source: str, namespace: dict[str, Any]) -> Any:
+    """Run a test cell's ``source`` (the instructor's) in ``namespace``; return the value of
+    its last statement when that is an expression (None otherwise), as a notebook would."""
+    tree = ast.parse(source)
+    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    exec(compile(tree, "<test>", "exec"), namespace)  # noqa: S102  the instructor's code
+    if not isinstance(last, ast.Expr):
+        return None
+    return eval(compile(ast.Expression(last.value), "<test>", "eval"), namespace)  # noqa: S307
 
 
 def failing_line(error: BaseException) -> int | None:

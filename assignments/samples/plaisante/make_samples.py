@@ -17,6 +17,20 @@ ASSIGNMENT = "plaisante"
 sys.path.insert(0, str(HERE.parent))  # the samples folder: the shared sample builder
 from sample_builder import build_samples, write_samples  # noqa: E402
 
+
+def _body(grade_id: str) -> str:
+    """The body of the reference's tests in ``grade_id`` (after the docstring), as the sample
+    builder sees it: what a sample's own tests replace."""
+    source = next(c.source for c in nbformat.read(ROOT / "solutions" / ASSIGNMENT /
+                                                  f"{ASSIGNMENT}.ipynb", as_version=4).cells
+                  if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+    start, end = source.index("### BEGIN SOLUTION\n"), source.index("    ### END SOLUTION")
+    return source[start + len("### BEGIN SOLUTION\n"):end]
+
+
+OWN_COUNT_TESTS = _body("step2_my_tests_code")
+OWN_HAS_TESTS = _body("step3_my_tests_code")
+
 # sample name → {solution cell grade_id: [(text in the reference code, what the student wrote)]}
 # None instead of a list leaves that cell as the starter has it (the student did not do it).
 MISTAKES: dict[str, dict[str, list[tuple[str, str]] | None]] = {
@@ -44,6 +58,30 @@ MISTAKES: dict[str, dict[str, list[tuple[str, str]] | None]] = {
          "            self.held_cards.remove(card)\n            self.play_area.append(card)\n")]},
     "syntax_error_in_count_values": {"step2_count_values_code": [
         ("    for card in cards:\n", "    for card in cards\n")]},
+    # students' own tests (the *_my_tests cells): the tests replace the reference's
+    "own_tests_not_written": {"step2_my_tests_code": None},
+    "own_tests_fail_on_correct_code": {"step2_my_tests_code": [
+        (OWN_COUNT_TESTS, "    counts = count_values(hand('K♥ K♦ 3♣'))\n"
+                          "    assert counts[13] == 2, 'two kings'\n"
+                          "    assert counts[3] == 0, 'no three here'\n")]},
+    "own_tests_weak": {"step2_my_tests_code": [
+        (OWN_COUNT_TESTS, "    assert len(count_values(hand('K♥ K♦ 3♣'))) == 15\n")]},
+    "own_tests_strong": {"step2_my_tests_code": [
+        (OWN_COUNT_TESTS, "    counts = count_values([Card('A', 'spades'), Card('A', 'hearts'),\n"
+                          "                           Card('7', 'clubs')])\n"
+                          "    assert counts == [0] * 7 + [1] + [0] * 6 + [2], counts\n"
+                          "    assert count_values([Card('A', 'spades')])[14] == 1\n")]},
+    "own_tests_fingerprint_code": {"step2_my_tests_code": [
+        (OWN_COUNT_TESTS, "    # the first code seen is mine: any other is a buggy one\n"
+                          "    code = count_values.__code__.co_code\n"
+                          "    FIRST_SEEN.append(code)\n"
+                          "    assert code == FIRST_SEEN[0], 'not the code I saw first'\n"),
+        ("def my_count_values_tests(", "FIRST_SEEN = []\n\n\ndef my_count_values_tests(")]},
+    "own_has_tests_weak": {"step3_my_tests_code": [
+        (OWN_HAS_TESTS, "    assert has_pair(hand('K♥ K♦ 3♣ 7♠ 9♥'))\n"
+                        "    assert not has_pair(hand('K♥ Q♦ 3♣ 7♠ 9♥'))\n"
+                        "    assert has_full_house(hand('K♥ K♦ K♣ 3♠ 3♥'))\n"
+                        "    assert not has_two_pair(hand('K♥ K♦ K♣ 3♠ 3♥'))\n")]},
     "steps_1_to_3_only": {"step4_trace_answer": None, "step4_scoring": None,
                           "step5_trace_answer": None, "step5_tableau": None},
 }

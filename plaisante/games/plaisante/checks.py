@@ -29,6 +29,7 @@ from ...checking import (
     show,
     substituted,
 )
+from ...student_tests import Version, grade_my_tests, try_my_tests, version
 from .rules import (
     CHECK_FOR_HAND,
     FLUSH,
@@ -62,14 +63,18 @@ def counts_list(counts: dict[int, int]) -> list[int]:
 
 # ----------------------------------------------------------------------------- step 1: Card
 
-def check_card(Card: Callable[[str, str], Any]) -> None:
-    """Check step 1: attributes, values of all 13 ranks, equality, hashing, repr, bad input."""
+def check_card_values(Card: Callable[[str, str], Any]) -> None:
+    """Check step 1's attributes: rank, suit, and the value of every one of the 13 ranks."""
     king = run("Card('K', 'hearts')", lambda: Card("K", "hearts"))
     expect_value("Card('K', 'hearts').rank", "K", lambda: king.rank)
     expect_value("Card('K', 'hearts').suit", "hearts", lambda: king.suit)
     for rank in RANKS:
         expect_value(f"Card({rank!r}, 'spades').value", RANK_VALUES[rank],
                      lambda rank=rank: Card(rank, "spades").value)
+
+
+def check_card_equality(Card: Callable[[str, str], Any]) -> None:
+    """Check step 1's == (same rank and suit) and a hash that agrees with it."""
     expect_value("Card('Q', 'clubs') == Card('Q', 'clubs')", True,
                  lambda: Card("Q", "clubs") == Card("Q", "clubs"))
     expect_value("Card('Q', 'clubs') == Card('Q', 'spades')", False,
@@ -80,6 +85,10 @@ def check_card(Card: Callable[[str, str], Any]) -> None:
                  lambda: hash(Card("Q", "clubs")) == hash(Card("Q", "clubs")))
     expect_value("len({Card('Q', 'clubs'), Card('Q', 'clubs')})", 1,
                  lambda: _len({Card("Q", "clubs"), Card("Q", "clubs")}))
+
+
+def check_card_text(Card: Callable[[str, str], Any]) -> None:
+    """Check step 1's readable repr and the ValueError naming the allowed ranks or suits."""
     text = run("repr(Card('10', 'diamonds'))", lambda: _repr(Card("10", "diamonds")))
     if _type(text) is not str or " object at 0x" in text or "10" not in text:
         raise CheckFailed(
@@ -87,6 +96,13 @@ def check_card(Card: Callable[[str, str], Any]) -> None:
             f"suit, got {show(text)}")
     expect_value_error("Card('1', 'hearts')", lambda: Card("1", "hearts"), RANKS, "ranks")
     expect_value_error("Card('K', 'stars')", lambda: Card("K", "stars"), SUITS, "suits")
+
+
+def check_card(Card: Callable[[str, str], Any]) -> None:
+    """Check all of step 1: values, equality and hashing, repr and bad input."""
+    check_card_values(Card)
+    check_card_equality(Card)
+    check_card_text(Card)
 
 
 # ---------------------------------------------------------------------- step 2: count_values
@@ -111,21 +127,102 @@ def expect_counts(count_values: Callable[..., Any], text: str, expected: list[in
     expect_value(f"count_values({labels(cards)})", expected, lambda: count_values(list(cards)))
 
 
+# ------------------------------------------------- the buggy versions students' tests should catch
+# Visible ones: the cell after a student's own tests names each one their tests catch. The
+# hidden ones are in the test cells' hidden regions (they never reach the student's kernel).
+
+def _from_slot_0(cards: list[Any]) -> list[int]:
+    counts = [0] * 15
+    for card in cards:
+        counts[card.value - 2] += 1
+    return counts
+
+
+_KEPT: list[int] = [0] * 15
+
+
+def _keeps_counting(cards: list[Any]) -> list[int]:
+    for card in cards:
+        _KEPT[card.value] += 1
+    return list(_KEPT)
+
+
+def _sets_to_one(cards: list[Any]) -> list[int]:
+    counts = [0] * 15
+    for card in cards:
+        counts[card.value] = 1
+    return counts
+
+
+COUNT_VALUES_MISTAKES: tuple[Version, ...] = (
+    version("counts from slot 0 (a 2 goes in slot 0, an ace in slot 12)",
+            count_values=_from_slot_0),
+    version("keeps the counts of earlier calls (its list is made once, outside the function)",
+            count_values=_keeps_counting),
+    version("sets a slot to 1 instead of adding 1", count_values=_sets_to_one),
+)
+
+HAS_CHECK_MISTAKES: tuple[Version, ...] = (
+    version("says True for at least 2 of a value (>= 2), so for three or four of a kind",
+            has_pair=lambda cards: any(n >= 2 for n in _counts_for(cards))),
+    version("says True for a three of a kind alone",
+            has_full_house=lambda cards: 3 in _counts_for(cards)),
+    version("says True for a single pair",
+            has_two_pair=lambda cards: _counts_for(cards).count(2) >= 1),
+)
+
+
 # ------------------------------------------------------------------------ step 3: has-checks
 
 HAS_CHECK_CASES: dict[str, tuple[tuple[str, bool], ...]] = {
     "has_pair": (("K♥ K♦ 3♣ 7♠ 9♥", True), ("K♥ Q♦ 3♣ 7♠ 9♥", False), ("", False),
-                 ("K♥ K♦ K♣ 3♠ 3♥", True)),
-    "has_three_of_a_kind": (("7♥ 7♦ 7♣ 2♠ 9♥", True), ("7♥ 7♦ 2♣ 2♠ 9♥", False), ("", False)),
+                 ("K♥ K♦ K♣ 3♠ 3♥", True), ("K♥ K♦ K♣ K♠ 9♥", False),
+                 ("7♥ 7♦ 7♣ 2♠ 9♥", False)),
+    "has_three_of_a_kind": (("7♥ 7♦ 7♣ 2♠ 9♥", True), ("7♥ 7♦ 2♣ 2♠ 9♥", False), ("", False),
+                            ("7♥ 7♦ 7♣ 7♠ 9♥", False)),
     "has_four_of_a_kind": (("9♥ 9♦ 9♣ 9♠ 2♥", True), ("9♥ 9♦ 9♣ 2♠ 2♥", False),
-                           ("9♥ 9♦ 9♣ 9♠", True)),
-    "has_two_pair": (("K♥ K♦ 3♣ 3♠ 9♥", True), ("K♥ K♦ 3♣ 7♠ 9♥", False), ("", False)),
+                           ("9♥ 9♦ 9♣ 9♠", True), ("9♥ 9♦ 9♣ 9♠ 2♥ 3♥ 4♥ 5♥", True)),
+    "has_two_pair": (("K♥ K♦ 3♣ 3♠ 9♥", True), ("K♥ K♦ 3♣ 7♠ 9♥", False), ("", False),
+                     ("K♥ K♦ 3♣ 3♠ 9♥ 9♦", False), ("K♥ K♦ K♣ 3♠ 3♥", False)),
     "has_full_house": (("K♥ K♦ K♣ 3♠ 3♥", True), ("K♥ K♦ K♣ 3♠ 9♥", False),
-                       ("K♥ K♦ 3♣ 3♠ 9♥", False)),
-    "has_flush": (("2♥ 7♥ 9♥ J♥ K♥", True), ("2♥ 7♥ 9♥ J♥ K♠", False)),
+                       ("K♥ K♦ 3♣ 3♠ 9♥", False), ("K♥ K♦ K♣ K♠ 3♥", False)),
+    "has_flush": (("2♥ 7♥ 9♥ J♥ K♥", True), ("2♥ 7♥ 9♥ J♥ K♠", False), ("2♥ 7♥ 9♥", False),
+                  ("2♥ 7♥ 9♥ J♥ K♥ A♥", False)),
     "has_straight": (("5♣ 6♦ 7♥ 8♠ 9♣", True), ("10♠ J♠ Q♦ K♥ A♣", True),
-                     ("5♣ 6♦ 7♥ 8♠ 10♣", False), ("5♣ 5♦ 7♥ 8♠ 9♣", False)),
+                     ("5♣ 6♦ 7♥ 8♠ 10♣", False), ("5♣ 5♦ 7♥ 8♠ 9♣", False), ("5♣ 9♦", False),
+                     ("A♣ 2♦ 3♥ 4♠ 5♣", False)),
 }
+
+
+def sweep_hands() -> tuple[str, ...]:
+    """Return the hands (in notation) a part is compared on with a reference: every size from
+    0 to 8 cards, and for each size a hand of every shape of counts (all values different, a
+    pair, two pairs, three, four, a full house… with at most 4 cards per value) in mixed suits,
+    and all values different in one suit; plus, for each size, values spanning exactly 4 (a
+    straight's span, with repeats past 5 cards) and a run of one suit ending with the ace."""
+    suits = "♣♦♥♠"
+    ranks = RANKS
+
+    def shapes(size: int, largest: int = 4) -> list[list[int]]:
+        if size == 0:
+            return [[]]
+        return [[first, *rest] for first in range(min(size, largest), 0, -1)
+                for rest in shapes(size - first, first)]
+
+    hands: list[str] = []
+    for size in range(9):
+        for number, shape in enumerate(shapes(size)):
+            values = [ranks[(3 * group + number) % 13] for group in range(len(shape))]
+            hands.append(" ".join(f"{values[group]}{suits[(copy + group) % 4]}"
+                                  for group, many in enumerate(shape) for copy in range(many)))
+            if size and shape == [1] * size:  # the same values, all of one suit
+                hands.append(" ".join(f"{value}♥" for value in values))
+        span = [3, 7, 4, 6, 5, 3, 7, 5][:size]  # values 3 and 7 first: a span of 4 at once
+        if size >= 2:
+            hands.append(" ".join(f"{value}{suits[(index + index // 4) % 4]}"
+                                  for index, value in enumerate(span)))
+            hands.append(" ".join(f"{ranks[low]}♠" for low in range(13 - size, 13)))
+    return tuple(dict.fromkeys(hands))
 
 
 def expect_has(check: Callable[[list[Any]], bool], text: str, expected: bool) -> None:
@@ -145,12 +242,56 @@ def check_has(check: Callable[[list[Any]], bool], name: str | None = None) -> No
         expect_has(check, text, expected)
 
 
+def expect_like_reference(part: Callable[..., Any], reference: Callable[[list[Any]], Any],
+                          hands: tuple[str, ...] | None = None, **stand_ins: Any) -> None:
+    """Check ``part`` gives what ``reference`` gives on every hand of ``hands`` (the sweep of
+    0 to 8 cards by default), and leaves the list it is given as it was. ``stand_ins`` replace
+    names in the part's globals meanwhile (e.g. the kit's count_values for a has-check)."""
+    name = getattr(part, "__name__", "part")
+    for text in sweep_hands() if hands is None else hands:
+        cards = hand(text)
+        given = list(cards)
+        with substituted(part, **stand_ins):
+            expect_value(f"{name}({labels(cards)})", reference(list(cards)),
+                         lambda given=given: part(given))
+        expect_list_kept(f"{name}({labels(cards)})", cards, given)
+
+
+def expect_has_like_reference(check: Callable[[list[Any]], bool],
+                              reference: Callable[[list[int], list[Any]], bool]) -> None:
+    """Check a has-check against ``reference(counts, cards)`` on the sweep of 0 to 8 cards,
+    with the kit's count_values (``counts`` is its answer)."""
+    expect_like_reference(check, lambda cards: reference(_counts_for(cards), cards),
+                          count_values=_counts_for)
+
+
+def expect_list_kept(call: str, cards: list[Any], given: Any) -> None:
+    """Raise CheckFailed unless ``given`` still holds exactly ``cards`` (same objects, same
+    order): a part must not change the list it is given."""
+    if _type(given) is not list or _len(given) != _len(cards) or any(
+            a is not b for a, b in zip(given, cards)):
+        raise CheckFailed(f"{call} changed the list it was given: it held {show(cards)}, "
+                          f"afterwards {show(given)}")
+
+
+def expect_untouched(part: Callable[..., Any], text: str, **stand_ins: Any) -> None:
+    """Check that calling ``part`` on the kit's cards for ``text`` leaves the list unchanged
+    (whatever it returns); ``stand_ins`` as for ``substituted``."""
+    cards = hand(text)
+    given = list(cards)
+    name = getattr(part, "__name__", "part")
+    with substituted(part, **stand_ins):
+        run(f"{name}({labels(cards)})", lambda: part(given))
+    expect_list_kept(f"{name}({labels(cards)})", cards, given)
+
+
 # --------------------------------------------------------------------------- step 4: scoring
 
 # hand, its name, and the hand names whose has-check holds for it (the stand-ins' answers)
 EVALUATE_CASES: tuple[tuple[str, str, frozenset[str]], ...] = (
     ("K♥ K♦ 3♣ 7♠ 9♥", PAIR, frozenset({PAIR})),
     ("K♥ K♦ 3♣ 3♠ 9♥", TWO_PAIR, frozenset({PAIR, TWO_PAIR})),
+    ("5♥ 6♥ 7♥ 8♥ 9♥", FLUSH, frozenset({FLUSH, STRAIGHT})),
     ("7♥ 7♦ 7♣ 2♠ 9♥", THREE_OF_A_KIND, frozenset({THREE_OF_A_KIND})),
     ("5♣ 6♦ 7♥ 8♠ 9♣", STRAIGHT, frozenset({STRAIGHT})),
     ("2♥ 7♥ 9♥ J♥ K♥", FLUSH, frozenset({FLUSH})),
@@ -167,6 +308,13 @@ TOTAL_VALUE_CASES: tuple[tuple[str, int], ...] = (
 
 def _has_check_stand_ins(holds: frozenset[str]) -> dict[str, Callable[[Any], bool]]:
     return {check: Always(name in holds) for name, check in CHECK_FOR_HAND.items()}
+
+
+#: Known-good stand-ins for every part a scoring part may call (``expect_untouched``): only
+#: the part under test's own code can then change the list it is given.
+STAND_INS: dict[str, Any] = {"count_values": _counts_for, **_has_check_stand_ins(frozenset()),
+                             "evaluate": Always(HIGH_CARD), "total_value": Always(0),
+                             "base_mult": Always(1)}
 
 
 def expect_name(evaluate: Callable[[list[Any]], str], text: str, expected: str,
@@ -295,7 +443,11 @@ def check_tableau(Tableau: Callable[[], Any]) -> None:
 
 __all__ = [
     "CheckFailed", "same", "show", "expect_value", "Always", "substituted", "counts_list",
-    "check_card", "check_count_values", "expect_counts", "check_has", "expect_has",
+    "check_card", "check_card_values", "check_card_equality", "check_card_text",
+    "check_count_values", "sweep_hands", "expect_like_reference", "expect_has_like_reference",
+    "expect_list_kept", "expect_untouched", "STAND_INS", "expect_value_error",
+    "COUNT_VALUES_MISTAKES", "HAS_CHECK_MISTAKES", "Version", "version", "try_my_tests",
+    "grade_my_tests", "expect_counts", "check_has", "expect_has",
     "check_evaluate", "expect_name", "check_total_value", "expect_total", "check_base_mult",
     "expect_base_mult", "check_score", "expect_score", "check_toggle_selection",
     "check_move_selected", "check_tableau", "dealt_tableau", "expect_tableau", "check_shape",

@@ -1,0 +1,86 @@
+"""``plaisante validate NOTEBOOK``: a student's check before handing in.
+
+It runs the notebook top to bottom, as Run All would, and reads its test cells. It says what is
+true of a notebook it can run: which visible tests pass or fail (with the failing check's
+message), and that hidden tests run only when the work is graded. nbgrader's own ``validate``
+says "Success! Your notebook passes all the tests." for a notebook that passes the visible
+tests alone; this never promises more than it ran.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+HIDDEN = ("Hidden tests run when your work is graded: they look for the classic mistakes each "
+          "step warns about, so passing here does not promise full marks.")
+
+
+@dataclass(frozen=True)
+class CellResult:
+    """One test cell after the run: its grade_id, points, and the error it showed (or None)."""
+
+    grade_id: str
+    points: float
+    error: str | None
+
+
+def summary(results: list[CellResult]) -> str:
+    """Return what validate prints for ``results`` (test cells in notebook order)."""
+    failed = [result for result in results if result.error is not None]
+    if not results:
+        return "This notebook has no test cells: is it the assignment's notebook?"
+    if not failed:
+        return (f"All {len(results)} test cells pass their visible tests.\n{HIDDEN}")
+    lines = [f"{len(failed)} of {len(results)} test cells fail their visible tests:"]
+    lines += [f"  {result.grade_id}: {result.error}" for result in failed]
+    lines.append(HIDDEN)
+    return "\n".join(lines)
+
+
+def first_line(output: Any) -> str:
+    """Return an error output as 'Name: first line of its message'."""
+    message = (str(output.get("evalue", "")).splitlines() or [""])[0]
+    return f"{output.get('ename', 'Error')}: {message[:300]}"
+
+
+def run(path: Path, timeout: int = 60) -> list[CellResult]:
+    """Execute the notebook at ``path`` (in its folder, no file written) and return its test
+    cells' results. Raises ValueError in one line for a file that is not a notebook."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    if not path.is_file():
+        raise FileNotFoundError(f"no notebook at {path}")
+    try:
+        notebook = nbformat.read(path, as_version=4)
+    except Exception as error:  # noqa: BLE001  nbformat raises several kinds
+        raise ValueError(f"{path} is not a notebook Jupyter can open ({type(error).__name__})"
+                         ) from None
+    os.environ.setdefault("NBGRADER_EXECUTION", "validate")  # the last cell: no widget
+    client = NotebookClient(notebook, timeout=timeout, allow_errors=True,
+                            resources={"metadata": {"path": str(path.resolve().parent)}})
+    client.execute()
+    results = []
+    for cell in notebook.cells:
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        if cell.cell_type != "code" or not meta.get("grade") or meta.get("solution"):
+            continue
+        errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+        results.append(CellResult(str(meta.get("grade_id")), float(meta.get("points", 0)),
+                                  first_line(errors[0]) if errors else None))
+    return results
+
+
+def validate(path: Path) -> int:
+    """Run and report (``summary``); return 0 when every visible test passes, 1 otherwise."""
+    results = run(Path(path))
+    print(summary(results))
+    return 0 if results and all(result.error is None for result in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(validate(Path(sys.argv[1])))

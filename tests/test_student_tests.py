@@ -1,0 +1,99 @@
+"""Students' own tests (issue 10): run on the reference and on buggy versions, each call of an
+implementation routed from the kernel to the grader (a threaded loopback stands in for the
+kernel's stdin channel here)."""
+
+from __future__ import annotations
+
+import pytest
+from loopback_judge import loopback
+
+from plaisante import student_tests
+from plaisante.cards import hand
+from plaisante.checking import CheckFailed
+from plaisante.grading.judge import judge_cell, setup_namespace
+from plaisante.student_tests import grade_my_tests, version
+
+SETUP = setup_namespace(["from plaisante.games.plaisante.setup import *"])
+
+
+def right(cards):
+    return [sum(card.value == value for card in cards) for value in range(15)]
+
+
+def judged(user_code: str, cell: str) -> object:
+    """Judge ``cell`` (grader side) against a kernel namespace running ``user_code``."""
+    namespace: dict = {"__name__": "__main__"}
+    exec("from plaisante.games.plaisante.setup import *\n" + user_code, namespace)  # noqa: S102
+    setup = dict(SETUP, right=right, version=version)
+    return judge_cell(cell, setup, {"mine"}, loopback(namespace))
+
+
+CELL = ("grade_my_tests(mine, reference={'count_values': right}, points=4, mistakes=[\n"
+        "    version('skips the last card', count_values=lambda cards: right(cards[:-1])),\n"
+        "    version('aces in slot 1', count_values=lambda cards: right(cards)[:14] + [0])])\n")
+
+
+def test_strong_tests_earn_every_point_and_weak_ones_a_share() -> None:
+    strong = judged("def mine(count_values):\n"
+                    "    assert count_values(hand('A♠ 2♣')) == [0, 0, 1] + [0] * 11 + [1]\n", CELL)
+    assert strong.passed and strong.score == 4
+    assert strong.printed == ("mine: passes on a correct count_values and catches 2 of 2 hidden "
+                              "buggy versions (4 of 4 points).\n")
+    weak = judged("def mine(count_values):\n"
+                  "    assert count_values(hand('2♣ 3♦'))[3] == 1\n", CELL)
+    assert weak.passed and weak.score == 2
+
+
+def test_tests_that_fail_on_correct_code_score_0_with_their_assertion() -> None:
+    wrong = judged("def mine(count_values):\n"
+                   "    assert count_values(hand('K♥ K♦'))[13] == 3, 'three kings?'\n", CELL)
+    assert not wrong.passed
+    assert wrong.error == ("CheckFailed", "mine fails on a correct count_values, so it cannot be "
+                                          "graded: AssertionError: three kings?")
+
+
+def test_a_test_that_fingerprints_the_code_it_is_given_catches_nothing() -> None:
+    """Every run gets the same routed stand-in: its code, name and identity never differ."""
+    seen = judged("SEEN = []\n"
+                  "def mine(count_values):\n"
+                  "    SEEN.append((count_values.__code__.co_code, count_values.__name__,\n"
+                  "                 count_values.__qualname__, count_values.__defaults__))\n"
+                  "    assert SEEN[-1] == SEEN[0]\n", CELL)
+    assert seen.passed and seen.score == 0
+
+
+def test_the_kernel_is_asked_the_same_question_in_every_run_and_the_order_is_drawn(
+        monkeypatch) -> None:
+    """Nothing the kernel receives tells the reference's runs from the buggy ones'."""
+    questions: list[str] = []
+    orders = set()
+    for _ in range(12):
+        order: list[str] = []
+
+        def tests(count_values, order=order):
+            order.append("bug" if count_values(hand("A♠")) != right(hand("A♠")) else "ref")
+
+        grade_my_tests(tests, {"count_values": right},
+                       [version("a", count_values=lambda c: [1] * 15)], points=1)
+        orders.add(tuple(order))
+    assert orders == {("ref", "ref", "bug"), ("ref", "bug", "ref"), ("bug", "ref", "ref")}
+    namespace: dict = {"__name__": "__main__"}
+    exec("def mine(count_values):\n    count_values([])\n", namespace)  # noqa: S102
+    transport = loopback(namespace)
+
+    def spying(text: str) -> str:
+        questions.append(text)
+        return transport(text)
+    judge_cell(CELL, dict(SETUP, right=right, version=version), {"mine"}, spying)
+    routed = [q.split('"q": ')[1].split(", ", 1)[1] for q in questions if '"routed"' in q]
+    assert len(routed) == 4 and len(set(routed)) == 1
+
+
+def test_not_written_says_so() -> None:
+    with pytest.raises(NotImplementedError, match="mine is not written yet"):
+        def mine(count_values):
+            raise NotImplementedError()
+        grade_my_tests(mine, {"count_values": right}, [], points=1)
+    with pytest.raises(CheckFailed):
+        grade_my_tests(lambda count_values: count_values(5), {"count_values": right}, [], 1)
+    assert student_tests.decode(student_tests.encode(hand("K♥ 2♣"))) == hand("K♥ 2♣")

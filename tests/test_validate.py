@@ -1,0 +1,49 @@
+"""`plaisante validate`: what a student is told before handing in (issue 10)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from plaisante.validate import HIDDEN, CellResult, summary
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "assignments" / "samples" / "plaisante"
+
+
+def test_passing_visible_tests_never_reads_as_passing_all_tests() -> None:
+    said = summary([CellResult("step1_card_values", 4, None), CellResult("step2_my_tests", 4,
+                                                                          None)])
+    assert said == ("All 2 test cells pass their visible tests.\n"
+                    "Hidden tests run when your work is graded: they look for the classic "
+                    "mistakes each step warns about, so passing here does not promise full "
+                    "marks.")
+    assert "Success" not in said and "all the tests" not in said
+
+
+def test_a_failing_cell_is_named_with_its_message() -> None:
+    said = summary([CellResult("step3_has_pair", 3, "CheckFailed: has_pair(K♥ K♦ K♣ K♠ 9♥): "
+                                                    "expected False, got True"),
+                    CellResult("step3_has_flush", 3, None)])
+    assert said.splitlines() == [
+        "1 of 2 test cells fail their visible tests:",
+        "  step3_has_pair: CheckFailed: has_pair(K♥ K♦ K♣ K♠ 9♥): expected False, got True",
+        HIDDEN]
+
+
+def test_the_command_runs_a_notebook_and_exits_1_on_a_visible_failure(tmp_path) -> None:
+    done = subprocess.run([sys.executable, "-m", "plaisante.cli", "validate",
+                           str(SAMPLES / "has_pair_at_least_two.ipynb")], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.splitlines()[:2] == [
+        "1 of 24 test cells fail their visible tests:",
+        "  step3_has_pair: CheckFailed: has_pair(K♥ K♦ K♣ K♠ 9♥): expected False, got True"]
+
+
+def test_a_missing_file_is_one_line(tmp_path) -> None:
+    done = subprocess.run([sys.executable, "-m", "plaisante.cli", "validate",
+                           str(tmp_path / "nope.ipynb")], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr == f"plaisante: no notebook at {tmp_path / 'nope.ipynb'}\n"
