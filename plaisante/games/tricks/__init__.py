@@ -1,0 +1,33 @@
+"""Tricks (SPEC §6, issue 15): a four-player trick-taking game with 32 cards (7…A), the order
+A 10 K Q J 9 8 7 inside a suit, and following suit. This package is the whole assignment: its
+description (``ASSIGNMENT``), its rules and bots (``rules``), its checks, the table (model and
+view) and the names its notebook's setup cell imports (``setup``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...assignment import Assignment, Step
+from . import checks
+
+ASSIGNMENT = Assignment(
+    id="tricks",
+    title="Tricks: follow suit",
+    steps=(
+        Step(1, "trick_strength", (("trick_strength", checks.check_trick_strength),)),
+        Step(2, "sort_hand", (("sort_hand", checks.check_sort_hand),)),
+        Step(3, "legal_plays", (("legal_plays", checks.check_legal_plays),)),
+        Step(4, "trick_winner", (("trick_winner", checks.check_trick_winner),)),
+        Step(5, "Trick: turns and tricks", (("Trick", checks.check_trick),)),
+    ),
+    game=lambda **parts: trick_table(**parts),
+)
+
+
+def trick_table(*, seed: int | None = None, **parts: Any) -> Any:
+    """Return the table's view on the student's parts, a deal already under way (``seed``
+    repeats the deals)."""
+    from .model import TrickTable
+    from .view import TrickView
+
+    return TrickView(TrickTable(seed=seed, **parts))

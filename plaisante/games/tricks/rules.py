@@ -1,0 +1,133 @@
+"""The rules of the trick-taking game (issue 15), as the kit's known-good code: the 32-card deck,
+the order inside a suit (A 10 K Q J 9 8 7), hand order, following suit, the winner of a trick,
+the seeded deal and the three bots. Pure: no widget, no grading import.
+
+A card is the kit's ``KitCard`` (``plaisante.cards``); its ``value`` (2…14) is the kit's and is
+NOT this game's order: ``strength`` is. A trick is a list of ``(player, card)`` pairs in the
+order they were played; players are 0–3, clockwise, and the first card's suit is the led suit.
+The functions here are the stand-ins for a student's earlier parts while a later step is
+checked (module-level kit functions, see ``plaisante.checking.substituted``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ...cards import SUITS, KitCard, new_deck
+
+#: The ranks of the 32-card deck, weakest first in this game's order: the 10 is second only
+#: to the ace.
+STRENGTH_ORDER: tuple[str, ...] = ("7", "8", "9", "J", "Q", "K", "10", "A")
+PLAYERS = 4
+CARDS_EACH = 8
+DECK_SIZE = PLAYERS * CARDS_EACH  # 32
+#: Where each player sits (0 is you; play goes clockwise 0 → 1 → 2 → 3).
+SEATS: tuple[str, ...] = ("You", "West", "North", "East")
+#: Card points, for the optional "going further" count (not graded): 120 in a deck.
+CARD_POINTS: dict[str, int] = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2}
+
+
+def deck32() -> list[KitCard]:
+    """Return the 32 cards 7…A of each suit, as the kit's 52-card deck filtered (suit by suit,
+    clubs first; within a suit in the kit's rank order 7 8 9 10 J Q K A)."""
+    return [card for card in new_deck() if card.rank in STRENGTH_ORDER]
+
+
+def strength(card: Any) -> int:
+    """Return the card's strength inside its suit, 0 (the 7) to 7 (the ace), in the order
+    7 8 9 J Q K 10 A. Raises ValueError naming the allowed ranks for a rank not in the
+    32-card deck (a 2 to 6)."""
+    if card.rank not in STRENGTH_ORDER:
+        raise ValueError(f"{card.rank!r} is not a rank of the 32-card deck; allowed ranks: "
+                         f"{', '.join(STRENGTH_ORDER)}")
+    return STRENGTH_ORDER.index(card.rank)
+
+
+def kit_trick_strength(card: Any) -> int:
+    """The known-good ``trick_strength`` (stand-in for step 1): ``strength(card)``."""
+    return strength(card)
+
+
+def kit_sort_hand(hand: Sequence[Any]) -> list[Any]:
+    """The known-good ``sort_hand`` (stand-in for step 2): a new list by suit (clubs, diamonds,
+    hearts, spades), then weakest first."""
+    return sorted(hand, key=lambda card: (SUITS.index(card.suit), strength(card)))
+
+
+def kit_legal_plays(hand: Sequence[Any], led_suit: str | None) -> list[Any]:
+    """The known-good ``legal_plays`` (stand-in for step 3): a new list of the hand's cards of
+    ``led_suit`` in hand order if it has any, else the whole hand; ``led_suit`` None (the
+    player leads): the whole hand."""
+    following = [card for card in hand if card.suit == led_suit]
+    return following if following else list(hand)
+
+
+def kit_trick_winner(trick: Sequence[tuple[int, Any]]) -> int:
+    """The known-good ``trick_winner`` (stand-in for step 4): the player of the strongest card
+    of the led suit (the first card's). Raises ValueError for an empty trick."""
+    if not trick:
+        raise ValueError("an empty trick has no winner: it needs 1 to 4 (player, card) pairs")
+    led = trick[0][1].suit
+    return max((pair for pair in trick if pair[1].suit == led),
+               key=lambda pair: strength(pair[1]))[0]
+
+
+def led_suit_of(trick: Sequence[tuple[int, Any]]) -> str | None:
+    """Return the suit of the trick's first card, or None for an empty trick."""
+    return trick[0][1].suit if trick else None
+
+
+def deal_hands(seed: int | None) -> list[list[KitCard]]:
+    """Return 4 hands of 8 from the 32-card deck shuffled by ``random.Random(seed)``, dealt one
+    card at a time round the table from the top (end), player 0 first."""
+    deck = deck32()
+    random.Random(seed).shuffle(deck)
+    hands: list[list[KitCard]] = [[] for _ in range(PLAYERS)]
+    for _ in range(CARDS_EACH):
+        for held in hands:
+            held.append(deck.pop())
+    return hands
+
+
+def card_points(cards: Sequence[Any]) -> int:
+    """Return the card points of ``cards`` (A 11, 10 10, K 4, Q 3, J 2, others 0)."""
+    return sum(CARD_POINTS.get(card.rank, 0) for card in cards)
+
+
+# ------------------------------------------------------------------------------------ bots
+# A bot is a function (legal, trick, strength) -> card: ``legal`` the cards it may play (never
+# empty), ``trick`` the (player, card) pairs played so far, ``strength`` the order in a suit.
+
+Bot = Callable[[list[Any], list[tuple[int, Any]], Callable[[Any], int]], Any]
+
+
+def weakest_bot(legal: list[Any], trick: list[tuple[int, Any]],
+                strength: Callable[[Any], int]) -> Any:
+    """Play the weakest legal card (ties: the first)."""
+    return min(legal, key=strength)
+
+
+def strongest_bot(legal: list[Any], trick: list[tuple[int, Any]],
+                  strength: Callable[[Any], int]) -> Any:
+    """Play the strongest legal card (ties: the first)."""
+    return max(legal, key=strength)
+
+
+def thrifty_bot(legal: list[Any], trick: list[tuple[int, Any]],
+                strength: Callable[[Any], int]) -> Any:
+    """Win as cheaply as possible: the weakest legal card that beats the trick's best card of
+    the led suit; when none does (or the bot leads), the weakest legal card."""
+    led = led_suit_of(trick)
+    best = max((strength(card) for _, card in trick if card.suit == led), default=-1)
+    winning = [card for card in legal if card.suit == led and strength(card) > best]
+    return min(winning or legal, key=strength)
+
+
+#: The bots of seats 1, 2 and 3, with the rule each follows (shown at the table).
+BOTS: tuple[tuple[str, Bot], ...] = (
+    ("plays its weakest card", weakest_bot),
+    ("plays its strongest card", strongest_bot),
+    ("wins as cheaply as it can", thrifty_bot),
+)
