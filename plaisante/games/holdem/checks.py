@@ -1,0 +1,274 @@
+"""The checks of heads-up Hold'em's steps, shared by the notebook's test cells and the gate.
+
+Each ``check_*`` takes the student's part as a parameter, calls it with plain data only (kit
+cards, lists, dicts, ints, strs), compares what comes back strictly and raises
+``CheckFailed`` naming the call, the expected value and the actual one. A student's
+``NotImplementedError`` goes through untouched. While ``best_five`` is checked, ``category`` is
+the kit's (``rules.kit_category``); while ``compare`` is checked, ``best_five`` is the kit's:
+each step is graded alone.
+
+Under the grader a part runs in the student's kernel: a list passed to it comes back with what
+the call left in it; a dict does not, so ``apply`` is judged by the state it returns.
+"""
+
+from __future__ import annotations
+
+import builtins
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from ...cards import hand, labels
+from ...checking import Always, CheckFailed, check_shape, expect_value, run, same, show, substituted
+from .betting import make_state, problems
+from .rules import CATEGORIES, kit_best_five, kit_category, value
+
+_type, _len, _sorted = builtins.type, builtins.len, builtins.sorted
+
+
+def expect_error(call: str, compute: Callable[[], Any], mentions: tuple[str, ...] = ()) -> None:
+    """Raise CheckFailed unless ``compute()`` raises ValueError whose message holds every text
+    of ``mentions`` (the numbers or words a good message names)."""
+    try:
+        result = compute()
+    except NotImplementedError:
+        raise
+    except ValueError as error:
+        message = str(error)
+        absent = [text for text in mentions if text not in message]
+        if absent:
+            raise CheckFailed(f"{call}: the ValueError should name {', '.join(mentions)}; its "
+                              f"message {message!r} lacks {', '.join(absent)}") from None
+        return
+    except Exception as error:
+        raise CheckFailed(f"{call}: expected ValueError, got {_type(error).__name__}: {error}"
+                          ) from error
+    raise CheckFailed(f"{call}: expected ValueError, got no error (it returned {show(result)})")
+
+
+# ----------------------------------------------------------------------------- step 1: category
+
+def expect_category(category: Callable[[list[Any]], Any], text: str, expected: str) -> None:
+    """Check ``category`` on the kit's five cards ``text`` gives ``expected``, the hand unchanged."""
+    five = hand(text)
+    before = list(five)
+    expect_value(f"category([{text}])", expected, lambda: category(five))
+    if not same(before, five):
+        raise CheckFailed(f"category([{text}]) changed the hand it was given: {show(five)}")
+
+
+def check_category(category: Callable[[list[Any]], Any]) -> None:
+    """Check step 1 on one hand of every category, the ace low."""
+    for text, expected in (("9♠ 10♠ J♠ Q♠ K♠", CATEGORIES[0]), ("7♣ 7♦ 7♥ 7♠ 2♣", CATEGORIES[1]),
+                           ("3♣ 3♦ 3♥ 9♠ 9♣", CATEGORIES[2]), ("2♥ 9♥ J♥ 4♥ 6♥", CATEGORIES[3]),
+                           ("A♣ 2♦ 3♥ 4♠ 5♣", CATEGORIES[4]), ("Q♣ Q♦ Q♥ 2♠ 5♣", CATEGORIES[5]),
+                           ("J♣ J♦ 4♥ 4♠ A♣", CATEGORIES[6]), ("K♣ K♦ 2♥ 7♠ 9♣", CATEGORIES[7]),
+                           ("10♣ J♦ Q♥ K♠ A♣", CATEGORIES[8])):
+        expect_category(category, text, expected)
+
+
+# ---------------------------------------------------------------------------- step 2: best_five
+
+def expect_best_five(best_five: Callable[[list[Any]], Any], text: str) -> None:
+    """Check ``best_five`` on the kit's seven cards ``text``: a tuple (category, five of the
+    seven cards), the strongest category and then the highest sum, the seven unchanged.
+    ``category`` is the kit's meanwhile. Of two fives equally good, either is right."""
+    seven = hand(text)
+    before = list(seven)
+    call = f"best_five([{text}])"
+    wanted, wanted_five = kit_best_five(before)
+    wanted_sum = sum(value(card) for card in wanted_five)
+    with substituted(best_five, category=kit_category):
+        result = run(call, lambda: best_five(seven))
+    shape = (f"expected a tuple (category, list of 5 cards) such as ({wanted!r}, "
+             f"[{labels(wanted_five)}]), got {show(result)}")
+    if _type(result) is not tuple or _len(result) != 2 or _type(result[1]) is not list:
+        raise CheckFailed(f"{call}: {shape}")
+    got, five = result
+    keys = [(getattr(c, "rank", None), getattr(c, "suit", None)) for c in five]
+    if _len(five) != 5 or _len(set(keys)) != 5 or not set(keys) <= {(c.rank, c.suit)
+                                                                    for c in before}:
+        raise CheckFailed(f"{call}: expected five different cards of the seven, got "
+                          f"{show(five)}")
+    if not same(wanted, got):
+        raise CheckFailed(f"{call}: expected the category {wanted!r} (for example "
+                          f"[{labels(wanted_five)}]), got {show(got)} with [{labels(five)}]")
+    total = sum(value(card) for card in five)
+    if kit_category(five) != wanted or total != wanted_sum:
+        raise CheckFailed(f"{call}: expected a {wanted} whose values sum to {wanted_sum} "
+                          f"(for example [{labels(wanted_five)}]), got [{labels(five)}], a "
+                          f"{kit_category(five)} summing to {total}")
+    if not same(before, seven):
+        raise CheckFailed(f"{call} changed the seven cards it was given: {show(seven)}")
+
+
+def check_best_five(best_five: Callable[[list[Any]], Any]) -> None:
+    """Check step 2: the best category, then the highest sum (ace low)."""
+    for text in ("K♠ K♥ 7♦ 7♣ A♠ 2♥ 9♣", "2♥ 3♥ 4♥ 8♣ 9♦ 10♠ J♥",
+                 "A♣ 2♦ 3♥ 4♠ 5♣ K♦ K♥", "2♠ 5♠ 9♠ J♠ Q♠ K♠ 3♦"):
+        expect_best_five(best_five, text)
+
+
+# ------------------------------------------------------------------------------ step 3: compare
+
+def expect_compare(compare: Callable[[list[Any], list[Any]], Any], a: str, b: str,
+                   expected: int) -> None:
+    """Check ``compare`` on the kit's seven cards ``a`` and ``b`` gives ``expected`` (1, -1 or
+    0). ``best_five`` is the kit's meanwhile."""
+    seven_a, seven_b = hand(a), hand(b)
+    with substituted(compare, best_five=kit_best_five):
+        expect_value(f"compare([{a}], [{b}])", expected, lambda: compare(seven_a, seven_b))
+
+
+def check_compare(compare: Callable[[list[Any], list[Any]], Any]) -> None:
+    """Check step 3: category first, then the sum; equal sums are a tie."""
+    board = "Q♥ 9♣ 5♦ 4♠ 3♣"
+    expect_compare(compare, f"Q♠ J♦ {board}", f"K♣ 2♥ {board}", 1)      # pair beats high card
+    expect_compare(compare, f"K♣ 2♥ {board}", f"Q♠ J♦ {board}", -1)
+    expect_compare(compare, "K♠ 7♦ 5♣ 4♥ 2♠ 3♦ 8♦", "Q♦ J♣ 10♥ 8♠ 6♦ 2♣ 3♠", -1)  # 37 < 47
+    expect_compare(compare, f"2♠ 7♠ {board}", f"2♥ 7♦ {board}", 0)       # same cards' values
+
+
+# ------------------------------------------------------------------------ step 4: the betting
+
+def valid(state: dict[str, Any]) -> dict[str, Any]:
+    """Return ``state``; raises ValueError (a mistake in the check, not the student's) when it
+    is not a state that can happen: chips + pot must be 2,000."""
+    wrong = problems(state)
+    if wrong:
+        raise ValueError(f"the check's own state is impossible: {'; '.join(wrong)}")
+    return state
+
+
+def state_text(state: dict[str, Any]) -> str:
+    """Return the fields of ``state`` that differ from ``make_state()``'s, as a call would
+    build it: 'state(to_act=0, bets=[0, 30])'."""
+    base = make_state()
+    changed = [f"{key}={state[key]!r}" for key in state if state[key] != base.get(key)]
+    return f"state({', '.join(changed)})"
+
+
+def expect_legal(legal_actions: Callable[[dict[str, Any]], Any], fields: dict[str, Any],
+                 expected: dict[str, Any]) -> None:
+    """Check ``legal_actions`` on ``make_state(**fields)`` gives ``expected``: each allowed
+    action mapped to None, or for bet and raise to the (least, most) your round total may
+    become."""
+    state = valid(make_state(**fields))
+    call = f"legal_actions({state_text(state)})"
+    result = run(call, lambda: legal_actions(copy.deepcopy(state)))
+    if _type(result) is not dict or result != expected or any(
+            _type(result[key]) is not _type(expected[key]) for key in expected):
+        raise CheckFailed(f"{call}: expected {expected!r}, got {show(result)}")
+
+
+def expect_apply(apply: Callable[..., Any], fields: dict[str, Any], action: str,
+                 amount: int | None, changes: dict[str, Any]) -> dict[str, Any]:
+    """Check ``apply`` on ``make_state(**fields)`` returns the state with ``changes`` (a new
+    dict; the one given stays as it was). Returns the expected state."""
+    state = valid(make_state(**fields))
+    expected = {**copy.deepcopy(state), **copy.deepcopy(changes)}
+    given = copy.deepcopy(state)
+    call = (f"apply({state_text(state)}, {action!r}"
+            + ("" if amount is None else f", {amount}") + ")")
+    result = run(call, lambda: apply(given, action) if amount is None else
+                 apply(given, action, amount))
+    if _type(result) is not dict:
+        raise CheckFailed(f"{call}: expected the new state (a dict), got {show(result)}")
+    wrong = [key for key in expected if key not in result or result[key] != expected[key]
+             or _type(result[key]) is not _type(expected[key])]
+    if wrong or set(result) != set(expected):
+        extra = _sorted(set(result) - set(expected), key=str)
+        detail = "; ".join(f"{key}: expected {expected[key]!r}, got "
+                           f"{show(result.get(key, '(missing)'))}" for key in wrong)
+        raise CheckFailed(f"{call}: {detail or f'unexpected fields {extra}'}")
+    if given != state:
+        raise CheckFailed(f"{call} changed the state it was given (return a new one): "
+                          f"{show(given)}")
+    return expected
+
+
+def expect_illegal(apply: Callable[..., Any], fields: dict[str, Any], action: str,
+                   amount: int | None, mentions: tuple[str, ...] = ()) -> None:
+    """Check ``apply`` refuses ``action`` on ``make_state(**fields)`` with a ValueError naming
+    ``mentions``, the state given unchanged."""
+    state = valid(make_state(**fields))
+    given = copy.deepcopy(state)
+    call = (f"apply({state_text(state)}, {action!r}"
+            + ("" if amount is None else f", {amount}") + ")")
+    expect_error(call, lambda: apply(given, action) if amount is None else
+                 apply(given, action, amount), mentions)
+    if given != state:
+        raise CheckFailed(f"{call}: an illegal action changed the state: {show(given)}")
+
+
+#: The pre-flop state a hand starts from: player 0 the dealer, blinds posted, the dealer first.
+PREFLOP: dict[str, Any] = {"street": "preflop", "to_act": 0, "stacks": [995, 990],
+                           "bets": [5, 10], "put_in": [5, 10]}
+
+
+def check_legal_actions(legal_actions: Callable[[dict[str, Any]], Any]) -> None:
+    """Check step 4's legal_actions: pre-flop facing the big blind, a flop with nothing bet,
+    facing a bet, the round over."""
+    expect_legal(legal_actions, PREFLOP, {"fold": None, "call": None, "raise": (20, 1000)})
+    expect_legal(legal_actions, {}, {"fold": None, "check": None, "bet": (10, 1000)})
+    expect_legal(legal_actions, {"to_act": 0, "stacks": [1000, 970], "bets": [0, 30],
+                                 "put_in": [0, 30], "acted": [False, True]},
+                 {"fold": None, "call": None, "raise": (60, 1000)})
+    expect_legal(legal_actions, {"to_act": None, "acted": [True, True]}, {})
+
+
+def check_apply(apply: Callable[..., Any]) -> None:
+    """Check step 4's apply: a call, a bet, a raise, a check that ends the round, and an
+    illegal raise refused."""
+    expect_apply(apply, PREFLOP, "call", None, {"stacks": [990, 990], "bets": [10, 10],
+                                                 "put_in": [10, 10], "acted": [True, False],
+                                                 "to_act": 1})
+    expect_apply(apply, {}, "bet", 30, {"stacks": [1000, 970], "bets": [0, 30],
+                                        "put_in": [0, 30], "acted": [False, True],
+                                        "to_act": 0})
+    expect_apply(apply, {"acted": [True, False]}, "check", None,
+                 {"acted": [True, True], "to_act": None})
+    expect_apply(apply, {"to_act": 0, "stacks": [1000, 970], "bets": [0, 30], "put_in": [0, 30],
+                         "acted": [False, True]}, "raise", 60,
+                 {"stacks": [940, 970], "bets": [60, 30], "put_in": [60, 30],
+                  "acted": [True, True], "to_act": 1})
+    expect_illegal(apply, {"to_act": 0, "stacks": [1000, 970], "bets": [0, 30],
+                           "put_in": [0, 30], "acted": [False, True]}, "raise", 50, ("60",))
+
+
+# -------------------------------------------------------------------------------- step 5: settle
+
+def expect_settle(settle: Callable[[dict[str, Any]], Any], fields: dict[str, Any],
+                  stacks: list[int], match_over: bool) -> None:
+    """Check ``settle(make_state(**fields))`` returns (the stacks after the pot is paid,
+    whether the match is over)."""
+    state = valid(make_state(**{"to_act": None, **fields}))
+    call = f"settle({state_text(state)})"
+    result = run(call, lambda: settle(copy.deepcopy(state)))
+    expected = (stacks, match_over)
+    if _type(result) is not tuple or _len(result) != 2 or not same(stacks, result[0]) \
+            or not same(match_over, result[1]):
+        raise CheckFailed(f"{call}: expected {expected!r}, got {show(result)}")
+
+
+def check_settle(settle: Callable[[dict[str, Any]], Any]) -> None:
+    """Check step 5: a fold, a showdown each way, an even split, a lost match."""
+    expect_settle(settle, {"folded": 1, "stacks": [900, 980], "put_in": [100, 20]},
+                  [1020, 980], False)
+    expect_settle(settle, {"showdown": 1, "stacks": [800, 800], "put_in": [200, 200]},
+                  [1200, 800], False)
+    expect_settle(settle, {"showdown": -1, "stacks": [800, 800], "put_in": [200, 200]},
+                  [800, 1200], False)
+    expect_settle(settle, {"showdown": 0, "stacks": [800, 800], "put_in": [200, 200]},
+                  [1000, 1000], False)
+    expect_settle(settle, {"showdown": -1, "stacks": [0, 1000], "put_in": [1000, 0]},
+                  [0, 2000], True)
+
+
+__all__ = [
+    "CheckFailed", "Always", "same", "show", "expect_value", "check_shape", "run", "hand",
+    "labels", "make_state", "PREFLOP", "expect_error", "check_category", "expect_category",
+    "check_best_five", "expect_best_five", "check_compare", "expect_compare",
+    "check_legal_actions", "expect_legal", "check_apply", "expect_apply", "expect_illegal",
+    "check_settle", "expect_settle", "state_text",
+]
