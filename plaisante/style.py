@@ -83,7 +83,7 @@ CSS = """
   border-radius: 6px; padding: 1px 8px;
   -webkit-box-decoration-break: clone; box-decoration-break: clone; }
 .plaisante-confirm { background: #fdfdf8; border-radius: 12px; padding: 8px 14px; }
-.plaisante-confirm .widget-html .widget-html-content { color: #1b1b1b; }
+.plaisante-confirm .widget-html .widget-html-content { color: #1b1b1b; font-size: 17px; }
 .plaisante-confirm .jupyter-button { min-width: 0; }
 .plaisante-over { background: #fdfdf8; border-radius: 12px; padding: 6px 18px; }
 .plaisante-over .widget-html, .plaisante-over .widget-html-content { color: #161616; }
