@@ -117,6 +117,35 @@ CSS = """
   font-size: 17px; width: auto; min-width: 0; margin-right: 6px; }
 .deck-table .deck-controls input { font-size: 18px; height: 36px; width: 64px; }
 .deck-table .deck-controls .widget-text { width: auto; }
+/* the trick-taking table (tricks): four seats, the last trick, your hand (playable bright) */
+.tricks-table .tricks-seats { gap: 10px; flex-wrap: wrap; overflow: visible; }
+.tricks-table .tricks-seat { flex: 1 1 110px; min-width: 110px; margin: 0; }
+.tricks-seat-box { display: flex; flex-direction: column; align-items: center; gap: 4px;
+  background: rgba(0,0,0,0.22); border: 2px solid transparent; border-radius: 10px;
+  padding: 6px 6px 8px; text-align: center; }
+.tricks-turn .tricks-seat-box { border-color: #5cc8ff; background: rgba(92,200,255,0.16); }
+.tricks-name { font-size: 18px; }
+.tricks-rule { font-size: 13px; opacity: 0.85; line-height: 1.2; min-height: 2.4em; }
+.tricks-played, .tricks-slot { display: flex; align-items: flex-start; justify-content: flex-start;
+  width: 54px; height: 76px; box-sizing: border-box; border-radius: 8px; padding: 4px 6px; }
+.tricks-played { background: #ffffff; color: #161616; border: 1px solid #9a9a9a;
+  font: 700 19px/1.05 Georgia, 'DejaVu Serif', serif; box-shadow: 0 2px 5px rgba(0,0,0,0.40); }
+.tricks-played.plaisante-red { color: #c8102e; }
+.tricks-slot { border: 2px dashed rgba(255,255,255,0.45); }
+.tricks-to-play { font-size: 14px; font-weight: 700; color: #5cc8ff; }
+.tricks-table .tricks-last .widget-html-content { font-size: 16px; }
+.tricks-winner { color: #ffe28a; }
+.tricks-table .plaisante-card.jupyter-button.tricks-legal { border: 3px solid #ffe28a;
+  padding: 3px 5px; }
+.tricks-table .plaisante-card.jupyter-button.tricks-dimmed { opacity: 0.42;
+  filter: grayscale(0.7); box-shadow: none; }
+.tricks-table .plaisante-card.jupyter-button.tricks-dimmed:hover:enabled { transform: none; }
+@container (max-width: 540px) {
+  .tricks-table .tricks-seat { flex-basis: 40%; }
+  .tricks-table .tricks-played, .tricks-table .tricks-slot { width: 44px; height: 62px;
+    font-size: 15px; }
+  .tricks-table .tricks-rule { min-height: 0; }
+}
 /* the presenter view (plaisante demo): sized from the window, readable from the back row */
 .plaisante-table.plaisante-presenter { --presenter-text: clamp(15px, 1.36vw, 34px);
   max-width: none; width: 100%; font-size: var(--presenter-text); padding: 0.6em 1em;

@@ -1,0 +1,230 @@
+"""The ipywidgets view of the trick-taking table: it renders a ``TrickTable`` and forwards clicks.
+
+No rule lives here: which cards are playable, what a refused card is told, when a trick is won
+and who leads come from ``plaisante.games.tricks.model`` (and through it, the student's code).
+ipywidgets swallows exceptions raised in handlers, so the view catches the table's and shows
+them in its message line. Cards are drawn as in every game of the kit
+(``plaisante.card_widgets``, ``plaisante.style``).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+
+from ...card_widgets import Table, card_button, chip, focusable_text
+from ...cards import SUIT_SYMBOLS, label, spoken_name
+from ...style import STYLE
+from .model import IllegalAction, StudentCodeError, TrickTable
+from .rules import BOTS, CARDS_EACH, PLAYERS, SEATS
+
+
+def seat_name(player: int) -> str:
+    """Return how the table names ``player``: 'You', 'West', 'North' or 'East'."""
+    return SEATS[player]
+
+
+def pairs_text(plays: list[tuple[int, Any]]) -> str:
+    """Return a trick as 'West 9♥, North K♥, …' (play order)."""
+    return ", ".join(f"{seat_name(player)} {label(card)}" for player, card in plays)
+
+
+class TrickView(Table):
+    """The table: four seats (you and three bots) with the card each played to the trick,
+    whose turn it is and the tricks each has won; the last trick and who won it; your hand,
+    sorted, the cards you may play highlighted and the others dimmed (a click on one says why
+    it is refused); New deal; a message line.
+
+    Stable CSS classes for tests and styling: ``tricks-table`` (the whole view),
+    ``tricks-seat`` (one per player, in play order; ``tricks-turn`` on the one to play,
+    ``tricks-played`` holding its card, ``tricks-won`` its count in ``<b>``), ``tricks-last``
+    (the last trick's line), ``tricks-yours`` (your cards, ``plaisante-card``, each
+    ``tricks-legal`` or ``tricks-dimmed``), ``tricks-new-deal``, ``plaisante-message``.
+    """
+
+    placeholder = "Tricks: run this cell to play a deal."
+
+    def __init__(self, table: TrickTable) -> None:
+        super().__init__()
+        self.add_class("plaisante-table").add_class("tricks-table")
+        self.table = table
+        self._buttons: dict[Any, widgets.Button] = {}  # card -> its button in your hand
+        self.status = widgets.HTML().add_class("plaisante-status")
+        self.seats = [widgets.HTML().add_class("tricks-seat") for _ in range(PLAYERS)]
+        seat_row = widgets.HBox(self.seats).add_class("tricks-seats")
+        self.trick_title = widgets.HTML().add_class("plaisante-area-title")
+        self.last_line = widgets.HTML().add_class("tricks-last")
+        trick_area = widgets.VBox([self.trick_title, seat_row, self.last_line])
+        trick_area.add_class("plaisante-area").add_class("plaisante-area-play")
+        self.yours_title = widgets.HTML().add_class("plaisante-area-title")
+        self.your_row = widgets.HBox().add_class("plaisante-row").add_class("plaisante-held")
+        self.your_row.add_class("tricks-yours")
+        yours = widgets.VBox([self.yours_title, self.your_row])
+        yours.add_class("plaisante-area").add_class("plaisante-area-held")
+        self.new_deal_button = widgets.Button(description="New deal", icon="refresh",
+                                              tooltip="Deal 8 new cards to each player")
+        self.new_deal_button.add_class("tricks-new-deal").add_class("plaisante-new-round")
+        self.new_deal_button.on_click(lambda _: self.new_deal())
+        actions = widgets.HBox([self.new_deal_button]).add_class("plaisante-actions")
+        self.message = widgets.HTML().add_class("plaisante-message")
+        self.children = [widgets.HTML(STYLE), self.status, trick_area, yours, actions,
+                         self.message]
+        self.render()
+
+    # ----------------------------------------------------------------------- handlers
+    def click_card(self, card: Any) -> None:
+        """Play ``card`` from your hand, as a click on it (or Enter on it) does."""
+        self._act(lambda: self.table.play(card), after=card)
+
+    def new_deal(self) -> None:
+        """Deal again, as the New deal button does."""
+        self._act(self.table.start)
+
+    def _act(self, action: Callable[[], Any], after: Any = None) -> None:
+        try:
+            action()
+            self.message.value = ""
+        except IllegalAction as rule:
+            self.message.value = focusable_text(f"⚠ {html.escape(str(rule))}")
+        except StudentCodeError as error:
+            self._stopped(error)
+        self.render()
+        self._refocus(after)
+
+    def _stopped(self, error: StudentCodeError) -> None:
+        self.message.value = focusable_text(
+            f"⚠ Your code stopped the table ({html.escape(str(error))}). Fix step "
+            f"{error.step} and run its cells again.")
+
+    def _refocus(self, card: Any) -> None:
+        # A played card's button leaves the hand and would take the keyboard focus with it:
+        # hand the focus to the first playable card (or New deal once the deal is over). A
+        # refused card keeps it.
+        if card is not None and card in self._buttons:
+            self._buttons[card].focus()
+        elif self.table.over or not self._buttons:
+            self.new_deal_button.focus()
+        else:
+            playable = self.table.playable()
+            first = next((b for c, b in self._buttons.items() if c in playable), None)
+            (first or next(iter(self._buttons.values()))).focus()
+
+    # ------------------------------------------------------------------------- render
+    def render(self) -> None:
+        """Redraw every widget from the table's state."""
+        table = self.table
+        done = len(table.tricks)
+        led = table.led_suit
+        self.status.value = focusable_text(
+            chip("tricks-deal", f"deal <b>{table.deals}</b>")
+            + chip("tricks-count", f"trick <b>{min(done + 1, CARDS_EACH)}</b> of {CARDS_EACH}"
+                   if not table.over else f"<b>{CARDS_EACH}</b> tricks played")
+            + chip("tricks-yours-won", f"you won <b>{table.won[0]}</b>"))
+        if table.over:
+            title = "<b>The deal is over</b>"
+        elif not table.on_table:
+            title = f"<b>Trick {done + 1}</b> · {seat_name(table.turn)} lead" + (
+                "" if table.turn == 0 else "s")
+        else:
+            title = (f"<b>Trick {done + 1}</b> · {led} led "
+                     f"{SUIT_SYMBOLS.get(led or '', '')} · follow suit if you can")
+        self.trick_title.value = focusable_text(title)
+        self._render_seats()
+        self._render_last()
+        try:
+            self._render_hand()
+        except StudentCodeError as error:  # your hand cannot be shown: say why, offer no card
+            self._stopped(error)
+            self._buttons = {}
+            self.your_row.children = []
+
+    def _render_seats(self) -> None:
+        table = self.table
+        played = dict(table.on_table)
+        won = table.won
+        for player, seat in enumerate(self.seats):
+            card = played.get(player)
+            if card is not None:
+                colour = " plaisante-red" if card.suit in ("hearts", "diamonds") else ""
+                slot = (f"<span class='tricks-played{colour}' title='{spoken_name(card)}'>"
+                        f"{label(card)}</span>")
+            else:
+                slot = "<span class='tricks-slot' aria-hidden='true'></span>"
+            rule = "" if player == 0 else (
+                f"<span class='tricks-rule'>bot: {BOTS[player - 1][0]}</span>")
+            turn = not table.over and table.turn == player
+            mark = "<span class='tricks-to-play'>▶ to play</span>" if turn else ""
+            if turn:
+                seat.add_class("tricks-turn")
+            else:
+                seat.remove_class("tricks-turn")
+            seat.value = (f"<div class='tricks-seat-box'><b class='tricks-name'>"
+                          f"{seat_name(player)}</b>{rule}{slot}"
+                          + chip("tricks-won", f"tricks <b>{won[player]}</b>") + mark
+                          + "</div>")
+
+    def _render_last(self) -> None:
+        last = self.table.last
+        if last is None:
+            self.last_line.value = focusable_text(
+                "The strongest card of the led suit wins the trick: A 10 K Q J 9 8 7.")
+            return
+        plays, winner = last
+        card = dict(plays)[winner]
+        summary = ""
+        if self.table.over:
+            won = self.table.won
+            best = max(won)
+            leaders = [seat_name(p) for p in range(PLAYERS) if won[p] == best]
+            summary = (" · <b>Deal over</b>: " + ", ".join(
+                f"{seat_name(p)} {won[p]}" for p in range(PLAYERS))
+                + f" · most tricks: {' and '.join(leaders)} · press New deal to play again")
+        self.last_line.value = focusable_text(
+            f"Last trick ({html.escape(pairs_text(plays))}): <b class='tricks-winner'>"
+            f"{seat_name(winner)} won it</b> with {label(card)}"
+            + ("" if self.table.over else
+               f" and lead{'' if winner == 0 else 's'} the next") + summary)
+
+    def _render_hand(self) -> None:
+        table = self.table
+        hand = table.your_hand()
+        playable = table.playable()
+        led = table.led_suit
+        if table.over:
+            hint = "no cards left"
+        elif table.turn != 0:
+            hint = "wait for your turn"
+        elif led is None:
+            hint = "you lead: play any card (click it, or Tab to it and press Enter)"
+        elif all(card.suit != led for card in hand):
+            hint = f"no {led}: you may play any card"
+        else:
+            hint = f"follow suit: play one of your {led} (bright); dimmed cards are refused"
+        self.yours_title.value = focusable_text(
+            f"<b>Your hand</b> ({len(hand)} card{'s' if len(hand) != 1 else ''}) "
+            f"&nbsp;·&nbsp; {hint}")
+        fresh: dict[Any, widgets.Button] = {}
+        for card in hand:
+            # A card keeps its button while it stays in the hand, so keyboard focus stays put.
+            button = self._buttons.get(card)
+            if button is None:
+                button = card_button(card)
+                button.on_click(lambda _, card=card: self.click_card(card))
+            legal = card in playable
+            button.remove_class("tricks-legal" if not legal else "tricks-dimmed")
+            button.add_class("tricks-legal" if legal else "tricks-dimmed")
+            button.tooltip = spoken_name(card) + (
+                ", playable" if legal else
+                f", not playable now (follow {led})" if led and table.turn == 0 else
+                ", not playable now")
+            fresh[card] = button
+        self._buttons = fresh
+        self.your_row.children = list(fresh.values())
+
+    @property
+    def card_buttons(self) -> list[widgets.Button]:
+        """Your hand's buttons, in hand order."""
+        return list(self.your_row.children)
