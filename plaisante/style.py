@@ -146,6 +146,23 @@ CSS = """
     font-size: 15px; }
   .tricks-table .tricks-rule { min-height: 0; }
 }
+/* the heads-up table (holdem): the bot's cards, the board, yours; actions, amount, the log */
+.holdem-table .plaisante-row { min-height: 0; padding-top: 4px; }
+.holdem-table .plaisante-area { background: rgba(0,0,0,0.18); padding: 4px 14px 8px; }
+.holdem-table .holdem-area-you { background: rgba(255,255,255,0.07);
+  border: 2px solid rgba(255,255,255,0.25); }
+.holdem-table .plaisante-card.jupyter-button.holdem-back { background:
+  repeating-linear-gradient(45deg, #a3001b 0 6px, #c8102e 6px 12px); color: #fdfdf8;
+  border: 3px solid #fdfdf8; align-items: center; justify-content: center; }
+.holdem-table .holdem-actions .jupyter-button { min-width: 0; padding: 0 16px; }
+.holdem-table .holdem-amount { width: auto; flex: 1 1 220px; min-width: 200px; }
+.holdem-table .holdem-amount .widget-label { color: #fdfdf8; width: auto; min-width: 0;
+  margin-right: 8px; font-size: 17px; }
+.holdem-table .holdem-amount .widget-readout { color: #fdfdf8; font-size: 19px;
+  font-weight: 700; min-width: 3.5em; }
+.holdem-table .holdem-log .widget-html-content { font-size: 16px; line-height: 1.35;
+  background: rgba(0,0,0,0.25); border-radius: 10px; padding: 4px 12px; }
+.holdem-table .holdem-log ol { margin: 2px 0 4px; padding-left: 1.6em; }
 /* the presenter view (plaisante demo): sized from the window, readable from the back row */
 .plaisante-table.plaisante-presenter { --presenter-text: clamp(15px, 1.36vw, 34px);
   max-width: none; width: 100%; font-size: var(--presenter-text); padding: 0.6em 1em;

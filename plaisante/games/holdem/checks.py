@@ -49,7 +49,8 @@ def expect_error(call: str, compute: Callable[[], Any], mentions: tuple[str, ...
 # ----------------------------------------------------------------------------- step 1: category
 
 def expect_category(category: Callable[[list[Any]], Any], text: str, expected: str) -> None:
-    """Check ``category`` on the kit's five cards ``text`` gives ``expected``, the hand unchanged."""
+    """Check ``category`` on the kit's five cards ``text`` gives ``expected``, the hand
+    unchanged."""
     five = hand(text)
     before = list(five)
     expect_value(f"category([{text}])", expected, lambda: category(five))

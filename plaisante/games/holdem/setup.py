@@ -10,8 +10,17 @@ from typing import Any
 from ...assignment import placeholders
 from ...assignment import play as _play
 from ...cards import RANKS, SUITS, KitCard, hand, label, labels
-from ...hand_names import (FLUSH, FOUR_OF_A_KIND, FULL_HOUSE, HIGH_CARD, PAIR, STRAIGHT,
-                           STRAIGHT_FLUSH, THREE_OF_A_KIND, TWO_PAIR)
+from ...hand_names import (
+    FLUSH,
+    FOUR_OF_A_KIND,
+    FULL_HOUSE,
+    HIGH_CARD,
+    PAIR,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    THREE_OF_A_KIND,
+    TWO_PAIR,
+)
 from . import ASSIGNMENT
 from .checks import *  # noqa: F403  the step checks the test cells call
 from .checks import __all__ as _checks

@@ -1,0 +1,166 @@
+"""The ipywidgets view of a heads-up match: it renders a ``Match`` and forwards clicks.
+
+No rule lives here: which buttons are enabled and how far the amount slider goes come from the
+student's ``legal_actions`` (through ``Match.options``); every action goes to ``Match.act``.
+ipywidgets swallows exceptions raised in handlers, so the view catches the match's and shows
+them in its message line. Cards are drawn as in every game of the kit (``plaisante.card_widgets``,
+``plaisante.style``).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+
+from ...card_widgets import Table, card_button, chip
+from ...style import STYLE
+from .model import BOT, YOU, IllegalAction, Match, StudentCodeError
+
+ACTION_LABELS = {"fold": "Fold", "check": "Check", "call": "Call", "bet": "Bet", "raise": "Raise"}
+
+
+class HoldemView(Table):
+    """The heads-up table: both stacks and the pot, the bot's cards (face down until a
+    showdown), the board, your two cards, Fold / Check / Call / Bet / Raise and an amount
+    slider bounded by your ``legal_actions``, Next hand, and the hand's log.
+
+    Stable CSS classes for tests and styling: ``holdem-table`` (the whole view),
+    ``holdem-stack-you``, ``holdem-stack-bot``, ``holdem-pot``, ``holdem-street`` (each a chip,
+    its number in ``<b>``), ``holdem-bot`` / ``holdem-board`` / ``holdem-you`` (rows of
+    ``plaisante-card``; a face-down card is ``holdem-back``), ``holdem-fold``,
+    ``holdem-check``, ``holdem-call``, ``holdem-bet``, ``holdem-raise``, ``holdem-amount``,
+    ``holdem-next``, ``holdem-log`` (``log_view``), ``plaisante-message``.
+    """
+
+    placeholder = "Heads-up Hold'em: run this cell to play."
+
+    def __init__(self, match: Match) -> None:
+        super().__init__()
+        self.add_class("plaisante-table").add_class("holdem-table")
+        self.match = match
+        self.status = widgets.HTML().add_class("plaisante-status")
+        self.bot_title = widgets.HTML().add_class("plaisante-area-title")
+        self.bot_row = widgets.HBox().add_class("plaisante-row").add_class("holdem-bot")
+        self.board_title = widgets.HTML().add_class("plaisante-area-title")
+        self.board_row = widgets.HBox().add_class("plaisante-row").add_class("holdem-board")
+        self.you_title = widgets.HTML().add_class("plaisante-area-title")
+        self.you_row = widgets.HBox().add_class("plaisante-row").add_class("holdem-you")
+        self.buttons: dict[str, widgets.Button] = {}
+        for name, text in ACTION_LABELS.items():
+            button = widgets.Button(description=text, tooltip=text)
+            button.add_class(f"holdem-{name}").add_class("holdem-action")
+            button.on_click(lambda _, name=name: self.press(name))
+            self.buttons[name] = button
+        self.buttons["fold"].button_style = "danger"
+        self.buttons["bet"].button_style = self.buttons["raise"].button_style = "warning"
+        self.amount = widgets.IntSlider(value=0, min=0, max=0, step=1, description="Amount",
+                                        continuous_update=True, readout=True)
+        self.amount.add_class("holdem-amount")
+        self.next_button = widgets.Button(description="Next hand", icon="refresh",
+                                          tooltip="Deal the next hand")
+        self.next_button.add_class("holdem-next").add_class("plaisante-new-round")
+        self.next_button.on_click(lambda _: self.next_hand())
+        actions = widgets.HBox([*self.buttons.values(), self.amount, self.next_button])
+        actions.add_class("plaisante-actions").add_class("holdem-actions")
+        self.log_view = widgets.HTML().add_class("holdem-log")
+        self.message = widgets.HTML().add_class("plaisante-message")
+        areas = []
+        for title, row, css in ((self.bot_title, self.bot_row, "holdem-area-bot"),
+                                (self.board_title, self.board_row, "holdem-area-board"),
+                                (self.you_title, self.you_row, "holdem-area-you")):
+            area = widgets.VBox([title, row]).add_class("plaisante-area").add_class(css)
+            areas.append(area)
+        self.children = [widgets.HTML(STYLE), self.status, *areas, actions, self.message,
+                         self.log_view]
+        self.next_hand()
+
+    # ----------------------------------------------------------------------- handlers
+    def press(self, action: str) -> None:
+        """Do ``action`` for you (bet and raise to the slider's amount), as its button does."""
+        legal = self.match.options()
+        amount = self.amount.value if legal.get(action) is not None else None
+        self._act(lambda: self.match.act(action, amount))
+
+    def next_hand(self) -> None:
+        """Deal the next hand, as the Next hand button does."""
+        self._act(self.match.new_hand)
+
+    def _act(self, action: Callable[[], Any]) -> None:
+        try:
+            action()
+            self.message.value = ""
+        except IllegalAction as rule:
+            self.message.value = f"⚠ {html.escape(str(rule))}"
+        except StudentCodeError as error:
+            self.message.value = html.escape(
+                f"⚠ Your code stopped the table ({error}). Fix step {error.step} and run its "
+                "cells again.")
+        self.render()
+
+    # ------------------------------------------------------------------------- render
+    def render(self) -> None:
+        """Redraw every widget from the match's state."""
+        match = self.match
+        state = match.state
+        stacks = state.get("stacks", match.stacks) if match.phase == "betting" else match.stacks
+        dealer = " (dealer)"
+        self.status.value = (
+            chip("holdem-stack-you", f"you{dealer if match.dealer == YOU else ''} "
+                                     f"<b>{stacks[YOU]}</b>")
+            + chip("holdem-stack-bot", f"bot{dealer if match.dealer == BOT else ''} "
+                                       f"<b>{stacks[BOT]}</b>")
+            + chip("holdem-pot", f"pot <b>{match.pot}</b>")
+            + chip("holdem-street", f"hand <b>{match.hand_number}</b> · "
+                                    f"{state.get('street', '')}"))
+        bets = state.get("bets", [0, 0]) if match.phase == "betting" else [0, 0]
+        shown = match.showdown
+        self.bot_title.value = ("<b>The bot</b>" + (f" · bet <b>{bets[BOT]}</b> this round"
+                                                    if bets[BOT] else "")
+                                + (f" · {html.escape(shown[BOT][0])}" if shown else ""))
+        bot_cards = match.shown_cards(BOT)
+        if bot_cards:
+            self.bot_row.children = [self._card(card) for card in bot_cards]
+        else:
+            self.bot_row.children = [self._back() for _ in match.hole[BOT]]
+        self.board_title.value = "<b>The board</b>" + ("" if match.board else " · no cards yet")
+        self.board_row.children = [self._card(card) for card in match.board]
+        self.you_title.value = ("<b>Your cards</b>" + (f" · bet <b>{bets[YOU]}</b> this round"
+                                                       if bets[YOU] else "")
+                                + (f" · {html.escape(shown[YOU][0])}" if shown else ""))
+        self.you_row.children = [self._card(card) for card in match.shown_cards(YOU)]
+        legal = match.options()
+        for name, button in self.buttons.items():
+            button.disabled = name not in legal
+        to_call = (max(bets) - bets[YOU]) if "call" in legal else 0
+        self.buttons["call"].description = f"Call {min(to_call, stacks[YOU])}" if to_call \
+            else "Call"
+        span = legal.get("raise") or legal.get("bet")
+        if span:
+            least, most = span
+            with self.amount.hold_trait_notifications():
+                self.amount.min = 0
+                self.amount.max = most
+                self.amount.min = least
+                self.amount.value = least
+            self.amount.disabled = False
+        else:
+            self.amount.disabled = True
+        self.next_button.disabled = match.phase == "betting" or match.phase == "match over"
+        lines = "".join(f"<li>{html.escape(line)}</li>" for line in match.log)
+        self.log_view.value = (f"<div class='holdem-log-title'><b>This hand</b></div>"
+                               f"<ol>{lines}</ol>")
+
+    @staticmethod
+    def _card(card: Any) -> widgets.Button:
+        button = card_button(card)
+        button.disabled = True
+        return button
+
+    @staticmethod
+    def _back() -> widgets.Button:
+        button = widgets.Button(description="?", tooltip="a face-down card", disabled=True)
+        button.add_class("plaisante-card").add_class("holdem-back")
+        return button

@@ -1,0 +1,130 @@
+"""The heads-up table, driven headless by clicking its widgets (ipywidgets swallows handler
+errors, so every test asserts on the match's state and the widgets' traits), and its gate."""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+import pytest
+from holdem_support import load_reference, mistaken, module_with
+
+from plaisante.cards import label
+from plaisante.games import load
+from plaisante.games.holdem.model import BOT, YOU, Match, StudentCodeError
+from plaisante.games.holdem.setup import play
+from plaisante.games.holdem.view import HoldemView
+
+PARTS = load("holdem").parts
+
+
+def parts_of(module) -> dict[str, object]:
+    return {name: getattr(module, name) for name in PARTS}
+
+
+@pytest.fixture(scope="module")
+def parts() -> dict[str, object]:
+    return parts_of(load_reference())
+
+
+def play_to_the_end(view: HoldemView, prefer: tuple[str, ...]) -> None:
+    """Click the first enabled of ``prefer`` until the hand is over."""
+    for _ in range(40):
+        if view.match.phase != "betting":
+            return
+        name = next(n for n in prefer if not view.buttons[n].disabled)
+        view.buttons[name].click()
+        assert view.message.value == "", view.message.value
+    raise AssertionError("the hand did not end")
+
+
+def test_play_deals_a_hand_with_blinds_and_your_cards(parts) -> None:
+    view = play(**parts, seed=3)
+    assert isinstance(view, HoldemView)
+    match = view.match
+    assert match.hand_number == 1 and match.phase == "betting"
+    assert sum(match.state["stacks"]) + match.pot == 2000
+    assert [b.description for b in view.you_row.children] == [label(c) for c in match.hole[YOU]]
+    assert all("holdem-back" in b._dom_classes for b in view.bot_row.children)
+    assert len(view.bot_row.children) == 2
+    assert f"pot <b>{match.pot}</b>" in view.status.value
+    assert view.next_button.disabled
+    legal = match.options()
+    assert {n for n, b in view.buttons.items() if not b.disabled} == set(legal)
+
+
+def test_the_slider_is_bounded_by_the_students_legal_actions(parts) -> None:
+    for seed in range(30):
+        view = play(**parts, seed=seed)
+        legal = view.match.options()
+        span = legal.get("raise") or legal.get("bet")
+        if span:
+            assert (view.amount.min, view.amount.max, view.amount.value) == (*span, span[0])
+            assert not view.amount.disabled
+            view.amount.value = span[1]
+            view.buttons["raise" if "raise" in legal else "bet"].click()
+            assert view.message.value == ""
+            action = "raise to" if "raise" in legal else "bet"
+            assert f"You: {action} {span[1]} (all-in)" in view.match.log
+            return
+    raise AssertionError("no seed gave a raise to try")
+
+
+def test_a_hand_to_showdown_shows_the_bots_cards(parts) -> None:
+    for seed in range(40):
+        view = play(**parts, seed=seed)
+        play_to_the_end(view, ("check", "call"))
+        if view.match.showdown:
+            break
+    match = view.match
+    assert match.showdown is not None and match.phase == "hand over"
+    assert [b.description for b in view.bot_row.children] == [label(c) for c in match.hole[BOT]]
+    assert len(view.board_row.children) == 5
+    assert sum(match.stacks) == 2000
+    assert "show" in view.log_view.value and not view.next_button.disabled
+    view.next_button.click()
+    assert match.hand_number == 2 and match.phase == "betting"
+
+
+def test_a_fold_gives_the_bot_the_pot(parts) -> None:
+    view = play(**parts, seed=11)
+    before = list(view.match.stacks)
+    if view.match.phase == "betting":
+        view.buttons["fold"].click()
+    match = view.match
+    assert match.phase == "hand over" and match.state["folded"] in (YOU, BOT)
+    assert sum(match.stacks) == 2000 and match.stacks != before
+    assert "win" in match.log[-1]
+
+
+def test_the_button_alternates_and_the_seed_repeats(parts) -> None:
+    one, two = Match(seed=9, **parts), Match(seed=9, **parts)
+    one.new_hand()
+    two.new_hand()
+    assert one.hole == two.hole and one.dealer == two.dealer
+    first = one.dealer
+    while one.phase == "betting":
+        one.act("fold")
+    one.new_hand()
+    assert one.dealer == 1 - first
+
+
+def test_a_student_error_leaves_the_match_as_it_was(parts) -> None:
+    broken = dict(parts, apply=lambda state, action, amount=None: {**state, "to_act": None,
+                                                                   "stacks": [0, 0]})
+    match = Match(seed=1, **{**parts})
+    match.new_hand()
+    while match.state["to_act"] != YOU or match.phase != "betting":
+        match.new_hand() if match.phase != "betting" else None
+        if match.phase == "betting" and match.state["to_act"] == YOU:
+            break
+    saved = (match.state, list(match.log), match.phase)
+    match.apply = broken["apply"]
+    with pytest.raises(StudentCodeError, match="step 4, apply"):
+        match.act("fold")
+    assert (match.state, match.log, match.phase) == saved
+
+
+def test_a_mistake_shows_the_checklist_naming_its_step() -> None:
+    module = module_with(mistaken("raise_below_double"))
+    shown = play(**parts_of(module))
+    assert isinstance(shown, widgets.HTML)
+    assert "step 4 (betting) needs work" in shown.value
