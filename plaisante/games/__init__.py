@@ -8,7 +8,7 @@ import importlib
 
 from ..assignment import Assignment
 
-COURSE: tuple[str, ...] = ("plaisante", "deck", "holdem", "tricks")
+COURSE: tuple[str, ...] = ("plaisante", "deck", "video_poker", "holdem", "tricks")
 
 
 def load(assignment_id: str) -> Assignment:

@@ -1,0 +1,42 @@
+"""Video poker (SPEC §6, issue 13): a five-card draw machine with bets, holds, a pay table and
+saved credits. This package is the whole assignment: its description (``ASSIGNMENT``), its
+rules, its checks, the saved-credits file (``saving``), the machine on the student's code
+(model and view) and the names its notebook's setup cell imports (``setup``).
+
+Step 5 of the issue (find the bugs: students' own tests graded against a buggy port) waits for
+the course's student-tests mechanism; until it lands the notebook shows the buggy port and asks
+for the bugs without points, and this description has four graded steps.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...assignment import Assignment, Step
+from . import checks
+
+#: Where the last cell's machine keeps its credits, beside the notebook.
+SAVE_FILE = "video_poker_credits.json"
+
+ASSIGNMENT = Assignment(
+    id="video_poker",
+    title="Video poker",
+    steps=(
+        Step(1, "frequencies", (("frequencies", checks.check_frequencies),)),
+        Step(2, "hand_name", (("hand_name", checks.check_hand_name),)),
+        Step(3, "payout", (("payout", checks.check_payout),)),
+        Step(4, "Machine", (("Machine", checks.check_machine),
+                            ("Machine", checks.check_saved_credits))),
+    ),
+    game=lambda **parts: machine_view(**parts),
+)
+
+
+def machine_view(*, seed: int | None = None, path: str | None = SAVE_FILE,
+                 **parts: Any) -> Any:
+    """Return the machine's view on the student's ``Machine`` (built with
+    ``random.Random(seed)`` and the saved-credits file ``path``; None saves nothing)."""
+    from .model import MachinePlay
+    from .view import MachineView
+
+    return MachineView(MachinePlay(parts["Machine"], seed=seed, path=path))

@@ -1,0 +1,326 @@
+"""The checks of the video-poker machine's steps, shared by the notebook's test cells and the
+gate.
+
+Each ``check_*`` takes the student's part as a parameter, calls it with plain data only (kit
+cards, ints, strs, a ``random.Random``), compares strictly (``same``) and raises
+``CheckFailed`` naming the call, the expected value and the actual one. A student's
+``NotImplementedError`` goes through untouched. Under the judge a part is a handle whose calls
+go to the student's kernel: a ``Machine`` is built there and only its methods are called and its
+attributes read. Each step is judged on its own: ``hand_name`` counts with the kit's tally,
+``payout`` and ``Machine.draw`` hear the hand's name and win from stand-ins (``Always``).
+"""
+
+from __future__ import annotations
+
+import builtins
+import os
+import random
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial
+from typing import Any
+
+from ...cards import KitCard, hand, labels, new_deck
+from ...checking import Always, CheckFailed, check_shape, expect_value, run, same, show, substituted
+from .rules import (
+    FLUSH,
+    FOUR_OF_A_KIND,
+    FULL_HOUSE,
+    HAND_SIZE,
+    MAX_BET,
+    MIN_BET,
+    NOTHING,
+    PAIR,
+    PAYS,
+    ROYAL_FLUSH,
+    START_CREDITS,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    THREE_OF_A_KIND,
+    TWO_PAIR,
+)
+
+# Bound at import so a part that patches builtins cannot change what a check sees.
+_type: Any = builtins.type
+_len: Any = builtins.len
+
+
+# --------------------------------------------------------------------------- step 1: frequencies
+
+def kit_frequencies(cards: list[Any]) -> list[int]:
+    """Known-good tally (15 slots, slot = value 2…14): the stand-in for ``frequencies`` while
+    ``hand_name`` is checked."""
+    counts = [0] * 15
+    for card in cards:
+        counts[card.value] += 1
+    return counts
+
+
+def expect_frequencies(frequencies: Callable[[list[Any]], Any], text: str,
+                       expected: dict[int, int]) -> None:
+    """Check ``frequencies`` on the kit's cards written ``text``: the 15-slot list with
+    ``expected`` (value → count) filled in, and the cards left as they were."""
+    cards = hand(text)
+    before = list(cards)
+    call = f"frequencies({labels(cards) if cards else '[]'})"
+    expect_value(call, [expected.get(value, 0) for value in range(15)],
+                 lambda: frequencies(cards))
+    if not same(before, cards):
+        raise CheckFailed(f"after {call}: expected the cards unchanged, got {show(cards)}")
+
+
+def check_frequencies(frequencies: Callable[[list[Any]], Any]) -> None:
+    """Check step 1: a 15-slot list, slot = value, for a few hands."""
+    expect_frequencies(frequencies, "K♥ K♦ 3♣ 7♠ 9♥", {13: 2, 3: 1, 7: 1, 9: 1})
+    expect_frequencies(frequencies, "2♣ 2♦ 2♥ 10♠ 10♣", {2: 3, 10: 2})
+    expect_frequencies(frequencies, "", {})
+
+
+# ----------------------------------------------------------------------------- step 2: hand_name
+
+#: One hand of every name (the visible test).
+EVERY_NAME: tuple[tuple[str, str], ...] = (
+    ("10♥ J♥ Q♥ K♥ A♥", ROYAL_FLUSH),
+    ("5♠ 6♠ 7♠ 8♠ 9♠", STRAIGHT_FLUSH),
+    ("9♣ 9♦ 9♥ 9♠ K♣", FOUR_OF_A_KIND),
+    ("3♣ 3♦ 3♥ K♠ K♣", FULL_HOUSE),
+    ("2♦ 7♦ 9♦ J♦ K♦", FLUSH),
+    ("8♣ 9♦ 10♥ J♠ Q♣", STRAIGHT),
+    ("7♣ 7♦ 7♥ 2♠ K♣", THREE_OF_A_KIND),
+    ("4♣ 4♦ J♥ J♠ A♣", TWO_PAIR),
+    ("2♣ 2♦ 6♥ 9♠ K♣", PAIR),
+    ("2♣ 5♦ 8♥ J♠ K♣", NOTHING),
+)
+
+
+def expect_name(hand_name: Callable[[list[Any]], Any], text: str, expected: str) -> None:
+    """Check ``hand_name`` names the kit's cards ``text`` ``expected``, counting with the kit's
+    tally (a mistake in ``frequencies`` costs step 1 only)."""
+    cards = hand(text)
+    with substituted(hand_name, frequencies=kit_frequencies):
+        expect_value(f"hand_name({labels(cards)})", expected, lambda: hand_name(cards))
+
+
+def check_hand_name(hand_name: Callable[[list[Any]], Any]) -> None:
+    """Check step 2: one hand of every name."""
+    for text, name in EVERY_NAME:
+        expect_name(hand_name, text, name)
+
+
+# -------------------------------------------------------------------------------- step 3: payout
+
+def expect_payout(payout: Callable[[list[Any], int], Any], text: str, name: str,
+                  bet: int) -> None:
+    """Check ``payout(cards, bet)`` on the kit's cards ``text`` (a ``name``): the pay table's
+    row times the bet. While it runs, ``hand_name`` answers ``name`` (a stand-in), so a mistake
+    in step 2 costs step 2 only."""
+    cards = hand(text)
+    with substituted(payout, hand_name=Always(name)):
+        expect_value(f"payout({labels(cards)}, {bet}) (a {name})", PAYS[name] * bet,
+                     lambda: payout(cards, bet))
+
+
+def check_payout(payout: Callable[[list[Any], int], Any]) -> None:
+    """Check step 3: a few rows of the pay table at each bet."""
+    expect_payout(payout, "3♣ 3♦ 3♥ K♠ K♣", FULL_HOUSE, 5)
+    expect_payout(payout, "4♣ 4♦ J♥ J♠ A♣", TWO_PAIR, 10)
+    expect_payout(payout, "2♣ 2♦ 6♥ 9♠ K♣", PAIR, 15)
+    expect_payout(payout, "2♣ 5♦ 8♥ J♠ K♣", NOTHING, 15)
+
+
+# ------------------------------------------------------------------------------- step 4: Machine
+
+def kit_deal(seed: int) -> tuple[list[KitCard], list[KitCard]]:
+    """Return (the 5 cards dealt, the deck left) when a machine built with
+    ``random.Random(seed)`` deals its first game: a new deck, ``rng.shuffle(deck)``, then five
+    ``deck.pop()``."""
+    deck = new_deck()
+    random.Random(seed).shuffle(deck)
+    cards = [deck.pop() for _ in range(HAND_SIZE)]
+    return cards, deck
+
+
+def after_draw(cards: list[KitCard], deck: list[KitCard], held: list[bool]) -> list[KitCard]:
+    """Return the cards after a draw: each card not held replaced, in position order, by the
+    top of ``deck`` (which loses them)."""
+    return [card if keep else deck.pop() for card, keep in zip(cards, held)]
+
+
+def expect_state(machine: Any, call: str, **expected: Any) -> None:
+    """Check the machine's attributes after ``call``, each compared strictly."""
+    for name, wanted in expected.items():
+        actual = run(f"after {call}: machine.{name}", lambda name=name: getattr(machine, name))
+        if not same(wanted, actual):
+            raise CheckFailed(f"after {call}: expected machine.{name} = {show(wanted)}, got "
+                              f"{show(actual)}")
+
+
+def state(machine: Any) -> dict[str, Any]:
+    """Return the machine's observable state (for "changes nothing")."""
+    return {name: run(f"machine.{name}", lambda name=name: getattr(machine, name))
+            for name in ("credits", "games", "bet", "cards", "held", "dealt")}
+
+
+def expect_refused(machine: Any, call: str, action: Callable[[], Any],
+                   mentions: tuple[str, ...] = ()) -> None:
+    """Check ``action`` raises ValueError whose message holds every text of ``mentions``, and
+    leaves the machine exactly as it was."""
+    before = state(machine)
+    try:
+        value = action()
+    except NotImplementedError:
+        raise
+    except ValueError as error:
+        absent = [text for text in mentions if text not in str(error)]
+        if absent:
+            raise CheckFailed(f"{call}: the ValueError should name {', '.join(mentions)}; its "
+                              f"message {str(error)!r} lacks {', '.join(absent)}") from None
+    except Exception as error:
+        raise CheckFailed(f"{call}: expected ValueError naming the rule, got "
+                          f"{_type(error).__name__}: {error}") from error
+    else:
+        raise CheckFailed(f"{call}: expected ValueError naming the rule, got no error (it "
+                          f"returned {show(value)})")
+    expect_state(machine, f"{call} (refused)", **before)
+
+
+def draw_as(machine: Any, name: str, win: int) -> None:
+    """Call ``machine.draw()`` while ``hand_name`` answers ``name`` and ``payout`` ``win``
+    (stand-ins: a mistake in steps 2–3 costs those steps only)."""
+    draw = run("machine.draw", lambda: machine.draw)
+    with substituted(draw, hand_name=Always(name), payout=Always(win)):
+        run("machine.draw()", draw)
+
+
+def play_game(Machine: Any, seed: int, bets: int, held: list[bool], name: str, win: int,
+              credits: int | None = None) -> Any:
+    """Play one game on a machine built with ``random.Random(seed)`` (and ``credits``): press
+    Bet ``bets`` times, deal, hold ``held``, draw (the hand named ``name``, paying ``win``),
+    checking the state after each; return the machine."""
+    start = START_CREDITS if credits is None else credits
+    made = f"Machine(rng=random.Random({seed})" + ("" if credits is None else
+                                                   f", credits={credits}") + ")"
+    machine = run(made, lambda: Machine(rng=random.Random(seed)) if credits is None
+                  else Machine(rng=random.Random(seed), credits=credits))
+    expect_state(machine, made, credits=start, games=0, bet=0, dealt=False)
+    for press in range(1, bets + 1):
+        run("machine.place_bet()", machine.place_bet)
+        expect_state(machine, f"place_bet() × {press}", bet=MIN_BET * press, credits=start)
+    cards, deck = kit_deal(seed)
+    bet = MIN_BET * bets
+    run("machine.deal()", machine.deal)
+    expect_state(machine, f"a bet of {bet}, then deal()", cards=cards, held=[False] * HAND_SIZE,
+                 credits=start - bet, bet=bet, dealt=True)
+    positions = [i for i, keep in enumerate(held) if keep]
+    for position in positions:
+        run(f"machine.toggle_hold({position})", lambda p=position: machine.toggle_hold(p))
+    holding = f"deal(), toggle_hold of {positions}" if positions else "deal()"
+    expect_state(machine, holding, held=held, cards=cards)
+    draw_as(machine, name, win)
+    expected = after_draw(cards, deck, held)
+    left = start - bet + win
+    refill = START_CREDITS if left < MIN_BET else left
+    expect_state(machine, f"{holding}, draw() (dealt {labels(cards)}; a {name} paying {win})",
+                 cards=expected, name=name, win=win, credits=refill, games=1, bet=0,
+                 dealt=False)
+    return machine
+
+
+def check_machine(Machine: Any) -> None:
+    """Check step 4's rules: bet, deal, hold, draw, pay, count, and what is refused."""
+    # Random(24) deals 8♠ K♦ K♥ K♣ 2♦; holding the kings, the draw gives Q♣ K♦ K♥ K♣ A♣.
+    machine = play_game(Machine, 24, 2, [False, True, True, True, False], THREE_OF_A_KIND, 30)
+    expect_refused(machine, "draw() before a deal", machine.draw)
+    expect_refused(machine, "deal() with no bet", machine.deal)
+    expect_refused(machine, "toggle_hold(0) before a deal", lambda: machine.toggle_hold(0))
+    run("place_bet()", machine.place_bet)
+    run("deal()", machine.deal)
+    expect_refused(machine, "place_bet() during a game", machine.place_bet)
+    expect_refused(machine, "deal() during a game", machine.deal)
+
+
+@contextmanager
+def scratch_path() -> Iterator[str]:
+    """Yield a file name in the current folder that nothing uses (the student's kernel writes
+    it; under the judge that folder is the sandbox's own); remove it afterwards if it is here."""
+    path = f"video-poker-check-{uuid.uuid4().hex[:12]}.json"
+    try:
+        yield path
+    finally:
+        for leftover in (path, path + ".tmp"):
+            if os.path.isfile(leftover):
+                os.remove(leftover)
+
+
+def check_saved_credits(Machine: Any) -> None:
+    """Check step 4's saved credits: a machine on a new file starts at 100 credits and 0
+    games; every change is saved, and a new machine on the same file carries on from it."""
+    with scratch_path() as path:
+        made = f"Machine(rng=random.Random(24), path={path!r})"
+        first = run(made, lambda: Machine(rng=random.Random(24), path=path))
+        expect_state(first, f"{made} (no such file yet)", credits=START_CREDITS, games=0)
+        run("place_bet()", first.place_bet)
+        run("deal()", first.deal)
+        again = run(f"Machine(path={path!r})", lambda: Machine(path=path))
+        expect_state(again, "a bet of 5, deal(), then a new Machine on the same file",
+                     credits=START_CREDITS - MIN_BET, games=0, dealt=False)
+        for position in range(HAND_SIZE):  # 8♠ K♦ K♥ K♣ 2♦, all held: three kings
+            run(f"toggle_hold({position})", lambda p=position: first.toggle_hold(p))
+        draw_as(first, THREE_OF_A_KIND, 15)
+        third = run(f"Machine(path={path!r})", lambda: Machine(path=path))
+        expect_state(third, "draw() paying 15, then a new Machine on the same file",
+                     credits=START_CREDITS - MIN_BET + 15, games=1)
+
+
+def expect_bets(Machine: Any, credits: int) -> None:
+    """Check Bet on a machine with ``credits``: 5 a press, up to 15 and never beyond the
+    credits; Bet max only with 15 credits; refusals change nothing."""
+    made = f"Machine(rng=random.Random(3), credits={credits})"
+    machine = run(made, lambda: Machine(rng=random.Random(3), credits=credits))
+    allowed = min(MAX_BET, credits - credits % MIN_BET)
+    for bet in range(MIN_BET, allowed + 1, MIN_BET):
+        run("place_bet()", machine.place_bet)
+        expect_state(machine, f"{made}, place_bet() × {bet // MIN_BET}", bet=bet,
+                     credits=credits)
+    presses = allowed // MIN_BET + 1
+    mentions = (str(MAX_BET),) if allowed == MAX_BET else (str(credits),)
+    expect_refused(machine, f"{made}, place_bet() × {presses}", machine.place_bet, mentions)
+    if credits < MAX_BET:
+        expect_refused(machine, f"{made}, bet_max()", machine.bet_max, (str(MAX_BET),))
+
+
+def expect_bet_max(Machine: Any, seed: int) -> None:
+    """Check Bet max on a new machine: bets 15 and deals; refused during the game."""
+    made = f"Machine(rng=random.Random({seed}))"
+    machine = run(made, lambda: Machine(rng=random.Random(seed)))
+    run("bet_max()", machine.bet_max)
+    cards, _ = kit_deal(seed)
+    expect_state(machine, f"{made}, bet_max()", bet=MAX_BET, credits=START_CREDITS - MAX_BET,
+                 cards=cards, dealt=True, games=0)
+    expect_refused(machine, f"{made}, bet_max() twice", machine.bet_max)
+    expect_refused(machine, f"{made}, bet_max(), deal()", machine.deal)
+
+
+def expect_holds(Machine: Any, seed: int, positions: list[int]) -> None:
+    """Check toggle_hold: each toggle flips one card; positions outside 0…4 are refused."""
+    made = f"Machine(rng=random.Random({seed}))"
+    machine = run(made, lambda: Machine(rng=random.Random(seed)))
+    run("place_bet()", machine.place_bet)
+    run("deal()", machine.deal)
+    held = [False] * HAND_SIZE
+    for position in positions:
+        run(f"toggle_hold({position})", lambda p=position: machine.toggle_hold(p))
+        held[position] = not held[position]
+    expect_state(machine, f"deal(), toggle_hold of {positions}", held=held)
+    for wrong in (HAND_SIZE, -1):
+        expect_refused(machine, f"toggle_hold({wrong})", partial(machine.toggle_hold, wrong))
+
+
+__all__ = [
+    "CheckFailed", "Always", "same", "show", "expect_value", "substituted", "check_shape",
+    "kit_frequencies", "expect_frequencies", "check_frequencies", "EVERY_NAME", "expect_name",
+    "check_hand_name", "expect_payout", "check_payout", "kit_deal", "after_draw",
+    "expect_state", "expect_refused", "draw_as", "play_game", "check_machine",
+    "check_saved_credits", "expect_bets", "expect_bet_max", "expect_holds",
+]

@@ -1,0 +1,165 @@
+"""The ipywidgets view of the video-poker machine: it renders a ``MachinePlay`` and forwards
+clicks. No rule lives here (they are the student's ``Machine``, read through
+``plaisante.games.video_poker.model``); ipywidgets swallows exceptions raised in handlers, so
+the view shows the machine's refusals and errors in its message line.
+
+Stable CSS classes for tests and styling: ``vp-machine`` (the whole view), ``vp-paytable``
+(``vp-lit`` on the current bet's column, ``vp-hit`` on the row just won), ``vp-credits``,
+``vp-bet``, ``vp-games`` (each number in ``<b>``), ``vp-slot`` (a card with its HOLD toggle
+``vp-hold``), ``vp-back`` (a card not dealt yet), ``vp-result``, ``vp-bet-button``,
+``vp-bet-max``, ``vp-deal``, ``vp-draw``, ``plaisante-message``.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+
+from ...card_widgets import chip, restyle
+from ...cards import label, spoken_name
+from ...style import STYLE
+from .model import IllegalAction, MachinePlay, Snapshot, StudentCodeError
+from .rules import BETS, HAND_ORDER, HAND_SIZE, MAX_BET, MIN_BET, PAYS
+
+
+def pay_table_html(bet: int, won: str | None) -> str:
+    """Return the pay table: a row per hand, a column per bet (5, 10, 15), the column of
+    ``bet`` lit and the row of ``won`` (a hand that paid) marked."""
+    head = "".join(f"<th class='num{' vp-lit' if b == bet else ''}' scope='col'>bet {b}</th>"
+                   for b in BETS)
+    rows = []
+    for name in HAND_ORDER:
+        cells = "".join(f"<td class='num{' vp-lit' if b == bet else ''}'>{PAYS[name] * b}</td>"
+                        for b in BETS)
+        hit = " class='vp-hit'" if name == won else ""
+        rows.append(f"<tr{hit}><th scope='row'>{html.escape(name)}</th>{cells}</tr>")
+    return (f"<table class='vp-paytable'><caption>Pays (credits)</caption><thead><tr><th>"
+            f"hand</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
+
+
+class MachineView(widgets.VBox):
+    """The machine: pay table, credits, bet and games, five cards each with a HOLD toggle
+    (clicking the card toggles it too), the hand's name and win, Bet, Bet max, Deal, Draw."""
+
+    def __init__(self, play: MachinePlay) -> None:
+        super().__init__()
+        self.add_class("plaisante-table").add_class("vp-machine")
+        self.play = play
+        self.pay_table = widgets.HTML().add_class("vp-pay")
+        self.status = widgets.HTML().add_class("plaisante-status")
+        self.card_buttons: list[widgets.Button] = []
+        self.hold_buttons: list[widgets.ToggleButton] = []
+        slots = []
+        for position in range(HAND_SIZE):
+            card = widgets.Button(description="", tooltip="not dealt yet")
+            card.add_class("plaisante-card").add_class("vp-back")
+            card.on_click(lambda _, p=position: self.toggle(p))
+            hold = widgets.ToggleButton(description="HOLD", tooltip=f"hold card {position + 1}")
+            hold.add_class("vp-hold")
+            hold.observe(lambda change, p=position: self._hold_changed(p, change), "value")
+            self.card_buttons.append(card)
+            self.hold_buttons.append(hold)
+            slots.append(widgets.VBox([card, hold]).add_class("vp-slot"))
+        self.cards_row = widgets.HBox(slots).add_class("plaisante-row").add_class("vp-cards")
+        self.result = widgets.HTML().add_class("vp-result")
+        self.bet_button = widgets.Button(description=f"Bet +{MIN_BET}",
+                                         tooltip=f"add {MIN_BET} to the bet (up to {MAX_BET})")
+        self.bet_button.add_class("vp-bet-button")
+        self.bet_max_button = widgets.Button(description=f"Bet max ({MAX_BET})",
+                                             tooltip=f"bet {MAX_BET} and deal")
+        self.bet_max_button.add_class("vp-bet-max")
+        self.deal_button = widgets.Button(description="Deal", button_style="success",
+                                          tooltip="take the bet and deal five cards")
+        self.deal_button.add_class("vp-deal")
+        self.draw_button = widgets.Button(description="Draw", button_style="warning",
+                                          tooltip="replace the cards not held")
+        self.draw_button.add_class("vp-draw")
+        self.bet_button.on_click(lambda _: self.press("place_bet"))
+        self.bet_max_button.on_click(lambda _: self.press("bet_max"))
+        self.deal_button.on_click(lambda _: self.press("deal"))
+        self.draw_button.on_click(lambda _: self.press("draw"))
+        actions = widgets.HBox([self.bet_button, self.bet_max_button, self.deal_button,
+                                self.draw_button]).add_class("plaisante-actions")
+        actions.add_class("vp-actions")
+        self.message = widgets.HTML().add_class("plaisante-message")
+        self.children = [widgets.HTML(STYLE), self.pay_table, self.status, self.cards_row,
+                         self.result, actions, self.message]
+        self._rendering = False
+        notice = play.state.notice
+        self.message.value = f"⚠ {html.escape(notice)}" if notice else ""
+        self.render()
+
+    # ----------------------------------------------------------------------- handlers
+    def press(self, action: str) -> None:
+        """Do ``action`` (place_bet, bet_max, deal, draw) as its button does."""
+        self._act(lambda: self.play.act(action))
+
+    def toggle(self, position: int) -> None:
+        """Hold or release the card at ``position``, as its card or HOLD toggle does."""
+        self._act(lambda: self.play.act("toggle_hold", position))
+
+    def _hold_changed(self, position: int, change: dict[str, Any]) -> None:
+        if self._rendering or change["new"] == self.play.state.held[position]:
+            return
+        self.toggle(position)
+
+    def _act(self, action: Callable[[], Any]) -> None:
+        try:
+            action()
+            self.message.value = ""
+        except IllegalAction as rule:
+            self.message.value = f"⚠ {html.escape(str(rule))}"
+        except StudentCodeError as error:
+            self.message.value = (f"⚠ Your Machine stopped ({html.escape(str(error))}). Fix step "
+                                  f"{error.step} and run its cells again.")
+        self.render()
+
+    # ------------------------------------------------------------------------- render
+    def render(self) -> None:
+        """Redraw every widget from the machine's state."""
+        state: Snapshot = self.play.state
+        self._rendering = True
+        try:
+            won = state.name if (not state.dealt and state.name and state.win) else None
+            self.pay_table.value = pay_table_html(state.bet, won)
+            self.status.value = (chip("vp-credits", f"credits <b>{state.credits}</b>")
+                                 + chip("vp-bet", f"bet <b>{state.bet}</b>")
+                                 + chip("vp-games", f"games <b>{state.games}</b>"))
+            for position, (button, hold) in enumerate(zip(self.card_buttons,
+                                                          self.hold_buttons)):
+                held = bool(state.held[position]) if state.dealt else False
+                if state.cards:
+                    card = state.cards[position]
+                    button.description = label(card)
+                    restyle(button, card, held, False)
+                    button.remove_class("vp-back")
+                    button.tooltip = spoken_name(card) + (", held" if held else "") + (
+                        ": click to hold" if state.dealt and not held else "")
+                else:
+                    button.description = ""
+                    button.add_class("vp-back")
+                    button.tooltip = "not dealt yet"
+                button.disabled = not state.dealt
+                hold.value = held
+                hold.disabled = not state.dealt
+                hold.description = "HELD" if held else "HOLD"
+            if state.dealt:
+                result = ("Hold the cards to keep (click a card or its HOLD, or Tab to it and "
+                          "press Enter), then <b>Draw</b>")
+            elif state.name is not None:
+                result = (f"<span class='plaisante-hand-name'>{html.escape(state.name)}</span>"
+                          f" &nbsp;·&nbsp; win <b>{state.win}</b>")
+            else:
+                result = "Press <b>Bet</b> (or <b>Bet max</b>), then <b>Deal</b>"
+            self.result.value = result
+            self.bet_button.disabled = state.why_not("place_bet") is not None
+            self.bet_max_button.disabled = state.why_not("bet_max") is not None
+            self.deal_button.disabled = state.why_not("deal") is not None
+            self.draw_button.disabled = state.why_not("draw") is not None
+            self.deal_button.description = f"Deal ({state.bet})" if state.bet and \
+                not state.dealt else "Deal"
+        finally:
+            self._rendering = False
