@@ -216,6 +216,28 @@ CSS = """
 .plaisante-xray-formula { font-size: 1.6em; font-weight: 700; }
 .plaisante-xray-cards, .plaisante-xray-sum { opacity: 0.9; }
 .plaisante-xray-warn { color: #ffb4b4; font-weight: 600; max-width: 22em; }
+/* the video-poker machine (video_poker) */
+.vp-machine { max-width: 760px; }
+.vp-machine .vp-paytable { border-collapse: collapse; width: 100%; font-size: 15px;
+  line-height: 1.25; background: rgba(0,0,0,0.25); border-radius: 8px; }
+.vp-paytable caption { text-align: left; font-size: 14px; padding: 0 0 2px; color: #fdfdf8; }
+.vp-paytable th, .vp-paytable td { padding: 1px 10px; text-align: left; font-weight: 400; }
+.vp-paytable thead th { font-weight: 700; }
+.vp-paytable .num { text-align: right; font-variant-numeric: tabular-nums; }
+.vp-paytable .vp-lit { background: #f5c518; color: #1b1b1b; font-weight: 700; }
+.vp-paytable tr.vp-hit th, .vp-paytable tr.vp-hit td { background: #ffe28a; color: #1b1b1b;
+  font-weight: 700; }
+.vp-machine .vp-cards { gap: 12px; padding-top: 22px; min-height: 0; justify-content: center; }
+.vp-slot { align-items: center; gap: 8px; }
+.vp-slot .vp-hold.jupyter-button { width: 74px; height: 30px; font-weight: 700; font-size: 14px;
+  margin: 0; border-radius: 6px; }
+.vp-slot .vp-hold.jupyter-button.mod-active { background: #f5c518; color: #1b1b1b; }
+.vp-slot .vp-hold.jupyter-button:focus-visible { outline: 4px solid #ffe28a; outline-offset: 2px; }
+.plaisante-card.jupyter-button.vp-back { background: repeating-linear-gradient(45deg, #7a1f2b 0
+  6px, #a3323f 6px 12px); border: 3px solid #fdfdf8; }
+.vp-machine .vp-actions { flex-wrap: wrap; gap: 10px; }
+.vp-machine .vp-actions .jupyter-button { min-width: 120px; padding: 0 14px; }
+.vp-result .widget-html-content { font-size: 18px; min-height: 1.5em; }
 /* the gate's checklist (the last cell while a step fails) */
 .plaisante-checklist { font-size: 18px; line-height: 1.35; color: #1b1b1b; background: #fffdf7;
   border: 3px solid #a3001b; border-radius: 12px; padding: 10px 18px 14px; max-width: 900px; }

@@ -1,0 +1,133 @@
+"""The video-poker machine, driven headless by clicking its widgets on the reference's
+Machine (ipywidgets swallows handler errors, so every test asserts on the machine's state and
+the widgets' traits), its refusals in the message line, saved credits across views, and the
+gate on a sample with a failing step."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import ipywidgets as widgets
+import pytest
+from video_poker_support import load_reference, mistaken, module_with
+
+from plaisante.cards import label
+from plaisante.games import load
+from plaisante.games.video_poker.checks import kit_deal
+from plaisante.games.video_poker.model import MachinePlay, StudentCodeError
+from plaisante.games.video_poker.setup import play
+from plaisante.games.video_poker.view import MachineView
+
+PARTS = load("video_poker").parts
+
+
+def parts_of(module) -> dict[str, object]:
+    return {name: getattr(module, name) for name in PARTS}
+
+
+@pytest.fixture(scope="module")
+def parts() -> dict[str, object]:
+    return parts_of(load_reference())
+
+
+@pytest.fixture
+def save_file(tmp_path: Path) -> str:
+    return str(tmp_path / "credits.json")
+
+
+def view_of(parts, seed: int, path: str | None) -> MachineView:
+    view = load("video_poker").game(seed=seed, path=path, **parts)
+    assert isinstance(view, MachineView)
+    return view
+
+
+def test_bet_deal_hold_two_and_draw(parts, save_file) -> None:
+    view = view_of(parts, 24, save_file)
+    assert view.deal_button.disabled and view.draw_button.disabled
+    assert all(b.disabled for b in view.hold_buttons)
+    view.bet_button.click()
+    view.bet_button.click()
+    assert view.play.state.bet == 10 and "credits <b>100</b>" in view.status.value
+    assert view.pay_table.value.count("vp-lit") == 11  # the bet-10 column: header and 10 rows
+    view.deal_button.click()
+    dealt, _ = kit_deal(24)
+    assert [b.description for b in view.card_buttons] == [label(c) for c in dealt]
+    assert "credits <b>90</b>" in view.status.value and view.bet_button.disabled
+    view.card_buttons[1].click()  # a card toggles its hold
+    view.hold_buttons[2].value = True  # so does its HOLD toggle
+    assert view.play.state.held == (False, True, True, False, False)
+    assert "plaisante-selected" in view.card_buttons[1]._dom_classes
+    assert view.hold_buttons[1].description == "HELD"
+    view.draw_button.click()
+    state = view.play.state
+    assert state.cards[1:3] == tuple(dealt[1:3]) and state.games == 1
+    assert state.credits == 90 + state.win
+    assert state.name in view.result.value and f"win <b>{state.win}</b>" in view.result.value
+    assert "games <b>1</b>" in view.status.value and view.message.value == ""
+    assert not any(b.value for b in view.hold_buttons)
+
+
+def test_bet_max_deals_and_a_win_marks_its_row(parts, save_file) -> None:
+    view = view_of(parts, 35, save_file)  # J♥ 10♦ J♠ 10♣ 10♠: a full house
+    view.bet_max_button.click()
+    assert view.play.state.bet == 15 and view.play.state.dealt
+    for position in range(5):
+        view.toggle(position)
+    view.draw_button.click()
+    assert view.play.state.credits == 85 + 90
+    assert "<tr class='vp-hit'><th scope='row'>Full House</th>" in view.pay_table.value
+
+
+def test_a_refusal_shows_the_rule_and_changes_nothing(parts) -> None:
+    view = view_of(parts, 1, None)
+    view.press("deal")
+    assert view.message.value == "⚠ bet at least 5 before dealing"
+    assert view.play.state.credits == 100 and not view.play.state.dealt
+    view.press("draw")
+    assert "deal first" in view.message.value
+
+
+def test_credits_are_kept_for_the_next_view_on_the_same_file(parts, save_file) -> None:
+    first = view_of(parts, 3, save_file)
+    first.bet_button.click()
+    first.deal_button.click()
+    first.draw_button.click()  # A♥ 6♥ 3♠ K♠ 6♣: a pair, the bet back
+    again = view_of(parts, None, save_file)
+    assert (again.play.state.credits, again.play.state.games) == (100, 1)
+    assert "games <b>1</b>" in again.status.value
+
+
+def test_a_corrupt_save_file_is_said_in_the_message_line(parts, save_file) -> None:
+    Path(save_file).write_text('{"credits": 4')
+    view = view_of(parts, 1, save_file)
+    assert view.message.value.startswith("⚠ credits.json was not a saved machine: it is not JSON")
+    assert "credits.json.corrupt-1" in view.message.value
+    assert view.play.state.credits == 100
+
+
+def test_a_machine_that_breaks_names_step_4(parts) -> None:
+    class Broken(parts["Machine"]):  # type: ignore[misc, valid-type]
+        def draw(self):
+            raise KeyError("oops")
+    view = MachineView(MachinePlay(Broken, seed=2))
+    view.bet_max_button.click()
+    view.draw_button.click()
+    assert view.message.value.startswith("⚠ Your Machine stopped (draw() raised KeyError")
+    assert "Fix step 4" in view.message.value
+    with pytest.raises(StudentCodeError, match="machine.held"):
+        class Bad(parts["Machine"]):  # type: ignore[misc, valid-type]
+            def __init__(self, **kwargs):
+                super().__init__(**kwargs)
+                self.held = "none"
+        MachinePlay(Bad)
+
+
+def test_play_shows_the_checklist_naming_step_4_for_held_cards_moved(tmp_path,
+                                                                    monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    module = module_with(mistaken("held_cards_moved"))
+    shown = play(**parts_of(module))
+    assert isinstance(shown, widgets.HTML)
+    assert "Not yet: step 4 (Machine) needs work" in shown.value
+    assert "expected machine.cards = [Q♣ K♦ K♥ K♣ A♣]" in shown.value
+    assert list(tmp_path.iterdir()) == []
