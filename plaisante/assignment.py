@@ -167,6 +167,21 @@ def checklist_html(results: list[StepResult]) -> str:
             "cells again, then run this cell.</div></div>")
 
 
+def checklist_widget(results: list[StepResult]) -> Any:
+    """Return the checklist as an ipywidgets HTML that a saved notebook keeps as plain HTML
+    too, so a reopened notebook shows the checklist, not ``HTML(value='<style>…')``."""
+    import ipywidgets as widgets  # only the view needs widgets; keeps the checks pure
+
+    class Checklist(widgets.HTML):
+        def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+            bundle = super()._repr_mimebundle_(**kwargs)
+            bundle["text/html"] = self.value
+            bundle["text/plain"] = "Not yet: run this cell to see which step needs work."
+            return bundle
+
+    return Checklist(checklist_html(results))
+
+
 def play(assignment: Assignment, parts: dict[str, Any], **options: Any) -> Any:
     """Check the student's ``parts``; return the assignment's game on them (``options`` go to
     it, e.g. a seed), or the checklist while a step fails.
@@ -179,8 +194,6 @@ def play(assignment: Assignment, parts: dict[str, Any], **options: Any) -> Any:
         return None
     results = check_all(assignment, parts)
     if any(result.status != "pass" for result in results):
-        import ipywidgets as widgets  # only the view needs widgets; keeps the checks pure
-
-        return widgets.HTML(checklist_html(results))
+        return checklist_widget(results)
     print(ALL_VISIBLE_PASS)
     return assignment.game(**options, **parts)

@@ -13,7 +13,7 @@ import webbrowser
 from pathlib import Path
 from typing import Any
 
-from .assignment import check_all, checklist_html
+from .assignment import check_all, checklist_widget
 from .course import CourseLayout
 from .games import load
 
@@ -22,8 +22,6 @@ def show(assignment: str, *, seed: int | None = None, root: Path | None = None) 
     """Return the presenter view of ``assignment`` on its reference solution (read from the
     course's source notebook); ``seed`` sets the first deal. While a step fails, the gate's
     checklist instead (an ipywidgets HTML). Raises KeyError for an id not in the course."""
-    import ipywidgets as widgets
-
     from . import reference
 
     description = load(assignment)
@@ -31,7 +29,7 @@ def show(assignment: str, *, seed: int | None = None, root: Path | None = None) 
     parts = reference.parts(module, assignment)
     results = check_all(description, parts)
     if any(result.status != "pass" for result in results):
-        return widgets.HTML(checklist_html(results))
+        return checklist_widget(results)
     options = {} if seed is None else {"seed": seed}
     return description.demo_view(**options, **parts)
 

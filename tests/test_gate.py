@@ -72,3 +72,11 @@ def test_a_part_whose_cell_failed_is_named_not_defined_yet(ref_parts):
     assert results[1].status == "todo"
     assert results[1].detail.startswith("count_values (step 2) is not defined yet: run the cell")
     assert [r.status for r in results[2:]] == ["pass", "pass", "pass"]
+
+
+def test_a_saved_checklist_keeps_its_html_and_a_plain_line(ref_parts):
+    shown = play(**dict(ref_parts, Tableau=not_started))
+    bundle = shown._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert "Not yet: step 5 (Tableau)" in bundle["text/html"]
+    assert bundle["text/plain"] == "Not yet: run this cell to see which step needs work."
