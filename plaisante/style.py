@@ -140,11 +140,22 @@ CSS = """
 .tricks-table .plaisante-card.jupyter-button.tricks-dimmed { opacity: 0.42;
   filter: grayscale(0.7); box-shadow: none; }
 .tricks-table .plaisante-card.jupyter-button.tricks-dimmed:hover:enabled { transform: none; }
+.tricks-table .plaisante-row.tricks-yours { padding-top: 8px; min-height: 0; }
+.tricks-table .tricks-seat .plaisante-chip { font-size: 15px; padding: 2px 10px; }
+.tricks-table .tricks-seat .plaisante-chip b { font-size: 18px; }
+/* narrow (800 px with the file browser open): four seats still in a row, the bots' rules in
+   their tooltips only */
 @container (max-width: 540px) {
-  .tricks-table .tricks-seat { flex-basis: 40%; }
+  .tricks-table .tricks-seats { gap: 6px; }
+  .tricks-table .tricks-seat { flex: 1 1 0; min-width: 0; }
+  .tricks-table .tricks-seat-box { padding: 4px 2px 6px; }
+  .tricks-table .tricks-rule { display: none; }
+  .tricks-table .tricks-name { font-size: 15px; }
   .tricks-table .tricks-played, .tricks-table .tricks-slot { width: 44px; height: 62px;
     font-size: 15px; }
-  .tricks-table .tricks-rule { min-height: 0; }
+  .tricks-table .tricks-seat .plaisante-chip { font-size: 12px; padding: 1px 6px; }
+  .tricks-table .tricks-seat .plaisante-chip b { font-size: 15px; }
+  .tricks-table .tricks-to-play { font-size: 12px; }
 }
 /* the heads-up table (holdem): the bot's cards, the board, yours; actions, amount, the log */
 .holdem-table .plaisante-row { min-height: 0; padding-top: 4px; }

@@ -31,6 +31,9 @@ def solution_cells() -> dict[str, str]:
             if cell.cell_type == "code" and cell.metadata.get("nbgrader", {}).get("solution")}
 
 
+REFUSE = ("            raise ValueError(f\"player {player} must follow suit: play a card of "
+          "{led_suit}\")\n")
+
 #: mistake → (answer cell, text of the reference, what the student wrote instead, the test
 #: cells it must fail). One per lesson of the issue, and a few more.
 MISTAKES: dict[str, tuple[str, str, str, set[str]]] = {
@@ -68,12 +71,10 @@ MISTAKES: dict[str, tuple[str, str, str, set[str]]] = {
         {"step5_trick", "step5_trick_hidden"}),
     "refused_card_still_leaves_the_hand": (
         "step5_trick_code",
-        "        if card not in legal_plays(held, led_suit):\n"
-        "            raise ValueError(f\"player {player} must follow suit: play a card of {led_suit}\")\n"
+        "        if card not in legal_plays(held, led_suit):\n" + REFUSE +
         "        held.remove(card)\n",
         "        held.remove(card)\n"
-        "        if card not in legal_plays(held + [card], led_suit):\n"
-        "            raise ValueError(f\"player {player} must follow suit: play a card of {led_suit}\")\n",
+        "        if card not in legal_plays(held + [card], led_suit):\n" + REFUSE,
         {"step5_trick", "step5_trick_hidden"}),
 }
 

@@ -102,8 +102,8 @@ class TrickTable:
         with self._student("sort_hand", "could not sort your hand"):
             ordered = self.sort_hand(list(held))
         if type(ordered) is not list or sorted(map(label, ordered)) != sorted(map(label, held)):
-            raise StudentCodeError("sort_hand", f"returned {labels(ordered) if isinstance(ordered, list) else ordered!r}"
-                                   f" for the hand {labels(held)}")
+            shown = labels(ordered) if isinstance(ordered, list) else repr(ordered)
+            raise StudentCodeError("sort_hand", f"returned {shown} for the hand {labels(held)}")
         return ordered
 
     def playable(self) -> list[Any]:

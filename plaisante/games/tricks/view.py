@@ -42,7 +42,8 @@ class TrickView(Table):
     ``tricks-seat`` (one per player, in play order; ``tricks-turn`` on the one to play,
     ``tricks-played`` holding its card, ``tricks-won`` its count in ``<b>``), ``tricks-last``
     (the last trick's line), ``tricks-yours`` (your cards, ``plaisante-card``, each
-    ``tricks-legal`` or ``tricks-dimmed``), ``tricks-new-deal``, ``plaisante-message``.
+    ``tricks-legal`` or ``tricks-dimmed``), ``plaisante-message`` (just above your cards, where
+    a refused card's reason shows), ``tricks-new-deal``.
     """
 
     placeholder = "Tricks: run this cell to play a deal."
@@ -62,16 +63,15 @@ class TrickView(Table):
         self.yours_title = widgets.HTML().add_class("plaisante-area-title")
         self.your_row = widgets.HBox().add_class("plaisante-row").add_class("plaisante-held")
         self.your_row.add_class("tricks-yours")
-        yours = widgets.VBox([self.yours_title, self.your_row])
+        self.message = widgets.HTML().add_class("plaisante-message")
+        yours = widgets.VBox([self.yours_title, self.message, self.your_row])
         yours.add_class("plaisante-area").add_class("plaisante-area-held")
         self.new_deal_button = widgets.Button(description="New deal", icon="refresh",
                                               tooltip="Deal 8 new cards to each player")
         self.new_deal_button.add_class("tricks-new-deal").add_class("plaisante-new-round")
         self.new_deal_button.on_click(lambda _: self.new_deal())
         actions = widgets.HBox([self.new_deal_button]).add_class("plaisante-actions")
-        self.message = widgets.HTML().add_class("plaisante-message")
-        self.children = [widgets.HTML(STYLE), self.status, trick_area, yours, actions,
-                         self.message]
+        self.children = [widgets.HTML(STYLE), self.status, trick_area, yours, actions]
         self.render()
 
     # ----------------------------------------------------------------------- handlers
@@ -153,15 +153,16 @@ class TrickView(Table):
                         f"{label(card)}</span>")
             else:
                 slot = "<span class='tricks-slot' aria-hidden='true'></span>"
-            rule = "" if player == 0 else (
-                f"<span class='tricks-rule'>bot: {BOTS[player - 1][0]}</span>")
+            about = "you" if player == 0 else f"bot: {BOTS[player - 1][0]}"
+            rule = "" if player == 0 else f"<span class='tricks-rule'>{about}</span>"
             turn = not table.over and table.turn == player
             mark = "<span class='tricks-to-play'>▶ to play</span>" if turn else ""
             if turn:
                 seat.add_class("tricks-turn")
             else:
                 seat.remove_class("tricks-turn")
-            seat.value = (f"<div class='tricks-seat-box'><b class='tricks-name'>"
+            seat.value = (f"<div class='tricks-seat-box' title='{seat_name(player)}, {about}'>"
+                          "<b class='tricks-name'>"
                           f"{seat_name(player)}</b>{rule}{slot}"
                           + chip("tricks-won", f"tricks <b>{won[player]}</b>") + mark
                           + "</div>")
@@ -202,7 +203,7 @@ class TrickView(Table):
         elif all(card.suit != led for card in hand):
             hint = f"no {led}: you may play any card"
         else:
-            hint = f"follow suit: play one of your {led} (bright); dimmed cards are refused"
+            hint = f"{led} led: play a bright card (you hold {led})"
         self.yours_title.value = focusable_text(
             f"<b>Your hand</b> ({len(hand)} card{'s' if len(hand) != 1 else ''}) "
             f"&nbsp;·&nbsp; {hint}")
