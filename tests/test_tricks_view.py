@@ -91,6 +91,9 @@ def test_a_whole_deal_of_8_tricks_then_a_new_deal(parts) -> None:
             assert f"tricks {table.won[player]}" in text(seat.value)
     assert table.over and sum(table.won) == 8 and view.card_buttons == []
     assert "Deal over" in text(view.last_line.value)
+    points = table.points()
+    assert sum(points) == 120 and f"card points (going further): You {points[0]}, West " \
+        f"{points[1]}, North {points[2]}, East {points[3]}" in text(view.last_line.value)
     # New deal deals again, West leading: the bots have played before your first card
     view.new_deal_button.click()
     assert table.deals == 2 and len(table.tricks) == 0

@@ -182,7 +182,10 @@ class TrickView(Table):
             leaders = [seat_name(p) for p in range(PLAYERS) if won[p] == best]
             summary = (" · <b>Deal over</b>: " + ", ".join(
                 f"{seat_name(p)} {won[p]}" for p in range(PLAYERS))
-                + f" · most tricks: {' and '.join(leaders)} · press New deal to play again")
+                + f" · most tricks: {' and '.join(leaders)} · card points (going further): "
+                + ", ".join(f"{seat_name(p)} {points}"
+                            for p, points in enumerate(self.table.points()))
+                + " · press New deal to play again")
         self.last_line.value = focusable_text(
             f"Last trick ({html.escape(pairs_text(plays))}): <b class='tricks-winner'>"
             f"{seat_name(winner)} won it</b> with {label(card)}"
