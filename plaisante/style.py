@@ -158,7 +158,10 @@ CSS = """
   .tricks-table .tricks-to-play { font-size: 12px; }
 }
 /* the heads-up table (holdem): the bot's cards, the board, yours; actions, amount, the log */
-.holdem-table .plaisante-row { min-height: 0; padding-top: 4px; }
+.plaisante-table.holdem-table { --card-w: clamp(44px, calc((100cqi - 130px) / 7), 74px); }
+.holdem-table .plaisante-row { min-height: 0; padding-top: 4px; flex-wrap: nowrap; }
+.holdem-table .holdem-players { gap: 8px; flex-wrap: wrap; overflow: visible; }
+.holdem-table .holdem-players .plaisante-area { flex: 1 1 200px; margin: 0; }
 .holdem-table .plaisante-area { background: rgba(0,0,0,0.18); padding: 4px 14px 8px; }
 .holdem-table .holdem-area-you { background: rgba(255,255,255,0.07);
   border: 2px solid rgba(255,255,255,0.25); }

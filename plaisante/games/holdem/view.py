@@ -67,14 +67,15 @@ class HoldemView(Table):
         actions.add_class("plaisante-actions").add_class("holdem-actions")
         self.log_view = widgets.HTML().add_class("holdem-log")
         self.message = widgets.HTML().add_class("plaisante-message")
-        areas = []
+        areas = {}
         for title, row, css in ((self.bot_title, self.bot_row, "holdem-area-bot"),
                                 (self.board_title, self.board_row, "holdem-area-board"),
                                 (self.you_title, self.you_row, "holdem-area-you")):
-            area = widgets.VBox([title, row]).add_class("plaisante-area").add_class(css)
-            areas.append(area)
-        self.children = [widgets.HTML(STYLE), self.status, *areas, actions, self.message,
-                         self.log_view]
+            areas[css] = widgets.VBox([title, row]).add_class("plaisante-area").add_class(css)
+        players = widgets.HBox([areas["holdem-area-you"], areas["holdem-area-bot"]])
+        players.add_class("holdem-players")
+        self.children = [widgets.HTML(STYLE), self.status, areas["holdem-area-board"], players,
+                         actions, self.message, self.log_view]
         self.next_hand()
 
     # ----------------------------------------------------------------------- handlers
@@ -146,8 +147,10 @@ class HoldemView(Table):
                 self.amount.min = least
                 self.amount.value = least
             self.amount.disabled = False
-        else:
+            self.amount.layout.visibility = "visible"
+        else:  # no bet or raise now: no amount to choose (hidden, its place kept)
             self.amount.disabled = True
+            self.amount.layout.visibility = "hidden"
         self.next_button.disabled = match.phase == "betting" or match.phase == "match over"
         lines = "".join(f"<li>{html.escape(line)}</li>" for line in match.log)
         self.log_view.value = (f"<div class='holdem-log-title'><b>This hand</b></div>"
