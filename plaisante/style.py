@@ -241,8 +241,9 @@ CSS = """
 .vp-paytable .vp-lit { background: #f5c518; color: #1b1b1b; font-weight: 700; }
 .vp-paytable tr.vp-hit th, .vp-paytable tr.vp-hit td { background: #ffe28a; color: #1b1b1b;
   font-weight: 700; }
-.vp-machine .vp-cards { gap: 12px; padding-top: 22px; min-height: 0; justify-content: center; }
-.vp-slot { align-items: center; gap: 8px; }
+.vp-machine .vp-cards { gap: 12px; padding-top: 4px; min-height: 0; justify-content: center;
+  overflow: visible; }
+.vp-machine .vp-slot { align-items: center; gap: 8px; padding-top: 22px; overflow: visible; }
 .vp-slot .vp-hold.jupyter-button { width: 74px; height: 30px; font-weight: 700; font-size: 14px;
   margin: 0; border-radius: 6px; }
 .vp-slot .vp-hold.jupyter-button.mod-active { background: #f5c518; color: #1b1b1b; }
