@@ -97,3 +97,27 @@ def test_not_written_says_so() -> None:
     with pytest.raises(CheckFailed):
         grade_my_tests(lambda count_values: count_values(5), {"count_values": right}, [], 1)
     assert student_tests.decode(student_tests.encode(hand("K♥ 2♣"))) == hand("K♥ 2♣")
+
+
+def test_in_the_notebook_an_unfinished_part_is_not_unwritten_tests(capsys) -> None:
+    """The student's own count_values still raises NotImplementedError: their tests are tried
+    on the buggy versions and the cell does not fail for it."""
+    def unfinished(cards):
+        raise NotImplementedError()
+
+    def mine(count_values):
+        assert count_values(hand("A♠")) == right(hand("A♠"))
+    student_tests.try_my_tests(mine, [version("returns 14 slots",
+                                              count_values=lambda c: right(c)[:14])],
+                               count_values=unfinished)
+    assert capsys.readouterr().out.splitlines() == [
+        "Your own count_values is not finished yet (it raises NotImplementedError), so your "
+        "tests were tried on the buggy versions alone.",
+        "  caught: a count_values that returns 14 slots",
+        "They catch 1 of the 1 buggy versions shown here. When your work is graded they run on "
+        "a correct version (they must pass) and on hidden buggy versions."]
+
+    def unwritten(count_values):
+        raise NotImplementedError()
+    with pytest.raises(NotImplementedError, match="unwritten is not written yet"):
+        student_tests.try_my_tests(unwritten, [], count_values=unfinished)
