@@ -14,6 +14,9 @@ c.CourseDirectory.autograded_directory = "assignments/autograded"
 c.CourseDirectory.feedback_directory = "assignments/feedback"
 c.CourseDirectory.db_url = "sqlite:///" + os.path.join(HERE, "assignments", "gradebook.db")
 c.CourseDirectory.course_id = "plaisante-kit"
+# The exchange (release/collect between accounts) lives in the course, so one machine needs no
+# /srv/nbgrader/exchange and nbgrader's assignment list stops logging "Unwritable directory".
+c.Exchange.root = os.path.join(HERE, "assignments", "exchange")
 c.Execute.timeout = 30
 # Feedback never shows hidden tests' code (plaisante/grading/feedback.py).
 c.GenerateFeedback.preprocessors = [

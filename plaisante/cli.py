@@ -1,19 +1,23 @@
-"""The ``plaisante`` command: the instructor's nbgrader steps, runnable from any folder.
+"""The plaisante command: the instructor's nbgrader steps, runnable from any folder.
 
-Every command that acts on assignments takes their ids (``plaisante list`` shows them); with
-none, it acts on every assignment of the course.
+Every command that acts on assignments takes their ids (plaisante list shows them); with none,
+it acts on every assignment of the course. grade is the way to autograde (sandboxed; README).
 
     plaisante list                                # the course's assignments
     plaisante release [ID …]                      # solutions/ → starter/ (generate_assignment)
     plaisante submit NOTEBOOK --student S [--assignment ID]
-    plaisante autograde [ID …] [--student S …]    # plain nbgrader autograde
-    plaisante grade [ID …] [--student S …]        # the judge: sandboxed, final table (docs)
-        [--workers N] [--scheduler tcp://HOST:8786]  # in parallel: every core by default,
-                                                     # or a Dask cluster (docs/capacity.md)
-    plaisante feedback [ID …]                     # nbgrader generate_feedback
-    plaisante export [--to grades.csv]            # nbgrader export
-    plaisante scores [ID …] [--student S …]       # per-step scores from the gradebook
+    plaisante grade [ID …] [--student S …]        # autograde, sandboxed; a table of scores
+        [--workers N] [--scheduler tcp://HOST:8786]  # every core by default, or a Dask cluster
+    plaisante regrade [ID …]                      # after fixing a test: release, grade all,
+                                                  # say whose score changed
+    plaisante scores [ID …] [--student S …]       # per-step scores, maximum, class average
+    plaisante feedback [ID …] [--student S …]     # feedback pages (hidden tests' code left out)
+    plaisante report [ID …] [--open]              # the class report: HTML page with figures
+    plaisante export [ID …] [--to grades.csv] [--layout steps|lms]
+    plaisante roster import FILE.csv              # names and emails (id,first_name,last_name,email)
+    plaisante formgrader                          # JupyterLab on the course, formgrader open
     plaisante demo [ID] [--seed N] [--port P]     # the presenter view in Voila, full screen
+    plaisante autograde [ID …] [--student S …]    # plain nbgrader autograde: trusted notebooks only
     plaisante nbgrader ARGS…                      # any nbgrader command, from the course root
 """
 
@@ -56,21 +60,27 @@ def build_parser() -> argparse.ArgumentParser:
                                          "(trusts the student's code)")
     p.add_argument("assignments", **ids)
     p.add_argument("--student", action="append")
-    p = sub.add_parser("grade", help="autograde in a sandbox; print a table of scores and reasons")
-    p.add_argument("assignments", **ids)
-    p.add_argument("--student", action="append", help="grade only this student (repeatable)")
-    p.add_argument("--no-sandbox", action="store_true",
-                   help="run kernels unsandboxed (only for notebooks you trust)")
-    p.add_argument("--cell-timeout", type=float,
-                   help="seconds per cell (default: c.Execute.timeout of nbgrader_config.py, "
-                        "else 30)")
-    p.add_argument("--timeout", type=float, default=300.0, help="seconds per submission")
-    p.add_argument("--workers", type=int, help="grading processes (default: every core; 1: serial)")
-    p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="a Dask scheduler, e.g. tcp://host:8786, to fan the grading out to "
-                        "('local': a Dask LocalCluster of --workers processes)")
+    grade = sub.add_parser("grade", help="autograde in a sandbox; print a table of scores and "
+                                         "reasons (the way to grade)")
+    regrade = sub.add_parser("regrade", help="after fixing a test in solutions/: release again, "
+                                             "grade everyone, say whose score changed")
+    for p in (grade, regrade):
+        p.add_argument("assignments", **ids)
+        p.add_argument("--student", action="append", help="grade only this student (repeatable)")
+        p.add_argument("--no-sandbox", action="store_true",
+                       help="run kernels unsandboxed (only for notebooks you trust)")
+        p.add_argument("--cell-timeout", type=float,
+                       help="seconds per cell (default: c.Execute.timeout of nbgrader_config.py, "
+                            "else 30)")
+        p.add_argument("--timeout", type=float, default=300.0, help="seconds per submission")
+        p.add_argument("--workers", type=int,
+                       help="grading processes (default: every core; 1: serial)")
+        p.add_argument("--scheduler", metavar="ADDRESS",
+                       help="a Dask scheduler, e.g. tcp://host:8786, to fan the grading out to "
+                            "('local': a Dask LocalCluster of --workers processes)")
     p = sub.add_parser("feedback", help="generate feedback HTML (hidden tests' code left out)")
     p.add_argument("assignments", **ids)
+    p.add_argument("--student", action="append", help="only this student (repeatable)")
     p = sub.add_parser("export", help="export grades to CSV (nbgrader export): per-step "
                                       "columns, flagged and reason; or an LMS layout")
     p.add_argument("assignments", **ids)
@@ -84,6 +94,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("scores", help="print per-step scores from the gradebook")
     p.add_argument("assignments", **ids)
     p.add_argument("--student", action="append")
+    p = sub.add_parser("formgrader", help="JupyterLab on the course with nbgrader's formgrader "
+                                          "open (roster names shown; Ctrl-C stops it)")
+    p.add_argument("--port", type=int, help="the server's port (default: JupyterLab's, 8888)")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser (a server)")
+    p.add_argument("lab_args", nargs=argparse.REMAINDER,
+                   help="more JupyterLab options, after --, e.g. -- --ServerApp.ip=0.0.0.0")
     p = sub.add_parser("report", help="the class report: assignments/reports/ID/index.html "
                                       "with figures (histogram, steps, failing test cells)")
     p.add_argument("assignments", **ids)
@@ -174,17 +190,32 @@ def _run(args: argparse.Namespace) -> int:
                 print(f"== {assignment} ==")
             statuses.append(_grade(root, assignment, args))
         return max(statuses, default=0)
+    elif args.command == "regrade":
+        statuses = [_regrade(root, assignment, args)
+                    for assignment in chosen(layout, args.assignments)
+                    if args.assignments or layout.submitted_students(assignment)]
+        return max(statuses, default=0)
     elif args.command == "feedback":
         from .grading.feedback import write_missing_pages
 
         for assignment in chosen(layout, args.assignments):
-            if not layout.submitted_students(assignment):
+            present = layout.submitted_students(assignment)
+            for student in args.student or []:
+                if student not in present:
+                    raise ValueError(f"no submission of {assignment!r} for student "
+                                     f"{student!r}; submitted: {', '.join(present) or 'none'}")
+            if not present:
                 continue
-            course.run_nbgrader("generate_feedback", assignment, "--force", root=root,
-                                check=False)
-            for page in write_missing_pages(root, assignment):
+            flags = [f"--student={s}" for s in args.student or []]
+            course.run_nbgrader("generate_feedback", assignment, "--force", *flags,
+                                "--log-level=ERROR", root=root, check=False)
+            for page in write_missing_pages(root, assignment, args.student):
                 print(f"plaisante feedback: no notebook to show, wrote the grader's reasons "
                       f"to {page}")
+            made = [s for s in args.student or present
+                    if layout.feedback(s, assignment).is_file()]
+            print(f"plaisante feedback: {len(made)} page(s) of {assignment!r} in "
+                  f"{layout.feedback('STUDENT', assignment)}")
     elif args.command == "export":
         from .export import LAYOUTS
 
@@ -199,6 +230,11 @@ def _run(args: argparse.Namespace) -> int:
         print(f"plaisante export: wrote {target} ({args.layout} layout)")
     elif args.command == "scores":
         _scores(root, chosen(layout, args.assignments), args.student)
+    elif args.command == "formgrader":
+        from .formgrader import serve
+
+        extra = tuple(a for a in args.lab_args if a != "--")
+        return serve(root, port=args.port, open_browser=not args.no_browser, extra=extra)
     elif args.command == "report":
         from . import report
 
@@ -303,6 +339,44 @@ def _scores(root: Path, assignments: list[str], students: list[str] | None) -> N
             print(scores_table(rows, scores.step_titles(assignment), title=assignment))
         for student in waiting:
             print(f"{student} not graded yet" + (f" ({assignment})" if len(shown) > 1 else ""))
+
+
+def _regrade(root: Path, assignment: str, args: argparse.Namespace) -> int:
+    """Release ``assignment`` again (its source may have changed), grade its submissions, and
+    print whose total changed; return the exit status."""
+    from nbgrader.api import MissingEntry
+
+    from . import scores
+
+    def totals() -> dict[str, tuple[float, bool]]:
+        try:
+            return {r.student: (r.total, r.flagged) for r in scores.class_rows(root, assignment)}
+        except MissingEntry:
+            return {}
+
+    before = totals()
+    print(f"plaisante regrade: releasing {assignment!r} again from "
+          f"{course.CourseLayout(root).source(assignment)}")
+    course.run_nbgrader("generate_assignment", assignment, "--force", "--log-level=WARN",
+                        root=root)
+    status = _grade(root, assignment, args)
+    after = totals()
+    changed = []
+    for student in sorted(after):
+        old, new = before.get(student), after[student]
+        if old is None or abs(old[0] - new[0]) > 1e-9 or old[1] != new[1]:
+            changed.append((student, old, new))
+    if not changed:
+        print(f"plaisante regrade: no score of {assignment!r} changed")
+        return status
+    print(f"plaisante regrade: {len(changed)} score(s) of {assignment!r} changed:")
+    for student, old, new in changed:
+        was = "not graded" if old is None else f"{old[0]:g}" + (" (flagged)" if old[1] else "")
+        now = f"{new[0]:g}" + (" (flagged)" if new[1] else "")
+        delta = "" if old is None else f"  ({new[0] - old[0]:+g})"
+        print(f"  {student}: {was} -> {now}{delta}")
+    print(f"Return the new feedback with `plaisante feedback {assignment}`.")
+    return status
 
 
 def _grade(root: Path, assignment: str, args: argparse.Namespace) -> int:

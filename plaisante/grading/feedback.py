@@ -29,7 +29,7 @@ from typing import Any
 
 from nbformat.notebooknode import NotebookNode
 from nbgrader.preprocessors import NbGraderPreprocessor
-from traitlets import Integer, Unicode
+from traitlets import Integer, List, Unicode
 
 from ..course import CourseLayout
 from ..style import STYLE
@@ -52,6 +52,10 @@ class HideHiddenTests(NbGraderPreprocessor):
     begin = Unicode("BEGIN HIDDEN TESTS", help="marker opening a hidden region").tag(config=True)
     end = Unicode("END HIDDEN TESTS", help="marker closing a hidden region").tag(config=True)
     min_quote = Integer(10, help="shortest hidden line treated as quotable").tag(config=True)
+    # nbconvert's HTML exporter configures every NbConvertBase with this; declared here (as
+    # nbgrader's GetGrades does) so that it is taken, not warned about
+    display_data_priority = List(Unicode(), ["text/html", "image/svg+xml", "image/png",
+                                             "text/plain"]).tag(config=True)
     max_message = Integer(200, help="longest error message kept from a visible-only test cell"
                           ).tag(config=True)
 
@@ -174,15 +178,24 @@ def judged_report(resources: Any) -> dict[str, Any] | None:
     return report
 
 
-def write_missing_pages(root: Path, assignment: str) -> list[Path]:
-    """Write a short feedback page for every graded student nbgrader made none for (a
-    submission that was empty, not a notebook, or another assignment's): its score and the
-    grader's stated reasons, from ``assignments/reports/``. Returns the pages written."""
+def write_missing_pages(root: Path, assignment: str,
+                        students: list[str] | None = None) -> list[Path]:
+    """Write a short feedback page for every graded student (of ``students``, default every
+    one) nbgrader made none for (a submission that was empty, not a notebook, or another
+    assignment's): its score and the grader's stated reasons, from ``assignments/reports/``.
+    Returns the pages written."""
     written = []
     layout = CourseLayout(Path(root))
     reports = layout.report(assignment, "-").parent
     for report in sorted(reports.glob("*.json")) if reports.is_dir() else []:
-        result = json.loads(report.read_text(encoding="utf-8"))
+        if students and report.stem not in students:
+            continue
+        try:
+            result = json.loads(report.read_text(encoding="utf-8"))
+        except ValueError:
+            continue
+        if not isinstance(result, dict) or "student" not in result:
+            continue
         page = layout.feedback(result["student"], assignment)
         if page.exists():
             continue

@@ -1,0 +1,59 @@
+"""``plaisante formgrader``: nbgrader's formgrader on the course, in JupyterLab.
+
+JupyterLab starts at the course root (its working folder too, so nbgrader's server extensions
+read the course's ``nbgrader_config.py``) and the browser opens on the formgrader page; the
+rest of JupyterLab is at ``/lab`` on the same server. The course's exchange folder
+(``assignments/exchange``, set in ``nbgrader_config.py``) is made first, so nbgrader's
+assignment list finds a writable exchange instead of logging CRITICAL "Unwritable directory"
+every few seconds. Names come from the roster (``plaisante roster import``).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from .course import CourseLayout, course_config, nbgrader_env
+
+
+def exchange_folder(root: Path) -> Path:
+    """Return the course's exchange folder (``c.Exchange.root`` of its nbgrader_config.py),
+    made if missing. Raises ValueError when the config sets none."""
+    value = course_config(root).get("Exchange", {}).get("root")
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"{root / 'nbgrader_config.py'} sets no c.Exchange.root: add "
+                         "c.Exchange.root = os.path.join(HERE, 'assignments', 'exchange')")
+    folder = Path(value)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def command(root: Path, *, port: int | None = None, open_browser: bool = True,
+            extra: tuple[str, ...] = ()) -> list[str]:
+    """Return the JupyterLab command line that serves ``root`` and opens the formgrader."""
+    cmd = [sys.executable, "-m", "jupyter", "lab", f"--ServerApp.root_dir={root}",
+           "--ServerApp.default_url=/formgrader"]
+    if port is not None:
+        cmd += [f"--ServerApp.port={port}", "--ServerApp.port_retries=0"]
+    if not open_browser:
+        cmd.append("--no-browser")
+    if os.geteuid() == 0:
+        cmd.append("--allow-root")
+    return [*cmd, *extra]
+
+
+def serve(root: Path, *, port: int | None = None, open_browser: bool = True,
+          extra: tuple[str, ...] = ()) -> int:
+    """Run JupyterLab on the course with the formgrader open until it is stopped (Ctrl-C);
+    return its exit status."""
+    layout = CourseLayout(Path(root))
+    exchange_folder(layout.root)
+    print(f"plaisante formgrader: JupyterLab on {layout.root}; the formgrader opens at "
+          "/formgrader, JupyterLab itself at /lab. Ctrl-C stops it.", flush=True)
+    try:
+        return subprocess.call(command(layout.root, port=port, open_browser=open_browser,
+                                       extra=extra), cwd=layout.root, env=nbgrader_env())
+    except KeyboardInterrupt:
+        return 0
