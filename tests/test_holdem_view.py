@@ -3,13 +3,15 @@ errors, so every test asserts on the match's state and the widgets' traits), and
 
 from __future__ import annotations
 
+import random
+
 import ipywidgets as widgets
 import pytest
 from holdem_support import load_reference, mistaken, module_with
 
 from plaisante.cards import label
 from plaisante.games import load
-from plaisante.games.holdem.model import BOT, YOU, Match, StudentCodeError
+from plaisante.games.holdem.model import BOT, YOU, IllegalAction, Match, StudentCodeError
 from plaisante.games.holdem.setup import play
 from plaisante.games.holdem.view import HoldemView
 
@@ -107,20 +109,60 @@ def test_the_button_alternates_and_the_seed_repeats(parts) -> None:
     assert one.dealer == 1 - first
 
 
+def your_turn(parts, seed: int) -> Match:
+    """A seeded match, dealt until it is your turn."""
+    match = Match(seed=seed, **parts)
+    for _ in range(20):
+        match.new_hand()
+        if match.options():
+            return match
+        assert match.phase == "hand over"
+    raise AssertionError("never your turn")
+
+
 def test_a_student_error_leaves_the_match_as_it_was(parts) -> None:
-    broken = dict(parts, apply=lambda state, action, amount=None: {**state, "to_act": None,
-                                                                   "stacks": [0, 0]})
-    match = Match(seed=1, **{**parts})
-    match.new_hand()
-    while match.state["to_act"] != YOU or match.phase != "betting":
-        match.new_hand() if match.phase != "betting" else None
-        if match.phase == "betting" and match.state["to_act"] == YOU:
-            break
-    saved = (match.state, list(match.log), match.phase)
-    match.apply = broken["apply"]
-    with pytest.raises(StudentCodeError, match="step 4, apply"):
+    match = your_turn(parts, 1)
+    saved = (dict(match.state), list(match.log), match.phase, list(match.board))
+    match.apply = lambda state, action, amount=None: {**state, "stacks": [0, 0]}
+    with pytest.raises(StudentCodeError, match="step 4, apply: fold returned an impossible"):
         match.act("fold")
-    assert (match.state, match.log, match.phase) == saved
+    assert (match.state, match.log, match.phase, match.board) == saved
+    match.apply = lambda state, action, amount=None: dict(state)  # the same player again
+    with pytest.raises(StudentCodeError, match="out of turn"):
+        match.act("fold")
+    assert (match.state, match.log, match.phase, match.board) == saved
+
+
+def test_an_illegal_action_is_refused_naming_the_rule(parts) -> None:
+    match = your_turn(parts, 2)
+    with pytest.raises(IllegalAction, match="you may: fold"):
+        match.act("dance")
+    span = match.options().get("raise") or match.options().get("bet")
+    if span:
+        with pytest.raises(IllegalAction, match=f"pick from {span[0]} to {span[1]}"):
+            match.act("raise" if "raise" in match.options() else "bet", span[0] - 1)
+
+
+def test_random_matches_keep_2000_chips_and_end(parts) -> None:
+    """Whole matches of random legal choices against the bot: every hand's chips add up, the
+    button alternates, and each match ends within 200 hands."""
+    for seed in range(25):
+        rng = random.Random(seed)
+        match = Match(seed=seed, **parts)
+        dealers = []
+        while match.phase != "match over" and match.hand_number < 200:
+            match.new_hand()
+            dealers.append(match.dealer)
+            while match.phase == "betting":
+                legal = match.options()
+                assert legal, match.log
+                assert sum(match.state["stacks"]) + match.pot == 2000
+                action = rng.choice(sorted(legal))
+                span = legal[action]
+                match.act(action, None if span is None else rng.randint(*span))
+            assert sum(match.stacks) == 2000 and min(match.stacks) >= 0
+        assert all(a != b for a, b in zip(dealers, dealers[1:]))
+        assert match.phase == "match over", (seed, match.stacks)
 
 
 def test_a_mistake_shows_the_checklist_naming_its_step() -> None:
