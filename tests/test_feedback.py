@@ -90,3 +90,53 @@ def test_the_judges_report_lets_a_visible_failure_speak_in_a_cell_with_hidden_te
     assert verdict() == "a test in this cell failed (hidden tests' messages are not shown)"
     report.write_text(json.dumps({"failed_in": {"t": "visible"}, "autograded_sha256": "0" * 64}))
     assert verdict() == "a test in this cell failed (hidden tests' messages are not shown)"
+
+
+def test_a_judged_own_tests_cell_says_how_many_were_caught_or_which_assertion_failed(
+        tmp_path, monkeypatch):
+    """*_my_tests cells grade a student's own tests in hidden tests; under the judge's report
+    the feedback keeps the grader's summary line (how many caught, never which) and the
+    failing assertion; without the report (plain nbgrader autograde) neither."""
+    import hashlib
+    import json
+
+    import nbformat
+
+    from plaisante.course import CourseLayout
+
+    source = ("try_my_tests(my_count_values_tests, COUNT_VALUES_MISTAKES)\n"
+              "### BEGIN HIDDEN TESTS\ngrade_my_tests(my_count_values_tests, points=4, "
+              "mistakes=[version('skips the last card', count_values=_skips_last)])\n"
+              "### END HIDDEN TESTS")
+    summary = ("my_count_values_tests: passes on a correct count_values and catches 1 of 4 "
+               "hidden buggy versions (1 of 4 points).\n")
+    failing = ("my_count_values_tests fails on a correct count_values, so it cannot be graded: "
+               "assert counts[3] == 0, 'no three'  → AssertionError: no three")
+    passed = graded_cell(source, 4, 1, [new_output("stream", name="stdout", text=summary),
+                                        new_output("execute_result", data={"text/plain": "1.0"})])
+    failed = graded_cell(source, 4, 0, [new_output("error", ename="CheckFailed", evalue=failing,
+                                                   traceback=[])])
+    for cell in (passed, failed):
+        cell.metadata["nbgrader"]["grade_id"] = "step2_my_tests"
+    layout = CourseLayout(tmp_path)
+    resources = {"nbgrader": {"student": "ann", "assignment": "plaisante",
+                              "notebook": "plaisante"}}
+    monkeypatch.chdir(tmp_path)
+    autograded = layout.autograded("ann", "plaisante")
+    autograded.parent.mkdir(parents=True)
+    report = layout.report("plaisante", "ann")
+    report.parent.mkdir(parents=True)
+    for cell, shown in ((passed, summary), (failed, f"CheckFailed: {failing}")):
+        nbformat.write(new_notebook(cells=[cell]), autograded)
+        digest = hashlib.sha256(autograded.read_bytes()).hexdigest()
+        report.write_text(json.dumps({"failed_in": {"step2_my_tests": "hidden"},
+                                      "autograded_sha256": digest}))
+        nb, _ = HideHiddenTests().preprocess(nbformat.read(autograded, as_version=4), resources)
+        (output,) = nb.cells[0].outputs
+        assert (output.text if output.output_type == "stream"
+                else f"{output.ename}: {output.evalue}") == shown
+        assert "skips the last card" not in json.dumps(nb)
+        report.write_text(json.dumps({"failed_in": {}, "autograded_sha256": "0" * 64}))
+        nb, _ = HideHiddenTests().preprocess(nbformat.read(autograded, as_version=4), resources)
+        assert [o.get("evalue") for o in nb.cells[0].outputs] in (
+            [], ["a test in this cell failed (hidden tests' messages are not shown)"])
