@@ -66,7 +66,7 @@ MISTAKES: dict[str, dict[str, list[tuple[str, str]] | None]] = {
                           "    assert counts[3] == 0, 'no three here'\n")]},
     "own_tests_weak": {"step2_my_tests_code": [
         (OWN_COUNT_TESTS, "    assert len(count_values(hand('K♥ K♦ 3♣'))) == 15\n")]},
-    "own_tests_strong": {"step2_my_tests_code": [
+    "full_marks_other_own_tests": {"step2_my_tests_code": [
         (OWN_COUNT_TESTS, "    counts = count_values([Card('A', 'spades'), Card('A', 'hearts'),\n"
                           "                           Card('7', 'clubs')])\n"
                           "    assert counts == [0] * 7 + [1] + [0] * 6 + [2], counts\n"
