@@ -18,8 +18,17 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from ...hand_names import (FLUSH, FOUR_OF_A_KIND, FULL_HOUSE, HIGH_CARD, PAIR, STRAIGHT,
-                           STRAIGHT_FLUSH, THREE_OF_A_KIND, TWO_PAIR)
+from ...hand_names import (
+    FLUSH,
+    FOUR_OF_A_KIND,
+    FULL_HOUSE,
+    HIGH_CARD,
+    PAIR,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    THREE_OF_A_KIND,
+    TWO_PAIR,
+)
 
 #: Every card's value under the house rules: the ace is 1, never 14.
 VALUES: dict[str, int] = {"A": 1, **{str(n): n for n in range(2, 11)}, "J": 11, "Q": 12, "K": 13}
