@@ -34,7 +34,7 @@ def command(root: Path, *, port: int | None = None, open_browser: bool = True,
             extra: tuple[str, ...] = ()) -> list[str]:
     """Return the JupyterLab command line that serves ``root`` and opens the formgrader."""
     cmd = [sys.executable, "-m", "jupyter", "lab", f"--ServerApp.root_dir={root}",
-           "--ServerApp.default_url=/formgrader"]
+           "--LabApp.default_url=/formgrader"]
     if port is not None:
         cmd += [f"--ServerApp.port={port}", "--ServerApp.port_retries=0"]
     if not open_browser:
