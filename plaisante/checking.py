@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from .cards import labels
+from .tracebacks import BriefTraceback
 
 # Bound at import so a submission that patches builtins later cannot change what a check sees.
 _type: Any = builtins.type
@@ -25,8 +26,10 @@ _repr: Any = builtins.repr
 _isinstance: Any = builtins.isinstance
 
 
-class CheckFailed(AssertionError):
-    """A check's case gave the wrong answer; the message says which input, expected and actual."""
+class CheckFailed(BriefTraceback, AssertionError):
+    """A check's case gave the wrong answer; the message says which input, expected and actual.
+    In a notebook its traceback shows the test cell's line and the message (``BriefTraceback``).
+    """
 
 
 # ---------------------------------------------------------------------------- comparing values
