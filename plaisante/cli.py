@@ -154,11 +154,15 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "list":
         from .games import COURSE, load
 
-        for assignment in layout.assignments():
-            title = load(assignment).title if assignment in COURSE else ""
+        found = layout.assignments()
+        ordered = [a for a in COURSE if a in found] + [a for a in found if a not in COURSE]
+        titles = {a: load(a).title if a in COURSE else "" for a in ordered}
+        wide = max((len(a) for a in ordered), default=0), max(map(len, titles.values()), default=0)
+        for assignment in ordered:  # in teaching order (the course's list), then any other
             released = "released" if layout.release(assignment).is_file() else "not released"
             count = len(layout.submitted_students(assignment))
-            print(f"{assignment:<14} {title:<16} {released:<13} {count} submission(s)")
+            print(f"{assignment:<{wide[0]}}  {titles[assignment]:<{wide[1]}}  {released:<12}  "
+                  f"{count} submission(s)")
     elif args.command == "demo":
         from . import demo
         from .games import COURSE

@@ -134,3 +134,13 @@ def test_no_code_outside_an_assignments_folder_names_it() -> None:
                   path.is_relative_to(package / "games" / name) for name in COURSE)]
     assert len(shared) > 20
     assert [hit for path in shared for hit in literal_mentions(path, set(COURSE))] == []
+
+
+def test_list_shows_every_assignment_in_teaching_order_with_its_title(capsys) -> None:
+    from plaisante.cli import main
+
+    assert main(["--course", str(ROOT), "list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == list(COURSE)
+    for line, assignment in zip(lines, COURSE):
+        assert load(assignment).title in line and "released" in line
