@@ -26,6 +26,12 @@ nothing; what the kernel can learn of a run is what the answers reveal.
 Values crossing, both directions, are plain data: None, bools, ints, strs, lists, tuples and
 dicts of them, and cards (any object with a string ``rank`` and ``suit`` of the kit's deck),
 which the implementation receives as the kit's cards (``KitCard``) of that rank and suit.
+
+An implementation may be a class (a machine, say). The objects a test makes with it stay in the
+grader too: the kernel gets a ``RoutedObject`` whose public attributes are read or set, and
+whose methods are called, each by a routed question ({"ob": index, "op": "get"/"set"/"call",
+"n": name}). Only public names (no leading ``_``) reach the object, only plain data comes back
+(a method is answered ``{"method": true}``), and only objects a class part made are reachable.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ from .checking import CheckFailed
 MAX_ITEMS = 10_000  # values in one routed argument list or answer
 MAX_DEPTH = 20
 MAX_MESSAGE = 300  # characters of a failing run's message kept
+MAX_OBJECTS = 1_000  # objects one run of a student's tests may make with a class part
 REFERENCE_RUNS = 2  # the reference runs this many times, at random places among the runs
 ROUTED_ERRORS = ("ValueError", "TypeError", "KeyError", "IndexError", "AttributeError",
                  "ZeroDivisionError", "RecursionError", "RuntimeError", "NotImplementedError",
@@ -180,6 +187,35 @@ def kernel_send() -> Callable[[str], str]:
     return exchange_with(get_ipython().kernel)
 
 
+_METHOD = object()  # the grader's answer "that attribute is a method"
+
+
+class RoutedObject:
+    """The kernel's handle on an object a class part made for the student's tests (it lives in
+    the grader): reading or setting a public attribute and calling a method ask the grader."""
+
+    __slots__ = ("_ask", "_label")
+
+    def __init__(self, ask: Callable[..., Any], label: str) -> None:
+        object.__setattr__(self, "_ask", ask)
+        object.__setattr__(self, "_label", label)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(f"your tests can use only the public attributes of a "
+                                 f"{self._label}, not {name}")
+        return self._ask("get", name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name.startswith("_"):
+            raise AttributeError(f"your tests can set only the public attributes of a "
+                                 f"{self._label}, not {name}")
+        self._ask("set", name, value)
+
+    def __repr__(self) -> str:
+        return f"<a {self._label} made for your tests>"
+
+
 def run_routed(tests: Any, params: Any) -> dict[str, str]:
     """Kernel side of one run: call the student's ``tests`` with a proxy for each name of
     ``params``; each call of a proxy asks the grader. Returns {"status", "message"}."""
@@ -187,20 +223,46 @@ def run_routed(tests: Any, params: Any) -> dict[str, str]:
         raise ValueError("malformed routed run")
     send = kernel_send()
 
+    def ask(question: dict[str, Any], args: tuple[Any, ...], label: str) -> Any:
+        reply = json.loads(send(json.dumps(question)))
+        if "err" in reply:
+            kind = getattr(builtins, str(reply["err"].get("cls")), None)
+            kind = kind if isinstance(kind, type) and issubclass(kind, Exception) \
+                and kind.__name__ in ROUTED_ERRORS else RuntimeError
+            raise kind(str(reply["err"].get("msg", ""))[:MAX_MESSAGE])
+        for arg, after in zip(args, reply.get("back", [])):
+            if type(arg) is list and after is not None:
+                arg[:] = _restore(arg, decode(after))
+        made = reply.get("ok")
+        if type(made) is dict and set(made) == {"o"} and type(made["o"]) is int:
+            return RoutedObject(object_asker(made["o"], label), label)
+        if made == {"method": True}:
+            return _METHOD
+        return decode(made)
+
+    def object_asker(index: int, label: str) -> Callable[..., Any]:
+        def ask_object(op: str, name: str, *value: Any) -> Any:
+            question = {"ob": index, "op": op, "n": name}
+            if op == "set":
+                question["a"] = [encode(value[0])]
+            reply = ask(question, (), label)
+            return method(index, name, label) if reply is _METHOD else reply
+        return ask_object
+
+    def method(index: int, name: str, label: str) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return ask({"ob": index, "op": "call", "n": name,
+                        "a": [encode(arg) for arg in args],
+                        "kw": [[str(key), encode(value)] for key, value in kwargs.items()]},
+                       args, label)
+        call.__name__ = call.__qualname__ = name
+        return call
+
     def proxy(name: str) -> Callable[..., Any]:
         def implementation(*args: Any, **kwargs: Any) -> Any:
-            question = {"cb": name, "a": [encode(arg) for arg in args],
-                        "kw": [[str(key), encode(value)] for key, value in kwargs.items()]}
-            reply = json.loads(send(json.dumps(question)))
-            if "err" in reply:
-                kind = getattr(builtins, str(reply["err"].get("cls")), None)
-                kind = kind if isinstance(kind, type) and issubclass(kind, Exception) \
-                    and kind.__name__ in ROUTED_ERRORS else RuntimeError
-                raise kind(str(reply["err"].get("msg", ""))[:MAX_MESSAGE])
-            for arg, after in zip(args, reply.get("back", [])):
-                if type(arg) is list and after is not None:
-                    arg[:] = _restore(arg, decode(after))
-            return decode(reply["ok"])
+            return ask({"cb": name, "a": [encode(arg) for arg in args],
+                        "kw": [[str(key), encode(value)] for key, value in kwargs.items()]},
+                       args, name)
         implementation.__name__ = implementation.__qualname__ = name
         return implementation
 
@@ -221,10 +283,24 @@ def _restore(before: list[Any], after: list[Any]) -> list[Any]:
 
 # ------------------------------------------------------------------ the grader's side
 
-def _answer(question: Any, parts: dict[str, Callable[..., Any]]) -> str:
-    """Run one routed call with the grader's implementation; return the reply's text."""
+def _answer(question: Any, parts: dict[str, Callable[..., Any]],
+            objects: list[Any] | None = None) -> str:
+    """Run one routed call (of a part, or on an object a class part made: ``objects``, this
+    run's) with the grader's implementation; return the reply's text."""
+    objects = objects if objects is not None else []
+    if type(question) is dict and "ob" in question:
+        return _answer_object(question, objects)
     if type(question) is not dict or question.get("cb") not in parts \
             or type(question.get("a")) is not list or type(question.get("kw")) is not list:
+        raise ValueError("malformed routed call")
+    part = parts[question["cb"]]
+    return _invoke(part, question, objects, makes_object=isinstance(part, type))
+
+
+def _invoke(function: Callable[..., Any], question: dict[str, Any], objects: list[Any],
+            makes_object: bool = False) -> str:
+    if type(question.get("a")) is not list or type(question.get("kw")) is not list \
+            or not all(type(pair) is list and len(pair) == 2 for pair in question["kw"]):
         raise ValueError("malformed routed call")
     try:
         args = [decode(item) for item in question["a"]]
@@ -233,11 +309,47 @@ def _answer(question: Any, parts: dict[str, Callable[..., Any]]) -> str:
         return json.dumps({"err": {"cls": "ValueError", "msg": str(error)}})
     given = [list(arg) if type(arg) is list else None for arg in args]
     try:
-        result = parts[question["cb"]](*args, **kwargs)
+        if makes_object and len(objects) >= MAX_OBJECTS:
+            raise RuntimeError(f"your tests made more than {MAX_OBJECTS} objects")
+        result = function(*args, **kwargs)
         back = [encode(arg) if type(arg) is list and arg != before else None
                 for arg, before in zip(args, given)]
+        if makes_object:
+            objects.append(result)
+            return json.dumps({"ok": {"o": len(objects) - 1}, "back": back})
         return json.dumps({"ok": encode(result), "back": back})
     except Exception as error:  # noqa: BLE001  an implementation's error goes to the test
+        return json.dumps({"err": {"cls": type(error).__name__, "msg": str(error)}})
+
+
+def _answer_object(question: dict[str, Any], objects: list[Any]) -> str:
+    """Read or set a public attribute of, or call a method of, an object of this run."""
+    index, op, name = question.get("ob"), question.get("op"), question.get("n")
+    if type(index) is not int or not 0 <= index < len(objects) \
+            or op not in ("get", "set", "call") or type(name) is not str \
+            or not name.isidentifier() or name.startswith("_"):
+        raise ValueError("malformed routed question about an object")
+    target = objects[index]
+    if op == "call":
+        method = getattr(type(target), name, None)
+        if not callable(method):
+            raise ValueError("a routed call of something that is not a method")
+        return _invoke(getattr(target, name), question, objects)
+    try:
+        if op == "set":
+            if type(question.get("a")) is not list or len(question["a"]) != 1:
+                raise ValueError("malformed routed attribute")
+            setattr(target, name, decode(question["a"][0]))
+            return json.dumps({"ok": None})
+        if callable(getattr(type(target), name, None)):
+            return json.dumps({"ok": {"method": True}})
+        value = getattr(target, name)
+        try:
+            return json.dumps({"ok": encode(value)})
+        except TypeError:
+            raise TypeError(f"{name} holds a {type(value).__name__}, not a plain value, so "
+                            "your tests cannot read it") from None
+    except Exception as error:  # noqa: BLE001  e.g. no such attribute: the test hears it
         return json.dumps({"err": {"cls": type(error).__name__, "msg": str(error)}})
 
 
@@ -252,14 +364,15 @@ def run_remote(tests: Any, parts: dict[str, Callable[..., Any]]) -> Outcome:
     session.requests += 1
     text = session.transport(json.dumps({"q": seq, "op": "routed", "f": {"r": tests._ref},
                                          "params": sorted(parts)}))
+    objects: list[Any] = []  # what class parts made in this run; gone with it
     for _ in range(100_000):
         try:
             message = json.loads(text) if type(text) is str and len(text) < 4_000_000 else None
         except (ValueError, RecursionError):
             message = None
-        if type(message) is dict and "cb" in message:
+        if type(message) is dict and ("cb" in message or "ob" in message):
             try:
-                reply = _answer(message, parts)
+                reply = _answer(message, parts, objects)
             except ValueError as error:
                 raise KernelLost(f"the kernel broke the protocol of a routed call: {error}"
                                  ) from None

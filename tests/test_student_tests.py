@@ -121,3 +121,67 @@ def test_in_the_notebook_an_unfinished_part_is_not_unwritten_tests(capsys) -> No
         raise NotImplementedError()
     with pytest.raises(NotImplementedError, match="unwritten is not written yet"):
         student_tests.try_my_tests(unwritten, [], count_values=unfinished)
+
+
+class Counter:
+    """A class part: its objects stay in the grader."""
+
+    def __init__(self, start=0):
+        self.value = start
+
+    def add(self, n):
+        if n < 0:
+            raise ValueError("no negatives")
+        self.value += n
+        return self.value
+
+
+class AddsNegatives(Counter):
+    def add(self, n):
+        self.value += n
+        return self.value
+
+
+COUNTER_CELL = ("grade_my_tests(mine, reference={'Counter': Counter}, points=2, mistakes=[\n"
+                "    version('adds negatives', Counter=AddsNegatives)])\n")
+
+
+def judged_counter(user_code: str) -> object:
+    namespace: dict = {"__name__": "__main__"}
+    exec("from plaisante.games.plaisante.setup import *\n" + user_code, namespace)  # noqa: S102
+    setup = dict(SETUP, Counter=Counter, AddsNegatives=AddsNegatives, version=version)
+    return judge_cell(COUNTER_CELL, setup, {"mine"}, loopback(namespace))
+
+
+def test_a_class_part_makes_objects_that_stay_in_the_grader() -> None:
+    """The test reads and sets public attributes and calls methods; each is routed."""
+    caught = judged_counter(
+        "SEEN = []\n"
+        "def mine(Counter):\n"
+        "    c = Counter(3)\n"
+        "    assert c.add(2) == 5 and c.value == 5\n"
+        "    c.value = 10\n"
+        "    assert c.add(1) == 11\n"
+        "    SEEN.append((repr(c), type(c).__name__))\n"
+        "    try:\n"
+        "        c.add(-1)\n"
+        "    except ValueError:\n"
+        "        pass\n"
+        "    else:\n"
+        "        assert False, 'negatives are refused'\n")
+    assert caught.passed and caught.score == 2
+    private = judged_counter("def mine(Counter):\n    Counter(1)._Counter__x\n")
+    assert private.error == ("CheckFailed", "mine fails on a correct Counter, so it cannot be "
+                             "graded: AttributeError: your tests can use only the public "
+                             "attributes of a Counter, not _Counter__x")
+
+
+def test_a_kernel_cannot_reach_an_object_it_was_not_given_or_a_private_name() -> None:
+    objects = [Counter(1)]
+    for question in ({"ob": 1, "op": "get", "n": "value"}, {"ob": 0, "op": "get", "n": "__dict__"},
+                     {"ob": 0, "op": "call", "n": "value", "a": [], "kw": []},
+                     {"ob": 0, "op": "run", "n": "add"}):
+        with pytest.raises(ValueError):
+            student_tests._answer(question, {"Counter": Counter}, objects)
+    assert student_tests._answer({"ob": 0, "op": "get", "n": "add"}, {}, objects) == (
+        '{"ok": {"method": true}}')
