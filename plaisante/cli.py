@@ -16,7 +16,7 @@ it acts on every assignment of the course. grade is the way to autograde (sandbo
     plaisante export [ID …] [--to grades.csv] [--layout steps|lms]
     plaisante roster import FILE.csv              # names and emails (id,first_name,last_name,email)
     plaisante formgrader                          # JupyterLab on the course, formgrader open
-    plaisante demo [ID] [--seed N] [--port P]     # the presenter view in Voila, full screen
+    plaisante demo [ID] [--student S] [--seed N]  # the presenter view in Voila, full screen
     plaisante autograde [ID …] [--student S …]    # plain nbgrader autograde: trusted notebooks only
     plaisante nbgrader ARGS…                      # any nbgrader command, from the course root
 """
@@ -47,6 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="the first deal's seed (default 2026)")
     p.add_argument("--port", type=int, default=8866)
     p.add_argument("--no-browser", action="store_true", help="print the address, open nothing")
+    p.add_argument("--student", help="play on this student's submitted functions (run in the "
+                                     "grading sandbox) instead of the reference")
     p = sub.add_parser("release", help="generate the student version into starter/")
     p.add_argument("assignments", **ids)
     p = sub.add_parser("submit", help="copy a student's notebook into assignments/submitted")
@@ -167,7 +169,8 @@ def _run(args: argparse.Namespace) -> int:
         from . import demo
         from .games import COURSE
 
-        return demo.serve(root, args.assignment or COURSE[0], seed=args.seed, port=args.port,
+        return demo.serve(root, args.assignment or COURSE[0], seed=args.seed,
+                          student=args.student, port=args.port,
                           open_browser=not args.no_browser)
     elif args.command == "release":
         for assignment in chosen(layout, args.assignments):

@@ -1,9 +1,11 @@
-"""The lecture-hall demo (issue 12): an assignment's presenter view on the reference solution,
-or the gate's checklist when a step fails. ``plaisante demo [ID]`` opens it in Voila, full
-screen; a notebook calls ``show(ID)``."""
+"""The lecture-hall demo (issue 12): an assignment's presenter view on the reference solution or
+on a student's submitted functions (run in the grader's sandbox, ``plaisante.grading.live``),
+or the gate's checklist when a step fails. ``plaisante demo [ID] [--student S]`` opens it in
+Voila, full screen; a notebook calls ``show(ID)``."""
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import subprocess
@@ -18,15 +20,22 @@ from .course import CourseLayout
 from .games import load
 
 
-def show(assignment: str, *, seed: int | None = None, root: Path | None = None) -> Any:
+def show(assignment: str, *, seed: int | None = None, student: str | None = None,
+         root: Path | None = None) -> Any:
     """Return the presenter view of ``assignment`` on its reference solution (read from the
-    course's source notebook); ``seed`` sets the first deal. While a step fails, the gate's
-    checklist instead (an ipywidgets HTML). Raises KeyError for an id not in the course."""
-    from . import reference
-
+    course's source notebook), or on ``student``'s submitted parts (their notebook's cells run
+    in the grader's sandbox; every call of a part is a request to it); ``seed`` sets the first
+    deal. While a step fails, the gate's checklist instead. Raises KeyError for an id not in
+    the course, FileNotFoundError naming a missing submission."""
     description = load(assignment)
-    module = reference.load(assignment, CourseLayout.of(root).source(assignment))
-    parts = reference.parts(module, assignment)
+    layout = CourseLayout.of(root)
+    if student is None:
+        from . import reference
+
+        module = reference.load(assignment, layout.source(assignment))
+        parts = reference.parts(module, assignment)
+    else:
+        parts = student_parts(layout, assignment, student)
     results = check_all(description, parts)
     if any(result.status != "pass" for result in results):
         return checklist_widget(results)
@@ -34,9 +43,29 @@ def show(assignment: str, *, seed: int | None = None, root: Path | None = None) 
     return description.demo_view(**options, **parts)
 
 
-def demo_notebook(assignment: str, seed: int | None) -> dict[str, Any]:
-    """Return the one-cell notebook Voila runs: ``show(assignment, seed=seed)``."""
-    code = f"from plaisante.demo import show\nshow({assignment!r}, seed={seed!r})"
+def student_parts(layout: CourseLayout, assignment: str, student: str) -> dict[str, Any]:
+    """Return the parts of ``student``'s submission of ``assignment``, live in a sandbox (kept
+    running until this process ends); a part the notebook does not define is a stand-in that
+    says so. Raises FileNotFoundError naming the missing submission."""
+    from .assignment import placeholders
+    from .grading.live import LiveSubmission
+
+    notebook = layout.submitted(student, assignment)
+    if not notebook.is_file():
+        raise FileNotFoundError(f"no submission of {assignment!r} by {student!r} "
+                                f"(looked for {notebook}); submitted: "
+                                f"{', '.join(layout.submitted_students(assignment)) or 'none'}")
+    live = LiveSubmission(notebook, layout.release(assignment))
+    atexit.register(live.close)
+    description = load(assignment)
+    return {**placeholders(description), **live.parts(description.parts)}
+
+
+def demo_notebook(assignment: str, seed: int | None, student: str | None = None
+                  ) -> dict[str, Any]:
+    """Return the one-cell notebook Voila runs: ``show(assignment, seed=…, student=…)``."""
+    code = (f"from plaisante.demo import show\n"
+            f"show({assignment!r}, seed={seed!r}, student={student!r})")
     return {"cells": [{"cell_type": "code", "execution_count": None, "id": "presenter",
                        "metadata": {}, "outputs": [], "source": code}],
             "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)",
@@ -44,24 +73,30 @@ def demo_notebook(assignment: str, seed: int | None) -> dict[str, Any]:
             "nbformat": 4, "nbformat_minor": 5}
 
 
-def serve(root: Path, assignment: str, *, seed: int | None = None, port: int = 8866,
-          open_browser: bool = True) -> int:
+def serve(root: Path, assignment: str, *, seed: int | None = None, student: str | None = None,
+          port: int = 8866, open_browser: bool = True) -> int:
     """Run Voila on the demo notebook of ``assignment`` until interrupted; open the page in a
     browser unless ``open_browser`` is False. Returns Voila's exit status."""
     try:
         load(assignment)
     except KeyError as error:  # an unknown id: one line naming the course's assignments
         raise ValueError(error.args[0]) from None
+    layout = CourseLayout(root)
+    if student is not None and not layout.submitted(student, assignment).is_file():
+        raise ValueError(f"no submission of {assignment!r} by {student!r}; submitted: "
+                         f"{', '.join(layout.submitted_students(assignment)) or 'none'}")
     with tempfile.TemporaryDirectory(prefix="plaisante-demo-") as folder:
         notebook = Path(folder) / f"{assignment}.ipynb"
-        notebook.write_text(json.dumps(demo_notebook(assignment, seed)), encoding="utf-8")
+        notebook.write_text(json.dumps(demo_notebook(assignment, seed, student)),
+                            encoding="utf-8")
         env = dict(os.environ, PLAISANTE_COURSE=str(root))
         voila = Path(sys.executable).with_name("voila")
         command = [str(voila) if voila.exists() else "voila", str(notebook), "--no-browser",
                    f"--port={port}", "--Voila.ip=127.0.0.1", "--theme=dark"]
         url = f"http://127.0.0.1:{port}/"
-        print(f"plaisante demo: {assignment} at {url} (F11 for full screen; Ctrl-C stops)",
-              flush=True)
+        whose = f"{student}'s submission" if student else "the reference solution"
+        print(f"plaisante demo: {assignment} on {whose} at {url} (F11 for full screen; "
+              "Ctrl-C stops)", flush=True)
         process = subprocess.Popen(command, cwd=folder, env=env)
         if open_browser:
             webbrowser.open(url)

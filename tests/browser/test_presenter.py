@@ -68,3 +68,30 @@ def test_presenter_scales_and_scores_five_clicked_cards(page: Page, demo: harnes
         "rows => rows.map(r => [r.dataset.check, r.dataset.answer])"))
     assert answers == expected["answers"]
     assert page.evaluate("() => document.scrollingElement.scrollHeight") <= height
+
+
+@pytest.mark.sandbox
+@pytest.mark.parametrize(("sample", "shows"), [("full_marks", "presenter"),
+                                               ("straight_ignores_duplicates", "checklist")])
+def test_demo_on_a_students_submission(page: Page, tmp_path: Path, sample: str,
+                                       shows: str) -> None:
+    root = harness.course_copy(tmp_path / "course")
+    notebook = root / "assignments" / "samples" / "plaisante" / f"{sample}.ipynb"
+    harness.run_course(root, "submit", str(notebook), "--student", "ada")
+    server = harness.start_demo(root, tmp_path, "plaisante", "--student", "ada")
+    try:
+        server.wait_ready(timeout=120)
+        page.goto(server.url("/"))
+        if shows == "checklist":
+            checklist = page.locator(".plaisante-checklist")
+            expect(checklist).to_be_visible(timeout=90_000)
+            expect(checklist.locator("h3")).to_contain_text("step 3 (the has-checks)")
+            return
+        cards = page.locator(".plaisante-presenter-cards .plaisante-card")
+        expect(cards).to_have_count(8, timeout=90_000)
+        page.locator(".plaisante-notation input").fill("Kh Kd 3c 7s 9h")
+        page.locator(".plaisante-notation input").press("Enter")
+        expect(page.locator(".plaisante-xray-formula")).to_have_text("45 × 2 = 90",
+                                                                     timeout=10_000)
+    finally:
+        server.stop()
