@@ -34,7 +34,7 @@ def test_every_test_cell_is_graded_and_the_points_make_100(source) -> None:
               for c in source.cells if is_test(c)}
     assert sum(points.values()) == 100
     assert {grade_id.split("_")[0] for grade_id in points} == {"step1", "step2", "step3",
-                                                               "step4"}
+                                                               "step4", "step5"}
     assert all("raises-exception" in c.metadata.get("tags", []) for c in source.cells
                if is_test(c) or c.metadata.get("nbgrader", {}).get("solution"))
 
@@ -42,8 +42,9 @@ def test_every_test_cell_is_graded_and_the_points_make_100(source) -> None:
 def test_reference_passes_every_test_cell(source, tests, setup, names) -> None:
     results = verdicts(tests, setup, names, kernel_namespace(source))
     assert {k: v.error for k, v in results.items() if not v.passed} == {}
-    assert len(results) == 14
+    assert len(results) == 15
     assert results["step4_machine"].printed == "Step 4 Machine passes.\n"
+    assert results["step5_my_tests"].score == 15
 
 
 def test_untouched_starter_fails_every_test_cell(tests, setup, names) -> None:
@@ -69,3 +70,81 @@ def test_a_failing_machine_check_names_the_call_expected_and_actual(source, test
     message = results["step4_machine"].error[1]
     assert "draw()" in message and "expected machine.cards = [Q♣ K♦ K♥ K♣ A♣]" in message
     assert "got [K♦ K♥ K♣ Q♣ A♣]" in message
+
+
+# ------------------------------------------------------------------ step 5: tests of the port
+
+#: One test per bug of the port, each catching that bug alone (the body of my_port_tests).
+ONE_BUG = {
+    "remembers a four of a kind":
+        "    hand_name(hand('9♣ 9♦ 9♥ 9♠ K♣'))\n"
+        "    assert hand_name(hand('2♣ 5♦ 8♥ J♠ K♣')) == NOTHING\n",
+    "a free game on a bet beyond the credits":
+        "    machine = Machine(credits=12)\n    machine.place_bet()\n    machine.place_bet()\n"
+        "    assert refused(machine.place_bet)\n",
+    "refills only at 0":
+        "    assert Machine(credits=4).credits == 100\n",
+    "a negative position held":
+        "    machine = Machine()\n    machine.bet_max()\n"
+        "    assert refused(lambda: machine.toggle_hold(-2))\n",
+    "a bet after the deal":
+        "    machine = Machine()\n    machine.place_bet()\n    machine.deal()\n"
+        "    assert refused(machine.place_bet)\n    assert machine.bet == 5\n",
+}
+
+
+def judged_port_tests(source, tests, setup, names, body: str, before: str = ""):
+    code = f"{before}def my_port_tests(hand_name, Machine):\n{body}"
+    return verdicts({"step5_my_tests": tests["step5_my_tests"]}, setup, names,
+                    kernel_namespace(source, step5_my_tests_code=code))["step5_my_tests"]
+
+
+@pytest.mark.parametrize("bug", sorted(ONE_BUG))
+def test_each_bug_of_the_port_is_one_hidden_version_worth_3(bug, source, tests, setup,
+                                                            names) -> None:
+    """Routed: each machine the test makes lives in the grader; the test presses its
+    buttons and reads it through the handle."""
+    verdict = judged_port_tests(source, tests, setup, names, ONE_BUG[bug])
+    assert verdict.passed and verdict.score == 3, verdict
+    assert verdict.printed.endswith("catches 1 of 5 hidden buggy versions (3 of 15 points).\n")
+
+
+def test_every_test_together_catch_all_five(source, tests, setup, names) -> None:
+    verdict = judged_port_tests(source, tests, setup, names, "".join(ONE_BUG.values()))
+    assert verdict.passed and verdict.score == 15
+
+
+def test_tests_that_fail_on_a_correct_machine_score_0_with_their_assertion(
+        source, tests, setup, names) -> None:
+    verdict = judged_port_tests(source, tests, setup, names,
+                                "    machine = Machine(credits=12)\n"
+                                "    for _ in range(3):\n        machine.place_bet()\n"
+                                "    assert machine.bet == 15, 'Bet pressed 3 times bets 15'\n")
+    kind, message = verdict.error
+    assert kind == "CheckFailed" and message.startswith(
+        "my_port_tests fails on a correct hand_name, Machine, so it cannot be graded: ")
+    assert message.endswith("ValueError: a bet of 15 needs 15 credits; you have 12")
+
+
+def test_a_test_that_fingerprints_the_code_catches_nothing(source, tests, setup,
+                                                          names) -> None:
+    verdict = judged_port_tests(
+        source, tests, setup, names,
+        "    SEEN.append((hand_name.__code__.co_code, Machine.__code__.co_code,\n"
+        "                 type(Machine()).__name__, repr(Machine())))\n"
+        "    assert SEEN[-1] == SEEN[0]\n", before="SEEN = []\n\n\n")
+    assert verdict.passed and verdict.score == 0
+
+
+def test_a_machine_made_for_the_tests_writes_no_file_and_hides_its_insides(
+        source, tests, setup, names, tmp_path) -> None:
+    """A save path would be written by the grader: the machines given to tests refuse one.
+    Private names and values that are not plain data do not cross either."""
+    saving = judged_port_tests(source, tests, setup, names,
+                               "    Machine(path='credits.json')\n")
+    assert "save nothing: make them with Machine() or Machine(credits=...)" in saving.error[1]
+    for reach, said in (("Machine()._refill", "only the public attributes of a Machine"),
+                        ("Machine().rng", "rng holds a Random, not a plain value")):
+        verdict = judged_port_tests(source, tests, setup, names, f"    {reach}\n")
+        assert said in verdict.error[1], verdict.error
+    assert os.listdir(tmp_path) == []

@@ -131,3 +131,31 @@ def test_play_shows_the_checklist_naming_step_4_for_held_cards_moved(tmp_path,
     assert "Not yet: step 4 (Machine) needs work" in shown.value
     assert "expected machine.cards = [Q♣ K♦ K♥ K♣ A♣]" in shown.value
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_gate_asks_for_step_5s_tests_once_steps_1_to_4_pass(tmp_path, monkeypatch) -> None:
+    """Step 5 is done for the gate once my_port_tests is written and takes hand_name and
+    Machine; what it catches is graded later."""
+    from plaisante.assignment import check_all
+    from plaisante.games.video_poker import ASSIGNMENT
+
+    monkeypatch.chdir(tmp_path)
+    parts = parts_of(module_with({}))
+
+    def unwritten(hand_name, Machine):
+        raise NotImplementedError()
+
+    def one_parameter(hand_name):
+        assert hand_name([]) == "?"
+
+    results = {name: check_all(ASSIGNMENT, dict(parts, my_port_tests=tests))[4]
+               for name, tests in (("written", parts["my_port_tests"]), ("unwritten", unwritten),
+                                   ("one parameter", one_parameter))}
+    assert results["written"].status == "pass"
+    assert (results["unwritten"].status, results["unwritten"].detail) == (
+        "todo", "finish step 5: my_port_tests still raises NotImplementedError")
+    assert (results["one parameter"].status, results["one parameter"].detail) == (
+        "fail", "my_port_tests must take two parameters, hand_name and Machine: "
+                "def my_port_tests(hand_name, Machine):")
+    shown = play(**dict(parts, my_port_tests=unwritten))
+    assert "Not yet: step 5 (your tests of the port) needs work" in shown.value

@@ -3,9 +3,10 @@ saved credits. This package is the whole assignment: its description (``ASSIGNME
 rules, its checks, the saved-credits file (``saving``), the machine on the student's code
 (model and view) and the names its notebook's setup cell imports (``setup``).
 
-Step 5 of the issue (find the bugs: students' own tests graded against a buggy port) waits for
-the course's student-tests mechanism; until it lands the notebook shows the buggy port and asks
-for the bugs without points, and this description has four graded steps.
+Step 5, find the bugs: the notebook holds a port of a tutorial's machine, bugs included; the
+student's ``my_port_tests(hand_name, Machine)`` is graded as students' own tests are
+(``plaisante.student_tests``), on a correct version and on one buggy version per bug of the
+port (its hidden test cell holds both).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ ASSIGNMENT = Assignment(
         Step(3, "payout", (("payout", checks.check_payout),)),
         Step(4, "Machine", (("Machine", checks.check_machine),
                             ("Machine", checks.check_saved_credits))),
+        Step(5, "your tests of the port", (("my_port_tests", checks.check_port_tests),)),
     ),
     game=lambda **parts: machine_view(**parts),
 )

@@ -8,6 +8,10 @@ cards, ints, strs, a ``random.Random``), compares strictly (``same``) and raises
 go to the student's kernel: a ``Machine`` is built there and only its methods are called and its
 attributes read. Each step is judged on its own: ``hand_name`` counts with the kit's tally,
 ``payout`` and ``Machine.draw`` hear the hand's name and win from stand-ins (``Always``).
+
+Step 5's tests are the student's own (``plaisante.student_tests``): its cell judges them on a
+correct ``hand_name`` and ``Machine`` and on buggy ones; the gate only checks they are written
+(``check_port_tests``), and ``refused`` is the helper they may use.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from typing import Any
 
 from ...cards import KitCard, hand, labels, new_deck
 from ...checking import Always, CheckFailed, check_shape, expect_value, run, same, show, substituted
+from ...student_tests import Version, grade_my_tests, try_my_tests, version
 from .rules import (
     FLUSH,
     FOUR_OF_A_KIND,
@@ -317,10 +322,51 @@ def expect_holds(Machine: Any, seed: int, positions: list[int]) -> None:
         expect_refused(machine, f"toggle_hold({wrong})", partial(machine.toggle_hold, wrong))
 
 
+# ----------------------------------------------------------------- step 5: your tests of the port
+
+def refused(action: Callable[[], Any]) -> bool:
+    """Return True when ``action()`` raises ValueError (a rule refused it), False when it runs
+    without an error. Any other error goes through. For a student's tests:
+    ``assert refused(lambda: machine.toggle_hold(7))``."""
+    try:
+        action()
+    except ValueError:
+        return True
+    return False
+
+
+class _Reached(BaseException):
+    """Raised by the gate's stand-ins: the tests got as far as calling what they test."""
+
+
+def _reached(*args: Any, **kwargs: Any) -> Any:
+    raise _Reached()
+
+
+def check_port_tests(my_port_tests: Callable[..., Any]) -> None:
+    """Check step 5 for the gate: ``my_port_tests(hand_name, Machine)`` is written (it no
+    longer raises NotImplementedError before testing anything). What it catches is graded when
+    the work is: on a correct hand_name and Machine, and on buggy ones."""
+    import inspect
+
+    try:
+        inspect.signature(my_port_tests).bind(hand_name=_reached, Machine=_reached)
+    except (TypeError, ValueError):
+        raise CheckFailed("my_port_tests must take two parameters, hand_name and Machine: "
+                          "def my_port_tests(hand_name, Machine):") from None
+    try:
+        my_port_tests(hand_name=_reached, Machine=_reached)
+    except NotImplementedError:
+        raise
+    except (_Reached, Exception):  # noqa: BLE001  written: what it catches is graded later
+        return
+
+
 __all__ = [
     "CheckFailed", "Always", "same", "show", "expect_value", "substituted", "check_shape",
     "kit_frequencies", "expect_frequencies", "check_frequencies", "EVERY_NAME", "expect_name",
     "check_hand_name", "expect_payout", "check_payout", "kit_deal", "after_draw",
     "expect_state", "expect_refused", "draw_as", "play_game", "check_machine",
     "check_saved_credits", "expect_bets", "expect_bet_max", "expect_holds",
+    "Version", "version", "try_my_tests", "grade_my_tests", "refused", "check_port_tests",
 ]
