@@ -21,6 +21,19 @@ ASSIGNMENT = "video_poker"
 sys.path.insert(0, str(HERE.parent))  # the samples folder: the shared sample builder
 from sample_builder import build_samples, write_samples  # noqa: E402
 
+
+def _body(grade_id: str) -> str:
+    """The body of the reference's tests in ``grade_id`` (after the docstring), as the sample
+    builder sees it: what a sample's own tests replace."""
+    source = next(c.source for c in nbformat.read(ROOT / "solutions" / ASSIGNMENT /
+                                                  f"{ASSIGNMENT}.ipynb", as_version=4).cells
+                  if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+    start, end = source.index("### BEGIN SOLUTION\n"), source.index("    ### END SOLUTION")
+    return source[start + len("### BEGIN SOLUTION\n"):end]
+
+
+PORT_TESTS = _body("step5_my_tests_code")
+
 # sample name → {answer cell grade_id: [(text in the reference code, what the student wrote)]}
 # None instead of a list leaves that cell as the starter has it (the student did not do it).
 MISTAKES: dict[str, dict[str, list[tuple[str, str]] | None]] = {
@@ -43,7 +56,50 @@ MISTAKES: dict[str, dict[str, list[tuple[str, str]] | None]] = {
          "        self.cards = kept + [self.deck.pop() for _ in range(HAND_SIZE - len(kept))]\n")]},
     "refill_only_at_zero": {"step4_machine_code": [
         ("if self.credits < MIN_BET:", "if self.credits == 0:")]},
-    "steps_1_to_3_only": {"step4_trace_answer": None, "step4_machine_code": None},
+    "steps_1_to_3_only": {"step4_trace_answer": None, "step4_machine_code": None,
+                          "step5_my_tests_code": None},
+    # step 5, the student's tests of the port: they replace the reference's
+    "port_tests_not_written": {"step5_my_tests_code": None},
+    "port_tests_fail_on_correct_code": {"step5_my_tests_code": [
+        (PORT_TESTS, "    machine = Machine(credits=12)\n"
+                     "    for press in range(3):\n"
+                     "        machine.place_bet()\n"
+                     "    assert machine.bet == 15, 'Bet pressed three times bets 15'\n")]},
+    "port_tests_weak": {"step5_my_tests_code": [
+        (PORT_TESTS, "    assert hand_name(hand('9♣ 9♦ 9♥ 9♠ K♣')) == FOUR_OF_A_KIND\n"
+                     "    assert hand_name(hand('K♥ K♦ 3♣ 7♠ 9♥')) == PAIR\n"
+                     "    assert Machine(credits=2).credits == 100\n"
+                     "    machine = Machine()\n"
+                     "    machine.place_bet()\n"
+                     "    machine.deal()\n"
+                     "    assert machine.credits == 95\n")]},
+    "full_marks_other_port_tests": {"step5_my_tests_code": [
+        (PORT_TESTS, "    names = [hand_name(hand(text)) for text in ('A♠ A♥ A♦ A♣ 2♠', "
+                     "'2♣ 5♦ 8♥ J♠ K♣')]\n"
+                     "    assert names == [FOUR_OF_A_KIND, NOTHING], names\n"
+                     "    for credits in (1, 4):\n"
+                     "        assert Machine(credits=credits).credits == 100, credits\n"
+                     "    poor = Machine(credits=10)\n"
+                     "    poor.place_bet()\n"
+                     "    poor.place_bet()\n"
+                     "    assert refused(poor.place_bet), 'a bet of 15 with 10 credits'\n"
+                     "    game = Machine()\n"
+                     "    game.place_bet()\n"
+                     "    game.deal()\n"
+                     "    for wrong in (-1, 5):\n"
+                     "        try:\n"
+                     "            game.toggle_hold(wrong)\n"
+                     "        except ValueError:\n"
+                     "            pass\n"
+                     "        else:\n"
+                     "            assert False, f'position {wrong} was held'\n"
+                     "    assert refused(game.place_bet) and game.bet == 5\n")]},
+    "port_tests_fingerprint_code": {"step5_my_tests_code": [
+        (PORT_TESTS, "    # the first code seen is mine: any other is a buggy one\n"
+                     "    code = hand_name.__code__.co_code\n"
+                     "    FIRST_SEEN.append(code)\n"
+                     "    assert code == FIRST_SEEN[0], 'not the code I saw first'\n"),
+        ("def my_port_tests(", "FIRST_SEEN = []\n\n\ndef my_port_tests(")]},
 }
 
 
