@@ -6,6 +6,7 @@ it acts on every assignment of the course. grade is the way to autograde (sandbo
     plaisante list                                # the course's assignments
     plaisante release [ID …]                      # solutions/ → starter/ (generate_assignment)
     plaisante submit NOTEBOOK --student S [--assignment ID]
+    plaisante submit FOLDER_OR_ZIP [--pattern REGEX]  # many; ids from file names (zip_collect)
     plaisante grade [ID …] [--student S …]        # autograde, sandboxed; a table of scores
         [--workers N] [--scheduler tcp://HOST:8786]  # every core by default, or a Dask cluster
     plaisante regrade [ID …]                      # after fixing a test: release, grade all,
@@ -51,9 +52,14 @@ def build_parser() -> argparse.ArgumentParser:
                                      "grading sandbox) instead of the reference")
     p = sub.add_parser("release", help="generate the student version into starter/")
     p.add_argument("assignments", **ids)
-    p = sub.add_parser("submit", help="copy a student's notebook into assignments/submitted")
-    p.add_argument("notebook", type=Path)
-    p.add_argument("--student", required=True)
+    p = sub.add_parser("submit", help="copy a student's notebook into assignments/submitted; "
+                                      "or every notebook of a folder or .zip (LMS download)")
+    p.add_argument("notebook", type=Path, help="a notebook (with --student), or a folder or "
+                                               ".zip of notebooks named by --pattern")
+    p.add_argument("--student", help="the student's id (a single notebook)")
+    p.add_argument("--pattern", help="for a folder or .zip: a regex with a (?P<student_id>…) "
+                                     "group, matched against each file name (default: "
+                                     "ID.ipynb)")
     p.add_argument("--assignment", help="its assignment (default: the one whose cells the "
                                         "notebook holds; checked either way)")
     p.add_argument("--replace", action="store_true",
@@ -177,6 +183,11 @@ def _run(args: argparse.Namespace) -> int:
             course.run_nbgrader("generate_assignment", assignment, "--force", root=root)
     elif args.command == "submit":
         chosen(layout, [args.assignment] if args.assignment else [])
+        if args.notebook.is_dir() or args.notebook.suffix.lower() == ".zip":
+            return _submit_many(layout, args)
+        if not args.student:
+            raise ValueError("submit NOTEBOOK needs --student ID (a folder or .zip of "
+                             "notebooks needs none: --pattern names them)")
         _readable(args.notebook)
         assignment = _assignment_of(layout, args.notebook, args.assignment)
         print(course.submit(args.notebook, args.student, root, replace=args.replace,
@@ -278,6 +289,37 @@ def _readable(notebook: Path) -> None:
     except Unreadable as problem:
         raise ValueError(f"refused {notebook}, nothing was collected: {problem}. Submit the "
                          ".ipynb file as Jupyter saved it (File > Download)") from None
+
+
+def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
+    """Submit every notebook of the folder or zip ``args.notebook``, each under the student id
+    ``args.pattern`` finds in its name (``plaisante.collect``); print one line per notebook.
+    A notebook that cannot be submitted is said and skipped; returns 1 when any was."""
+    import tempfile
+
+    from .collect import DEFAULT_PATTERN, collected
+
+    if args.student:
+        raise ValueError("--student names one notebook's student: for a folder or .zip, "
+                         "--pattern finds each student id in the file names")
+    with tempfile.TemporaryDirectory(prefix="plaisante-collect-") as unpacked:
+        found = collected(args.notebook, args.pattern or DEFAULT_PATTERN, Path(unpacked))
+        refused = 0
+        for student, notebook in found.found:
+            try:
+                _readable(notebook)
+                assignment = _assignment_of(layout, notebook, args.assignment)
+                target = course.submit(notebook, student, layout.root, replace=args.replace,
+                                       assignment=assignment)
+                print(f"{student}: {target}")
+            except (ValueError, FileNotFoundError, FileExistsError) as error:
+                refused += 1
+                print(f"{student}: refused: {error}")
+    if found.skipped:
+        print(f"skipped {len(found.skipped)} file(s) the pattern does not name: "
+              f"{', '.join(found.skipped[:5])}{'…' if len(found.skipped) > 5 else ''}")
+    print(f"{len(found.found) - refused} submitted, {refused} refused")
+    return 1 if refused else 0
 
 
 def _assignment_of(layout: course.CourseLayout, notebook: Path, said: str | None) -> str:

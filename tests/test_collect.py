@@ -1,0 +1,62 @@
+"""``plaisante submit FOLDER_OR_ZIP``: notebooks mapped to student ids by a pattern (collect)."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from plaisante.collect import DEFAULT_PATTERN, collected
+
+LMS = r"(?P<student_id>[a-z]+)_attempt_[0-9-]+_.*\.ipynb"
+
+
+def notebooks(folder: Path, *names: str) -> Path:
+    for name in names:
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text('{"cells": []}', encoding="utf-8")
+    return folder
+
+
+def test_a_folder_maps_each_file_name_to_its_student(tmp_path: Path) -> None:
+    folder = notebooks(tmp_path / "in", "alice.ipynb", "sub/bob.ipynb", "notes.txt")
+    found = collected(folder, DEFAULT_PATTERN)
+    assert [(student, path.name) for student, path in found.found] == [
+        ("alice", "alice.ipynb"), ("bob", "bob.ipynb")]
+    assert found.skipped == ["notes.txt"]
+
+
+def test_a_zip_as_an_lms_names_it_is_unpacked_under_names_of_its_own(tmp_path: Path) -> None:
+    archive = tmp_path / "download.zip"
+    with zipfile.ZipFile(archive, "w") as out:
+        out.writestr("Week 3/alice_attempt_2026-11-30_plaisante.ipynb", '{"cells": []}')
+        out.writestr("../../evil/bob_attempt_2026-11-30_plaisante.ipynb", '{"cells": []}')
+        out.writestr("__MACOSX/._alice_attempt_2026-11-30_plaisante.ipynb", "junk")
+    found = collected(archive, LMS, tmp_path / "unpacked")
+    assert [student for student, _ in found.found] == ["alice", "bob"]
+    for _, path in found.found:  # a member's own path is never used
+        assert path.parent == tmp_path / "unpacked"
+    assert not (tmp_path.parent / "evil").exists()
+
+
+@pytest.mark.parametrize("pattern, says", [
+    ("(", "not a regular expression"),
+    (r".*\.ipynb", "no (?P<student_id>...) group"),
+])
+def test_a_bad_pattern_is_refused_in_one_line(tmp_path: Path, pattern: str, says: str) -> None:
+    folder = notebooks(tmp_path, "alice.ipynb")
+    with pytest.raises(ValueError, match=says.replace("(", r"\(").replace(")", r"\)")
+                       .replace("?", r"\?").replace(".", r"\.")):
+        collected(folder, pattern)
+
+
+def test_one_student_twice_or_nobody_refuses_the_batch(tmp_path: Path) -> None:
+    folder = notebooks(tmp_path / "two", "alice_attempt_1_a.ipynb", "alice_attempt_2_b.ipynb")
+    with pytest.raises(ValueError, match="'alice' has two notebooks"):
+        collected(folder, LMS)
+    with pytest.raises(ValueError, match="no notebook .* matches"):
+        collected(notebooks(tmp_path / "none", "readme.md"), LMS)
+    with pytest.raises(FileNotFoundError):
+        collected(tmp_path / "missing", LMS)
