@@ -5,6 +5,7 @@ nbgrader (``plaisante autograde video_poker``)."""
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import shutil
@@ -66,6 +67,18 @@ def test_the_judge_gives_every_sample_its_manifest_scores(submitted: Path, tmp_p
     got = {student: scores.step_scores(course, student, "video_poker")
            for student in MANIFEST["samples"]}
     assert got == {student: sample["expected"] for student, sample in MANIFEST["samples"].items()}
+    # Step 5's feedback says how many buggy versions the tests caught, never which, and shows
+    # the line that failed on a correct machine.
+    plaisante("feedback", "video_poker", course=course)
+    page = {student: (course / "assignments" / "feedback" / student / "video_poker" /
+                      "video_poker.html").read_text(encoding="utf-8")
+            for student in ("port_tests_weak", "port_tests_fail_on_correct_code")}
+    assert ("my_port_tests: passes on a correct hand_name, Machine and catches 2 of 5 hidden "
+            "buggy versions (6 of 15 points).") in page["port_tests_weak"]
+    assert "remembers a four of a kind" not in page["port_tests_weak"]
+    assert "my_port_tests fails on a correct hand_name, Machine, so it cannot be graded: " \
+           "machine.place_bet()  → ValueError: a bet of 15 needs 15 credits; you have 12" \
+           in html.unescape(page["port_tests_fail_on_correct_code"])
 
 
 def test_plain_nbgrader_gives_every_sample_its_manifest_scores(submitted: Path, tmp_path: Path
