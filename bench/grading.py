@@ -12,7 +12,9 @@ id), then times, each from the same submissions and a fresh gradebook:
     the sandbox on, from the command line (its start-up included);
 (c) the floor: every submission's notebook, its test cells restored from the source as grading
     runs them, executed once in a fresh kernel with nbclient, on the same W worker processes;
-    no nbgrader, no sandbox, no gradebook.
+    no nbgrader, no sandbox, no gradebook;
+(d) with (b): ``plaisante grade --student`` of one student right after, from the command line
+    (a "submit and see my grade" loop), wall time.
 
 It also checks that (b) gives every submission the score (a) gives it. The last line is exactly
 ``submissions=N nbgrader_serial_s=… plaisante_s=… floor_s=… speedup=… floor_ratio=…
@@ -34,6 +36,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -177,6 +180,56 @@ class CpuMeter:
         return (after.ru_utime - self.before.ru_utime) + (after.ru_stime - self.before.ru_stime)
 
 
+class MemorySampler:
+    """Peak resident memory of a command's process tree, sampled every ``every`` seconds from
+    /proc: ``grader`` (the coordinator and its grading workers) and ``all`` (with the
+    sandboxes, zygotes and kernels), in bytes. Start it with the command's pid."""
+
+    def __init__(self, every: float = 0.5) -> None:
+        self.every, self.peak_grader, self.peak_all = every, 0, 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self, pid: int) -> None:
+        self._thread = threading.Thread(target=self._run, args=(pid,), daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def _run(self, root: int) -> None:
+        page = os.sysconf("SC_PAGE_SIZE")
+        while not self._stop.is_set():
+            parent: dict[int, int] = {}
+            facts: dict[int, tuple[int, bool]] = {}
+            for entry in os.listdir("/proc"):
+                if not entry.isdigit():
+                    continue
+                try:
+                    stat = Path(f"/proc/{entry}/stat").read_text()
+                    rss = int(Path(f"/proc/{entry}/statm").read_text().split()[1]) * page
+                    command = Path(f"/proc/{entry}/cmdline").read_bytes()
+                except OSError:
+                    continue
+                parent[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+                sandboxed = b"bwrap" in command or b"kernel_zygote" in command \
+                    or b"ipykernel" in command
+                facts[int(entry)] = (rss, sandboxed)
+            grader = every = 0
+            for pid, (rss, sandboxed) in facts.items():
+                ancestor = pid
+                while ancestor not in (root, 0, 1) and ancestor in parent:
+                    ancestor = parent[ancestor]
+                if ancestor == root:
+                    every += rss
+                    grader += 0 if sandboxed else rss
+            self.peak_grader = max(self.peak_grader, grader)
+            self.peak_all = max(self.peak_all, every)
+            self._stop.wait(self.every)
+
+
 def load() -> str:
     """Return '; load average 1 min …' (the machine may be shared: read the times with it)."""
     return f"; load average {os.getloadavg()[0]:.1f}"
@@ -206,12 +259,33 @@ def time_plaisante(root: Path, workers: int | None, scheduler: str | None = None
     extra = ["--workers", str(workers)] if workers else []
     if scheduler:
         extra += ["--scheduler", scheduler]
-    meter = CpuMeter("plaisante")
+    meter, memory = CpuMeter("plaisante"), MemorySampler()
+    start = time.perf_counter()
+    process = subprocess.Popen([sys.executable, "-m", "plaisante.cli", "--course", str(root),
+                                "grade", ASSIGNMENT, *extra], cwd=root, env=env(),
+                               stdout=subprocess.DEVNULL, preexec_fn=meter.enter)
+    memory.start(process.pid)
+    code = process.wait()
+    seconds = time.perf_counter() - start
+    memory.stop()
+    if code != 0:
+        raise subprocess.CalledProcessError(code, process.args)
+    PEAKS["plaisante"] = (memory.peak_grader, memory.peak_all)
+    return seconds, meter.seconds(), meter.source
+
+
+PEAKS: dict[str, tuple[int, int]] = {}  # part → peak RSS (grader processes, all), bytes
+
+
+def time_one_student(root: Path, student: str) -> tuple[float, float | None]:
+    """(d) Time ``plaisante grade --student`` of one student, from the command line, as a
+    "submit and see my grade" loop runs it; return (wall s, the total recorded)."""
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "plaisante.cli", "--course", str(root), "grade",
-                    ASSIGNMENT, *extra], cwd=root, env=env(), check=True,
-                   stdout=subprocess.DEVNULL, preexec_fn=meter.enter)
-    return time.perf_counter() - start, meter.seconds(), meter.source
+                    ASSIGNMENT, "--student", student], cwd=root, env=env(), check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    seconds = time.perf_counter() - start
+    return seconds, gradebook_totals(root).get(student)
 
 
 def graded_copy(root: Path, student: str, tests: dict[str, str]) -> Path:
@@ -300,6 +374,13 @@ def main(argv: list[str] | None = None) -> int:
                   f" a submission took {busy / max(1, len(students)):.2f} s in its worker, so "
                   f"{times['plaisante'] - busy / args.workers:.1f} s went to start-up, the "
                   f"last record and waiting){load()}", flush=True)
+            grader_peak, all_peak = PEAKS["plaisante"]
+            print(f"    peak resident memory: grader {grader_peak / 2**20:.0f} MiB, with the "
+                  f"sandboxes and kernels {all_peak / 2**20:.0f} MiB", flush=True)
+        if "plaisante" in parts and students:
+            seconds, graded = time_one_student(root, students[0])
+            print(f"(d) plaisante grade {ASSIGNMENT} --student {students[0]} (a regrade, "
+                  f"recorded): {seconds:.2f} s wall; total {graded}{load()}", flush=True)
         if "floor" in parts:
             reset(root, pristine)
             times["floor"] = time_floor(root, students, args.workers)

@@ -6,3 +6,17 @@ Shared by every game: ``plaisante.cards`` (ranks, suits, notation, seeded decks)
 stand-ins). Each assignment lives in ``plaisante.games.<id>``; ``plaisante.course`` is the
 course's folders and ``plaisante.grading`` the grader.
 """
+
+import sys as _sys
+
+# jsonschema (imported with nbformat) compiles about forty grammars for its IRI formats as it is
+# imported when the optional ``rfc3987_syntax`` is installed: about 1 s of CPU in every process
+# that imports nbformat (each `plaisante` command, each Dask worker), for formats nothing the
+# kit reads uses. The kit's processes leave it out (jsonschema then skips those two formats).
+_sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
+
+# nbgrader's package start-up (its Jupyter server extensions, about 1 s of CPU) is deferred
+# until something asks the package itself for more than its modules (plaisante.lazy_nbgrader).
+from . import lazy_nbgrader as _lazy_nbgrader  # noqa: E402
+
+_lazy_nbgrader.install()

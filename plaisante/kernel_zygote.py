@@ -37,6 +37,7 @@ import os
 import resource
 import signal
 import sys
+import time
 from typing import Any
 
 CLONE_NEWNS = 0x00020000
@@ -52,6 +53,7 @@ MS_REC, MS_PRIVATE = 16384, 1 << 18
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_DROP = 1, 4, 24
 PR_SET_NO_NEW_PRIVS = 38
 CAP_LAST = 63
+KILL_WAIT = 5.0  # seconds a killed namespace has to be gone before its C is killed too
 PRELOAD = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell", "ipykernel.debugger",
            "IPython", "IPython.core.completerlib", "IPython.core.debugger",
            "IPython.core.oinspect", "IPython.extensions.storemagic", "sqlite3", "pdb",
@@ -208,16 +210,27 @@ class Zygote:
         self.exit: int | None = None
 
     def kill(self) -> int | None:
-        """SIGKILL the child's namespace and the child; reap it; return its exit code."""
+        """SIGKILL the child's namespace (its init, G: the kernel kills and reaps every other
+        process of the namespace before G's death is reported to C), wait for C to see it and
+        end (SIGKILL it after ``KILL_WAIT`` seconds); reap C; return its exit code."""
         if self.child is None:
             return self.exit
-        for pid in (self.init, self.child):
+        for pid in (self.init,) if self.init else (self.child,):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + KILL_WAIT
+        while True:
+            pid, status = os.waitpid(self.child, os.WNOHANG)
             if pid:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-        self.exit = _exit_code(os.waitpid(self.child, 0)[1])
+                break
+            if time.monotonic() > deadline:
+                os.kill(self.child, signal.SIGKILL)
+                status = os.waitpid(self.child, 0)[1]
+                break
+            time.sleep(0.002)
+        self.exit = _exit_code(status)
         self.child = self.init = None
         return self.exit
 

@@ -9,8 +9,8 @@ grader's questions into calls and the answers into JSON. A student who rewrites 
 from their notebook changes nothing but their own answers.
 
 The conversation rides on the kernel's stdin channel, the way ``input()`` does: the grader
-starts ``serve()`` with one ``execute_request`` (``allow_stdin``), and each answer goes out as
-the prompt of an ``input_request``; the grader's ``input_reply`` carries the next request.
+starts ``serve()`` with one ``execute_request`` (``allow_stdin``); then each answer goes out,
+and each request comes in, as two bare frames on that socket (``exchange_with``).
 
 Values cross as JSON (both directions):
 
@@ -53,6 +53,7 @@ from plaisante.cards import KitCard
 MAX_ITEMS = 100_000  # values in one answer
 MAX_DEPTH = 40
 MAX_TEXT = 100_000  # characters of one repr/str/message kept
+MAX_CALLS = 256  # calls in one ``calls`` request
 
 SCALARS = (type(None), bool, int, float, str)
 NAMED = (types.FunctionType, types.BuiltinFunctionType, type)
@@ -188,6 +189,21 @@ def answer(request: dict[str, Any], registry: Registry, user_ns: dict[str, Any])
         from plaisante.student_tests import run_routed
 
         return {"ok": registry.encode(run_routed(decode(request["f"]), request["params"]))}
+    if op == "calls":  # several calls of one part, in order; stops at the first that raises
+        function = decode(request["f"])
+        stand_ins = {name: stand_in(spec, registry) for name, spec in request["with"].items()}
+        answers: list[dict[str, Any]] = []
+        for each in request["each"][:MAX_CALLS]:
+            try:
+                args = [decode(item) for item in each["a"]]
+                kwargs = {key: decode(value) for key, value in each["kw"]}
+                result = call(function, args, kwargs, stand_ins)
+                back = [registry.encode(arg) if type(arg) is list else None for arg in args]
+                answers.append({"ok": registry.encode(result), "back": back})
+            except BaseException as error:  # noqa: B036  the student's code may raise anything
+                answers.append({"err": error_answer(error)})
+                break
+        return {"ok": answers}
     if op == "getattr":
         return {"ok": registry.encode(getattr(decode(request["x"]), request["name"]))}
     if op == "unary":
@@ -217,24 +233,32 @@ def respond(text: str, registry: Registry, user_ns: dict[str, Any]) -> str | Non
         return json.dumps({"q": request.get("q"), "err": error_answer(error)})
 
 
+#: The first frame of every judge message on the stdin channel (see ``exchange_with``).
+RAW = b"plaisante-judge/1"
+
+
 def exchange_with(kernel: Any) -> Any:
-    """Return ``send(text) -> reply text`` over ``kernel``'s stdin channel: an input_request
-    and its input_reply, as ``kernel.raw_input`` makes them, without its flushes and polling
-    (a third of each round trip); ``kernel.raw_input`` itself where ipykernel's internals
+    """Return ``send(text) -> reply text`` over ``kernel``'s stdin socket.
+
+    After the grader's ``execute_request`` has started ``serve``, each exchange is two bare
+    ZeroMQ frames each way, ``[RAW, JSON text]``, routed to the grader's stdin socket: no
+    Jupyter header, date or signature to build and check on either side (they cost more than
+    the request itself). The grader's socket is connected to this kernel alone, so what it
+    reads there can only come from here, as the signed messages could. Falls back to
+    ``kernel.raw_input`` (one ``input_request`` per exchange) where ipykernel's internals
     differ."""
     try:
-        parent, ident = kernel.get_parent("shell"), kernel._parent_ident["shell"]
-        session, socket = kernel.session, kernel.stdin_socket
+        ident, socket = list(kernel._parent_ident["shell"]), kernel.stdin_socket
+        socket.send_multipart  # noqa: B018  (a plain ZeroMQ socket)
     except (AttributeError, KeyError, TypeError):
         return kernel.raw_input
 
     def send(text: str) -> str:
-        session.send(socket, "input_request", {"prompt": text, "password": False},
-                     parent=parent, ident=ident)
+        socket.send_multipart([*ident, RAW, text.encode("utf-8")])
         while True:
-            _, reply = session.recv(socket, 0)
-            if reply is not None and reply["header"]["msg_type"] == "input_reply":
-                return reply["content"]["value"]
+            frames = socket.recv_multipart()
+            if len(frames) >= 2 and frames[-2] == RAW:
+                return frames[-1].decode("utf-8", "replace")
     return send
 
 

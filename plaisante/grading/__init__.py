@@ -9,10 +9,10 @@ The API, in the order a grading run uses it::
     record(root, [result, ...], "deck")        # the ONLY writer of assignments/gradebook.db
     results = grade(root, "deck")              # both, for every submitted student, serially
 
-``grade_submission`` runs nbgrader's own autograde converter (``nbgrader.converters.Autograde``:
-overwrite cells from the source, execute, save grades) against a *private* course copy and a
-*private* gradebook in a temporary folder, with the kernel started inside a bubblewrap sandbox
-as a throw-away user id (see ``docs/threat-model.md``). It copies the autograded notebook to
+``grade_submission`` runs nbgrader's own autograde preprocessors (overwrite cells from the
+source, execute, score as SaveAutoGrades would) on the notebook in memory
+(``autograde``), with the kernel forked by the worker's zygote inside a bubblewrap sandbox
+(``zygote``; see ``docs/threat-model.md``). It copies the autograded notebook to
 ``assignments/autograded/<student>/<assignment>/`` and returns a ``SubmissionResult``; it never
 opens the course gradebook for writing. ``record`` writes results into the course gradebook
 through nbgrader's ``Gradebook`` API, from one process.
@@ -23,10 +23,10 @@ The path from ``plaisante grade`` to the gradebook, one module a step:
 * ``pool`` (this machine's worker processes) or ``cluster`` (a Dask cluster) hand each
   submission to a worker;
 * ``worker`` — what a worker runs (``grade_task``), its tuning and memory bound;
-* ``run.grade_submission`` → ``submission.grade_one`` — one submission: the private course
-  copy, nbgrader's Autograde converter with ``execute.JudgedExecute``, whose student cells run
-  in the kernel started by ``sandbox`` and whose test cells are judged by ``judge`` over a
-  ``conversation`` with the kernel (``plaisante.oracle`` on its side);
+* ``run.grade_submission`` → ``submission.grade_one`` — one submission: nbgrader's
+  preprocessors in memory (``autograde``) with ``execute.JudgedExecute``, whose student cells
+  run in the kernel ``zygote`` forks in the ``sandbox`` and whose test cells are judged by
+  ``judge`` over a ``conversation`` with the kernel (``plaisante.oracle`` on its side);
 * ``collector`` — the coordinator's one recording thread, calling ``record``
   (``gradebook.record_results``) as results arrive; ``report`` prints the final table.
 """

@@ -3,8 +3,11 @@
 ``KernelConversation.transport`` is the ``Transport`` that ``plaisante.grading.judge`` asks
 through. The first request starts ``plaisante.oracle.serve()`` in the kernel as a silent
 ``execute_request`` whose only work is a user expression (IPython's input transformers and
-AST hooks never see it) with ``allow_stdin``; after that each request is an ``input_reply``
-and each answer the prompt of the kernel's next ``input_request``, as with ``input()``.
+AST hooks never see it) with ``allow_stdin``; after that each request and each answer is two
+bare ZeroMQ frames on the stdin channel, ``[oracle.RAW, JSON text]`` (no Jupyter header or
+signature: this socket is connected to the kernel alone, and the kernel is the party being
+asked anyway). A Jupyter ``input_request`` there (the student's own ``input()`` during a call)
+is read as an answer, and so breaks the protocol, as before.
 
 While it waits, the conversation reads the stdin, shell and iopub channels together: iopub
 (whatever the student's code prints during the calls) is read and dropped at once, so it never
@@ -23,6 +26,7 @@ from typing import Any
 import zmq
 from jupyter_core.utils import run_sync
 
+from ..oracle import RAW
 from .judge import KernelDied, KernelLost, KernelTimeout, Verdict
 
 #: The kernel side, started as a user expression (see the module doc).
@@ -102,6 +106,7 @@ class KernelConversation:
         self.dropped_bytes = 0
         self.timed_out = False
         self.died = False
+        self.signed = False  # the last prompt came as a signed Jupyter input_request
 
     def close(self) -> None:
         """Release this conversation's sockets and their context."""
@@ -162,7 +167,10 @@ class KernelConversation:
     # ------------------------------------------------------------------ waiting
 
     def _reply(self, text: str) -> None:
-        self.session.send(self.stdin, "input_reply", {"value": text})
+        if self.signed:  # the kernel asked with a Jupyter input_request: answer in kind
+            self.session.send(self.stdin, "input_reply", {"value": text})
+        else:
+            self.stdin.send_multipart([RAW, text.encode("utf-8")])
 
     def _prompt(self) -> str:
         what, content = self._next()
@@ -182,8 +190,13 @@ class KernelConversation:
             if self.iopub in events:
                 self._drop_output()
             if self.stdin in events:
-                msg = self.session.recv(self.stdin, mode=zmq.NOBLOCK)[1]
+                frames = self.stdin.recv_multipart(zmq.NOBLOCK)
+                if len(frames) == 2 and frames[0] == RAW:
+                    self.signed = False
+                    return "prompt", frames[1].decode("utf-8", "replace")
+                msg = self._jupyter(frames)
                 if msg and msg["msg_type"] == "input_request" and self._mine(msg):
+                    self.signed = True
                     prompt = msg["content"].get("prompt")
                     return "prompt", prompt if isinstance(prompt, str) else ""
             if self.shell in events:
@@ -193,6 +206,14 @@ class KernelConversation:
             if not events and not run_sync(self.km.is_alive)():
                 self.died = True
                 raise KernelDied("the kernel died")
+
+    def _jupyter(self, frames: list[bytes]) -> dict[str, Any] | None:
+        """Return the signed Jupyter message ``frames`` hold, or None when they hold none."""
+        try:
+            _, parts = self.session.feed_identities(frames)
+            return self.session.deserialize(parts)
+        except Exception:  # noqa: BLE001  unsigned, malformed: not a message
+            return None
 
     def _drop_output(self) -> None:
         """Read and drop what the student's code printed during the calls (never part of a

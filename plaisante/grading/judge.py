@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import builtins
 import contextlib
+import functools
 import io
 import itertools
 import json
@@ -37,6 +38,7 @@ from ..cards import KitCard
 from ..checking import Always
 
 MAX_ANSWER_CHARS = 4 * 1024 * 1024  # one answer's JSON text
+FIRST_BATCH, MAX_BATCH = 4, 64  # calls of one ``Session.calls`` batch: the first, the most
 MAX_ITEMS = 200_000  # values in one answer
 MAX_DEPTH = 60
 #: Set members and dict keys in one answer: a kernel can pick ints whose hashes all collide
@@ -244,6 +246,11 @@ class Remote:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self._session.call(self, args, kwargs)
 
+    def __plaisante_calls__(self, arg_lists: list[tuple[Any, ...]]) -> list[Callable[[], Any]]:
+        """Return one thunk per argument tuple; the calls run in the kernel in batches, ahead
+        of the thunks (see ``Session.calls``)."""
+        return self._session.calls(self, arg_lists)
+
     def __plaisante_substitute__(self, stand_ins: dict[str, Any]) -> Any:
         """Return a context in which calls of this part run with ``stand_ins`` in its globals."""
         return self._session.substituted(self, stand_ins)
@@ -320,9 +327,10 @@ class Session:
         """Send ``request``; return the decoded answer or raise the student's error."""
         return self._exchange(request)[0]
 
-    def _exchange(self, request: dict[str, Any]) -> tuple[Any, Any]:
+    def _exchange(self, request: dict[str, Any], decoded: bool = True) -> tuple[Any, Any]:
         """Send ``request``; return (decoded answer, its raw ``back``) or raise the student's
-        error. (Decoding may itself ask, to hash a handle: nothing here is kept on self.)"""
+        error; with ``decoded=False`` the answer's value as it came (JSON data). (Decoding may
+        itself ask, to hash a handle: nothing here is kept on self.)"""
         seq = next(self.sequence)
         self.requests += 1
         text = self.transport(json.dumps({"q": seq, **request}))
@@ -339,7 +347,7 @@ class Session:
             raise_error(reply["err"])
         if "ok" not in reply:
             raise KernelLost(f"the kernel's answer holds no value: {text[:80]!r}")
-        return self.codec.decode(reply["ok"]), reply.get("back")
+        return (self.codec.decode(reply["ok"]) if decoded else reply["ok"]), reply.get("back")
 
     def call(self, function: Remote, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Call ``function`` in the kernel; list arguments get back what the kernel says the
@@ -350,16 +358,67 @@ class Session:
                    "kw": [[str(k), encode(v)] for k, v in kwargs.items()],
                    "with": self.stand_ins.get(function._ref, {})}
         result, back = self._exchange(request)
-        if back is not None:
-            if type(back) is not list or len(back) != len(args):
-                raise KernelLost("the kernel answered a malformed call")
-            for arg, after in zip(args, back):
-                if type(arg) is list and after is not None:
-                    value = self.codec.decode(after)
-                    if type(value) is not list:
-                        raise KernelLost("the kernel answered a malformed call")
-                    arg[:] = value
+        self._take_back(args, back)
         return result
+
+    def calls(self, function: Remote, arg_lists: list[tuple[Any, ...]]
+              ) -> list[Callable[[], Any]]:
+        """Return one thunk per argument tuple of ``arg_lists``: calling the i-th returns what
+        ``function(*arg_lists[i])`` returned in the kernel (list arguments get back what the
+        call left in them) or raises its error, as ``call`` would. The calls are sent in
+        batches when a thunk needs them: ``FIRST_BATCH`` calls, then twice as many each time
+        up to ``MAX_BATCH``, so a check that stops at its first wrong answer has made at most
+        about as many calls again; the kernel stops a batch at the first call that raises."""
+        outcomes: dict[int, tuple[str, Any, Any]] = {}
+        size = [FIRST_BATCH]
+
+        def fetch(start: int) -> None:
+            chunk = list(range(start, min(len(arg_lists), start + size[0])))
+            size[0] = min(MAX_BATCH, size[0] * 2)
+            encode = self.codec.encode
+            request = {"op": "calls", "f": {"r": function._ref},
+                       "each": [{"a": [encode(a) for a in arg_lists[i]], "kw": []}
+                                for i in chunk],
+                       "with": self.stand_ins.get(function._ref, {})}
+            answers = self._exchange(request, decoded=False)[0]
+            if type(answers) is not list or not 1 <= len(answers) <= len(chunk):
+                raise KernelLost("the kernel answered a malformed batch of calls")
+            for index, answer in zip(chunk, answers):
+                if type(answer) is not dict:
+                    raise KernelLost("the kernel answered a malformed batch of calls")
+                if "err" in answer:
+                    outcomes[index] = ("err", answer["err"], None)
+                    break
+                if "ok" not in answer:
+                    raise KernelLost("the kernel answered a malformed batch of calls")
+                outcomes[index] = ("ok", answer["ok"], answer.get("back"))
+
+        def thunk(index: int) -> Any:
+            if index not in outcomes:
+                fetch(index)
+            kind, value, back = outcomes.pop(index)
+            if kind == "err":
+                raise_error(value)
+            self._take_back(arg_lists[index], back)
+            return self.codec.decode(value)
+
+        def bound(index: int) -> Callable[[], Any]:
+            return lambda: thunk(index)
+
+        return [bound(index) for index in range(len(arg_lists))]
+
+    def _take_back(self, args: tuple[Any, ...], back: Any) -> None:
+        """Put in each list argument what the kernel says the call left in it."""
+        if back is None:
+            return
+        if type(back) is not list or len(back) != len(args):
+            raise KernelLost("the kernel answered a malformed call")
+        for arg, after in zip(args, back):
+            if type(arg) is list and after is not None:
+                value = self.codec.decode(after)
+                if type(value) is not list:
+                    raise KernelLost("the kernel answered a malformed call")
+                arg[:] = value
 
     @contextlib.contextmanager
     def substituted(self, function: Remote, stand_ins: dict[str, Any]) -> Iterator[None]:
@@ -406,12 +465,17 @@ class Verdict:
 def names_read(source: str) -> list[str]:
     """Return the names ``source`` reads anywhere and never binds itself (sorted): the
     candidates to fetch from the kernel. Raises SyntaxError for a source that does not parse."""
+    return list(_names_read(source))
+
+
+@functools.lru_cache(maxsize=512)
+def _names_read(source: str) -> tuple[str, ...]:  # the same test cells, every submission
     tree = ast.parse(source)
     names = [node for node in ast.walk(tree) if isinstance(node, ast.Name)]
     bound = {node.id for node in names if not isinstance(node.ctx, ast.Load)}
     bound |= {arg.arg for node in ast.walk(tree) if isinstance(node, ast.arguments)
               for arg in [*node.posonlyargs, *node.args, *node.kwonlyargs]}
-    return sorted({node.id for node in names if isinstance(node.ctx, ast.Load)} - bound)
+    return tuple(sorted({node.id for node in names if isinstance(node.ctx, ast.Load)} - bound))
 
 
 def setup_namespace(setup_sources: list[str]) -> dict[str, Any]:
@@ -463,12 +527,21 @@ def judge_cell(source: str, setup: dict[str, Any], student_names: set[str],
 def run_source(source: str, namespace: dict[str, Any]) -> Any:
     """Run a test cell's ``source`` (the instructor's) in ``namespace``; return the value of
     its last statement when that is an expression (None otherwise), as a notebook would."""
+    body, last = _compiled(source)
+    exec(body, namespace)  # noqa: S102  the instructor's code
+    return None if last is None else eval(last, namespace)  # noqa: S307
+
+
+@functools.lru_cache(maxsize=512)
+def _compiled(source: str) -> tuple[types.CodeType, types.CodeType | None]:
+    """Return a test cell's code: its statements but a last expression, and that expression
+    (None when the last statement is not one). Compiled once per source (code is immutable)."""
     tree = ast.parse(source)
     last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
-    exec(compile(tree, "<test>", "exec"), namespace)  # noqa: S102  the instructor's code
+    body = compile(tree, "<test>", "exec")
     if not isinstance(last, ast.Expr):
-        return None
-    return eval(compile(ast.Expression(last.value), "<test>", "eval"), namespace)  # noqa: S307
+        return body, None
+    return body, compile(ast.Expression(last.value), "<test>", "eval")
 
 
 def failing_line(error: BaseException) -> int | None:

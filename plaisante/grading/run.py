@@ -23,10 +23,11 @@ def grade_submission(root: Path, student: str, assignment: str, *,
     """Autograde one student's submission and return how it ended; never raises for anything
     the submission holds or does.
 
-    Runs nbgrader's ``Autograde`` converter against a private copy (a temporary folder holding
-    only this submission and a private copy of the gradebook), with the kernel in a bubblewrap
-    sandbox under a throw-away user id when ``sandbox`` (no network, no view of the course
-    folder, ``limits`` enforced, every process killed at the end). Writes the autograded
+    Runs nbgrader's own autograde preprocessors on the notebook in memory (the assignment's
+    source cells read once per process from the course gradebook, never written:
+    ``plaisante.grading.autograde``), with the kernel in a bubblewrap sandbox when ``sandbox``
+    (forked from this process's zygote, in namespaces of its own; no network, no view of the
+    course folder, ``limits`` enforced, every process killed at the end). Writes the autograded
     notebook to ``assignments/autograded/<student>/<assignment>/`` and nothing else in the
     course: the course gradebook is only read. Safe to call from several processes at once
     for different students.

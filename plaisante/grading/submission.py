@@ -1,15 +1,14 @@
-"""Grade one submission: a private course copy, nbgrader's Autograde converter, a sandboxed
-kernel, and a ``SubmissionResult`` (see ``plaisante.grading.grade_submission``)."""
+"""Grade one submission: read it defensively, autograde it in memory with nbgrader's own
+preprocessors (``plaisante.grading.autograde``) and a sandboxed kernel forked from the worker's
+zygote, publish the autograded notebook, and return a ``SubmissionResult`` (see
+``plaisante.grading.grade_submission``). The course gradebook is only read here."""
 
 from __future__ import annotations
 
 import ast
 import hashlib
 import json
-import logging
-import os
 import shutil
-import sqlite3
 import tempfile
 import time
 import warnings
@@ -18,22 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
-from nbconvert.preprocessors import ClearMetadataPreprocessor
-from nbgrader.api import Gradebook, MissingEntry
-from nbgrader.converters import Autograde
-from nbgrader.coursedir import CourseDirectory
-from nbgrader.preprocessors import (
-    AssignLatePenalties,
-    IgnorePattern,
-    LimitOutput,
-    SaveAutoGrades,
-)
 from nbgrader.utils import parse_utc
 from traitlets.config import Config
 
 from ..course import CourseLayout, course_config
 from . import sandbox as sb
-from .execute import JudgedExecute, is_setup
+from .autograde import assignment_facts, autograde, write_notebook
+from .execute import is_setup
 from .notebook_check import Unreadable, read_submission, sanitize
 from .result import Limits, SubmissionResult
 
@@ -46,58 +36,6 @@ USE_ZYGOTE = True
 
 
 # ------------------------------------------------------------------------- the course, read-only
-
-def snapshot_gradebook(root: Path, target: Path) -> str:
-    """Copy the course gradebook to ``target`` (SQLite's backup API: a consistent copy even
-    while the coordinator writes) and return its course id. The course file is opened
-    read-only. Raises FileNotFoundError when there is no gradebook."""
-    source = CourseLayout(root).gradebook
-    if not source.is_file():
-        raise FileNotFoundError(f"no gradebook at {source}: run `plaisante release` first")
-    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=60)
-    dst = sqlite3.connect(target)
-    try:
-        src.backup(dst)
-        row = dst.execute("SELECT id FROM course LIMIT 1").fetchone()
-    finally:
-        src.close()
-        dst.close()
-    return row[0] if row else "default_course"
-
-
-def assignment_points(db_url: str, course_id: str, assignment: str) -> dict[str, float]:
-    """Return {grade_id: max points} of ``assignment`` in the gradebook at ``db_url``.
-
-    Raises FileNotFoundError when the gradebook has no such assignment.
-    """
-    with Gradebook(db_url, course_id) as gradebook:
-        found = _find_assignment(gradebook, assignment)
-        return {cell.name: float(cell.max_score)
-                for notebook in found.notebooks for cell in notebook.grade_cells}
-
-
-def test_sources(db_url: str, course_id: str, assignment: str) -> dict[str, str]:
-    """Return {grade_id: source} of every autograded test cell of ``assignment``, hidden tests
-    included, from the gradebook at ``db_url`` (what the judge runs)."""
-    with Gradebook(db_url, course_id) as gradebook:
-        found = _find_assignment(gradebook, assignment)
-        sources = {}
-        for notebook in found.notebooks:
-            graded = {cell.name for cell in notebook.grade_cells}
-            answers = {cell.name for cell in notebook.solution_cells}
-            sources.update({cell.name: cell.source for cell in notebook.source_cells
-                            if cell.name in graded and cell.name not in answers
-                            and cell.cell_type == "code"})
-        return sources
-
-
-def _find_assignment(gradebook: Gradebook, assignment: str) -> Any:
-    try:
-        return gradebook.find_assignment(assignment)
-    except MissingEntry:
-        raise FileNotFoundError(f"assignment {assignment!r} is not in the gradebook: run "
-                                "`plaisante release` first") from None
-
 
 def config_of(root: Path) -> Config:
     """Return the course's nbgrader config, without what must stay the grader's own (the
@@ -178,10 +116,8 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
     zygote = _zygote(limits, release) if sandbox else None
     uid = zygote.uid if zygote is not None else (sb.pick_uid() if sandbox else 0)
     try:  # the course's own set-up: a problem here stops the run, it is no student's fault
-        course_id = snapshot_gradebook(root, work / "gradebook.db")
-        db_url = f"sqlite:///{work / 'gradebook.db'}"
-        points = assignment_points(db_url, course_id, assignment)
-        tests = test_sources(db_url, course_id, assignment)
+        facts = assignment_facts(root, assignment)
+        points, tests = facts.points, facts.test_sources
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
@@ -200,17 +136,8 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
             result.flag(reason)
         judge = {"test_sources": tests, "student_names": student_names(release),
                  "setup_sources": setup_sources(release)}
-        _run_autograde(work, student, assignment, course_id, clean.notebook, result, limits,
-                       sandbox, uid, judge, config_of(root), zygote)
-        scores, result.late_penalty = _scores(db_url, course_id, assignment, student)
-        for grade_id in result.cell_scores:
-            result.cell_scores[grade_id] = scores.get(grade_id, 0.0)
-        produced = work / "course" / "autograded" / student / assignment / f"{assignment}.ipynb"
-        if produced.is_file():
-            result.autograded = str(_publish(produced, out_dir, assignment))
-            result.autograded_sha256 = hashlib.sha256(produced.read_bytes()).hexdigest()
-        else:
-            _remove_stale(out_dir, assignment)
+        _grade_in_memory(work, student, facts, clean.notebook, result, limits, sandbox, uid,
+                         judge, config_of(root), zygote, out_dir)
     except Exception as error:  # noqa: BLE001  the grader's own failure: flag, never stop a batch
         result.flag(f"grader error: {type(error).__name__}: {error}")
     finally:
@@ -242,53 +169,12 @@ def _zygote(limits: Limits, release: nbformat.NotebookNode) -> Any:
         return None
 
 
-def _run_autograde(work: Path, student: str, assignment: str, course_id: str,
-                   notebook: nbformat.NotebookNode, result: SubmissionResult, limits: Limits,
-                   sandbox: bool, uid: int, judge: dict[str, Any], instructor: Config,
-                   zygote: Any = None) -> None:
-    """Run nbgrader's Autograde converter on the private copy, test cells judged from
-    ``judge`` (``JudgedExecute``'s test_sources, setup_sources and student_names); add its
-    incidents to result. With a ``zygote`` (``plaisante.grading.zygote.Zygote``) the kernel is
-    forked by it, in its working and sockets folders (emptied by ``zygote.clean()``)."""
-    course = work / "course"
-    inbox = course / "submitted" / student / assignment
-    inbox.mkdir(parents=True)
-    (course / "source" / assignment).mkdir(parents=True)
-    nbformat.write(notebook, inbox / f"{assignment}.ipynb")
-    if result.timestamp:
-        (inbox / "timestamp.txt").write_text(result.timestamp + "\n", encoding="utf-8")
-    # the kernel's working folder: a size-limited tmpfs inside the sandbox (a plain folder
-    # when unsandboxed); its sockets: on disk, outside the memory-backed private copy
-    if zygote is not None:
-        scratch, sockets = zygote.work_dir, zygote.sockets
-    else:
-        scratch = work / "scratch"
-        scratch.mkdir()
-        sockets = Path(tempfile.mkdtemp(prefix=TMP_PREFIX)) / "sockets"
-        sockets.mkdir()
-    incidents = work / "incidents.jsonl"
-    log_file = work / "nbgrader.log"
-
-    config = Config()
-    config.merge(instructor)  # the instructor's settings (late penalties, Execute.timeout…)
-    coursedir = config.CourseDirectory
-    coursedir.root = str(course)
-    coursedir.source_directory = "source"
-    coursedir.release_directory = "release"
-    coursedir.submitted_directory = "submitted"
-    coursedir.autograded_directory = "autograded"
-    coursedir.feedback_directory = "feedback"
-    coursedir.db_url = f"sqlite:///{work / 'gradebook.db'}"
-    coursedir.course_id = course_id
-    coursedir.assignment_id = assignment
-    coursedir.student_id = student
-    # nbgrader's own list with Execute swapped for JudgedExecute, and without its second
-    # CheckCellMetadata: the sanitizing pass just checked the same metadata (~0.2 s saved).
-    config.Autograde.autograde_preprocessors = [
-        JudgedExecute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades,
-        AssignLatePenalties]
-    config.Autograde.create_student = True
-    config.OverwriteCells.add_missing_cells = True
+def _kernel_config(config: Config, limits: Limits, sandbox: bool, uid: int,
+                   judge: dict[str, Any], incidents: Path, scratch: Path, sockets: Path,
+                   zygote: Any) -> None:
+    """Set, in ``config``, how ``JudgedExecute`` runs the notebook and how its
+    ``SandboxKernelManager`` starts the kernel (``judge``: its test_sources, setup_sources and
+    student_names)."""
     execute = config.JudgedExecute
     execute.kernel_manager_class = sb.SandboxKernelManager
     execute.kernel_name = "python3"
@@ -312,32 +198,10 @@ def _run_autograde(work: Path, student: str, assignment: str, course_id: str,
         manager.sandbox_zygote = 1
         manager.sandbox_preload = list(zygote.modules)
 
-    logger = logging.getLogger(f"plaisante.grading.{student}.{os.getpid()}")
-    logger.propagate = False
-    logger.setLevel(logging.INFO)
-    handler = logging.FileHandler(log_file, encoding="utf-8")
-    logger.addHandler(handler)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # nbgrader's SQLAlchemy session warnings
-            directory = CourseDirectory(config=config)
-            converter = Autograde(coursedir=directory, config=config)
-            converter.log = logger
-            converter.start()
-    except Exception:  # noqa: BLE001  nbgrader already logged why; read it below
-        errors = [line.strip() for line in log_file.read_text(encoding="utf-8").splitlines()
-                  if line.strip() and not line.startswith(("Traceback", "  "))]
-        detail = errors[-3] if len(errors) >= 3 else (errors[-1] if errors else "no log")
-        result.flag(f"nbgrader could not autograde this notebook: {detail[:300]}")
-    finally:
-        logger.removeHandler(handler)
-        handler.close()
-        if zygote is None:
-            try:  # what the kernel left there, even in folders it made unreadable
-                sb.empty_folder(sockets.parent)
-            except OSError:
-                pass
-            shutil.rmtree(sockets.parent, ignore_errors=True)
+
+def _read_incidents(incidents: Path, result: SubmissionResult) -> None:
+    """Add what ``JudgedExecute`` wrote to ``incidents`` to ``result``: flags and, for each
+    failed test cell, whether the failure was in its hidden part."""
     if incidents.is_file():
         for line in incidents.read_text(encoding="utf-8").splitlines():
             entry = json.loads(line)
@@ -347,20 +211,54 @@ def _run_autograde(work: Path, student: str, assignment: str, course_id: str,
                 result.flag(entry["text"])
 
 
-def _scores(db_url: str, course_id: str, assignment: str, student: str
-            ) -> tuple[dict[str, float], float]:
-    """Return ({grade_id: score}, late penalty) of the private gradebook's submission
-    (({}, 0.0) if none)."""
-    with Gradebook(db_url, course_id) as gradebook:
-        try:
-            submission = gradebook.find_submission(assignment, student)
-        except MissingEntry:
-            return {}, 0.0
-        scores = {grade.name: float(grade.score or 0.0)
-                  for notebook in submission.notebooks for grade in notebook.grades}
-        penalty = sum(float(notebook.late_submission_penalty or 0.0)
-                      for notebook in submission.notebooks)
-        return scores, penalty
+def _grade_in_memory(work: Path, student: str, facts: Any, notebook: nbformat.NotebookNode,
+                     result: SubmissionResult, limits: Limits, sandbox: bool, uid: int,
+                     judge: dict[str, Any], instructor: Config, zygote: Any, out_dir: Path
+                     ) -> None:
+    """Autograde ``notebook`` in memory (``autograde.autograde``), put its scores and late
+    penalty in ``result`` and publish the autograded notebook to ``out_dir``."""
+    if zygote is not None:
+        scratch, sockets = zygote.work_dir, zygote.sockets
+    else:
+        scratch = work / "scratch"
+        scratch.mkdir()
+        sockets = Path(tempfile.mkdtemp(prefix=TMP_PREFIX)) / "sockets"
+        sockets.mkdir()
+    incidents = work / "incidents.jsonl"
+    config = Config()
+    config.merge(instructor)  # the instructor's settings (late penalties, Execute.timeout…)
+    config.OverwriteCells.add_missing_cells = True
+    _kernel_config(config, limits, sandbox, uid, judge, incidents, scratch, sockets, zygote)
+    assignment = facts.assignment
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            done = autograde(notebook, facts, student, result.timestamp, config, str(scratch))
+    except Exception as error:  # noqa: BLE001  nbgrader refused the notebook: flag it
+        detail = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        result.flag(f"nbgrader could not autograde this notebook: {type(error).__name__}"
+                    f"{': ' + detail[:300] if detail else ''}")
+        _remove_stale(out_dir, assignment)
+        return
+    finally:
+        if zygote is None:
+            try:  # what the kernel left there, even in folders it made unreadable
+                sb.empty_folder(sockets.parent)
+            except OSError:
+                pass
+            shutil.rmtree(sockets.parent, ignore_errors=True)
+    _read_incidents(incidents, result)
+    for grade_id in result.cell_scores:
+        result.cell_scores[grade_id] = done.scores.get(grade_id, 0.0)
+    result.late_penalty = done.late_penalty
+    target = out_dir / f"{assignment}.ipynb"
+    data = write_notebook(done.notebook, target)
+    result.autograded = str(target)
+    result.autograded_sha256 = hashlib.sha256(data).hexdigest()
+    if result.timestamp:
+        (out_dir / "timestamp.txt").write_text(result.timestamp + "\n", encoding="utf-8")
+    else:
+        (out_dir / "timestamp.txt").unlink(missing_ok=True)
 
 
 def read_timestamp(path: Path, result: SubmissionResult) -> str | None:
@@ -380,19 +278,6 @@ def read_timestamp(path: Path, result: SubmissionResult) -> str | None:
                     "submission time, so no late penalty was computed")
         return None
     return text
-
-
-def _publish(produced: Path, out_dir: Path, assignment: str) -> Path:
-    """Copy the autograded notebook into the course, atomically; return its path."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    target = out_dir / f"{assignment}.ipynb"
-    partial = out_dir / f".{assignment}.ipynb.{os.getpid()}.partial"
-    shutil.copyfile(produced, partial)
-    os.replace(partial, target)
-    stamp = produced.parent / "timestamp.txt"
-    if stamp.is_file():
-        shutil.copyfile(stamp, out_dir / "timestamp.txt")
-    return target
 
 
 def _remove_stale(out_dir: Path, assignment: str) -> None:

@@ -47,7 +47,11 @@ class ZygoteError(RuntimeError):
 def home_base() -> str:
     """Return where a zygote's folders go: on disk, never under ``/tmp`` (each kernel gets a
     fresh ``/tmp`` of its own, which would hide them): ``/var/tmp``. Raises ZygoteError when
-    it is not writable."""
+    it is not writable, or when the Python installation, the venv or the kit lives under
+    ``/tmp`` (a kernel's fresh ``/tmp`` would hide them too)."""
+    for path in sb.read_only_paths():
+        if Path("/tmp") in path.resolve().parents:
+            raise ZygoteError(f"{path} is under /tmp: kernels get a sandbox each")
     base = Path("/var/tmp")
     if base.is_dir() and os.access(base, os.W_OK | os.X_OK):
         return str(base)
@@ -130,7 +134,7 @@ class Zygote:
         """After a submission: kill its kernel (its whole PID namespace), empty the sockets
         folder, and as root kill any process of the zygote's uid but the zygote itself.
         Returns how many such processes had to be killed (0 when all is well)."""
-        killed = 0
+        killed: set[int] = set()
         if self.alive():
             try:
                 self.ask({"op": "kill"})
@@ -146,7 +150,7 @@ class Zygote:
                 for pid in left:
                     try:
                         os.kill(pid, signal.SIGKILL)
-                        killed += 1
+                        killed.add(pid)
                     except ProcessLookupError:
                         pass
                 time.sleep(0.02)
@@ -155,7 +159,7 @@ class Zygote:
             sb.empty_folder(self.sockets)
         except OSError:
             pass
-        return killed
+        return len(killed)
 
     def close(self) -> None:
         """Stop the zygote's sandbox and remove its folders."""

@@ -21,6 +21,7 @@ from ...cards import RANK_VALUES, RANKS, SUITS, KitCard, hand, labels
 from ...checking import (
     Always,
     CheckFailed,
+    calls_of,
     check_shape,
     expect_value,
     expect_value_error,
@@ -248,13 +249,13 @@ def expect_like_reference(part: Callable[..., Any], reference: Callable[[list[An
     0 to 8 cards by default), and leaves the list it is given as it was. ``stand_ins`` replace
     names in the part's globals meanwhile (e.g. the kit's count_values for a has-check)."""
     name = getattr(part, "__name__", "part")
-    for text in sweep_hands() if hands is None else hands:
-        cards = hand(text)
-        given = list(cards)
-        with substituted(part, **stand_ins):
-            expect_value(f"{name}({labels(cards)})", reference(list(cards)),
-                         lambda given=given: part(given))
-        expect_list_kept(f"{name}({labels(cards)})", cards, given)
+    cases = [hand(text) for text in (sweep_hands() if hands is None else hands)]
+    givens = [list(cards) for cards in cases]
+    with substituted(part, **stand_ins):
+        answers = calls_of(part, [(given,) for given in givens])
+        for cards, given, answer in zip(cases, givens, answers):
+            expect_value(f"{name}({labels(cards)})", reference(list(cards)), answer)
+            expect_list_kept(f"{name}({labels(cards)})", cards, given)
 
 
 def expect_has_like_reference(check: Callable[[list[Any]], bool],
