@@ -19,6 +19,20 @@ c.CourseDirectory.course_id = "plaisante-kit"
 c.Exchange.root = os.path.join(HERE, "assignments", "exchange")
 c.Execute.timeout = 30
 # Feedback never shows hidden tests' code (plaisante/grading/feedback.py).
+# ... and its page is the kit's template: nbgrader's, with an index named by step.
+from importlib.util import find_spec  # noqa: E402  (finds the packages without importing them)
+
+
+def _package(name):
+    spec = find_spec(name)
+    return list(spec.submodule_search_locations)[0] if spec else ""
+
+
+c.HTMLExporter.template_name = "feedback"  # nbgrader's, and ours beside it (same name)
+c.HTMLExporter.template_file = "plaisante_index.html.j2"
+c.HTMLExporter.extra_template_basedirs = [
+    os.path.join(_package("plaisante"), "templates"),
+    os.path.join(_package("nbgrader"), "server_extensions", "formgrader", "templates")]
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "plaisante.grading.feedback.HideHiddenTests",

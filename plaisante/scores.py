@@ -236,18 +236,29 @@ def test_cells(root: Path, assignment: str) -> list[TestCell]:
             continue
         grade_id = meta["grade_id"]
         step = step_of(grade_id)
-        code = [line for line in cell.source.splitlines()
-                if line.strip() and not line.lstrip().startswith("#")]
-        first = cell.source.splitlines()[0] if cell.source.strip() else ""
-        title = re.sub(r"^#\s*(Step \d+\s*[:,]\s*)?", "", first).strip() if \
-            first.startswith("#") else ""
-        if not code or not title or title.lower().startswith("hidden tests"):  # hidden only
-            title = f"hidden tests of {titles.get(step, step)}"
-        if len(title) > 72:
-            title = title[:71].rstrip() + "…"
-        cells.append(TestCell(grade_id, step, title, grade_id in hidden,
-                              float(meta.get("points", 0))))
+        cells.append(TestCell(grade_id, step, cell_title(cell.source, step, titles),
+                              grade_id in hidden, float(meta.get("points", 0))))
     return cells
+
+
+def cell_title(source: str, step: str, titles: dict[str, str], width: int = 72) -> str:
+    r"""Return a test cell's short title from its released ``source``: its first line, a
+    comment stating what it checks, without the "Step N:" in front; "hidden tests of <step
+    title>" for a cell of hidden tests only (no code but comments, or a comment saying so).
+
+    >>> cell_title("# Step 3: has_flush (exactly 5 cards).\ncheck_has(has_flush)", "step3", {})
+    'has_flush (exactly 5 cards).'
+    >>> cell_title("# Step 1, hidden tests (they run when graded).", "step1", {"step1": "Card"})
+    'hidden tests of Card'
+    """
+    code = [line for line in source.splitlines()
+            if line.strip() and not line.lstrip().startswith("#")]
+    first = source.splitlines()[0] if source.strip() else ""
+    title = re.sub(r"^#\s*(Step \d+\s*[:,]\s*)?", "", first).strip() if \
+        first.startswith("#") else ""
+    if not code or not title or title.lower().startswith("hidden tests"):
+        title = f"hidden tests of {titles.get(step, step)}"
+    return title if len(title) <= width else title[: width - 1].rstrip() + "…"
 
 
 def cell_maxima(root: Path, assignment: str) -> dict[str, float]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import html
+import itertools
 import json
 import os
 import re
@@ -133,13 +134,23 @@ def test_the_broken_file_is_graded_as_flagged(course):
     assert [s for s, (_, flagged) in totals.items() if flagged] == [BROKEN], course["grade"]
 
 
-def test_grade_names_the_test_cells_that_lost_points_step_by_step(course):
+def test_grade_names_the_steps_that_lost_points_and_their_test_cells(course):
+    """Each student's "lost in step N (title): cell -p, …" lines name exactly the steps the
+    manifest says lost points, and the points listed add up to what was lost there."""
     lines = course["grade"].splitlines()
-    start = next(i for i, line in enumerate(lines)
-                 if line.startswith("syntax_error_in_count_values"))
-    assert "lost in step 2 (count_values): count_values -5, count_values_hidden -5" in \
-        lines[start]
-    assert not any("lost in" in line for line in lines if line.startswith("full_marks "))
+    for student, expected in EXPECTED.items():
+        start = next(i for i, line in enumerate(lines) if line.split()[:1] == [student])
+        block = [lines[start]] + [line for line in itertools.takewhile(
+            lambda line: line.startswith(" "), lines[start + 1:])]
+        lost = dict(re.findall(r"lost in step (\d+) \([^)]*\): (.*)$", "\n".join(block), re.M))
+        short = {n for n in range(1, 6) if expected[f"step{n}"] < MANIFEST["max"][f"step{n}"]}
+        assert {int(n) for n in lost} == short, (student, block)
+        for n, cells in lost.items():
+            gone = MANIFEST["max"][f"step{n}"] - expected[f"step{n}"]
+            listed = (float(re.match(r"all (\S+) points", cells).group(1))
+                      if cells.startswith("all ")
+                      else sum(float(x) for x in re.findall(r" -(\d+(?:\.\d+)?)", cells)))
+            assert listed == pytest.approx(gone), (student, n, cells)
 
 
 def test_scores_marks_flagged_work_and_leaves_it_out_of_the_average(course):
@@ -149,7 +160,8 @@ def test_scores_marks_flagged_work_and_leaves_it_out_of_the_average(course):
     full = next(line for line in out.splitlines() if line.startswith("full_marks"))
     assert full.split()[:3] == ["full_marks", "Ada", "Lovelace"]
     maximum = next(line for line in out.splitlines() if line.startswith("maximum"))
-    assert maximum.split()[1:] == ["15", "15", "30", "25", "15", "100"]
+    assert maximum.split()[1:] == [f"{MANIFEST['max'][key]:g}" for key in
+                                   ("step1", "step2", "step3", "step4", "step5", "total")]
     average = next(line for line in out.splitlines() if line.startswith("average"))
     step_means = [statistics.fmean(e[f"step{n}"] for e in EXPECTED.values()) for n in range(1, 6)]
     assert average.split()[1:7] == [f"{round(m, 1):g}" for m in step_means] + \
@@ -261,10 +273,10 @@ def test_the_report_names_hidden_tests_but_never_shows_their_code(course):
                 inside = False
             elif inside and len(line.strip()) >= 10:
                 hidden_lines.append(line.strip())
-    assert len(hidden_lines) > 20
+    assert len(hidden_lines) > 10
     leaked = [line for line in hidden_lines if line in text or line in page]
     assert leaked == []
-    assert "hidden tests of count_values" in text and "BEGIN HIDDEN" not in text
+    assert "BEGIN HIDDEN" not in text and ">hidden</span>" in page  # named, marked, not shown
 
 
 def test_the_report_links_each_student_to_their_feedback(course):
@@ -283,6 +295,29 @@ def test_report_show_returns_the_page_with_its_figures_inlined(course, monkeypat
     shown = report.show(ASSIGNMENT, root=course["root"])
     assert shown.data.count("src='data:image/png;base64,") == 3
     assert "class report" in shown.data
+
+
+# ------------------------------------------------------------------------------ feedback page
+
+def test_the_feedback_index_is_named_by_step_with_subtotals(course):
+    page = CourseLayout(course["root"]).feedback("syntax_error_in_count_values", ASSIGNMENT)
+    text = page.read_text(encoding="utf-8")
+    index = text[text.index("<div id=\"toc\">"):text.index("<div class=\"panel-body\">")]
+    steps = re.findall(r"<span[^>]*>(Step \d+: [^<]+)</span>", index)
+    expected = EXPECTED["syntax_error_in_count_values"]
+    maxima = MANIFEST["max"]
+    from plaisante.games import load
+
+    assert steps == [f"Step {s.number}: {s.title} ({expected[f'step{s.number}']:.1f} / "
+                     f"{maxima[f'step{s.number}']:.1f})" for s in load(ASSIGNMENT).steps]
+    release = nbformat.read(CourseLayout(course["root"]).release(ASSIGNMENT), as_version=4)
+    tests = [c.metadata["nbgrader"]["grade_id"] for c in release.cells
+             if c.metadata.get("nbgrader", {}).get("grade")
+             and not c.metadata["nbgrader"].get("solution")]
+    links = re.findall(r"<a href=\"#(step\d_\w+)\">([^<]+)</a>", index)
+    assert [grade_id for grade_id, _ in links] == tests and "Test cell" not in index
+    assert dict(links)["step3_has_flush"].startswith("has_flush")
+    assert "In&nbsp;[" not in text and "BEGIN HIDDEN" not in text
 
 
 # ------------------------------------------------------------------------- the other commands

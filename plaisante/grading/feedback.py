@@ -73,7 +73,10 @@ class HideHiddenTests(NbGraderPreprocessor):
                     inside = False
                 elif inside and len(line.strip()) >= self.min_quote:
                     self._hidden.add(line.strip())
-        return super().preprocess(nb, resources)
+        nb, resources = super().preprocess(nb, resources)
+        resources["plaisante_steps"] = step_index(nb, (resources or {}).get("nbgrader", {})
+                                                  .get("assignment", ""))
+        return nb, resources
 
     def preprocess_cell(self, cell: NotebookNode, resources: Any, index: int
                         ) -> tuple[NotebookNode, Any]:
@@ -145,6 +148,34 @@ class HideHiddenTests(NbGraderPreprocessor):
         """Return True when ``line`` quotes a hidden line, as text or HTML-escaped."""
         plain = html.unescape(line)
         return any(hidden in line or hidden in plain for hidden in self._hidden)
+
+
+def step_index(nb: NotebookNode, assignment: str) -> list[dict[str, Any]]:
+    """Return the feedback page's index: one entry per step (``step``, ``title``, ``score``,
+    ``points``) with its test cells (``grade_id``, ``title``, ``score``, ``points``), each
+    named from its first comment line (what it checks), never "Test cell"."""
+    from ..scores import cell_title, step_of, step_titles
+
+    try:
+        titles = step_titles(assignment)
+    except Exception:  # noqa: BLE001  an assignment the course does not describe
+        titles = {}
+    steps: dict[str, dict[str, Any]] = {}
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if not meta.get("grade") or meta.get("solution"):
+            continue
+        grade_id = str(meta.get("grade_id", ""))
+        step = step_of(grade_id)
+        entry = steps.setdefault(step, {
+            "step": step, "number": step.removeprefix("step"), "title": titles.get(step, ""),
+            "score": 0.0, "points": 0.0, "cells": []})
+        score, points = float(meta.get("score") or 0), float(meta.get("points") or 0)
+        entry["score"] += score
+        entry["points"] += points
+        entry["cells"].append({"grade_id": grade_id, "score": score, "points": points,
+                               "title": cell_title(cell.source, step, titles)})
+    return list(steps.values())
 
 
 def judged_failures(resources: Any) -> dict[str, str]:
