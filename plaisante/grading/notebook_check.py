@@ -5,6 +5,11 @@ student version, ``starter/``) cell by cell, by nbgrader ``grade_id``:
 
 * a file that is missing, empty, not UTF-8, not JSON, not a notebook, or the notebook of
   another assignment cannot be graded: ``Unreadable`` says why, and every test scores 0;
+* a notebook saved under another name (``plaisante (1).ipynb``, a browser's re-download) is
+  graded when it is the only notebook in the submission folder, and flagged by its name;
+* a notebook whose cells lost their nbgrader metadata (an editor such as VS Code replaced each
+  code cell's metadata with its own) is matched to the release: the locked cells by their
+  source, the student's answer cells by their position between them; it is flagged saying so;
 * a graded or locked cell that was deleted is put back from the release (a deleted solution
   cell comes back as the unsolved stub, so its step scores 0);
 * a cell whose type was changed (code ↔ markdown) is turned back;
@@ -32,6 +37,9 @@ from nbformat import NotebookNode
 from nbformat.v4.nbbase import random_cell_id
 
 MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024
+#: notebook metadata ``read_submission`` leaves for ``sanitize``: the file name it read when
+#: the expected one was missing (``sanitize`` removes it and flags the submission)
+SUBMITTED_AS = "plaisante_submitted_as"
 
 
 class Unreadable(Exception):
@@ -69,6 +77,16 @@ def read_submission(path: Path) -> NotebookNode:
     if path.is_symlink() or any(parent.is_symlink() for parent in path.parents[:3]):
         raise Unreadable("the submitted notebook is a symbolic link (it could point at any "
                          "file the grader may read, the solutions included): not read")
+    if not path.exists() and not path.is_symlink() and path.parent.is_dir():
+        found = sorted(p for p in path.parent.glob("*.ipynb") if not p.name.startswith("."))
+        if len(found) == 1:
+            notebook = read_submission(found[0])
+            notebook.metadata[SUBMITTED_AS] = found[0].name
+            return notebook
+        if found:
+            raise Unreadable(f"no {path.name} submitted, and {len(found)} other notebooks "
+                             f"({', '.join(p.name for p in found[:4])}): rename the one to "
+                             f"grade {path.name}")
     if not path.is_file():
         raise Unreadable(f"no notebook submitted (expected {path.name})")
     size = path.stat().st_size
@@ -145,15 +163,25 @@ def sanitize(notebook: NotebookNode, release: NotebookNode, assignment: str) -> 
     """
     released = {gid: cell for cell in release.cells if (gid := _grade_id(cell))}
     order = [gid for cell in release.cells if (gid := _grade_id(cell))]
+    early: list[str] = []
+    name = notebook.metadata.pop(SUBMITTED_AS, None)
+    if name:
+        early.append(f"graded {name}, the only notebook submitted (expected {assignment}.ipynb)")
     present = [_grade_id(cell) for cell in notebook.cells]
     known = [gid for gid in present if gid in released]
+    if len(known) < len(released) / 2 and restore_by_position(notebook, release):
+        early.append("the cells had lost their nbgrader metadata (saved by an editor that "
+                     "replaces it, such as VS Code): matched to the release by the locked "
+                     "cells' source and the answer cells' position")
+        present = [_grade_id(cell) for cell in notebook.cells]
+        known = [gid for gid in present if gid in released]
     if not known:
         found = sorted({gid for gid in present if gid})
         raise Unreadable(
             f"not a notebook of assignment {assignment!r}: none of its graded cells is there"
             + (f" (found ids {', '.join(found[:5])}{'…' if len(found) > 5 else ''})"
                if found else " (no nbgrader cells at all)"))
-    result = Sanitized(notebook)
+    result = Sanitized(notebook, early)
     reasons = result.reasons
     for gid, count in sorted(Counter(known).items()):
         if count > 1:
@@ -207,3 +235,47 @@ def sanitize(notebook: NotebookNode, release: NotebookNode, assignment: str) -> 
     _unique_cell_ids(notebook)
     nbformat.validate(notebook)
     return result
+
+
+def restore_by_position(notebook: NotebookNode, release: NotebookNode) -> bool:
+    """Give the cells of a notebook that lost every nbgrader metadata the release's, in place:
+    a locked release cell matches the next submitted cell of the same type and source (in
+    order); the answer cells between two matched locked cells match the submitted cells of
+    their type between the same two, in order. Return True when every locked graded cell and
+    at least one answer cell were matched; the notebook is left unchanged otherwise."""
+    def meta(cell: dict) -> dict:
+        found = cell.get("metadata", {}).get("nbgrader")
+        return found if isinstance(found, dict) else {}
+
+    anchors: list[tuple[int, int]] = []  # (release index, submission index)
+    start = 0
+    for r, model in enumerate(release.cells):
+        if not meta(model).get("locked"):
+            continue
+        for s in range(start, len(notebook.cells)):
+            cell = notebook.cells[s]
+            if cell.cell_type == model.cell_type and \
+                    _text(cell.source).strip() == _text(model.source).strip():
+                anchors.append((r, s))
+                start = s + 1
+                break
+    matched = {r: s for r, s in anchors}
+    graded_locked = [r for r, model in enumerate(release.cells)
+                     if meta(model).get("locked") and meta(model).get("grade_id")
+                     and meta(model).get("grade")]
+    if not graded_locked or any(r not in matched for r in graded_locked):
+        return False
+    bounds = [(-1, -1), *anchors, (len(release.cells), len(notebook.cells))]
+    answers: dict[int, int] = {}
+    for (r0, s0), (r1, s1) in zip(bounds, bounds[1:]):
+        wanted = [r for r in range(r0 + 1, r1) if meta(release.cells[r]).get("solution")]
+        for kind in ("code", "markdown"):
+            models = [r for r in wanted if release.cells[r].cell_type == kind]
+            cells = [s for s in range(s0 + 1, s1) if notebook.cells[s].cell_type == kind
+                     and _text(notebook.cells[s].source).strip()]
+            answers.update(zip(models, cells))  # in order; extra cells after them run as-is
+    if not answers:
+        return False
+    for r, s in [*matched.items(), *answers.items()]:
+        notebook.cells[s].metadata["nbgrader"] = copy.deepcopy(meta(release.cells[r]))
+    return True
