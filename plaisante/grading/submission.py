@@ -6,6 +6,7 @@ zygote, publish the autograded notebook, and return a ``SubmissionResult`` (see
 from __future__ import annotations
 
 import ast
+import copy
 import hashlib
 import json
 import shutil
@@ -109,11 +110,12 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
     release_path = layout.release(assignment)
     if not release_path.is_file():
         raise FileNotFoundError(f"no released notebook at {release_path}: run `plaisante release`")
-    release = nbformat.read(release_path, as_version=4)
+    release, names, setup, modules = _release_facts(release_path)
+    release = copy.deepcopy(release)  # sanitize reads it; no submission may touch the cached one
     submitted_dir = layout.submitted(student, assignment).parent
     out_dir = layout.autograded(student, assignment).parent
     work = Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=sb.scratch_base()))
-    zygote = _zygote(limits, release) if sandbox else None
+    zygote = _zygote(limits, modules) if sandbox else None
     uid = zygote.uid if zygote is not None else (sb.pick_uid() if sandbox else 0)
     try:  # the course's own set-up: a problem here stops the run, it is no student's fault
         facts = assignment_facts(root, assignment)
@@ -134,8 +136,8 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
             return result
         for reason in clean.reasons:
             result.flag(reason)
-        judge = {"test_sources": tests, "student_names": student_names(release),
-                 "setup_sources": setup_sources(release)}
+        judge = {"test_sources": tests, "student_names": list(names),
+                 "setup_sources": list(setup)}
         _grade_in_memory(work, student, facts, clean.notebook, result, limits, sandbox, uid,
                          judge, config_of(root), zygote, out_dir)
     except Exception as error:  # noqa: BLE001  the grader's own failure: flag, never stop a batch
@@ -155,16 +157,34 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
     return result
 
 
-def _zygote(limits: Limits, release: nbformat.NotebookNode) -> Any:
-    """Return this worker's kernel zygote for ``limits`` and the release's setup modules, or
-    None when ``USE_ZYGOTE`` is off or it cannot start (then the kernel gets a sandbox of its
-    own). Raises SandboxUnavailable when there is no sandbox at all."""
+_released: dict[tuple[str, int, int], tuple[Any, ...]] = {}
+
+
+def _release_facts(path: Path) -> tuple[nbformat.NotebookNode, tuple[str, ...],
+                                        tuple[str, ...], tuple[str, ...]]:
+    """Return the released notebook at ``path`` (shared: copy it before use), its
+    ``student_names``, ``setup_sources`` and ``preload_modules``; read once per process for as
+    long as the file stays the same."""
+    stat = path.stat()
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    if key not in _released:
+        _released.clear()
+        release = nbformat.read(path, as_version=4)
+        _released[key] = (release, tuple(student_names(release)),
+                          tuple(setup_sources(release)), preload_modules(release))
+    return _released[key]
+
+
+def _zygote(limits: Limits, modules: tuple[str, ...]) -> Any:
+    """Return this worker's kernel zygote for ``limits`` and the release's setup ``modules``,
+    or None when ``USE_ZYGOTE`` is off or it cannot start (then the kernel gets a sandbox of
+    its own). Raises SandboxUnavailable when there is no sandbox at all."""
     if not USE_ZYGOTE:
         return None
     from .zygote import ZygoteError, zygote_for
 
     try:
-        return zygote_for(limits, preload_modules(release))
+        return zygote_for(limits, modules)
     except ZygoteError:
         return None
 
