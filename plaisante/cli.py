@@ -342,8 +342,22 @@ def _assignment_of(layout: course.CourseLayout, notebook: Path, said: str | None
         except (OSError, ValueError, AttributeError, TypeError, KeyError):
             return set()
 
+    def locked_sources(path: Path, locked_only: bool) -> set[str]:
+        try:
+            cells = json.loads(path.read_bytes()[:20_000_000]).get("cells", [])
+            return {"".join(c.get("source", "")).strip() for c in cells
+                    if isinstance(c, dict) and c.get("cell_type") == "code"
+                    and (not locked_only or c.get("metadata", {}).get("nbgrader", {})
+                         .get("locked"))} - {""}
+        except (OSError, ValueError, AttributeError, TypeError):
+            return set()
+
     mine = grade_ids(Path(notebook))
     overlap = {a: len(mine & grade_ids(layout.release(a))) for a in known}
+    if not any(overlap.values()):  # no nbgrader metadata (an editor dropped it): locked cells
+        sources = locked_sources(Path(notebook), locked_only=False)
+        overlap = {a: len(sources & locked_sources(layout.release(a), locked_only=True))
+                   for a in known}
     best = max(overlap.values(), default=0)
     matches = [a for a, count in overlap.items() if count == best]
     if said is not None:

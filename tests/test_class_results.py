@@ -345,19 +345,32 @@ def test_feedback_for_one_student_prints_no_config_warning(course):
 
 
 def test_regrade_after_a_test_is_fixed_says_whose_score_changed(course):
-    """Runs last: it changes the course's source. The hidden tests that catch a has_pair that
-    counts "at least two" are dropped, as if they had been a mistake; regrade releases again,
-    grades everyone and names the one student whose score moved."""
+    """Runs last: it changes the course's source. A test cell was worth too little: its
+    points go up by 2 in solutions/; regrade releases again, grades everyone and names exactly
+    the students who passed that cell (their total +2), no one else."""
     layout = CourseLayout(course["root"])
     source = nbformat.read(layout.source(ASSIGNMENT), as_version=4)
-    (cell,) = [c for c in source.cells
-               if c.metadata.get("nbgrader", {}).get("grade_id") == "step3_has_pair"]
-    kept = [line for line in cell.source.splitlines()
-            if not (line.startswith("expect_has(has_pair") and "False" in line)]
-    assert len(kept) < len(cell.source.splitlines())
-    cell.source = "\n".join(kept)
+    cell = next(c for c in source.cells if c.metadata.get("nbgrader", {}).get("grade")
+                and not c.metadata["nbgrader"].get("solution")
+                and c.metadata["nbgrader"]["grade_id"].startswith("step3_"))
+    grade_id = cell.metadata["nbgrader"]["grade_id"]
+    with Gradebook(layout.gradebook_url) as gradebook:
+        passed = sorted(
+            s.student.id for s in gradebook.find_assignment(ASSIGNMENT).submissions
+            if not any(nb.flagged for nb in s.notebooks)
+            and any(g.name == grade_id and g.score == g.max_score
+                    for nb in s.notebooks for g in nb.grades))
+    before = gradebook_totals(course["root"])
+    assert passed and len(passed) < len(before)
+    cell.metadata["nbgrader"]["points"] += 2
     nbformat.write(source, layout.source(ASSIGNMENT))
     done = run("regrade", ASSIGNMENT, "--workers", "2", cwd=course["root"])
-    tail = done.stdout[done.stdout.index("plaisante regrade: 1 score(s)"):].splitlines()
-    assert tail[1].split() == ["has_pair_at_least_two:", "96", "->", "100", "(+4)"]
-    assert gradebook_totals(course["root"])["has_pair_at_least_two"] == (100.0, False)
+    said = f"plaisante regrade: {len(passed)} score(s) of '{ASSIGNMENT}' changed:"
+    assert said in done.stdout, done.stdout[-2000:]
+    tail = done.stdout[done.stdout.index(said):].splitlines()
+    changes = {line.split(":")[0].strip(): line.split(":")[1].split() for line in tail[1:-1]}
+    assert sorted(changes) == passed
+    for student in passed:
+        old = before[student][0]
+        assert changes[student] == [f"{old:g}", "->", f"{old + 2:g}", "(+2)"], student
+        assert gradebook_totals(course["root"])[student] == (old + 2, False)
