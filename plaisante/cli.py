@@ -400,6 +400,8 @@ def _scores(root: Path, assignments: list[str], students: list[str] | None) -> N
             print()
         if rows:
             print(scores_table(rows, scores.step_titles(assignment), title=assignment))
+        elif not waiting:
+            print(f"{assignment}: no submissions yet (plaisante submit, then plaisante grade)")
         for student in waiting:
             print(f"{student} not graded yet" + (f" ({assignment})" if len(shown) > 1 else ""))
 
