@@ -162,9 +162,12 @@ def _step_key(step: str) -> tuple[int, str]:
 
 
 def class_rows(root: Path, assignment: str) -> list[Row]:
-    """Return ``rows_from`` the course gradebook at ``root``. Raises MissingEntry when the
+    """Return ``rows_from`` the course gradebook at ``root``; [] when the course has no
+    gradebook yet (nothing released: none is made here). Raises MissingEntry when the
     gradebook has no such assignment (not released)."""
     layout = CourseLayout(Path(root))
+    if not layout.gradebook.is_file():
+        return []
     with Gradebook(layout.gradebook_url) as gradebook:
         return rows_from(gradebook, layout, assignment)
 
