@@ -288,10 +288,10 @@ CSS = """
 .plaisante-grid { border-collapse: collapse; font-size: 15px; margin: 4px 0 12px; }
 .plaisante-grid caption { caption-side: bottom; text-align: left; color: #555; font-size: 14px;
   padding-top: 4px; }
-.plaisante-grid th, .plaisante-grid td { padding: 4px 8px; border-bottom: 1px solid #ddd6c4;
-  text-align: left; vertical-align: top; }
+.plaisante-page .plaisante-grid th, .plaisante-page .plaisante-grid td { padding: 4px 8px;
+  border-bottom: 1px solid #ddd6c4; text-align: left; vertical-align: top; }
 .plaisante-grid th { background: #efe9d8; white-space: nowrap; }
-.plaisante-grid td.num, .plaisante-grid th.num { text-align: right;
+.plaisante-page .plaisante-grid td.num, .plaisante-page .plaisante-grid th.num { text-align: right;
   font-variant-numeric: tabular-nums; }
 .plaisante-grid tbody tr:nth-child(even) { background: #f8f4ea; }
 .plaisante-tag { display: inline-block; border-radius: 4px; padding: 0 6px; font-size: 13px;
