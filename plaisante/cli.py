@@ -181,6 +181,12 @@ def _run(args: argparse.Namespace) -> int:
     elif args.command == "release":
         for assignment in chosen(layout, args.assignments):
             course.run_nbgrader("generate_assignment", assignment, "--force", root=root)
+        try:  # the course's exchange, for nbgrader's release_assignment and collect
+            from .formgrader import exchange_folder
+
+            exchange_folder(root)
+        except ValueError:
+            pass  # a course whose nbgrader_config.py sets no exchange: nbgrader's default
     elif args.command == "submit":
         chosen(layout, [args.assignment] if args.assignment else [])
         if args.notebook.is_dir() or args.notebook.suffix.lower() == ".zip":

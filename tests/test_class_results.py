@@ -344,6 +344,10 @@ def test_feedback_for_one_student_prints_no_config_warning(course):
         other.stderr
 
 
+def test_release_makes_the_course_exchange_for_release_and_collect(course):
+    exchange = course["root"] / "assignments" / "exchange"
+    assert exchange.is_dir() and os.access(exchange, os.W_OK)
+
 def test_regrade_after_a_test_is_fixed_says_whose_score_changed(course):
     """Runs last: it changes the course's source. A test cell was worth too little: its
     points go up by 2 in solutions/; regrade releases again, grades everyone and names exactly
@@ -374,3 +378,4 @@ def test_regrade_after_a_test_is_fixed_says_whose_score_changed(course):
         old = before[student][0]
         assert changes[student] == [f"{old:g}", "->", f"{old + 2:g}", "(+2)"], student
         assert gradebook_totals(course["root"])[student] == (old + 2, False)
+
