@@ -127,3 +127,24 @@ def test_a_card_keeps_its_button_so_keyboard_focus_stays(parts) -> None:
 def test_a_saved_table_reads_run_this_cell_in_plain_text(parts) -> None:
     bundle = play(**parts, seed=1)._repr_mimebundle_()
     assert bundle["text/plain"] == "Deck and deal: run this cell to deal."
+
+
+PAYLOAD = "<img src=x onerror=alert(1)>"
+ESCAPED = "&lt;img src=x onerror=alert(1)&gt;"
+
+
+def test_a_students_error_message_is_shown_escaped_never_as_html(parts) -> None:
+    raised, returned = dict(parts), dict(parts)
+
+    def draw_raising(deck, hand, n):
+        raise ValueError(PAYLOAD)
+
+    def discard_returning(hand, positions):
+        return PAYLOAD  # the repr of what the student's code returned goes into the message
+    raised["draw"], returned["discard"] = draw_raising, discard_returning
+    for broken, function in ((raised, "draw"), (returned, "discard")):
+        view = TableView(DealerTable(seed=1, **broken))
+        view.card_buttons[0].click()
+        view.replace_button.click()
+        assert function in view.message.value and ESCAPED in view.message.value
+        assert "<img" not in view.message.value

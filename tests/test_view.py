@@ -2,7 +2,10 @@
 so every test asserts on the round's state and the widgets' traits)."""
 
 from plaisante.cards import label
+from plaisante.games import load
 from plaisante.games.plaisante.setup import play
+
+game = load("plaisante").game
 
 
 def buttons_by_label(view):
@@ -155,3 +158,35 @@ def test_a_saved_round_reads_run_this_cell_in_plain_text(ref_parts):
     bundle = play(**ref_parts, seed=1)._repr_mimebundle_()
     assert bundle["text/plain"] == "Plaisante: run this cell to play a round."
     assert "application/vnd.jupyter.widget-view+json" in bundle
+
+
+PAYLOAD = "<img src=x onerror=alert(1)>"
+ESCAPED = "&lt;img src=x onerror=alert(1)&gt;"
+
+
+def test_a_students_error_or_answer_is_shown_escaped_never_as_html(ref_parts):
+    def evaluate_raising(cards):
+        raise ValueError(PAYLOAD)
+
+    def evaluate_returning(cards):
+        return PAYLOAD
+    for evaluate in (evaluate_raising, evaluate_returning):
+        view = game(**dict(ref_parts, evaluate=evaluate), seed=1)  # past the gate
+        view.card_buttons[0].click()
+        view.play_button.click()
+        assert "evaluate" in view.message.value and ESCAPED in view.message.value
+        assert "<img" not in view.message.value
+        assert view.round.history == []  # the hand was not played
+
+
+def test_the_round_over_panel_escapes_the_cards_labels(ref, ref_parts):
+    class Card(ref.Card):  # a student's Card whose rank text is markup
+        def __init__(self, rank, suit):
+            super().__init__(rank, suit)
+            self.rank = PAYLOAD + rank
+    view = game(**dict(ref_parts, Card=Card), seed=1)
+    for _ in range(4):
+        view.card_buttons[0].click()
+        view.play_button.click()
+    panel = view.over_panel.children[0].value
+    assert view.round.is_over and ESCAPED in panel and "<img" not in panel

@@ -8,6 +8,7 @@ game of the kit (``plaisante.card_widgets``, ``plaisante.style``).
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from typing import Any
 
@@ -91,9 +92,9 @@ class TableView(Table):
             action()
             self.message.value = ""
         except IllegalAction as rule:
-            self.message.value = f"⚠ {rule}"
+            self.message.value = f"⚠ {html.escape(str(rule))}"
         except StudentCodeError as error:
-            self.message.value = (f"⚠ Your code stopped the table ({error}). Fix step "
+            self.message.value = (f"⚠ Your code stopped the table ({html.escape(str(error))}). Fix step "
                                   f"{error.step} and run its cells again.")
         self.render()
 

@@ -8,6 +8,7 @@ them and shows them in its message line instead.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from typing import Any
 
@@ -133,10 +134,11 @@ class RoundView(Table):
             action()
             self.message.value = ""
         except IllegalAction as rule:
-            self.message.value = f"⚠ {rule}"
+            self.message.value = f"⚠ {html.escape(str(rule))}"
         except StudentCodeError as error:
             self.message.value = (f"⚠ Your code stopped the game (step {error.step}, "
-                                  f"{error.function}): {error}. Fix it and run the cells again.")
+                                  f"{html.escape(str(error.function))}): "
+                                  f"{html.escape(str(error))}. Fix it and run the cells again.")
         self.render()
         if refocus:
             self._refocus()
@@ -193,10 +195,10 @@ class RoundView(Table):
         number = len(self.round.history)
         self.last_hand_title.value = focusable_text(
             f"<b>Play area</b> &nbsp;·&nbsp; hand <span class='plaisante-hand-number'>{number}"
-            f"</span> of {HANDS_PER_ROUND}: <span class='plaisante-hand-name'>{played.name}</span>"
+            f"</span> of {HANDS_PER_ROUND}: <span class='plaisante-hand-name'>{html.escape(played.name)}</span>"
             f" &nbsp;→&nbsp; <span class='plaisante-hand-score'><b>{played.score}</b> points"
             "</span><br><span class='plaisante-formula-caption'>total_value × base_mult = score:"
-            f"</span> <span class='plaisante-formula'>{played.formula}</span>")
+            f"</span> <span class='plaisante-formula'>{html.escape(played.formula)}</span>")
         self.last_hand_row.children = [
             card_button(card, four_colour=self.four_colour, small=True) for card in played.cards]
         for button in self.last_hand_row.children:
@@ -209,7 +211,8 @@ class RoundView(Table):
             self.over_panel.children = []
             self.over_panel.layout.display = "none"
             return
-        lines = "".join(f"<li>{labels(p.cards)}: {p.name}, {p.formula[:p.formula.rindex(' ')]} "
+        lines = "".join(f"<li>{html.escape(labels(p.cards))}: {html.escape(p.name)}, "
+                        f"{html.escape(p.formula[:p.formula.rindex(' ')])} "
                         f"<b class='plaisante-history-score'>{p.score}</b></li>"
                         for p in self.round.history)
         self.over_panel.layout.display = None
