@@ -161,3 +161,23 @@ def test_a_refusal_must_name_the_suit_to_play() -> None:
     with pytest.raises(checks.CheckFailed, match="should name the suit to play, 'hearts'"):
         checks.check_trick(variant.Trick)
     assert checks.show_trick([(0, KitCard("10", "hearts"))]) == "[(0, 10♥)]"
+
+
+PAYLOAD = "<img src=x onerror=alert(1)>"
+ESCAPED = "&lt;img src=x onerror=alert(1)&gt;"
+
+
+def test_what_the_students_trick_holds_and_raises_is_shown_escaped(parts) -> None:
+    class Trick(parts["Trick"]):  # a student's Trick whose tricks-won counts are markup
+        def __init__(self, hands, leader=0):
+            super().__init__(hands, leader)
+            self.won = [PAYLOAD] * len(self.hands)
+    view = TrickView(TrickTable(seed=3, **dict(parts, Trick=Trick)))
+    shown = [view.status.value] + [seat.value for seat in view.seats]
+    assert all(ESCAPED in value and "<img" not in value for value in shown)
+
+    def sort_hand(cards):
+        raise ValueError(PAYLOAD)
+    view = TrickView(TrickTable(seed=3, **dict(parts, sort_hand=sort_hand)))
+    assert "sort_hand" in view.message.value and ESCAPED in view.message.value
+    assert "<img" not in view.message.value

@@ -122,14 +122,14 @@ class TrickView(Table):
             chip("tricks-deal", f"deal <b>{table.deals}</b>")
             + chip("tricks-count", f"trick <b>{min(done + 1, CARDS_EACH)}</b> of {CARDS_EACH}"
                    if not table.over else f"<b>{CARDS_EACH}</b> tricks played")
-            + chip("tricks-yours-won", f"you won <b>{table.won[0]}</b>"))
+            + chip("tricks-yours-won", f"you won <b>{html.escape(str(table.won[0]))}</b>"))
         if table.over:
             title = "<b>The deal is over</b>"
         elif not table.on_table:
             title = f"<b>Trick {done + 1}</b> · {seat_name(table.turn)} lead" + (
                 "" if table.turn == 0 else "s")
         else:
-            title = (f"<b>Trick {done + 1}</b> · {led} led "
+            title = (f"<b>Trick {done + 1}</b> · {html.escape(str(led))} led "
                      f"{SUIT_SYMBOLS.get(led or '', '')} · follow suit if you can")
         self.trick_title.value = focusable_text(title)
         self._render_seats()
@@ -149,8 +149,9 @@ class TrickView(Table):
             card = played.get(player)
             if card is not None:
                 colour = " plaisante-red" if card.suit in ("hearts", "diamonds") else ""
-                slot = (f"<span class='tricks-played{colour}' title='{spoken_name(card)}'>"
-                        f"{label(card)}</span>")
+                slot = (f"<span class='tricks-played{colour}' "
+                        f"title='{html.escape(spoken_name(card))}'>"
+                        f"{html.escape(label(card))}</span>")
             else:
                 slot = "<span class='tricks-slot' aria-hidden='true'></span>"
             about = "you" if player == 0 else f"bot: {BOTS[player - 1][0]}"
@@ -164,7 +165,8 @@ class TrickView(Table):
             seat.value = (f"<div class='tricks-seat-box' title='{seat_name(player)}, {about}'>"
                           "<b class='tricks-name'>"
                           f"{seat_name(player)}</b>{rule}{slot}"
-                          + chip("tricks-won", f"tricks <b>{won[player]}</b>") + mark
+                          + chip("tricks-won",
+                                 f"tricks <b>{html.escape(str(won[player]))}</b>") + mark
                           + "</div>")
 
     def _render_last(self) -> None:
@@ -181,14 +183,14 @@ class TrickView(Table):
             best = max(won)
             leaders = [seat_name(p) for p in range(PLAYERS) if won[p] == best]
             summary = (" · <b>Deal over</b>: " + ", ".join(
-                f"{seat_name(p)} {won[p]}" for p in range(PLAYERS))
+                f"{seat_name(p)} {html.escape(str(won[p]))}" for p in range(PLAYERS))
                 + f" · most tricks: {' and '.join(leaders)} · card points (going further): "
-                + ", ".join(f"{seat_name(p)} {points}"
+                + ", ".join(f"{seat_name(p)} {html.escape(str(points))}"
                             for p, points in enumerate(self.table.points()))
                 + " · press New deal to play again")
         self.last_line.value = focusable_text(
             f"Last trick ({html.escape(pairs_text(plays))}): <b class='tricks-winner'>"
-            f"{seat_name(winner)} won it</b> with {label(card)}"
+            f"{seat_name(winner)} won it</b> with {html.escape(label(card))}"
             + ("" if self.table.over else
                f" and lead{'' if winner == 0 else 's'} the next") + summary)
 
@@ -204,9 +206,10 @@ class TrickView(Table):
         elif led is None:
             hint = "you lead: play any card (click it, or Tab to it and press Enter)"
         elif all(card.suit != led for card in hand):
-            hint = f"no {led}: you may play any card"
+            hint = f"no {html.escape(str(led))}: you may play any card"
         else:
-            hint = f"{led} led: play a bright card (you hold {led})"
+            hint = (f"{html.escape(str(led))} led: play a bright card "
+                    f"(you hold {html.escape(str(led))})")
         self.yours_title.value = focusable_text(
             f"<b>Your hand</b> ({len(hand)} card{'s' if len(hand) != 1 else ''}) "
             f"&nbsp;·&nbsp; {hint}")
