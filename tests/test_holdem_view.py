@@ -170,3 +170,27 @@ def test_a_mistake_shows_the_checklist_naming_its_step() -> None:
     shown = play(**parts_of(module))
     assert isinstance(shown, widgets.HTML)
     assert "step 4 (betting) needs work" in shown.value
+
+
+PAYLOAD = "<img src=x onerror=alert(1)>"
+ESCAPED = "&lt;img src=x onerror=alert(1)&gt;"
+
+
+def test_the_street_a_students_apply_returned_is_shown_escaped(parts) -> None:
+    def apply(state, action, amount=None):  # the kit checks the chips, not the street's name
+        after = parts["apply"](state, action) if amount is None else \
+            parts["apply"](state, action, amount)
+        return dict(after, street=PAYLOAD)
+    view = HoldemView(your_turn(dict(parts, apply=apply), 2))
+    view.buttons["raise"].click()
+    assert view.match.state["street"] == PAYLOAD and view.match.state["to_act"] == YOU
+    assert ESCAPED in view.status.value and "<img" not in view.status.value
+
+
+def test_a_students_error_message_is_shown_escaped(parts) -> None:
+    def apply(state, action, amount=None):
+        raise ValueError(PAYLOAD)
+    view = HoldemView(your_turn(dict(parts, apply=apply), 2))
+    view.buttons["raise"].click()
+    assert "apply" in view.message.value and ESCAPED in view.message.value
+    assert "<img" not in view.message.value

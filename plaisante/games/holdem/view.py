@@ -115,7 +115,7 @@ class HoldemView(Table):
                                        f"<b>{stacks[BOT]}</b>")
             + chip("holdem-pot", f"pot <b>{match.pot}</b>")
             + chip("holdem-street", f"hand <b>{match.hand_number}</b> · "
-                                    f"{state.get('street', '')}"))
+                                    f"{html.escape(str(state.get('street', '')))}"))
         bets = state.get("bets", [0, 0]) if match.phase == "betting" else [0, 0]
         shown = match.showdown
         self.bot_title.value = ("<b>The bot</b>" + (f" · bet <b>{bets[BOT]}</b> this round"
