@@ -94,3 +94,21 @@ def test_clicks_select_five_refuse_a_sixth_and_the_xray_follows(ref, ref_parts):
     assert all("plaisante-selected" in b._dom_classes for b in view.card_buttons[:5])
     view.card_buttons[0].click()
     assert len(view.selected) == 4 and "plaisante-selected" not in view.card_buttons[0]._dom_classes
+
+
+PAYLOAD = "<img src=x onerror=alert(1)>"
+ESCAPED = "&lt;img src=x onerror=alert(1)&gt;"
+
+
+def test_what_a_students_part_returned_or_raised_is_shown_escaped(ref, ref_parts):
+    cards = hand("K♥ K♦ 3♣ 7♠ 9♥", ref.Card)
+    counts = dict(ref_parts, count_values=lambda cards: [PAYLOAD] * 15)
+    panel = xray_html(xray(cards, counts))
+    assert panel.count(ESCAPED) == 2 * 13 and "<img" not in panel  # text and data-count, 2–14
+
+    def evaluate(cards):
+        raise ValueError(PAYLOAD)
+    view = PresenterView(dict(ref_parts, evaluate=evaluate))
+    view.deal_notation("K♥ K♦ 3♣ 7♠ 9♥")
+    assert "evaluate raised ValueError: " + ESCAPED in view.xray_panel.value
+    assert "<img" not in view.xray_panel.value

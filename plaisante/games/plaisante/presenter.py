@@ -136,15 +136,20 @@ def xray_html(shot: XRay) -> str:
         body = ("<p class='plaisante-xray-hint'>Select up to five cards: their counts, the "
                 "checks and the score appear here.</p>")
         return f"<section class='plaisante-xray' aria-label='scoring x-ray'>{body}</section>"
-    top = max(shot.counts or [0]) or 1
+    # count_values is the student's: only its ints of 0 or more make a bar; anything else it
+    # put in the list is shown as text, escaped.
+    heights = [n if type(n) is int and n > 0 else 0 for n in shot.counts or []]
+    top = max(heights or [0]) or 1
     bars = []
     for value in range(2, 15):
         n = shot.counts[value] if shot.counts and len(shot.counts) > value else 0
+        height = heights[value] if len(heights) > value else 0
+        said = html.escape(str(n), quote=True) if n else ""
         rank = {11: "J", 12: "Q", 13: "K", 14: "A"}.get(value, str(value))
         bars.append(
             f"<div class='plaisante-bar{' plaisante-bar-some' if n else ''}' data-slot='{value}'"
-            f" data-count='{n}'><span class='plaisante-bar-n'>{n or ''}</span>"
-            f"<span class='plaisante-bar-fill' style='height:{100 * n / top:.0f}%'></span>"
+            f" data-count='{said or 0}'><span class='plaisante-bar-n'>{said}</span>"
+            f"<span class='plaisante-bar-fill' style='height:{100 * height / top:.0f}%'></span>"
             f"<span class='plaisante-bar-slot'>{rank}</span></div>")
     answers = dict(shot.answers)
     rows = []
