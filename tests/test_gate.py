@@ -80,3 +80,19 @@ def test_a_saved_checklist_keeps_its_html_and_a_plain_line(ref_parts):
     assert "application/vnd.jupyter.widget-view+json" in bundle
     assert "Not yet: step 5 (Tableau)" in bundle["text/html"]
     assert bundle["text/plain"] == "Not yet: run this cell to see which step needs work."
+
+
+PAYLOAD = "<img src=x onerror=alert(1)>"
+ESCAPED = "&lt;img src=x onerror=alert(1)&gt;"
+
+
+def test_the_checklist_shows_what_a_students_part_raised_or_returned_escaped(ref_parts):
+    def raising(*args, **kwargs):
+        raise ValueError(PAYLOAD)
+
+    def returning(*args, **kwargs):
+        return PAYLOAD
+    for part in (raising, returning):
+        shown = play(**dict(ref_parts, evaluate=part))
+        assert "Not yet: step 4" in shown.value and ESCAPED in shown.value
+        assert "<img" not in shown.value

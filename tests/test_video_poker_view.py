@@ -159,3 +159,18 @@ def test_the_gate_asks_for_step_5s_tests_once_steps_1_to_4_pass(tmp_path, monkey
                 "def my_port_tests(hand_name, Machine):")
     shown = play(**dict(parts, my_port_tests=unwritten))
     assert "Not yet: step 5 (your tests of the port) needs work" in shown.value
+
+
+PAYLOAD = "<img src=x onerror=alert(1)>"
+ESCAPED = "&lt;img src=x onerror=alert(1)&gt;"
+
+
+def test_what_a_students_machine_raised_is_shown_escaped(parts) -> None:
+    class Broken(parts["Machine"]):  # type: ignore[misc, valid-type]
+        def draw(self):
+            raise KeyError(PAYLOAD)
+    view = MachineView(MachinePlay(Broken, seed=2))
+    view.bet_max_button.click()
+    view.draw_button.click()
+    assert "draw() raised KeyError" in view.message.value and ESCAPED in view.message.value
+    assert "<img" not in view.message.value
