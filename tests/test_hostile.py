@@ -416,7 +416,7 @@ def test_a_slow_notebook_is_cut_at_the_submission_time_limit(batch):
     submit_full_marks_plus(root, "slow", "step3_has_checks", "import time\ntime.sleep(30)")
     result = grade_submission(root, "slow", "plaisante", limits=Limits(cell_seconds=20,
                                                           submission_seconds=12))
-    assert (result.status, result.total) == ("flagged", 15 + 15 + 2)
+    assert (result.status, result.total) == ("flagged", 15 + 15 + 3)
     assert any("time limit: the notebook ran over 12 s" in r for r in result.reasons)
     assert result.seconds < 30
 

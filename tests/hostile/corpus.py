@@ -4,9 +4,10 @@
 
 ``build(kind, course_root)`` returns the bytes of the submitted file; ``CORPUS[kind]`` holds
 the expectation: the total, the status and a fragment each reason must contain. Totals are
-worked out by hand from the assignment's points (step 1: trace 3, card 6, hidden 6; step 2:
-5, 5, 5; step 3: trace 2 and 4 per has-check; step 4: trace 5, evaluate 8, 4, 4, 4; step 5:
-trace 3, toggle 6, move 6), not by running the grader.
+worked out by hand from the assignment's points (step 1: trace 3, values 4, equality 4,
+text 4; step 2: trace 3, count_values 8, own tests 4; step 3: trace 3, 3 per has-check, own
+tests 6; step 4: trace 5, evaluate 8, 4, 4, 4; step 5: trace 3, toggle 6, move 6), not by
+running the grader.
 """
 
 from __future__ import annotations
@@ -142,7 +143,7 @@ def raw(data: bytes) -> Callable[[Path], bytes]:
 
 
 def _delete(nb: nbformat.NotebookNode) -> None:
-    nb.cells.remove(cell(nb, "step1_card"))
+    nb.cells.remove(cell(nb, "step1_card_values"))
 
 
 def _duplicate_test(nb: nbformat.NotebookNode) -> None:
@@ -327,7 +328,7 @@ PAIR_DOC = '    """Return True if some value appears exactly 2 times among cards
 PAIR_RIGHT = "return 2 in count_values(cards)"
 PAIR_ALWAYS = "return True"
 # the wrong has_pair of the trick kinds: "at least 2", true for three and four of a kind; it
-# passes the visible cases and fails a hidden one (K♥ K♦ K♣ K♠ 9♥): step3_has_pair scores 0
+# fails the visible four kings (K♥ K♦ K♣ K♠ 9♥): step3_has_pair scores 0
 PAIR_AT_LEAST_TWO = "return any(n >= 2 for n in count_values(cards))"
 # the wrong base_mult of the table kinds: Flush and Full House swapped (7 and 6)
 MULT_RIGHT = "return MULTIPLIERS[evaluate(cards)]"
@@ -338,9 +339,10 @@ table = {FOUR_OF_A_KIND: 8, FULL_HOUSE: 6, FLUSH: 7, STRAIGHT: 5, THREE_OF_A_KIN
 # blanks every later cell that looks like a test (the student's own cells call no check_ or
 # expect_ helper, so their definitions still run)
 BLANK_TESTS = """\
-def _blank_tests(lines):
+import re
+def _blank_tests(lines):  # a cell calling a check; not the student's my_has_check_tests
     text = "".join(lines)
-    return [] if "check_" in text or "expect_" in text else lines
+    return [] if re.search(r"\\b(check|expect)_\\w*\\(", text) else lines
 get_ipython().input_transformers_cleanup.append(_blank_tests)
 """
 # the guard puts the helpers' names back, not their bodies
@@ -446,15 +448,14 @@ for number in range(40):            # 2.4 GB in files under the 64 MiB file-size
 
 CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
     "infinite_loop": (replace("step3_has_checks", *LOOP_FOREVER),
-                      Expect(96, "flagged", "timeout: step3_has_pair", ("step3_has_pair",))),
+                      Expect(97, "flagged", "timeout: step3_has_pair", ("step3_has_pair",))),
     "swallow_interrupt": (replace("step3_has_checks", *SWALLOW),
-                          Expect(96, "flagged", "ignored the interrupt", ("step3_has_pair",))),
+                          Expect(97, "flagged", "ignored the interrupt", ("step3_has_pair",))),
     "sys_exit": (replace("step2_count_values_code", "counts = [0] * 15",
                          "import sys\n    sys.exit('bye')"),
-                 Expect(90, "graded", "", ("step2_count_values", "step2_count_values_hidden"))),
+                 Expect(92, "graded", "", ("step2_count_values",))),
     "os_exit": (append("step3_has_checks", "import os\nos._exit(1)"),
-                Expect(72, "flagged", "kernel died in step3_has_checks",
-                       ("step3_has_pair", "step3_has_straight"))),
+                Expect(79, "flagged", "kernel died in step3_has_checks", STEP3_HAS_CHECKS)),
     "fork_bomb": (append("step5_tableau", FORK_BOMB),
                   Expect(100, "flagged", "process limit hit in step5_tableau")),
     "memory_hog": (append("step5_tableau", MEMORY_HOG),
@@ -468,23 +469,23 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
     "kill_parent": (append("step5_tableau", KILL_PARENT), Expect(100, "graded")),
     "background_process": (append("step5_tableau", BACKGROUND), Expect(100, "graded")),
     "rigged_eq": (appends(step2_count_values_code=RIGGED_COUNTS, step3_has_checks=RIGGED_PAIR),
-                  Expect(86, "graded", "", ("step2_count_values", "step2_count_values_hidden",
+                  Expect(89, "graded", "", ("step2_count_values",
                                             "step3_has_pair"))),
     "patched_showtraceback": (append("step3_has_checks", PATCH_TRACEBACK),
-                              Expect(96, "graded", "", ("step3_has_pair",))),
+                              Expect(97, "graded", "", ("step3_has_pair",))),
     "patched_helpers": (append("step3_has_checks", PATCH_HELPERS),
-                        Expect(96, "graded", "", ("step3_has_three_of_a_kind",))),
+                        Expect(97, "graded", "", ("step3_has_three_of_a_kind",))),
     # today (an in-kernel guard): 100 flagged "the kit could not be restored". A judge keeps no
     # guard in the kernel, so the pop raises KeyError, the rest of the cell never runs and the
     # correct has-checks above it stay: 100, graded (were a guard there, the always-True
-    # has_three_of_a_kind after it would cost step3_has_three_of_a_kind: 96, as patched_helpers)
+    # has_three_of_a_kind after it would cost step3_has_three_of_a_kind: 97, as patched_helpers)
     "removed_guard": (append("step3_has_checks", "get_ipython().__dict__.pop('_plaisante_guard')"
                              "\n" + PATCH_HELPERS),
                       Expect(100, "graded")),
     "deleted_test_cell": (edit(_delete),
-                          Expect(100, "flagged", "test cell step1_card was deleted")),
+                          Expect(100, "flagged", "test cell step1_card_values was deleted")),
     "duplicated_cell": (edit(_duplicate_test),
-                        Expect(96, "flagged", "step3_has_pair appears 2 times",
+                        Expect(97, "flagged", "step3_has_pair appears 2 times",
                                ("step3_has_pair",))),
     "retyped_markdown": (edit(_retype),
                          Expect(100, "flagged", "step2_count_values_code was changed to a "
@@ -512,31 +513,31 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
                                             PAIR_DOC + "    " + DISPLAYHOOK + "\n")),
                          Expect(0, "graded")),
     # control: has_pair always True fails the visible K♥ Q♦ 3♣ 7♠ 9♥ → False (and hidden four
-    # and three of a kind): step3_has_pair 0 → 100 − 4 = 96. evaluate, base_mult and score are
+    # and three of a kind): step3_has_pair 0 → 100 − 3 = 97. evaluate, base_mult and score are
     # tested with stand-in has-checks, so nothing else calls it
     "always_true_pair": (made(base, swap("step3_has_checks", PAIR_RIGHT, PAIR_ALWAYS)),
-                         Expect(96, "graded", "", ("step3_has_pair",))),
-    # today: 100. A judge: 96, as always_true_pair
+                         Expect(97, "graded", "", ("step3_has_pair",))),
+    # today: 100. A judge: 97, as always_true_pair
     "always_true_displayhook": (made(base, swap("step3_has_checks", PAIR_RIGHT,
                                                 DISPLAYHOOK + "\n    " + PAIR_ALWAYS)),
-                                Expect(96, "graded", "", ("step3_has_pair",))),
-    # control: "at least 2" passes the four visible cases, fails the hidden K♥ K♦ K♣ K♠ 9♥ and
-    # 7♥ 7♦ 7♣ 2♠ 9♥ → False: step3_has_pair 0 → 96 (the has_pair_at_least_two sample)
+                                Expect(97, "graded", "", ("step3_has_pair",))),
+    # control: "at least 2" fails the visible K♥ K♦ K♣ K♠ 9♥ → False: step3_has_pair 0 → 97
+    # (the has_pair_at_least_two sample)
     "wrong_pair": (made(base, swap("step3_has_checks", PAIR_RIGHT, PAIR_AT_LEAST_TWO)),
-                   Expect(96, "graded", "", ("step3_has_pair",))),
-    # today: 100 (every later test cell blanked). A judge: 96, as wrong_pair
+                   Expect(97, "graded", "", ("step3_has_pair",))),
+    # today: 100 (every later test cell blanked). A judge: 97, as wrong_pair
     "wrong_pair_transformer": (made(base, swap("step3_has_checks", PAIR_RIGHT, PAIR_AT_LEAST_TWO),
                                     add("step3_has_checks", BLANK_TESTS)),
-                               Expect(96, "graded", "", ("step3_has_pair",))),
-    # today: 100 (same, expect_has and check_has emptied in place). A judge: 96
+                               Expect(97, "graded", "", ("step3_has_pair",))),
+    # today: 100 (same, expect_has and check_has emptied in place). A judge: 97
     "wrong_pair_code_swap": (made(base, swap("step3_has_checks", PAIR_RIGHT, PAIR_AT_LEAST_TWO),
                                   add("step3_has_checks", CODE_SWAP)),
-                             Expect(96, "graded", "", ("step3_has_pair",))),
-    # today: 100 (has_pair answers expect_value's ``expected``). A judge: 96: no caller of
+                             Expect(97, "graded", "", ("step3_has_pair",))),
+    # today: 100 (has_pair answers expect_value's ``expected``). A judge: 97: no caller of
     # has_pair in the kernel holds an expected value, so the wrong answer is returned
     "wrong_pair_frames": (made(base, swap("step3_has_checks", PAIR_RIGHT, PAIR_FROM_FRAMES),
                                add("step3_has_checks", FRAME_READER)),
-                          Expect(96, "graded", "", ("step3_has_pair",))),
+                          Expect(97, "graded", "", ("step3_has_pair",))),
     # control: Flush and Full House swapped; check_base_mult's cases include both (and the
     # hidden Flush case): step4_base_mult 0 → 100 − 4 = 96. score is tested on a stand-in
     # base_mult, so nothing else changes
@@ -548,18 +549,18 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
                               add("step4_scoring", TABLE_CHANGE)),
                          Expect(96, "graded", "", ("step4_base_mult",))),
     # a–d again, each from a new cell above the setup cell
-    # today: 100. A judge: 96
+    # today: 100. A judge: 97
     "above_setup_transformer": (made(base, above_setup(BLANK_TESTS),
                                      swap("step3_has_checks", PAIR_RIGHT, PAIR_AT_LEAST_TWO)),
-                                Expect(96, "graded", "", ("step3_has_pair",))),
-    # today: 100. A judge: 96
+                                Expect(97, "graded", "", ("step3_has_pair",))),
+    # today: 100. A judge: 97
     "above_setup_code_swap": (made(base, above_setup(CODE_SWAP),
                                    swap("step3_has_checks", PAIR_RIGHT, PAIR_AT_LEAST_TWO)),
-                              Expect(96, "graded", "", ("step3_has_pair",))),
-    # today: 100 (the reader defined above setup, called by the student's has_pair). A judge: 96
+                              Expect(97, "graded", "", ("step3_has_pair",))),
+    # today: 100 (the reader defined above setup, called by the student's has_pair). A judge: 97
     "above_setup_frames": (made(base, above_setup(FRAME_READER),
                                 swap("step3_has_checks", PAIR_RIGHT, PAIR_FROM_FRAMES)),
-                           Expect(96, "graded", "", ("step3_has_pair",))),
+                           Expect(97, "graded", "", ("step3_has_pair",))),
     # today: 100. A judge: 96
     "above_setup_table": (made(base, above_setup(TABLE_CHANGE_ALONE),
                                swap("step4_scoring", MULT_RIGHT, MULT_SWAPPED)),
@@ -568,17 +569,17 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
     # grader chowned the link's target on restart, then failed to restart the kernel
     # ("Expecting value": it read the canary as the connection file), so steps 3 to 5 scored 0.
     # A judge: as os_exit, the has-checks die with the kernel, stand-ins carry step 4: 100 − 7 ×
-    # 4 = 72, and no canary changes (test_no_file_outside_the_sandbox_changes_owner_or_content)
+    # 3 = 79, and no canary changes (test_no_file_outside_the_sandbox_changes_owner_or_content)
     "linked_connection_file": (
         made(base, add("step3_has_checks",
                        LINK_CONNECTION_FILE.replace("{TARGET}", "{ROOT}/" + CANARY_FILE))),
-        Expect(72, "flagged", "kernel died in step3_has_checks", STEP3_HAS_CHECKS)),
+        Expect(79, "flagged", "kernel died in step3_has_checks", STEP3_HAS_CHECKS)),
     # today: 32, flagged, the canary folder's owner changed ("Is a directory" on restart).
-    # A judge: 72, as above
+    # A judge: 79, as above
     "linked_connection_folder": (
         made(base, add("step3_has_checks",
                        LINK_CONNECTION_FILE.replace("{TARGET}", "{ROOT}/" + CANARY_FOLDER))),
-        Expect(72, "flagged", "kernel died in step3_has_checks", STEP3_HAS_CHECKS)),
+        Expect(79, "flagged", "kernel died in step3_has_checks", STEP3_HAS_CHECKS)),
     # 1 GiB over iopub, each graded alone (ALONE) with the grader's peak memory measured.
     # today: 100, flagged "output limit", grader peak 280 MiB (nbclient reads iopub while a cell
     # runs). A judge: the same, under the bound
@@ -599,24 +600,24 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
     # judge: 100, graded: has_pair returns the right values
     "warns_once": (made(base, swap("step3_has_checks", PAIR_RIGHT, WARNS)), Expect(100, "graded")),
     # new attacks, not in issue 8
-    # today: 100 (sys.settrace turns every expect_value into "return expected"). A judge: 96
+    # today: 100 (sys.settrace turns every expect_value into "return expected"). A judge: 97
     "trace_rewrite": (made(base, swap("step3_has_checks", PAIR_RIGHT, PAIR_AT_LEAST_TWO),
                            add("step3_has_checks", TRACE_REWRITE)),
-                      Expect(96, "graded", "", ("step3_has_pair",))),
+                      Expect(97, "graded", "", ("step3_has_pair",))),
     # control: a full house "is not a pair": fails only the visible K♥ K♦ K♣ 3♠ 3♥ → True
-    # (the hidden cases pass): step3_has_pair 0 → 96
+    # (the hidden cases pass): step3_has_pair 0 → 97
     "pair_not_in_full_house": (made(base, swap("step3_has_checks", PAIR_RIGHT,
                                                PAIR_NOT_IN_FULL_HOUSE)),
-                               Expect(96, "graded", "", ("step3_has_pair",))),
+                               Expect(97, "graded", "", ("step3_has_pair",))),
     # today: 100 (the visible case it fails is cut from the kit's own table of cases). A
-    # judge: 96, its cases are its own
+    # judge: 97, its cases are its own
     "cases_cut": (made(base, swap("step3_has_checks", PAIR_RIGHT, PAIR_NOT_IN_FULL_HOUSE),
                        add("step3_has_checks", CASES_CUT)),
-                  Expect(96, "graded", "", ("step3_has_pair",))),
-    # today: 100 (no error output, an "ok" reply: every failing test cell passes). A judge: 96
+                  Expect(97, "graded", "", ("step3_has_pair",))),
+    # today: 100 (no error output, an "ok" reply: every failing test cell passes). A judge: 97
     "custom_exc": (made(base, swap("step3_has_checks", PAIR_RIGHT, PAIR_AT_LEAST_TWO),
                         add("step3_has_checks", CUSTOM_EXC)),
-                   Expect(96, "graded", "", ("step3_has_pair",))),
+                   Expect(97, "graded", "", ("step3_has_pair",))),
     # found by the attack review: the sockets folder is the one host folder a kernel can write.
     # Graded as an ordinary user (this batch), a watch kills the kernel past file_bytes and
     # grading stops there (step 5's two test cells lost); as root the folder is locked first.
@@ -655,8 +656,10 @@ def build(kind: str, root: Path) -> bytes:
 
 def hidden_lines(source_notebook: Path, min_length: int = 10) -> list[str]:
     """Return the hidden tests' lines (stripped, at least ``min_length`` long) of a source
-    notebook: what feedback must never show."""
-    lines = []
+    notebook: what feedback must never show. A line that is also written outside hidden
+    tests (``return counts`` is in a hidden buggy version and in the solution a student
+    writes) is left out: seeing it tells nothing hidden."""
+    lines, shown = [], set()
     for each in json.loads(source_notebook.read_text(encoding="utf-8"))["cells"]:
         inside = False
         for line in "".join(each["source"]).splitlines():
@@ -666,4 +669,6 @@ def hidden_lines(source_notebook: Path, min_length: int = 10) -> list[str]:
                 inside = False
             elif inside and len(line.strip()) >= min_length:
                 lines.append(line.strip())
-    return lines
+            elif not inside:
+                shown.add(line.strip())
+    return [line for line in lines if line not in shown]
