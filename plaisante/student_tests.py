@@ -32,14 +32,29 @@ grader too: the kernel gets a ``RoutedObject`` whose public attributes are read 
 whose methods are called, each by a routed question ({"ob": index, "op": "get"/"set"/"call",
 "n": name}). Only public names (no leading ``_``) reach the object, only plain data comes back
 (a method is answered ``{"method": true}``), and only objects a class part made are reachable.
+
+Every version looks the same to the kernel but for its answers. The runs are built from copies
+of the parts named after the parameter (``_public``: a function ``count_values``, a class
+``Machine`` whose methods are ``Machine.deal``…, whichever version it is). A call is checked
+against the reference's signature before any version sees it, and a bad one is answered with a
+text of ours (``count_values() got an unexpected keyword argument 'x'``); a missing attribute
+too (``'Machine' object has no attribute 'x'``). Any other error an implementation raises goes
+as its nearest builtin class and its text scrubbed of every version's name and of addresses
+(``Surface``). What a run gives the objects it makes (attributes it sets, arguments of their
+methods) is bounded in total (``MAX_STORED``): past it the call is refused and the run fails.
 """
 
 from __future__ import annotations
 
 import builtins
+import functools
+import inspect
 import json
 import random
+import re
+import sys
 import traceback
+import types
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -281,24 +296,259 @@ def _restore(before: list[Any], after: list[Any]) -> list[Any]:
             for item in after]
 
 
+# ------------------------------------------------------------------ one public identity
+# Every version of a part shows the kernel the same names: the runs are built from copies named
+# after the parameter (a function ``count_values``, a class ``Machine`` whose methods are
+# ``Machine.deal``…), and no error text of an implementation goes out unscrubbed (below).
+
+def _renamed_function(function: Any, name: str, qualname: str) -> Any:
+    """Return a copy of the plain function ``function`` (same code, globals, defaults and
+    closure: the same behaviour and state) called ``name`` / ``qualname``."""
+    code = function.__code__.replace(co_name=name)
+    if hasattr(code, "co_qualname"):  # Python 3.11+
+        code = code.replace(co_qualname=qualname)
+    copy = types.FunctionType(code, function.__globals__, name, function.__defaults__,
+                              function.__closure__)
+    copy.__kwdefaults__ = function.__kwdefaults__
+    copy.__qualname__ = qualname
+    copy.__module__ = function.__module__
+    copy.__doc__ = function.__doc__
+    copy.__dict__.update(function.__dict__)
+    return copy
+
+
+def _renamed_attribute(value: Any, qualname: str) -> Any:
+    """A copy of a class attribute that is a function (plain, static or class method) under
+    ``qualname``; None for any other attribute."""
+    name = qualname.rsplit(".", 1)[-1]
+    if isinstance(value, types.FunctionType):
+        return _renamed_function(value, name, qualname)
+    if isinstance(value, (staticmethod, classmethod)) \
+            and isinstance(value.__func__, types.FunctionType):
+        return type(value)(_renamed_function(value.__func__, name, qualname))
+    return None
+
+
+def _public(name: str, part: Any) -> Any:
+    """Return ``part`` under the parameter's ``name``: a renamed copy of a plain function; for
+    a class, a subclass named ``name`` that holds a renamed copy of every function it has
+    (its own and inherited, each as the class resolves it). Anything else as it is."""
+    if isinstance(part, types.FunctionType):
+        return _renamed_function(part, name, name)
+    if not isinstance(part, type):
+        return part
+    namespace: dict[str, Any] = {"__slots__": (), "__module__": part.__module__,
+                                 "__qualname__": name, "__doc__": part.__doc__}
+    mro = [klass for klass in part.__mro__ if klass is not object]
+    for attribute in {key for klass in mro for key in vars(klass)}:
+        if attribute in namespace or attribute in ("__dict__", "__weakref__"):
+            continue
+        value = next(vars(klass)[attribute] for klass in mro if attribute in vars(klass))
+        renamed = _renamed_attribute(value, f"{name}.{attribute}")
+        if renamed is not None:
+            namespace[attribute] = renamed
+    if "__eq__" in namespace and "__hash__" not in namespace:  # else Python sets it to None
+        namespace["__hash__"] = part.__hash__
+    try:
+        return type(part)(name, (part,), namespace)
+    except Exception:  # noqa: BLE001  a class that cannot be subclassed: its texts are scrubbed
+        return part
+
+
+def _identity_names(part: Any) -> set[str]:
+    """The names by which ``part`` could show which version it is: its own and its classes'
+    and methods' names and qualified names, and those of the functions and classes of its
+    module that its code calls (its helpers)."""
+    found: set[str] = set()
+    seen: set[int] = set()
+    module = getattr(part, "__module__", None)
+
+    def visit(thing: Any, depth: int, member: bool = False) -> None:
+        if id(thing) in seen or depth > 4:
+            return
+        seen.add(id(thing))
+        if isinstance(thing, (staticmethod, classmethod)):
+            visit(thing.__func__, depth, member)
+        elif isinstance(thing, types.FunctionType):
+            qualname = thing.__qualname__
+            if not member or "." not in qualname or "<locals>" in qualname:
+                # a method's own name is public ("deal"): its class's name is scrubbed
+                found.update((thing.__name__, qualname, thing.__code__.co_name,
+                              getattr(thing.__code__, "co_qualname", qualname)))
+            for cell in thing.__closure__ or ():
+                try:
+                    visit(cell.cell_contents, depth + 1)
+                except ValueError:  # an empty cell
+                    pass
+            for helper in _called_names(thing.__code__):
+                value = thing.__globals__.get(helper)
+                if getattr(value, "__module__", None) == module \
+                        and isinstance(value, (types.FunctionType, type)):
+                    visit(value, depth + 1)
+        elif isinstance(thing, type):
+            for klass in thing.__mro__:
+                if klass.__module__ == "builtins":
+                    continue
+                found.update((klass.__name__, klass.__qualname__))
+                for value in vars(klass).values():
+                    visit(value, depth + 1, member=True)
+        else:
+            name = getattr(thing, "__name__", None)
+            if type(name) is str and callable(thing):
+                found.add(name)
+
+    visit(part, 0)
+    return {name for name in found if name and not name.startswith("<")}
+
+
+def _called_names(code: types.CodeType) -> Iterator[str]:
+    yield from code.co_names
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            yield from _called_names(constant)
+
+
+@dataclass
+class Surface:
+    """What every run shows the kernel alike: the reference's signatures (a call is checked
+    against them before any version sees it) and every version's names (scrubbed from the
+    text of an implementation's error)."""
+
+    reference: dict[str, Callable[..., Any]]
+    replacements: dict[str, str]
+
+    def signature(self, part: str, method: str | None = None) -> inspect.Signature | None:
+        """The reference's signature of ``part`` (or of its method ``method``), without
+        ``self``; None where Python cannot tell it."""
+        target = self.reference.get(part)
+        if target is None:
+            return None
+        try:
+            if method is None:
+                return inspect.signature(target)
+            if not isinstance(target, type):
+                return None
+            raw = inspect.getattr_static(target, method)
+            found = inspect.signature(getattr(target, method))
+            if isinstance(raw, (staticmethod, classmethod)):
+                return found
+            parameters = list(found.parameters.values())
+            return found.replace(parameters=parameters[1:]) if parameters else None
+        except (AttributeError, TypeError, ValueError):
+            return None
+
+    def scrub(self, text: str) -> str:
+        """``text`` with every version's name replaced by its parameter's, and addresses by
+        '0x…'."""
+        text = re.sub(r"0x[0-9a-fA-F]+", "0x…", text)
+        if not self.replacements:
+            return text
+        return self.names.sub(lambda match: self.replacements[match.group(1)], text)
+
+    @functools.cached_property
+    def names(self) -> re.Pattern[str]:
+        """Any of the names to replace, as a whole name (not the end of a dotted one)."""
+        names = sorted(self.replacements, key=len, reverse=True)
+        return re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, names)) + r")(?!\w)")
+
+
+def surface(reference: dict[str, Callable[..., Any]], versions: Sequence[Version] = ()
+            ) -> Surface:
+    """Return the ``Surface`` of the runs on ``reference`` and ``versions``."""
+    replacements: dict[str, str] = {}
+    for parts in [reference] + [v.parts for v in versions]:
+        for name, part in sorted(parts.items()):
+            for found in sorted(_identity_names(part)):
+                if found not in reference:  # a parameter's own name is everyone's
+                    replacements.setdefault(found, name)
+    return Surface(dict(reference), replacements)
+
+
 # ------------------------------------------------------------------ the grader's side
 
-def _answer(question: Any, parts: dict[str, Callable[..., Any]],
-            objects: list[Any] | None = None) -> str:
-    """Run one routed call (of a part, or on an object a class part made: ``objects``, this
-    run's) with the grader's implementation; return the reply's text."""
-    objects = objects if objects is not None else []
+MAX_STORED = 16_000_000  # bytes one run may give the objects it makes (attributes, arguments)
+STORED_TOO_MUCH = (f"your tests gave the objects they made more than {MAX_STORED // 1_000_000} "
+                   "MB to hold (attributes they set and arguments of their methods): a run may "
+                   f"give them at most {MAX_STORED // 1_000_000} MB")
+
+
+@dataclass
+class Run:
+    """One run, grader side: its parts, what every run shows alike, the objects class parts
+    made for it (with the part that made each) and the bytes given to them so far."""
+
+    parts: dict[str, Callable[..., Any]]
+    surface: Surface
+    objects: list[tuple[Any, str]] = field(default_factory=list)
+    stored: int = 0
+    too_much: bool = False
+
+    def store(self, values: Sequence[Any]) -> None:
+        """Count ``values`` as held by this run's objects; RuntimeError past MAX_STORED."""
+        self.stored += sum(_size(value) for value in values)
+        if self.stored > MAX_STORED:
+            self.too_much = True
+            raise _Refused("RuntimeError", STORED_TOO_MUCH)
+
+
+class _Refused(Exception):
+    """An answer of our own to a routed call: ``kind`` (a ROUTED_ERRORS name) and text."""
+
+    def __init__(self, kind: str, text: str) -> None:
+        super().__init__(text)
+        self.kind, self.text = kind, text
+
+
+def _size(value: Any) -> int:
+    """Bytes ``value`` (decoded routed data) takes here, about."""
+    if type(value) in (list, tuple):
+        return sys.getsizeof(value) + sum(_size(item) for item in value)
+    if type(value) is dict:
+        return sys.getsizeof(value) + sum(_size(k) + _size(v) for k, v in value.items())
+    return sys.getsizeof(value) + (100 if type(value) is KitCard else 0)
+
+
+def _error_kind(error: BaseException) -> str:
+    """The builtin class in ROUTED_ERRORS nearest ``error``'s (RuntimeError if none)."""
+    for kind in type(error).__mro__:
+        if kind.__name__ in ROUTED_ERRORS and getattr(builtins, kind.__name__, None) is kind:
+            return kind.__name__
+    return "RuntimeError"
+
+
+def _error_reply(error: BaseException, run: Run) -> str:
+    """The reply for ``error``, raised in an implementation: its builtin class and its text
+    scrubbed of every version's name."""
+    if isinstance(error, _Refused):
+        return json.dumps({"err": {"cls": error.kind, "msg": error.text}})
+    try:
+        text = str(error)
+    except Exception:  # noqa: BLE001  an error whose message cannot be read
+        text = ""
+    return json.dumps({"err": {"cls": _error_kind(error),
+                               "msg": run.surface.scrub(text)[:MAX_MESSAGE]}})
+
+
+def _answer(question: Any, run: Run) -> str:
+    """Run one routed call (of a part, or on an object a class part made in ``run``) with the
+    grader's implementation; return the reply's text."""
     if type(question) is dict and "ob" in question:
-        return _answer_object(question, objects)
-    if type(question) is not dict or question.get("cb") not in parts \
+        return _answer_object(question, run)
+    if type(question) is not dict or question.get("cb") not in run.parts \
             or type(question.get("a")) is not list or type(question.get("kw")) is not list:
         raise ValueError("malformed routed call")
-    part = parts[question["cb"]]
-    return _invoke(part, question, objects, makes_object=isinstance(part, type))
+    name = question["cb"]
+    part = run.parts[name]
+    return _invoke(part, question, run, name, run.surface.signature(name), makes=name
+                   if isinstance(part, type) else None)
 
 
-def _invoke(function: Callable[..., Any], question: dict[str, Any], objects: list[Any],
-            makes_object: bool = False) -> str:
+def _invoke(function: Callable[..., Any], question: dict[str, Any], run: Run, label: str,
+            signature: inspect.Signature | None, makes: str | None = None,
+            stores: bool = False) -> str:
+    """Call ``function`` (``label`` to the student) with the question's arguments, checked
+    first against the reference's ``signature``. ``makes``: the class part whose object the
+    call makes; ``stores``: the arguments go to an object of the run (they count as held)."""
     if type(question.get("a")) is not list or type(question.get("kw")) is not list \
             or not all(type(pair) is list and len(pair) == 2 for pair in question["kw"]):
         raise ValueError("malformed routed call")
@@ -307,56 +557,76 @@ def _invoke(function: Callable[..., Any], question: dict[str, Any], objects: lis
         kwargs = {str(key): decode(value) for key, value in question["kw"]}
     except (ValueError, TypeError) as error:
         return json.dumps({"err": {"cls": "ValueError", "msg": str(error)}})
-    given = [list(arg) if type(arg) is list else None for arg in args]
     try:
-        if makes_object and len(objects) >= MAX_OBJECTS:
-            raise RuntimeError(f"your tests made more than {MAX_OBJECTS} objects")
+        if signature is not None:
+            try:
+                bound = signature.bind(*args, **kwargs)
+            except TypeError as error:
+                raise _Refused("TypeError", f"{label}() {error}") from None
+            args, kwargs = list(bound.args), dict(bound.kwargs)
+        if makes is not None and len(run.objects) >= MAX_OBJECTS:
+            raise _Refused("RuntimeError", f"your tests made more than {MAX_OBJECTS} objects")
+        if makes is not None or stores:
+            run.store(args + list(kwargs.values()))
+        given = [list(arg) if type(arg) is list else None for arg in args]
         result = function(*args, **kwargs)
         back = [encode(arg) if type(arg) is list and arg != before else None
                 for arg, before in zip(args, given)]
-        if makes_object:
-            objects.append(result)
-            return json.dumps({"ok": {"o": len(objects) - 1}, "back": back})
+        if makes is not None:
+            run.objects.append((result, makes))
+            return json.dumps({"ok": {"o": len(run.objects) - 1}, "back": back})
         return json.dumps({"ok": encode(result), "back": back})
     except Exception as error:  # noqa: BLE001  an implementation's error goes to the test
-        return json.dumps({"err": {"cls": type(error).__name__, "msg": str(error)}})
+        return _error_reply(error, run)
 
 
-def _answer_object(question: dict[str, Any], objects: list[Any]) -> str:
+def _answer_object(question: dict[str, Any], run: Run) -> str:
     """Read or set a public attribute of, or call a method of, an object of this run."""
     index, op, name = question.get("ob"), question.get("op"), question.get("n")
-    if type(index) is not int or not 0 <= index < len(objects) \
+    if type(index) is not int or not 0 <= index < len(run.objects) \
             or op not in ("get", "set", "call") or type(name) is not str \
             or not name.isidentifier() or name.startswith("_"):
         raise ValueError("malformed routed question about an object")
-    target = objects[index]
+    target, part = run.objects[index]
     if op == "call":
         method = getattr(type(target), name, None)
         if not callable(method):
             raise ValueError("a routed call of something that is not a method")
-        return _invoke(getattr(target, name), question, objects)
+        return _invoke(getattr(target, name), question, run, f"{part}.{name}",
+                       run.surface.signature(part, name), stores=True)
     try:
         if op == "set":
             if type(question.get("a")) is not list or len(question["a"]) != 1:
                 raise ValueError("malformed routed attribute")
-            setattr(target, name, decode(question["a"][0]))
+            value = decode(question["a"][0])
+            run.store([value])
+            try:
+                setattr(target, name, value)
+            except AttributeError:
+                raise _Refused("AttributeError", f"'{part}' object attribute '{name}' cannot "
+                                                 "be set") from None
             return json.dumps({"ok": None})
         if callable(getattr(type(target), name, None)):
             return json.dumps({"ok": {"method": True}})
-        value = getattr(target, name)
+        try:
+            value = getattr(target, name)
+        except AttributeError:
+            raise _Refused("AttributeError", f"'{part}' object has no attribute '{name}'"
+                           ) from None
         try:
             return json.dumps({"ok": encode(value)})
         except TypeError:
-            raise TypeError(f"{name} holds a {type(value).__name__}, not a plain value, so "
-                            "your tests cannot read it") from None
-    except Exception as error:  # noqa: BLE001  e.g. no such attribute: the test hears it
-        return json.dumps({"err": {"cls": type(error).__name__, "msg": str(error)}})
+            raise _Refused("TypeError", f"{name} holds a {type(value).__name__}, not a plain "
+                                        "value, so your tests cannot read it") from None
+    except Exception as error:  # noqa: BLE001  e.g. a property that raises: the test hears it
+        return _error_reply(error, run)
 
 
-def run_remote(tests: Any, parts: dict[str, Callable[..., Any]]) -> Outcome:
+def run_remote(tests: Any, parts: dict[str, Callable[..., Any]],
+               shown: Surface | None = None) -> Outcome:
     """Run the student's ``tests`` (the judge's handle on it) once in the kernel, answering
-    each routed call with ``parts``, here. Raises the judge's KernelLost when the kernel
-    breaks the protocol."""
+    each routed call with ``parts``, here (``shown``: what every run shows alike; by default
+    ``parts``'). Raises the judge's KernelLost when the kernel breaks the protocol."""
     from .grading.judge import KernelLost, raise_error
 
     session = tests._session
@@ -364,7 +634,7 @@ def run_remote(tests: Any, parts: dict[str, Callable[..., Any]]) -> Outcome:
     session.requests += 1
     text = session.transport(json.dumps({"q": seq, "op": "routed", "f": {"r": tests._ref},
                                          "params": sorted(parts)}))
-    objects: list[Any] = []  # what class parts made in this run; gone with it
+    run = Run(parts, shown if shown is not None else surface(parts))  # gone with this run
     for _ in range(100_000):
         try:
             message = json.loads(text) if type(text) is str and len(text) < 4_000_000 else None
@@ -372,7 +642,7 @@ def run_remote(tests: Any, parts: dict[str, Callable[..., Any]]) -> Outcome:
             message = None
         if type(message) is dict and ("cb" in message or "ob" in message):
             try:
-                reply = _answer(message, parts, objects)
+                reply = _answer(message, run)
             except ValueError as error:
                 raise KernelLost(f"the kernel broke the protocol of a routed call: {error}"
                                  ) from None
@@ -386,23 +656,29 @@ def run_remote(tests: Any, parts: dict[str, Callable[..., Any]]) -> Outcome:
         if type(found) is not dict or found.get("status") not in ("pass", "fail", "todo") \
                 or type(found.get("message")) is not str:
             raise KernelLost("the kernel answered a malformed run of a student's tests")
+        if run.too_much:
+            return Outcome("fail", STORED_TOO_MUCH)
         return Outcome(found["status"], found["message"][:MAX_MESSAGE])
     raise KernelLost("the kernel made too many routed calls")
 
 
-def run_once(tests: Any, parts: dict[str, Callable[..., Any]]) -> Outcome:
+def run_once(tests: Any, parts: dict[str, Callable[..., Any]],
+             shown: Surface | None = None) -> Outcome:
     """Run the student's ``tests`` once on ``parts``: here, or routed when they live in the
     student's kernel."""
-    return run_remote(tests, parts) if is_remote(tests) else run_locally(tests, parts)
+    return run_remote(tests, parts, shown) if is_remote(tests) else run_locally(tests, parts)
 
 
 def _shuffled(versions: Sequence[Version], reference: dict[str, Callable[..., Any]]
               ) -> Iterator[tuple[int | None, dict[str, Callable[..., Any]]]]:
     """Yield (index of the version or None for the reference, its parts) in a random order
-    drawn from the operating system (never seeded, never sent)."""
+    drawn from the operating system (never seeded, never sent). Every part is given the
+    parameter's name (``_public``), in every run alike."""
+    public = {name: _public(name, part) for name, part in reference.items()}
     runs: list[tuple[int | None, dict[str, Callable[..., Any]]]] = [
-        (None, reference)] * REFERENCE_RUNS
-    runs += [(index, {**reference, **v.parts}) for index, v in enumerate(versions)]
+        (None, public)] * REFERENCE_RUNS
+    runs += [(index, {**public, **{name: _public(name, part) for name, part in v.parts.items()}})
+             for index, v in enumerate(versions)]
     random.SystemRandom().shuffle(runs)
     yield from runs
 
@@ -455,8 +731,9 @@ def grade_my_tests(tests: Any, reference: dict[str, Callable[..., Any]],
     name = _name(tests)
     parts = ", ".join(reference)
     caught = 0
+    shown = surface(reference, mistakes)
     for index, parts_of_run in _shuffled(mistakes, reference):
-        outcome = run_once(tests, parts_of_run)
+        outcome = run_once(tests, parts_of_run, shown)
         if outcome.status == "todo":
             raise NotImplementedError(f"{name} is not written yet (it still raises "
                                       "NotImplementedError)")

@@ -4,6 +4,8 @@ kernel's stdin channel here)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from loopback_judge import loopback
 
@@ -177,11 +179,258 @@ def test_a_class_part_makes_objects_that_stay_in_the_grader() -> None:
 
 
 def test_a_kernel_cannot_reach_an_object_it_was_not_given_or_a_private_name() -> None:
-    objects = [Counter(1)]
+    run = student_tests.Run({"Counter": Counter}, student_tests.surface({"Counter": Counter}),
+                            [(Counter(1), "Counter")])
     for question in ({"ob": 1, "op": "get", "n": "value"}, {"ob": 0, "op": "get", "n": "__dict__"},
                      {"ob": 0, "op": "call", "n": "value", "a": [], "kw": []},
                      {"ob": 0, "op": "run", "n": "add"}):
         with pytest.raises(ValueError):
-            student_tests._answer(question, {"Counter": Counter}, objects)
-    assert student_tests._answer({"ob": 0, "op": "get", "n": "add"}, {}, objects) == (
+            student_tests._answer(question, run)
+    assert student_tests._answer({"ob": 0, "op": "get", "n": "add"}, run) == (
         '{"ok": {"method": true}}')
+
+
+# ------------------------------------------------ every version shows the kernel the same names
+
+def hidden_versions(assignment: str, grade_id: str) -> tuple[dict, list]:
+    """The reference and hidden buggy versions of a *_my_tests cell of the solution notebook,
+    made as the judge makes them (its hidden region run in the setup's namespace)."""
+    import nbformat
+
+    from plaisante.grading.judge import setup_namespace as make_setup
+
+    notebook = nbformat.read(f"solutions/{assignment}/{assignment}.ipynb", as_version=4)
+    cells = {c.metadata.get("nbgrader", {}).get("grade_id"): c.source for c in notebook.cells}
+    hidden = cells[grade_id].split("### BEGIN HIDDEN TESTS\n")[1].split("### END HIDDEN")[0]
+    namespace = make_setup([cells["setup"]])
+    found: dict = {}
+
+    def grade_my_tests(tests, reference, mistakes, points):
+        found.update(reference=reference, mistakes=mistakes)
+    namespace.update(grade_my_tests=grade_my_tests, my_count_values_tests=None,
+                     my_port_tests=None)
+    exec(hidden, namespace)  # noqa: S102  the instructor's hidden tests
+    return found["reference"], found["mistakes"]
+
+
+def version_names(reference: dict, mistakes: list) -> set[str]:
+    """Every name the versions' code has (what must never reach the kernel)."""
+    names: set[str] = set()
+    for parts in [reference] + [m.parts for m in mistakes]:
+        for part in parts.values():
+            names |= {n for n in student_tests._identity_names(part) if n not in reference}
+    return names
+
+
+def replies_per_version(reference: dict, mistakes: list, questions: list[dict]) -> list[list]:
+    """For each run (reference first, then each buggy version, built as the judge builds
+    them), the grader's reply text to each question in turn, on a run of its own."""
+    shown = student_tests.surface(reference, mistakes)
+    runs = sorted(student_tests._shuffled(mistakes, reference),
+                  key=lambda run: -1 if run[0] is None else run[0])[1:]
+    answers = []
+    for _, parts in runs:
+        run = student_tests.Run(parts, shown)
+        answers.append([student_tests._answer(question, run) for question in questions])
+    return answers
+
+
+def call(name: str, *args, **kwargs) -> dict:
+    return {"cb": name, "a": [student_tests.encode(a) for a in args],
+            "kw": [[k, student_tests.encode(v)] for k, v in kwargs.items()]}
+
+
+def on(op: str, name: str, *args, **kwargs) -> dict:
+    question = {"ob": 0, "op": op, "n": name}
+    if op == "call":
+        question.update(a=[student_tests.encode(a) for a in args],
+                        kw=[[k, student_tests.encode(v)] for k, v in kwargs.items()])
+    if op == "set":
+        question["a"] = [student_tests.encode(args[0])]
+    return question
+
+
+def test_plaisante_versions_answer_bad_calls_with_one_text() -> None:
+    """count_values: a bad keyword, too many or too few arguments, a wrong type; every
+    version's reply is the same text, phrased with count_values, with no version's name."""
+    reference, mistakes = hidden_versions("plaisante", "step2_my_tests")
+    names = version_names(reference, mistakes)
+    assert {"_counts", "_skips_last", "_aces_in_slot_1"} <= names
+    questions = [call("count_values", [], not_a_parameter=1), call("count_values"),
+                 call("count_values", [], []), call("count_values", cards=[], extra=2)]
+    answers = replies_per_version(reference, mistakes, questions)
+    assert all(each == answers[0] for each in answers)
+    assert answers[0][:3] == [
+        '{"err": {"cls": "TypeError", "msg": "count_values() got an unexpected keyword '
+        'argument \'not_a_parameter\'"}}',
+        '{"err": {"cls": "TypeError", "msg": "count_values() missing a required argument: '
+        '\'cards\'"}}',
+        '{"err": {"cls": "TypeError", "msg": "count_values() too many positional arguments"}}']
+    assert not any(name in text for each in answers for text in each for name in names)
+
+
+def test_video_poker_versions_answer_bad_calls_and_missing_attributes_with_one_text() -> None:
+    """Machine and hand_name: the probes of the review (a missing attribute, a bad keyword)
+    and wrong argument counts of the constructor and of methods, static ones too."""
+    reference, mistakes = hidden_versions("video_poker", "step5_my_tests")
+    names = version_names(reference, mistakes)
+    assert {"_Machine", "_FreeGame", "_Remembers", "_right_name", "_BetAfterDeal",
+            "_remembering_four.<locals>.hand_name"} <= names
+    questions = [call("Machine"), on("get", "no_such_attribute"), on("get", "credits"),
+                 on("call", "place_bet", 5), on("call", "place_bet", bet=5),
+                 on("call", "toggle_hold"), on("call", "name_hand", [], bogus=1),
+                 on("call", "deal", 1, 2, 3), on("set", "no_such_attribute", 3),
+                 on("get", "no_such_attribute"), call("Machine", nope=1),
+                 call("Machine", None, None, 100, 4), call("hand_name", [], bogus=1),
+                 call("hand_name"), call("hand_name", 5)]
+    answers = replies_per_version(reference, mistakes, questions)
+    assert all(each == answers[0] for each in answers)
+    said = dict(zip(["new", "missing", "credits", "bet 5", "bet=5", "toggle", "name_hand"],
+                    answers[0]))
+    assert said["missing"] == ('{"err": {"cls": "AttributeError", "msg": "\'Machine\' object '
+                               'has no attribute \'no_such_attribute\'"}}')
+    assert said["bet 5"] == ('{"err": {"cls": "TypeError", "msg": "Machine.place_bet() too '
+                             'many positional arguments"}}')
+    assert said["name_hand"] == ('{"err": {"cls": "TypeError", "msg": "Machine.name_hand() got '
+                                 'an unexpected keyword argument \'bogus\'"}}')
+    assert not any(name in text for each in answers for text in each for name in names)
+
+
+class _Oops(ValueError):
+    pass
+
+
+class _Chatty(Counter):
+    """Its errors name it, its class, its helpers and their addresses."""
+
+    def add(self, n):
+        if n == 1:
+            raise _Oops(f"{type(self).__name__} {_Chatty.__qualname__} at {id(self):#x}: "
+                        f"{_helper} {self!r} {self.add.__qualname__}")
+        if n == 2:
+            return _helper(1, 2)
+        return super().add(n)
+
+
+def _helper(n):
+    return n
+
+
+def test_an_implementations_own_error_text_is_scrubbed_of_every_versions_name() -> None:
+    """Whatever an implementation raises reaches the kernel as its builtin class and a text
+    with no version's name (nor address) in it."""
+    reference = {"Counter": Counter}
+    mistakes = [version("chatty", Counter=_Chatty), version("negatives", Counter=AddsNegatives)]
+    answers = replies_per_version(reference, mistakes, [
+        call("Counter"), on("call", "add", 1), on("call", "add", 2), on("get", "nothing")])
+    chatty = answers[1]
+    names = version_names(reference, mistakes) | {"_Oops", "_Chatty", "_helper", "0x7"}
+    assert not any(name in text for each in answers for text in each for name in names)
+    assert json.loads(chatty[1]) == {"err": {"cls": "ValueError", "msg": (
+        "Counter Counter at 0x…: <function Counter at 0x…> <test_student_tests.Counter object "
+        "at 0x…> Counter.add")}}
+    assert chatty[2] == ('{"err": {"cls": "TypeError", "msg": "Counter() takes 1 positional '
+                         'argument but 2 were given"}}')
+    assert answers[0][3] == answers[1][3] == answers[2][3]
+
+
+def test_a_version_keeps_its_behaviour_under_the_parameters_name() -> None:
+    """The renamed copies are the same code, state and closures: super(), defaults, a
+    static method and a shared closure still work; only the names change."""
+    reference, mistakes = hidden_versions("video_poker", "step5_my_tests")
+    remembers = dict(student_tests._shuffled(mistakes, {k: v for k, v in reference.items()}))[0]
+    machine = remembers["Machine"](credits=3)
+    assert machine.credits == 100 and type(machine).__name__ == "Machine"
+    assert type(machine).__qualname__ == "Machine" and machine.deal.__qualname__ == "Machine.deal"
+    assert remembers["hand_name"].__name__ == remembers["hand_name"].__qualname__ == "hand_name"
+    assert remembers["hand_name"](hand("9♣ 9♦ 9♥ 9♠ K♣")) == "Four of a Kind"
+    assert machine.name_hand(hand("K♥ K♦ 3♣ 7♠ 9♥")) == "Four of a Kind", "the closure is shared"
+    negative = student_tests._public("Counter", AddsNegatives)
+    assert negative(2).add(-1) == 1 and negative.add.__qualname__ == "Counter.add"
+
+
+# ------------------------------------------------------------------ what the kernel receives
+
+PROBES = ("SEEN = []\n"
+          "def mine(count_values):\n"
+          "    try:\n"
+          "        count_values([], not_a_parameter=1)\n"
+          "    except TypeError as error:\n"
+          "        SEEN.append(str(error))\n"
+          "    try:\n"
+          "        count_values()\n"
+          "    except TypeError as error:\n"
+          "        SEEN.append(str(error))\n"
+          "    assert SEEN[-1] == SEEN[1] and SEEN[-2] == SEEN[0], SEEN\n")
+
+
+def test_a_test_that_probes_names_catches_nothing_and_nothing_sent_names_a_version() -> None:
+    """The review's probe (the name in a TypeError) in a judged cell: every run hears the same
+    texts, so it catches nothing; no text the grader sends the kernel holds a version's name."""
+    reference, mistakes = hidden_versions("plaisante", "step2_my_tests")
+    names = version_names(reference, mistakes)
+    namespace: dict = {"__name__": "__main__"}
+    exec("from plaisante.games.plaisante.setup import *\n" + PROBES, namespace)  # noqa: S102
+    transport = loopback(namespace)
+    sent: list[str] = []
+
+    def spying(text: str) -> str:
+        sent.append(text)
+        return transport(text)
+    cell = ("grade_my_tests(mine, reference=REFERENCE, points=4, mistakes=MISTAKES)\n")
+    verdict = judge_cell(cell, dict(SETUP, REFERENCE=reference, MISTAKES=mistakes), {"mine"},
+                         spying)
+    assert verdict.passed and verdict.score == 0
+    assert namespace["SEEN"][:2] == [
+        "count_values() got an unexpected keyword argument 'not_a_parameter'",
+        "count_values() missing a required argument: 'cards'"]
+    assert len(namespace["SEEN"]) == 12
+    assert not any(name in text for text in sent for name in names)
+    assert namespace["SEEN"] and "_counts" not in str(namespace["SEEN"])
+
+
+# ------------------------------------------------------------------ what a run may store
+
+def test_a_run_may_give_its_objects_at_most_max_stored_bytes() -> None:
+    """The review's attack (big strings set on a routed object, 3.5 MB each; 400 there, 12
+    here): the run fails with one line once past MAX_STORED, and the grader kept no more."""
+    hoarder = judged_counter("def mine(Counter):\n"
+                             "    c = Counter()\n"
+                             "    for i in range(12):\n"
+                             "        try:\n"
+                             "            setattr(c, f'junk{i}', 'x' * 3_500_000)\n"
+                             "        except RuntimeError:\n"
+                             "            pass\n"
+                             "    assert c.add(1) == 1\n")
+    assert hoarder.error == ("CheckFailed", "mine fails on a correct Counter, so it cannot be "
+                             "graded: " + student_tests.STORED_TOO_MUCH)
+    assert "\n" not in student_tests.STORED_TOO_MUCH
+    run = student_tests.Run({"Counter": Counter}, student_tests.surface({"Counter": Counter}))
+    student_tests._answer(call("Counter"), run)
+    replies = [student_tests._answer(on("set", f"junk{i}", "x" * 3_500_000), run)
+               for i in range(10)]
+    kept = [name for name in vars(run.objects[0][0]) if name.startswith("junk")]
+    assert len(kept) == 4 and run.too_much
+    assert replies[4] == replies[9] == json.dumps(
+        {"err": {"cls": "RuntimeError", "msg": student_tests.STORED_TOO_MUCH}})
+    through_methods = student_tests.Run({"Counter": Counter},
+                                        student_tests.surface({"Counter": Counter}))
+    student_tests._answer(call("Counter", "y" * 3_500_000), through_methods)
+    replies = [student_tests._answer(on("call", "add", "x" * 3_500_000), through_methods)
+               for _ in range(5)]
+    assert through_methods.too_much and "RuntimeError" in replies[-1]
+
+
+def test_honest_tests_stay_far_below_the_bound() -> None:
+    caught = judged_counter("def mine(Counter):\n"
+                            "    for start in range(500):\n"
+                            "        c = Counter(start)\n"
+                            "        c.value = start\n"
+                            "        assert c.add(1) == start + 1\n"
+                            "        try:\n"
+                            "            c.add(-1)\n"
+                            "        except ValueError:\n"
+                            "            pass\n"
+                            "        else:\n"
+                            "            assert False\n")
+    assert caught.passed and caught.score == 2
