@@ -94,8 +94,8 @@ class TableView(Table):
         except IllegalAction as rule:
             self.message.value = f"⚠ {html.escape(str(rule))}"
         except StudentCodeError as error:
-            self.message.value = (f"⚠ Your code stopped the table ({html.escape(str(error))}). Fix step "
-                                  f"{error.step} and run its cells again.")
+            self.message.value = (f"⚠ Your code stopped the table ({html.escape(str(error))})."
+                                  f" Fix step {error.step} and run its cells again.")
         self.render()
 
     # ------------------------------------------------------------------------- render

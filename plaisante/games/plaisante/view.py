@@ -195,7 +195,8 @@ class RoundView(Table):
         number = len(self.round.history)
         self.last_hand_title.value = focusable_text(
             f"<b>Play area</b> &nbsp;·&nbsp; hand <span class='plaisante-hand-number'>{number}"
-            f"</span> of {HANDS_PER_ROUND}: <span class='plaisante-hand-name'>{html.escape(played.name)}</span>"
+            f"</span> of {HANDS_PER_ROUND}: <span class='plaisante-hand-name'>"
+            f"{html.escape(played.name)}</span>"
             f" &nbsp;→&nbsp; <span class='plaisante-hand-score'><b>{played.score}</b> points"
             "</span><br><span class='plaisante-formula-caption'>total_value × base_mult = score:"
             f"</span> <span class='plaisante-formula'>{html.escape(played.formula)}</span>")
