@@ -35,12 +35,32 @@ def show(assignment: str, *, seed: int | None = None, student: str | None = None
         module = reference.load(assignment, layout.source(assignment))
         parts = reference.parts(module, assignment)
     else:
-        parts = student_parts(layout, assignment, student)
+        from .grading.judge import KernelLost
+
+        try:
+            parts = student_parts(layout, assignment, student)
+            return view_or_checklist(description, parts, seed)
+        except KernelLost as lost:  # a submission too slow (or gone) for a live demo
+            return notice(f"{student}'s {description.title} cannot be shown live: {lost}.")
+    return view_or_checklist(description, parts, seed)
+
+
+def view_or_checklist(description: Any, parts: dict[str, Any], seed: int | None) -> Any:
+    """Return the gate's checklist while a step fails, else the presenter view on ``parts``."""
     results = check_all(description, parts)
     if any(result.status != "pass" for result in results):
         return checklist_widget(results)
     options = {} if seed is None else {"seed": seed}
     return description.demo_view(**options, **parts)
+
+
+def notice(text: str) -> Any:
+    """Return a one-line notice for the presenter's screen (escaped)."""
+    import html
+
+    import ipywidgets as widgets
+
+    return widgets.HTML(f"<p class='plaisante-notice'>⚠ {html.escape(text)}</p>")
 
 
 def student_parts(layout: CourseLayout, assignment: str, student: str) -> dict[str, Any]:

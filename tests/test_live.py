@@ -108,3 +108,33 @@ def test_prints_and_input_cannot_reach_the_protocol_and_the_course_is_out_of_rea
         assert parts["count_values"]([]) == [0] * 15
         with pytest.raises(Exception, match="FileNotFoundError|PermissionError"):
             parts["peek"]()
+
+
+def test_a_submission_that_stalls_the_demo_gets_a_notice_within_the_budgets(tmp_path) -> None:
+    code = ("import sys, time\n"
+            "if 'ipykernel' not in sys.modules:  # only in the live demo, never in grading\n"
+            "    _real = count_values\n"
+            "    def count_values(cards):\n"
+            "        time.sleep(2.5)\n"
+            "        return _real(cards)\n")
+    root = course_with(tmp_path, "slow", "full_marks")
+    target = CourseLayout(root).submitted("slow", "plaisante")
+    shutil.copy(with_cell(tmp_path, code), target)
+    started = time.monotonic()
+    shown = demo.show("plaisante", student="slow", root=root)  # the gate: a few slow calls
+    if isinstance(shown, PresenterView):  # the budget was not used up by the gate: clicks
+        for button in shown.card_buttons[:5]:
+            button.click()
+        text = shown.xray_panel.value + shown.message.value
+    else:
+        text = shown.value
+    assert time.monotonic() - started < 40
+    assert "did not answer within 3 s" in text or "used the demo&#x27;s time for calls" in text
+
+
+def test_cells_that_take_too_long_to_start_stop_at_the_start_budget(tmp_path) -> None:
+    path = with_cell(tmp_path, "import time\ntime.sleep(30)\n")
+    started = time.monotonic()
+    with pytest.raises(KernelLost, match="did not answer within 3 s"):
+        LiveSubmission(path, RELEASE, start_seconds=3)
+    assert time.monotonic() - started < 10

@@ -48,13 +48,16 @@ def cell_sources(submitted: nbformat.NotebookNode, release: nbformat.NotebookNod
 class LiveSubmission:
     """The submission ``notebook`` running in a sandbox; ``parts(names)`` returns its parts.
 
-    ``answer_seconds``: how long one call may take before the process is stopped (and
-    KernelLost raised). Use as a context manager, or call ``close()``. Raises
-    SandboxUnavailable when the sandbox cannot run here, FileNotFoundError for a missing
-    notebook, ValueError for a file that is not a notebook."""
+    A live demo must not stall the lecture hall: running the cells may take ``start_seconds``,
+    one call ``answer_seconds``, and all the calls of the demo's life together
+    ``total_seconds`` (the reference makes the gate's ~700 calls in about a second); past any
+    of them the process is stopped and KernelLost raised. Use as a context manager, or call
+    ``close()``. Raises SandboxUnavailable when the sandbox cannot run here,
+    FileNotFoundError for a missing notebook, ValueError for a file that is not a notebook."""
 
     def __init__(self, notebook: Path, release: Path, *, limits: Limits | None = None,
-                 answer_seconds: float = 10.0) -> None:
+                 start_seconds: float = 20.0, answer_seconds: float = 3.0,
+                 total_seconds: float = 30.0) -> None:
         sandbox.require_sandbox()
         try:
             submitted = nbformat.read(notebook, as_version=4)
@@ -65,6 +68,8 @@ class LiveSubmission:
         self.sources = cell_sources(submitted, nbformat.read(release, as_version=4))
         self.limits = limits or Limits()
         self.answer_seconds = answer_seconds
+        self.time_left = total_seconds  # for all the calls, together
+        self.stopped = ""  # why the process was stopped, said again by every later call
         self.folder = Path(tempfile.mkdtemp(prefix="plaisante-live-",
                                             dir=sandbox.scratch_base()))
         work, sockets = self.folder / "work", self.folder / "sockets"
@@ -79,7 +84,7 @@ class LiveSubmission:
         self.buffer = b""
         self.failed_cells: list[str] = []
         self.session = Session(self.transport)
-        ready = self._send(json.dumps(self.sources), deadline=self.limits.submission_seconds)
+        ready = self._send(json.dumps(self.sources), deadline=start_seconds)
         try:
             self.failed_cells = list(json.loads(ready)["ready"])
         except (ValueError, KeyError, TypeError):
@@ -93,7 +98,16 @@ class LiveSubmission:
 
     def transport(self, text: str) -> str:
         """Send one judge request; return the answer's text (a Session's transport)."""
-        return self._send(text, deadline=self.answer_seconds)
+        if self.time_left <= 0:
+            self.close()
+            self.stopped = "the student's code has used the demo's time for calls"
+        if self.stopped:
+            raise KernelLost(self.stopped)
+        started = time.monotonic()
+        try:
+            return self._send(text, deadline=min(self.answer_seconds, self.time_left))
+        finally:
+            self.time_left -= time.monotonic() - started
 
     def _send(self, text: str, deadline: float) -> str:
         if self.process.poll() is not None:
@@ -110,8 +124,9 @@ class LiveSubmission:
             left = until - time.monotonic()
             if left <= 0 or len(self.buffer) > MAX_ANSWER_CHARS:
                 self.close()
-                raise KernelLost(f"the student's code did not answer within {deadline:g} s"
-                                 if left <= 0 else "the student's answer was too large")
+                self.stopped = (f"the student's code did not answer within {deadline:g} s"
+                                if left <= 0 else "the student's answer was too large")
+                raise KernelLost(self.stopped)
             ready, _, _ = select.select([fd], [], [], left)
             if ready:
                 chunk = os.read(fd, 1 << 16)

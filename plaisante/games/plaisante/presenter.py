@@ -40,10 +40,12 @@ class PresenterView(widgets.VBox):
                                      description="Hand").add_class("plaisante-notation")
         self.notation_button = widgets.Button(description="Deal this hand",
                                               tooltip="Deal exactly the cards written here")
-        self.deal_button.on_click(lambda _: self.deal_seed(self.seed_box.value))
-        self.notation_button.on_click(lambda _: self.deal_notation(self.notation.value))
+        self.deal_button.on_click(lambda _: self.guarded(self.deal_seed, self.seed_box.value))
+        self.notation_button.on_click(
+            lambda _: self.guarded(self.deal_notation, self.notation.value))
         self.notation.continuous_update = False
-        self.notation.observe(lambda change: self.deal_notation(change["new"]), "value")
+        self.notation.observe(lambda change: self.guarded(self.deal_notation, change["new"]),
+                              "value")
         controls = widgets.HBox([self.seed_box, self.deal_button, self.notation,
                                  self.notation_button]).add_class("plaisante-presenter-controls")
         self.message = widgets.HTML().add_class("plaisante-message")
@@ -87,6 +89,16 @@ class PresenterView(widgets.VBox):
             self.selected = list(cards)
             self.render()
 
+    def guarded(self, action: Any, *args: Any) -> None:
+        """Run a click's ``action``; whatever stops it (the student's cards or parts, or their
+        process, gone) is said in the message line: ipywidgets would swallow it."""
+        try:
+            action(*args)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as error:  # noqa: B036  the student's code, or its process
+            self._say(f"⚠ {type(error).__name__}: {error}")
+
     def click_card(self, card: Any) -> None:
         """Select or deselect ``card``, as a click on it does (at most five selected)."""
         if any(card is chosen for chosen in self.selected):
@@ -114,7 +126,7 @@ class PresenterView(widgets.VBox):
         buttons = []
         for card in self.cards:
             button = card_button(card)
-            button.on_click(lambda _, card=card: self.click_card(card))
+            button.on_click(lambda _, card=card: self.guarded(self.click_card, card))
             buttons.append(button)
         self.card_row.children = buttons
         self._say(said)

@@ -55,7 +55,9 @@ class _PartFailed(Exception):
 def _ask(part: str, function: Callable[..., Any], cards: list[Any], kind: type) -> Any:
     try:
         answer = function(list(cards))
-    except Exception as error:  # the part is the student's: show what it did, never crash
+    except (KeyboardInterrupt, SystemExit, GeneratorExit):
+        raise
+    except BaseException as error:  # noqa: B036  the student's part (or its process, gone)
         raise _PartFailed(f"{part} raised {type(error).__name__}: {error}") from None
     if type(answer) is not kind:
         raise _PartFailed(f"{part} returned {answer!r} ({type(answer).__name__}), "
