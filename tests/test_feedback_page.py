@@ -1,0 +1,87 @@
+"""The feedback page a student's own markdown reaches (nbgrader's feedback template renders
+markdown's HTML as is): ``plaisante feedback`` on a graded submission with an added markdown
+cell holding HTML and script, and a raw cell marked as HTML."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.v4 import new_markdown_cell, new_raw_cell
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "assignments" / "samples" / "plaisante"
+MANIFEST = json.loads((SAMPLES / "manifest.json").read_text(encoding="utf-8"))
+ADDED = ('My notes <img src=x onerror="alert(1)"> <script>alert(2)</script> '
+         '[click](javascript:alert(3)) and **bold** words')
+
+pytestmark = pytest.mark.nbgrader
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
+    env.pop("PLAISANTE_COURSE", None)
+    done = subprocess.run([sys.executable, "-m", "plaisante.cli", *args], cwd=cwd, env=env,
+                          text=True, capture_output=True, timeout=900)
+    assert done.returncode == 0, (args, done.stdout[-3000:], done.stderr[-3000:])
+    return done
+
+
+class Live(HTMLParser):
+    """What would run in a browser: every on* attribute, every script's text, every href."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.handlers: list[str] = []
+        self.scripts: list[str] = []
+        self.hrefs: list[str] = []
+        self._in_script = False
+
+    def handle_starttag(self, tag, attrs):
+        self.handlers += [f"{name}={value}" for name, value in attrs if name.startswith("on")]
+        self.hrefs += [value or "" for name, value in attrs if name in ("href", "src")]
+        self._in_script = tag == "script"
+
+    def handle_endtag(self, tag):
+        self._in_script = False
+
+    def handle_data(self, data):
+        if self._in_script:
+            self.scripts.append(data)
+
+
+def test_html_a_student_added_to_markdown_shows_as_text_in_the_feedback_page(tmp_path):
+    root = tmp_path / "course"
+    root.mkdir()
+    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
+    shutil.copytree(ROOT / "solutions", root / "solutions")
+    (root / "assignments").mkdir()
+    run("release", "plaisante", cwd=root)
+    notebook = nbformat.read(SAMPLES / MANIFEST["samples"]["full_marks"]["notebook"],
+                             as_version=4)
+    raw = new_raw_cell('<img src=y onerror="alert(4)">')
+    raw.metadata["format"] = "text/html"
+    notebook.cells[1:1] = [new_markdown_cell(ADDED), raw]
+    submitted = tmp_path / "plaisante.ipynb"
+    nbformat.write(notebook, submitted)
+    run("submit", str(submitted), "--student", "ada", cwd=root)
+    run("grade", "plaisante", cwd=root)
+    run("feedback", "plaisante", cwd=root)
+    page = (root / "assignments" / "feedback" / "ada" / "plaisante" / "plaisante.html"
+            ).read_text(encoding="utf-8")
+    live = Live()
+    live.feed(page)
+    assert not [h for h in live.handlers if "alert" in h]
+    assert not [s for s in live.scripts if "alert(" in s]
+    assert not [h for h in live.hrefs if h.strip().lower().startswith("javascript")]
+    assert "<img src=y" not in page  # the raw cell is no longer HTML
+    # the student's words are there, as text (their markup escaped, their emphasis kept)
+    assert "&lt;script&gt;alert(2)&lt;/script&gt;" in page and "<strong>bold</strong>" in page
+    assert "Step 1" in page  # the kit's own markdown and index are untouched
