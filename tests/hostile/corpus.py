@@ -170,7 +170,7 @@ def _rename(nb: nbformat.NotebookNode) -> None:
     cell(nb, "step2_count_values_code").metadata["nbgrader"]["grade_id"] = "my_count_values"
 
 
-def _other_assignment(nb: nbformat.NotebookNode) -> None:
+def _rename_every_id(nb: nbformat.NotebookNode) -> None:
     for each in nb.cells:
         meta = each.metadata.get("nbgrader")
         if meta:
@@ -495,8 +495,13 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
     "invalid_json": (raw(b'{"cells": [{"cell_type": "code", "source": "print(1)"'),
                      Expect(0, "flagged", "invalid notebook: not valid JSON")),
     "empty_file": (raw(b""), Expect(0, "flagged", "empty file")),
-    "other_assignment": (edit(_other_assignment),
+    # another assignment's notebook (Deck and deal's, full marks) handed in as Plaisante
+    "other_assignment": (raw((SAMPLES.parent / "deck" / "full_marks.ipynb").read_bytes()),
                          Expect(0, "flagged", "not a notebook of assignment 'plaisante'")),
+    # Plaisante's own notebook with every grade id renamed: recognised by its locked cells,
+    # graded, and flagged saying so (issue 11: grade what a person would recognise)
+    "renamed_grade_ids": (edit(_rename_every_id),
+                          Expect(100, "flagged", "matched to the release")),
     "print_hidden_tests": (append("step5_tableau", PRINT_HIDDEN), Expect(100, "graded")),
     "input_call": (append("step1_card_code", INPUT),
                    Expect(100, "flagged", "input() called in step1_card_code")),
