@@ -8,14 +8,27 @@ says how many were left out and why that matters.
 from __future__ import annotations
 
 import io
+import re
 import shutil
 import sys
+from typing import Any
 
 from rich import box
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from .scores import Row, average, counted
+
+# C0 and C1 control characters but the newline (an escape sequence such as OSC 8 would be
+# sent to the terminal as is), and the bidirectional overrides that reorder what is shown.
+CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def cell(value: Any) -> Text:
+    """Return ``value`` as a table cell shown as it is written: never read as rich markup (a
+    student's ``[/]`` or ``[bold red]``), its control characters removed (a tab as a space)."""
+    return Text(CONTROL.sub("", str(value).replace("\t", " ")))
 
 
 def render(table: Table) -> str:
@@ -44,14 +57,15 @@ def scores_table(rows: list[Row], step_titles: dict[str, str], title: str) -> st
     average of the work that is not flagged, and a line saying how many were left out."""
     steps = list(dict.fromkeys(step for row in rows for step in row.steps))
     named = any(row.name for row in rows)
-    table = Table(title=title, title_justify="left", box=box.SIMPLE, pad_edge=False,
+    table = Table(title=cell(title), title_justify="left", box=box.SIMPLE, pad_edge=False,
                   padding=(0, 2, 0, 0), show_edge=False, header_style="bold")
     table.add_column("student", no_wrap=True)
     if named:
         table.add_column("name", no_wrap=True)
     for step in steps:
         number = step.removeprefix("step")
-        table.add_column(f"{number} {step_titles.get(step, '')}".strip(), justify="right")
+        table.add_column(cell(f"{number} {step_titles.get(step, '')}".strip()),
+                         justify="right")
     table.add_column("late", justify="right")
     table.add_column("total", justify="right")
     table.add_column("flag", overflow="fold")
@@ -60,7 +74,7 @@ def scores_table(rows: list[Row], step_titles: dict[str, str], title: str) -> st
         cells += [points(row.steps.get(step, 0.0)) for step in steps]
         cells += [f"-{points(row.late_penalty)}" if row.late_penalty else "",
                   points(row.total), f"FLAGGED: {row.reason}" if row.flagged else ""]
-        table.add_row(*cells)
+        table.add_row(*map(cell, cells))
     kept = counted(rows)
     maxima = {step: max((row.step_max.get(step, 0.0) for row in rows), default=0.0)
               for step in steps}

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from rich.table import Table
 
 from ..scores import step_of
-from ..tables import points, render
+from ..tables import cell, points, render
 from .result import SubmissionResult
 
 
@@ -60,8 +60,8 @@ def table(results: Iterable[SubmissionResult], maxima: Mapping[str, float] | Non
             notes.append(f"late: {r.late_penalty:g} point(s) off (submitted {r.timestamp})")
         if maxima and (r.status == "graded" or r.total > 0):
             notes.extend(lost_points(r, maxima, step_titles))
-        grid.add_row(r.student, r.status, f"{r.total:g} / {r.max_total:<4g}",
-                     f"{r.seconds:.1f}", "\n".join(notes))
+        grid.add_row(*map(cell, (r.student, r.status, f"{r.total:g} / {r.max_total:<4g}",
+                                 f"{r.seconds:.1f}", "\n".join(map(str, notes)))))
     flagged = sum(r.status == "flagged" for r in results)
     return (render(grid) + "\n" + f"{len(results)} submission(s): {len(results) - flagged} "
             f"graded, {flagged} flagged")
