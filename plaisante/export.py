@@ -15,12 +15,18 @@ gradebook stays the record and its export command does the work:
   score is not a real measure of the work: grade it by hand, then fill it in).
 
 Names and emails come from nbgrader's student table, filled with ``plaisante roster import``.
+A text cell that a spreadsheet would read as a formula (starting with ``=``, ``+``, ``-``,
+``@``, a tab or a carriage return: a roster's ``=HYPERLINK(…)``) is written with a ``'`` in
+front (``cell``); numbers are written as they are.
 """
 
 from __future__ import annotations
 
 import csv
+import re
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.plugins import ExportPlugin
@@ -41,6 +47,28 @@ def number(value: float) -> str:
     ('15', '7.5', '0')
     """
     return f"{value:g}"
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
+
+
+def cell(value: Any) -> str:
+    """Return ``value`` as a CSV cell no spreadsheet runs as a formula: text starting with
+    ``= + - @``, a tab or a carriage return gets a ``'`` in front; a number stays as it is.
+
+    >>> cell("=HYPERLINK(1)"), cell("@SUM(1+1)"), cell("-2.5"), cell("Ada")
+    ("'=HYPERLINK(1)", "'@SUM(1+1)", '-2.5', 'Ada')
+    """
+    text = "" if value is None else str(value)
+    if text.startswith(FORMULA_START) and not NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
+def write_row(out: Any, values: Iterable[Any]) -> None:
+    """Write one CSV row of ``values``, each through ``cell``."""
+    out.writerow([cell(value) for value in values])
 
 
 class _CourseExport(ExportPlugin):
@@ -80,10 +108,10 @@ class StepsCsvExport(_CourseExport):
                       ", ".join(assignments) or "no assignment", self._target())
         with open(self._target(), "w", newline="", encoding="utf-8") as handle:
             out = csv.writer(handle)
-            out.writerow(BASE_COLUMNS + steps + SCORE_COLUMNS)
+            write_row(out, BASE_COLUMNS + steps + SCORE_COLUMNS)
             for assignment in assignments:
                 for row in rows[assignment]:
-                    out.writerow([
+                    write_row(out, [
                         assignment, duedates.get(assignment) or "", row.timestamp, row.student,
                         row.last_name, row.first_name, row.email,
                         *(number(row.steps[s]) if s in row.steps else "" for s in steps),
@@ -107,10 +135,10 @@ class LmsCsvExport(_CourseExport):
                       len(assignments), self._target())
         with open(self._target(), "w", newline="", encoding="utf-8") as handle:
             out = csv.writer(handle)
-            out.writerow(["student_id", "last_name", "first_name", "email", *assignments])
+            write_row(out, ["student_id", "last_name", "first_name", "email", *assignments])
             for sid in sorted(cells):
                 student = students.get(sid)
-                out.writerow([sid, getattr(student, "last_name", "") or "",
+                write_row(out, [sid, getattr(student, "last_name", "") or "",
                               getattr(student, "first_name", "") or "",
                               getattr(student, "email", "") or "",
                               *(cells[sid].get(a, "") for a in assignments)])
