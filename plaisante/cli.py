@@ -300,6 +300,9 @@ def _readable(notebook: Path) -> None:
     except Unreadable as problem:
         raise ValueError(f"refused {notebook}, nothing was collected: {problem}. Submit the "
                          ".ipynb file as Jupyter saved it (File > Download)") from None
+    except RecursionError:
+        raise ValueError(f"refused {notebook}, nothing was collected: it is nested too deep "
+                         "to be a notebook Jupyter saved") from None
 
 
 def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
@@ -325,12 +328,22 @@ def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
                 print(f"{student}: {target}")
             except (ValueError, FileNotFoundError, FileExistsError) as error:
                 refused += 1
-                print(f"{student}: refused: {error}")
+                print(f"{student}: refused: {_one_line(str(error))}")
+            except Exception as error:  # noqa: BLE001  e.g. RecursionError: the rest go on
+                refused += 1
+                print(f"{student}: refused: could not be submitted "
+                      f"({type(error).__name__}: {_one_line(str(error))})")
     if found.skipped:
         print(f"skipped {len(found.skipped)} file(s) the pattern does not name: "
               f"{', '.join(found.skipped[:5])}{'…' if len(found.skipped) > 5 else ''}")
     print(f"{len(found.found) - refused} submitted, {refused} refused")
     return 1 if refused else 0
+
+
+def _one_line(text: str, most: int = 300) -> str:
+    """Return the first line of ``text``, cut to ``most`` characters."""
+    line = (text.splitlines() or [""])[0]
+    return line if len(line) <= most else line[:most] + "…"
 
 
 def _assignment_of(layout: course.CourseLayout, notebook: Path, said: str | None) -> str:
