@@ -66,6 +66,10 @@ MISTAKES: dict[str, tuple[str, str, str, set[str]]] = {
     "category_without_straight_flush": (
         "step1_category_code", "    if straight and flush:\n        return STRAIGHT_FLUSH\n", "",
         {"step1_category", "step1_category_hidden"}),
+    "straight_with_repeated_values": (
+        "step1_category_code", "straight = len(set(values)) == 5 and values[-1] - values[0] == 4",
+        "straight = values[-1] - values[0] == 4",
+        {"step1_category", "step1_category_hidden"}),
     "split_to_the_dealer": (
         "step5_settle_code", "stacks[1 - state[\"dealer\"]] += pot - 2 * half",
         "stacks[state[\"dealer\"]] += pot - 2 * half", {"step5_settle_hidden"}),

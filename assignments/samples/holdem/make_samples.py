@@ -29,6 +29,9 @@ MISTAKES: dict[str, dict[str, list[tuple[str, str]] | None]] = {
     "ace_high": {"step1_category_code": [
         ("values = sorted(value(card) for card in five)",
          "values = sorted(card.value for card in five)")]},
+    "straight_with_repeated_values": {"step1_category_code": [
+        ("    straight = len(set(values)) == 5 and values[-1] - values[0] == 4\n",
+         "    straight = values[-1] - values[0] == 4  # highest - lowest = 4\n")]},
     "best_five_first_found": {"step2_best_five_code": [
         ("        key = (-CATEGORIES.index(name), sum(value(card) for card in five))\n"
          "        if best_key is None or key > best_key:\n",

@@ -59,12 +59,14 @@ def expect_category(category: Callable[[list[Any]], Any], text: str, expected: s
 
 
 def check_category(category: Callable[[list[Any]], Any]) -> None:
-    """Check step 1 on one hand of every category, the ace low."""
+    """Check step 1 on one hand of every category, the ace low, and a pair whose values span
+    five (not a straight: a straight's five values all differ)."""
     for text, expected in (("9♠ 10♠ J♠ Q♠ K♠", CATEGORIES[0]), ("7♣ 7♦ 7♥ 7♠ 2♣", CATEGORIES[1]),
                            ("3♣ 3♦ 3♥ 9♠ 9♣", CATEGORIES[2]), ("2♥ 9♥ J♥ 4♥ 6♥", CATEGORIES[3]),
                            ("A♣ 2♦ 3♥ 4♠ 5♣", CATEGORIES[4]), ("Q♣ Q♦ Q♥ 2♠ 5♣", CATEGORIES[5]),
                            ("J♣ J♦ 4♥ 4♠ A♣", CATEGORIES[6]), ("K♣ K♦ 2♥ 7♠ 9♣", CATEGORIES[7]),
-                           ("10♣ J♦ Q♥ K♠ A♣", CATEGORIES[8])):
+                           ("10♣ J♦ Q♥ K♠ A♣", CATEGORIES[8]),
+                           ("5♠ 5♦ 6♣ 7♥ 9♠", CATEGORIES[7])):  # a straight's values all differ
         expect_category(category, text, expected)
 
 
