@@ -8,6 +8,7 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -111,17 +112,30 @@ def serve(root: Path, assignment: str, *, seed: int | None = None, student: str 
                             encoding="utf-8")
         env = dict(os.environ, PLAISANTE_COURSE=str(root))
         voila = Path(sys.executable).with_name("voila")
+        # a busy port is an error, never another port: the address printed is the one served
         command = [str(voila) if voila.exists() else "voila", str(notebook), "--no-browser",
-                   f"--port={port}", "--Voila.ip=127.0.0.1", "--theme=dark"]
+                   f"--port={port}", "--Voila.port_retries=0", "--Voila.ip=127.0.0.1",
+                   "--theme=dark"]
         url = f"http://127.0.0.1:{port}/"
         whose = f"{student}'s submission" if student else "the reference solution"
         print(f"plaisante demo: {assignment} on {whose} at {url} (F11 for full screen; "
               "Ctrl-C stops)", flush=True)
         process = subprocess.Popen(command, cwd=folder, env=env)
+
+        def stop(signum: int, frame: Any) -> None:  # `kill PID` stops Voila too, as Ctrl-C does
+            raise KeyboardInterrupt
+
+        previous = signal.signal(signal.SIGTERM, stop)
         if open_browser:
             webbrowser.open(url)
         try:
-            return process.wait()
+            status = process.wait()
+            if status:
+                print(f"plaisante demo: Voila stopped (exit {status}); is port {port} in use? "
+                      "Try --port with another number.", file=sys.stderr)
+            return status
         except KeyboardInterrupt:
             process.terminate()
             return process.wait()
+        finally:
+            signal.signal(signal.SIGTERM, previous)
