@@ -148,6 +148,17 @@ def substituted(function: Any, **stand_ins: Any) -> Iterator[None]:
         return
     missing = object()
     saved = {name: namespace.get(name, missing) for name in stand_ins}
+    swaps: dict[int, Any] = {}
+    for name, value in saved.items():  # one object under two replaced names is left alone
+        if value is not missing:
+            swaps[id(value)] = stand_ins[name] if id(value) not in swaps else None
+    swaps = {key: stand_in for key, stand_in in swaps.items() if stand_in is not None}
+    for name, value in list(namespace.items()):  # tables built from the parts, e.g.
+        if name not in saved and _type(value) in (list, tuple, dict):  # ORDER = [(FLUSH,
+            swapped = _swapped(value, swaps, 2)  # has_flush), …]: the stand-ins there too
+            if swapped is not value:
+                saved[name] = value
+                namespace[name] = swapped
     namespace.update(stand_ins)
     try:
         yield
@@ -157,6 +168,24 @@ def substituted(function: Any, **stand_ins: Any) -> Iterator[None]:
                 namespace.pop(name, None)
             else:
                 namespace[name] = value
+
+
+def _swapped(value: Any, swaps: dict[int, Any], depth: int) -> Any:
+    """Return ``value`` with each item that is one of the replaced parts (by identity) swapped
+    for its stand-in, looking ``depth`` levels into lists, tuples and dicts; ``value`` itself
+    when nothing in it is replaced."""
+    if id(value) in swaps:
+        return swaps[id(value)]
+    if depth == 0 or _type(value) not in (list, tuple, dict):
+        return value
+    if _type(value) is dict:
+        items = {key: _swapped(item, swaps, depth - 1) for key, item in value.items()}
+        changed = any(items[key] is not value[key] for key in value)
+        return items if changed else value
+    parts = [_swapped(item, swaps, depth - 1) for item in value]
+    if all(new is old for new, old in zip(parts, value)):
+        return value
+    return _type(value)(parts)
 
 
 def expect_value_error(call: str, compute: Callable[[], Any], allowed: tuple[str, ...],

@@ -195,3 +195,26 @@ def test_move_selected_check_catches_removing_from_held_while_iterating(ref):
             self.selected = []
     with pytest.raises(CheckFailed, match=r"expected play_area = \[6♣ 3♣\], got \[3♣ 6♣\]"):
         checks.check_move_selected(Tableau)
+
+
+def test_an_evaluate_walking_a_table_of_its_has_checks_is_checked_on_the_stand_ins():
+    """A student may build the table once (``ORDER = [(FLUSH, has_flush), …]``): the stand-ins
+    must reach it too, or a step 3 mistake would cost step 4's evaluate as well."""
+    from plaisante.games.plaisante import rules
+
+    namespace = {name: getattr(rules, name) for name in rules.__all__}
+    exec("def has_flush(cards):\n    return len({c.suit for c in cards}) == 1\n"  # no 5-card rule
+         + "".join(f"def {name}(cards): return False\n" for name in (
+             "has_pair", "has_three_of_a_kind", "has_four_of_a_kind", "has_two_pair",
+             "has_full_house", "has_straight")) +
+         "ORDER = [(FOUR_OF_A_KIND, has_four_of_a_kind), (FULL_HOUSE, has_full_house),\n"
+         "         (FLUSH, has_flush), (STRAIGHT, has_straight),\n"
+         "         (THREE_OF_A_KIND, has_three_of_a_kind), (TWO_PAIR, has_two_pair),\n"
+         "         (PAIR, has_pair)]\n"
+         "def evaluate(cards):\n"
+         "    for name, holds in ORDER:\n"
+         "        if holds(cards):\n"
+         "            return name\n"
+         "    return HIGH_CARD\n", namespace)
+    checks.check_evaluate(namespace["evaluate"])  # passes: the table held the stand-ins
+    assert namespace["ORDER"][2][1] is namespace["has_flush"]  # and is put back afterwards
