@@ -85,3 +85,44 @@ def test_html_a_student_added_to_markdown_shows_as_text_in_the_feedback_page(tmp
     # the student's words are there, as text (their markup escaped, their emphasis kept)
     assert "&lt;script&gt;alert(2)&lt;/script&gt;" in page and "<strong>bold</strong>" in page
     assert "Step 1" in page  # the kit's own markdown and index are untouched
+
+
+def note_lines(page: str) -> list[str]:
+    """Return the lines of a feedback page's text that stand for a cell's hidden tests."""
+    import html
+    import re
+    text = html.unescape(re.sub(r"<[^>]+>", "", page))
+    return [line.strip() for line in text.splitlines() if "(their code is not shown)" in line]
+
+
+def test_the_hidden_tests_line_says_what_is_true_of_judged_samples(tmp_path):
+    """Feedback of samples graded by the judge: "they passed" only where hidden tests ran and
+    passed; a partial own-tests score says what it means; a visible failure is named as such,
+    not blamed on hidden tests (which did not run after it)."""
+    root = tmp_path / "course"
+    root.mkdir()
+    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
+    shutil.copytree(ROOT / "solutions", root / "solutions")
+    (root / "assignments").mkdir()
+    run("release", "plaisante", cwd=root)
+    names = ("full_marks", "own_tests_weak", "syntax_error_in_count_values")
+    for name in names:
+        run("submit", str(SAMPLES / MANIFEST["samples"][name]["notebook"]), "--student", name,
+            cwd=root)
+    run("grade", "plaisante", cwd=root)
+    run("feedback", "plaisante", cwd=root)
+    notes = {name: note_lines((root / "assignments" / "feedback" / name / "plaisante"
+                               / "plaisante.html").read_text(encoding="utf-8"))
+             for name in names}
+    ran_passed = "# Hidden tests ran here (their code is not shown): they passed."
+    assert notes["full_marks"] and set(notes["full_marks"]) == {ran_passed}
+    weak = [n for n in notes["own_tests_weak"] if n != ran_passed]
+    assert weak == ["# Hidden tests ran here (their code is not shown): this cell scored 1 of 4 "
+                    "points: partial credit: your tests pass on a correct version and catch "
+                    "some of the hidden buggy versions, not all (the line above says how many)."]
+    broken = [n for n in notes["syntax_error_in_count_values"] if n != ran_passed]
+    assert broken and all("this cell scored 0" not in n or "visible test above failed" in n
+                          for n in broken), broken
+    assert any(n.startswith("# Hidden tests did not run here (their code is not shown): the "
+                            "visible test above failed first (its message is shown above); "
+                            "this cell scored 0 of") for n in broken), broken

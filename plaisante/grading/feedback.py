@@ -5,7 +5,9 @@
 ``plaisante feedback`` both use it). In every cell of the autograded notebook it:
 
 * replaces each ``### BEGIN HIDDEN TESTS`` … ``### END HIDDEN TESTS`` region with one comment
-  saying hidden tests ran there, whether the cell passed and what it cost;
+  saying what is true of them: they passed (only when they ran and passed), the cell's partial
+  score and what it means, a hidden test failed, or (by the judge's report) the visible test
+  above failed first, so they did not run;
 * replaces tracebacks (which quote the failing source line) with the error's one-line
   message, since a traceback of a hidden test would quote hidden code;
 * keeps no output a submission could have written in code: a cell that is not a test cell
@@ -129,15 +131,7 @@ class HideHiddenTests(NbGraderPreprocessor):
         return NotebookNode(output_type="stream", name="stdout", text=self._clean(line) + "\n")
 
     def _strip_regions(self, cell: NotebookNode) -> str:
-        meta = cell.metadata.get("nbgrader", {})
-        score, points = meta.get("score"), meta.get("points")
-        failed = any(o.get("output_type") == "error" for o in cell.get("outputs", []))
-        if score is not None and points is not None:
-            verdict = (f"this cell scored {score:g} of {points:g} points" if failed
-                       else "they passed")
-        else:
-            verdict = "some failed" if failed else "they passed"
-        note = f"# Hidden tests ran here (their code is not shown): {verdict}."
+        note = self._hidden_note(cell)
         kept, inside, noted = [], False, False
         for line in cell.source.splitlines():
             if self.begin in line:
@@ -150,6 +144,43 @@ class HideHiddenTests(NbGraderPreprocessor):
             elif not inside:
                 kept.append(line)
         return "\n".join(kept)
+
+    def _hidden_note(self, cell: NotebookNode) -> str:
+        """Return the comment that stands for a cell's hidden tests: only what is true of them.
+        "they passed" only when they ran and passed; a partial score says what it means; a
+        failing visible test (the judge's report says so) is named as the cause, not the
+        hidden tests, which did not run after it."""
+        meta = cell.metadata.get("nbgrader", {})
+        grade_id = str(meta.get("grade_id"))
+        score, points = meta.get("score"), meta.get("points")
+        scored = (f"this cell scored {score:g} of {points:g} points"
+                  if score is not None and points is not None else "")
+        failed = any(o.get("output_type") == "error" for o in cell.get("outputs", []))
+        where = self._failed_in.get(grade_id) if failed else None
+        own = grade_id.endswith("_my_tests")
+        ran = "# Hidden tests ran here (their code is not shown): "
+        if failed and where == "visible":
+            return ("# Hidden tests did not run here (their code is not shown): the visible test "
+                    "above failed first (its message is shown above)"
+                    + (f"; {scored}." if scored else "."))
+        if failed and where == "hidden":
+            why = ("your tests did not pass on a correct version (the message above says why)"
+                   if own else "a hidden test failed")
+            return ran + (f"{scored}: {why}." if scored else f"{why}.")
+        if failed:  # no judge's report (plain nbgrader autograde): which test failed is unknown
+            why = "a test in this cell failed, visible or hidden"
+            return ("# Hidden tests were here (their code is not shown): "
+                    + (f"{scored}: {why}." if scored else f"{why}."))
+        if scored and score < points:
+            if own:
+                caught = "some" if score > 0 else "none"
+                how_many = " (the line above says how many)" if self._judged else ""
+                why = (f"partial credit: your tests pass on a correct version and catch {caught} "
+                       f"of the hidden buggy versions, not all{how_many}")
+            else:
+                why = "partial credit: the hidden tests passed only in part"
+            return ran + f"{scored}: {why}."
+        return ran + "they passed."
 
     def _clean(self, text: str) -> str:
         if not self._hidden:
