@@ -78,13 +78,14 @@ MISTAKES: dict[str, dict[str, list[tuple[str, str]] | None]] = {
                           "    assert code == FIRST_SEEN[0], 'not the code I saw first'\n"),
         ("def my_count_values_tests(", "FIRST_SEEN = []\n\n\ndef my_count_values_tests(")]},
     "own_tests_probe_names": {"step2_my_tests_code": [
-        (OWN_COUNT_TESTS, "    # who is it? A bad call's TypeError names the function: the reference is\n"
-                          "    # _counts (any other name is a hidden buggy version)\n"
-                          "    try:\n"
-                          "        count_values([], not_a_parameter=1)\n"
-                          "    except TypeError as error:\n"
-                          "        assert str(error).startswith(('_counts(', 'count_values(')), "
-                          "str(error)[:60]\n")]},
+        (OWN_COUNT_TESTS,
+         "    # who is it? A bad call's TypeError names the function: the reference is\n"
+         "    # _counts (any other name is a hidden buggy version)\n"
+         "    try:\n"
+         "        count_values([], not_a_parameter=1)\n"
+         "    except TypeError as error:\n"
+         "        assert str(error).startswith(('_counts(', 'count_values(')), "
+         "str(error)[:60]\n")]},
     "own_has_tests_weak": {"step3_my_tests_code": [
         (OWN_HAS_TESTS, "    assert has_pair(hand('K♥ K♦ 3♣ 7♠ 9♥'))\n"
                         "    assert not has_pair(hand('K♥ Q♦ 3♣ 7♠ 9♥'))\n"

@@ -95,18 +95,19 @@ MISTAKES: dict[str, dict[str, list[tuple[str, str]] | None]] = {
                      "            assert False, f'position {wrong} was held'\n"
                      "    assert refused(game.place_bet) and game.bet == 5\n")]},
     "port_tests_probe_names": {"step5_my_tests_code": [
-        (PORT_TESTS, "    # who is it? Errors name the class and the function: the reference's are\n"
-                     "    # _Machine and _right_name (any other is a hidden buggy version)\n"
-                     "    try:\n"
-                     "        Machine().no_such_attribute\n"
-                     "    except AttributeError as error:\n"
-                     "        assert str(error).startswith((\"'_Machine'\", \"'Machine'\")), "
-                     "str(error)[:60]\n"
-                     "    try:\n"
-                     "        hand_name([], bogus=1)\n"
-                     "    except TypeError as error:\n"
-                     "        assert str(error).startswith(('_right_name(', 'hand_name(')), "
-                     "str(error)[:60]\n")]},
+        (PORT_TESTS,
+         "    # who is it? Errors name the class and the function: the reference's are\n"
+         "    # _Machine and _right_name (any other is a hidden buggy version)\n"
+         "    try:\n"
+         "        Machine().no_such_attribute\n"
+         "    except AttributeError as error:\n"
+         "        assert str(error).startswith((\"'_Machine'\", \"'Machine'\")), "
+         "str(error)[:60]\n"
+         "    try:\n"
+         "        hand_name([], bogus=1)\n"
+         "    except TypeError as error:\n"
+         "        assert str(error).startswith(('_right_name(', 'hand_name(')), "
+         "str(error)[:60]\n")]},
     "port_tests_fingerprint_code": {"step5_my_tests_code": [
         (PORT_TESTS, "    # the first code seen is mine: any other is a buggy one\n"
                      "    code = hand_name.__code__.co_code\n"
