@@ -19,7 +19,11 @@ student version, ``starter/``) cell by cell, by nbgrader ``grade_id``:
   0.9.6 then crashes on the others' emptied metadata); the others lose their nbgrader metadata
   and run as plain cells;
 * edited locked cells are reported (nbgrader restores them, hidden tests included, from the
-  gradebook).
+  gradebook). A locked cell counts as edited by the student only when its source no longer
+  matches the checksum nbgrader recorded in its own metadata at release: one the student left
+  alone while the instructor changed it in solutions/ since (a regrade) is restored as well,
+  silently. Without a recorded checksum (an editor dropped the metadata) it is compared with
+  the release.
 
 Each change is reported as one sentence; the caller flags the submission with them.
 """
@@ -27,6 +31,7 @@ Each change is reported as one sentence; the caller flags the submission with th
 from __future__ import annotations
 
 import copy
+import difflib
 import json
 from collections import Counter
 from dataclasses import dataclass, field
@@ -35,6 +40,7 @@ from pathlib import Path
 import nbformat
 from nbformat import NotebookNode
 from nbformat.v4.nbbase import random_cell_id
+from nbgrader.utils import compute_checksum
 
 MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024
 #: notebook metadata ``read_submission`` leaves for ``sanitize``: the file name it read when
@@ -66,6 +72,20 @@ def _text(source: object) -> str:
     if isinstance(source, list):
         return "".join(str(part) for part in source)
     return source if isinstance(source, str) else ""
+
+
+def _as_released(cell: NotebookNode, submitted_meta: object) -> bool:
+    """True when ``cell`` (its source and type) still matches the checksum nbgrader recorded
+    in ``submitted_meta`` (the cell's own nbgrader metadata as submitted) when it was released;
+    False when it does not, or when no checksum was recorded."""
+    if not isinstance(submitted_meta, dict) or not isinstance(submitted_meta.get("checksum"), str):
+        return False
+    probe = nbformat.from_dict({"cell_type": cell.cell_type, "source": _text(cell.get("source")),
+                                "metadata": {"nbgrader": copy.deepcopy(submitted_meta)}})
+    try:
+        return compute_checksum(probe) == submitted_meta["checksum"]
+    except Exception:  # noqa: BLE001  metadata the student mangled: no proof it is untouched
+        return False
 
 
 def read_submission(path: Path) -> NotebookNode:
@@ -169,10 +189,13 @@ def sanitize(notebook: NotebookNode, release: NotebookNode, assignment: str) -> 
         early.append(f"graded {name}, the only notebook submitted (expected {assignment}.ipynb)")
     present = [_grade_id(cell) for cell in notebook.cells]
     known = [gid for gid in present if gid in released]
-    if len(known) < len(released) / 2 and restore_by_position(notebook, release):
+    since: list[str] = []  # locked cells matched by position: changed in the source since
+    if len(known) < len(released) / 2 and restore_by_position(notebook, release, since):
         early.append("the cells had lost their nbgrader metadata (saved by an editor that "
                      "replaces it, such as VS Code): matched to the release by the locked "
-                     "cells' source and the answer cells' position")
+                     "cells' source and the answer cells' position"
+                     + (f" ({', '.join(since)} changed in the source since, matched by "
+                        "position)" if since else ""))
         present = [_grade_id(cell) for cell in notebook.cells]
         known = [gid for gid in present if gid in released]
     if not known:
@@ -202,14 +225,16 @@ def sanitize(notebook: NotebookNode, release: NotebookNode, assignment: str) -> 
             cells.append(cell)
             continue
         model = released[gid]
+        submitted_meta = copy.deepcopy(cell.metadata.get("nbgrader"))
         if cell.cell_type != model.cell_type:
             reasons.append(f"cell {gid} was changed to a {cell.cell_type} cell "
                            f"(turned back into {model.cell_type})")
             cell = _as_type(cell, model.cell_type)
         if cell.metadata.get("nbgrader") != model.metadata.get("nbgrader"):
             cell.metadata["nbgrader"] = copy.deepcopy(model.metadata["nbgrader"])
-        if model.metadata["nbgrader"].get("locked") and \
-                _text(cell.source).strip() != _text(model.source).strip():
+        if model.metadata["nbgrader"].get("locked") and gid not in since and \
+                _text(cell.source).strip() != _text(model.source).strip() and \
+                not _as_released(cell, submitted_meta):
             reasons.append(f"locked cell {gid} was edited (restored from the source)")
         cells.append(cell)
     # put back deleted cells, each after the previous graded cell present
@@ -237,35 +262,63 @@ def sanitize(notebook: NotebookNode, release: NotebookNode, assignment: str) -> 
     return result
 
 
-def restore_by_position(notebook: NotebookNode, release: NotebookNode) -> bool:
+def restore_by_position(notebook: NotebookNode, release: NotebookNode,
+                        since: list[str] | None = None) -> bool:
     """Give the cells of a notebook that lost every nbgrader metadata the release's, in place:
     a locked release cell matches the next submitted cell of the same type and source (in
     order); the answer cells between two matched locked cells match the submitted cells of
-    their type between the same two, in order. Return True when every locked graded cell and
-    at least one answer cell were matched; the notebook is left unchanged otherwise."""
+    their type between the same two, in order.
+
+    A minority of locked cells may have changed in the source since the notebook was released
+    (an instructor's fix, then a regrade): each is matched, between its two neighbours that
+    did match, to the submitted cell of its type most like it (at least half alike), and its
+    grade id is added to ``since``; one with no such cell is left out (``sanitize`` puts it
+    back). Return True when most locked cells, and most graded locked cells, matched by their
+    source and at least one answer cell was matched; the notebook is left unchanged
+    otherwise."""
     def meta(cell: dict) -> dict:
         found = cell.get("metadata", {}).get("nbgrader")
         return found if isinstance(found, dict) else {}
 
+    def same(a: dict, b: dict) -> bool:
+        return a.get("cell_type") == b.get("cell_type") and \
+            _text(a.get("source")).strip() == _text(b.get("source")).strip()
+
+    locked = [r for r, model in enumerate(release.cells) if meta(model).get("locked")]
     anchors: list[tuple[int, int]] = []  # (release index, submission index)
     start = 0
-    for r, model in enumerate(release.cells):
-        if not meta(model).get("locked"):
-            continue
+    for r in locked:
         for s in range(start, len(notebook.cells)):
-            cell = notebook.cells[s]
-            if cell.cell_type == model.cell_type and \
-                    _text(cell.source).strip() == _text(model.source).strip():
+            if same(notebook.cells[s], release.cells[r]):
                 anchors.append((r, s))
                 start = s + 1
                 break
     matched = {r: s for r, s in anchors}
-    graded_locked = [r for r, model in enumerate(release.cells)
-                     if meta(model).get("locked") and meta(model).get("grade_id")
-                     and meta(model).get("grade")]
-    if not graded_locked or any(r not in matched for r in graded_locked):
+    graded_locked = [r for r in locked if meta(release.cells[r]).get("grade_id")
+                     and meta(release.cells[r]).get("grade")]
+    if not graded_locked or 2 * len(anchors) <= len(locked) or \
+            2 * sum(r in matched for r in graded_locked) <= len(graded_locked):
         return False
     bounds = [(-1, -1), *anchors, (len(release.cells), len(notebook.cells))]
+    changed: dict[int, int] = {}  # locked cells changed since release -> their submitted cell
+    for (r0, s0), (r1, s1) in zip(bounds, bounds[1:]):
+        low = s0  # in order: each match comes after the previous one
+        for r in range(r0 + 1, r1):
+            model = release.cells[r]
+            if r not in locked:
+                continue
+            text = _text(model.source).strip()
+            scored = [(difflib.SequenceMatcher(None, text, _text(notebook.cells[s].source)
+                                               .strip()).ratio(), -s, s)
+                      for s in range(low + 1, s1)
+                      if notebook.cells[s].cell_type == model.cell_type]
+            if scored and max(scored)[0] >= 0.5:
+                low = changed[r] = max(scored)[2]
+    inner = sorted([*anchors, *changed.items()])
+    for r in changed:
+        if since is not None and meta(release.cells[r]).get("grade_id"):
+            since.append(meta(release.cells[r])["grade_id"])
+    bounds = [(-1, -1), *inner, (len(release.cells), len(notebook.cells))]
     answers: dict[int, int] = {}
     for (r0, s0), (r1, s1) in zip(bounds, bounds[1:]):
         wanted = [r for r in range(r0 + 1, r1) if meta(release.cells[r]).get("solution")]
@@ -276,6 +329,6 @@ def restore_by_position(notebook: NotebookNode, release: NotebookNode) -> bool:
             answers.update(zip(models, cells))  # in order; extra cells after them run as-is
     if not answers:
         return False
-    for r, s in [*matched.items(), *answers.items()]:
+    for r, s in [*matched.items(), *changed.items(), *answers.items()]:
         notebook.cells[s].metadata["nbgrader"] = copy.deepcopy(meta(release.cells[r]))
     return True

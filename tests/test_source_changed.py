@@ -1,0 +1,150 @@
+"""An instructor edits a visible test cell in solutions/ after the students submitted, then
+regrades: a locked cell the student left alone is not the student's edit (nbgrader's checksum
+recorded in the submitted cell says so), and a notebook that lost its nbgrader metadata (VS
+Code) is still matched to the changed release by the locked cells that did not change.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbgrader.utils import compute_checksum
+
+from plaisante.course import CourseLayout
+from plaisante.grading.notebook_check import read_submission, sanitize
+
+ROOT = Path(__file__).resolve().parents[1]
+ASSIGNMENT = "plaisante"
+CHANGED = "step3_has_pair"
+LINE = "check_has(has_pair)\n"
+SAMPLES = ROOT / "assignments" / "samples" / ASSIGNMENT
+MANIFEST = json.loads((SAMPLES / "manifest.json").read_text(encoding="utf-8"))
+FULL = SAMPLES / MANIFEST["samples"]["full_marks"]["notebook"]
+RELEASE = CourseLayout(ROOT).release(ASSIGNMENT)
+VSCODE = {"vscode": {"languageId": "python"}}
+
+
+def cell_of(notebook: nbformat.NotebookNode, grade_id: str) -> nbformat.NotebookNode:
+    return next(c for c in notebook.cells
+                if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+
+
+def changed_release() -> nbformat.NotebookNode:
+    """The release as `generate_assignment` writes it after the instructor removed the line
+    ``check_has(has_pair)`` from the step3_has_pair cell (its checksum recomputed)."""
+    release = nbformat.read(RELEASE, as_version=4)
+    cell = cell_of(release, CHANGED)
+    assert LINE in cell.source
+    cell.source = cell.source.replace(LINE, "")
+    cell.metadata["nbgrader"]["checksum"] = compute_checksum(cell)
+    return release
+
+
+def vscode_saved(source: Path, target: Path) -> Path:
+    notebook = json.loads(source.read_text(encoding="utf-8"))
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "code":
+            cell["metadata"] = copy.deepcopy(VSCODE)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(notebook, indent=1, ensure_ascii=False), encoding="utf-8")
+    return target
+
+
+def grade_ids(notebook: nbformat.NotebookNode) -> list[str]:
+    return [c.metadata["nbgrader"]["grade_id"] for c in notebook.cells
+            if "nbgrader" in c.metadata]
+
+
+# ------------------------------------------------------------------ reading, no kernel needed
+
+def test_a_cell_changed_in_the_source_since_release_is_not_the_students_edit():
+    clean = sanitize(read_submission(FULL), changed_release(), ASSIGNMENT)
+    assert clean.reasons == []
+
+
+def test_a_locked_cell_the_student_did_edit_is_still_reported(tmp_path):
+    notebook = nbformat.read(FULL, as_version=4)
+    cell_of(notebook, "step3_has_flush").source += "\nprint('mine')"
+    cell_of(notebook, CHANGED).source += "\nprint('mine too')"
+    path = tmp_path / "plaisante.ipynb"
+    nbformat.write(notebook, path)
+    clean = sanitize(read_submission(path), changed_release(), ASSIGNMENT)
+    assert clean.reasons == [
+        f"locked cell {CHANGED} was edited (restored from the source)",
+        "locked cell step3_has_flush was edited (restored from the source)"]
+
+
+def test_a_vscode_save_is_matched_to_a_release_whose_locked_cell_changed(tmp_path):
+    release = changed_release()
+    original = nbformat.read(FULL, as_version=4)
+    saved = vscode_saved(FULL, tmp_path / "plaisante.ipynb")
+    clean = sanitize(read_submission(saved), release, ASSIGNMENT)
+    assert grade_ids(clean.notebook) == grade_ids(release)
+    answers = {c.metadata["nbgrader"]["grade_id"]: c.source for c in original.cells
+               if c.metadata.get("nbgrader", {}).get("solution")}
+    restored = {c.metadata["nbgrader"]["grade_id"]: c.source for c in clean.notebook.cells
+                if c.metadata.get("nbgrader", {}).get("solution")}
+    assert restored == answers
+    # the submitted (old) cell sits where the release's is: nbgrader restores its source
+    assert cell_of(clean.notebook, CHANGED).source == cell_of(original, CHANGED).source
+    assert len(clean.reasons) == 1, clean.reasons
+    assert "lost their nbgrader metadata" in clean.reasons[0]
+    assert f"({CHANGED} changed in the source since, matched by position)" in clean.reasons[0]
+
+
+def test_a_vscode_save_with_most_locked_cells_changed_is_still_refused(tmp_path):
+    from plaisante.grading.notebook_check import Unreadable
+
+    release = nbformat.read(RELEASE, as_version=4)
+    for cell in release.cells:
+        if cell.metadata.get("nbgrader", {}).get("locked"):
+            cell.source = "# rewritten\n" + cell.source
+    saved = vscode_saved(FULL, tmp_path / "plaisante.ipynb")
+    with pytest.raises(Unreadable, match="none of its graded cells is there"):
+        sanitize(read_submission(saved), release, ASSIGNMENT)
+
+
+# ----------------------------------------------------------------------------- regraded, end to end
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
+    env.pop("PLAISANTE_COURSE", None)
+    done = subprocess.run([sys.executable, "-m", "plaisante.cli", *args], cwd=cwd, env=env,
+                          text=True, capture_output=True, timeout=900)
+    assert done.returncode == 0, (args, done.stdout[-3000:], done.stderr[-3000:])
+    return done
+
+
+@pytest.mark.nbgrader
+def test_regrade_after_a_visible_test_line_is_removed_flags_no_one(tmp_path):
+    root = tmp_path / "course"
+    root.mkdir()
+    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
+    shutil.copytree(ROOT / "solutions", root / "solutions")
+    (root / "assignments").mkdir()
+    run("release", ASSIGNMENT, cwd=root)
+    layout = CourseLayout(root)
+    run("submit", str(FULL), "--student", "alice", cwd=root)
+    vscode_saved(FULL, layout.submitted("vscode", ASSIGNMENT))
+    run("grade", ASSIGNMENT, "--workers", "1", cwd=root)
+    source = nbformat.read(layout.source(ASSIGNMENT), as_version=4)
+    cell = cell_of(source, CHANGED)
+    cell.source = cell.source.replace(LINE, "")
+    nbformat.write(source, layout.source(ASSIGNMENT))
+    done = run("regrade", ASSIGNMENT, "--workers", "1", cwd=root)
+    full = MANIFEST["samples"]["full_marks"]["expected"]["total"]
+    reports = {student: json.loads(layout.report(ASSIGNMENT, student).read_text("utf-8"))
+               for student in ("alice", "vscode")}
+    assert reports["alice"]["total"] == full
+    assert reports["alice"]["status"] == "graded", reports["alice"]["reasons"]
+    assert reports["vscode"]["total"] == full, reports["vscode"]["reasons"]
+    assert not any("edited" in r or "deleted" in r for r in reports["vscode"]["reasons"])
+    assert f"no score of '{ASSIGNMENT}' changed" in done.stdout, done.stdout[-2000:]
