@@ -449,23 +449,40 @@ def _regrade(root: Path, assignment: str, args: argparse.Namespace) -> int:
     course.run_nbgrader("generate_assignment", assignment, "--force", "--log-level=WARN",
                         root=root)
     status = _grade(root, assignment, args)
-    after = totals()
-    changed = []
+    lines = regrade_summary(assignment, before, totals())
+    print("\n".join(lines))
+    return status
+
+
+def regrade_summary(assignment: str, before: dict[str, tuple[float, bool]],
+                    after: dict[str, tuple[float, bool]]) -> list[str]:
+    """Return what regrade says: the students whose total changed (old -> new, the
+    difference), then, apart, those whose flag changed (with their total, changed or not).
+    ``before`` and ``after`` map each student to (total, flagged)."""
+    def flag(flagged: bool) -> str:
+        return "flagged" if flagged else "not flagged"
+
+    scores, flags = [], []
     for student in sorted(after):
         old, new = before.get(student), after[student]
-        if old is None or abs(old[0] - new[0]) > 1e-9 or old[1] != new[1]:
-            changed.append((student, old, new))
-    if not changed:
-        print(f"plaisante regrade: no score of {assignment!r} changed")
-        return status
-    print(f"plaisante regrade: {len(changed)} score(s) of {assignment!r} changed:")
-    for student, old, new in changed:
-        was = "not graded" if old is None else f"{old[0]:g}" + (" (flagged)" if old[1] else "")
-        now = f"{new[0]:g}" + (" (flagged)" if new[1] else "")
-        delta = "" if old is None else f"  ({new[0] - old[0]:+g})"
-        print(f"  {student}: {was} -> {now}{delta}")
-    print(f"Return the new feedback with `plaisante feedback {assignment}`.")
-    return status
+        if old is None:
+            scores.append(f"  {student}: not graded -> {new[0]:g}")
+            if new[1]:
+                flags.append(f"  {student}: not graded -> flagged (score {new[0]:g})")
+            continue
+        if abs(old[0] - new[0]) > 1e-9:
+            scores.append(f"  {student}: {old[0]:g} -> {new[0]:g}  ({new[0] - old[0]:+g})")
+        if old[1] != new[1]:
+            score = (f"score {new[0]:g}, unchanged" if abs(old[0] - new[0]) <= 1e-9
+                     else f"score {old[0]:g} -> {new[0]:g}")
+            flags.append(f"  {student}: {flag(old[1])} -> {flag(new[1])} ({score})")
+    lines = [f"plaisante regrade: {len(scores)} score(s) of {assignment!r} changed:", *scores]\
+        if scores else [f"plaisante regrade: no score of {assignment!r} changed"]
+    if flags:
+        lines += [f"plaisante regrade: {len(flags)} flag(s) of {assignment!r} changed:", *flags]
+    if scores or flags:
+        lines.append(f"Return the new feedback with `plaisante feedback {assignment}`.")
+    return lines
 
 
 def _grade(root: Path, assignment: str, args: argparse.Namespace) -> int:
