@@ -58,8 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
                                                ".zip of notebooks named by --pattern")
     p.add_argument("--student", help="the student's id (a single notebook)")
     p.add_argument("--pattern", help="for a folder or .zip: a regex with a (?P<student_id>…) "
-                                     "group, matched against each file name (default: "
-                                     "ID.ipynb)")
+                                     "group that must match a whole file name, with or "
+                                     "without its .ipynb (so '(?P<student_id>[a-z]+)_\\d+_deck' "
+                                     "names smithkara_1234_deck.ipynb; default: ID.ipynb)")
     p.add_argument("--assignment", help="its assignment (default: the one whose cells the "
                                         "notebook holds; checked either way)")
     p.add_argument("--replace", action="store_true",
@@ -286,23 +287,28 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _readable(notebook: Path) -> None:
-    """Raise ValueError in one line unless ``notebook`` is a notebook the grader can read (the
-    grader's own test: a file, UTF-8 JSON, a list of cells), so that nothing unreadable is
-    collected."""
+def _unreadable(notebook: Path) -> str | None:
+    """Return why ``notebook`` is not a notebook the grader can read (the grader's own test: a
+    file, UTF-8 JSON, a list of cells), in one line; None when it is one."""
     from .grading.notebook_check import Unreadable, read_submission
 
-    path = Path(notebook)
-    if not path.is_file():
-        raise FileNotFoundError(f"no notebook at {notebook}")
     try:
-        read_submission(path.resolve())
+        read_submission(Path(notebook).resolve())
     except Unreadable as problem:
-        raise ValueError(f"refused {notebook}, nothing was collected: {problem}. Submit the "
-                         ".ipynb file as Jupyter saved it (File > Download)") from None
+        return f"{problem}. Submit the .ipynb file as Jupyter saved it (File > Download)"
     except RecursionError:
-        raise ValueError(f"refused {notebook}, nothing was collected: it is nested too deep "
-                         "to be a notebook Jupyter saved") from None
+        return "it is nested too deep to be a notebook Jupyter saved"
+    return None
+
+
+def _readable(notebook: Path) -> None:
+    """Raise ValueError in one line unless ``notebook`` is a notebook the grader can read, so
+    that nothing unreadable is collected."""
+    if not Path(notebook).is_file():
+        raise FileNotFoundError(f"no notebook at {notebook}")
+    why = _unreadable(notebook)
+    if why:
+        raise ValueError(f"refused {notebook}, nothing was collected: {why}")
 
 
 def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
@@ -320,18 +326,21 @@ def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
         found = collected(args.notebook, args.pattern or DEFAULT_PATTERN, Path(unpacked))
         refused = 0
         for student, notebook in found.found:
+            shown = notebook if Path(args.notebook).is_dir() else found.names[student]
             try:
-                _readable(notebook)
+                why = _unreadable(notebook)
+                if why:
+                    raise ValueError(why)
                 assignment = _assignment_of(layout, notebook, args.assignment)
                 target = course.submit(notebook, student, layout.root, replace=args.replace,
                                        assignment=assignment)
                 print(f"{student}: {target}")
             except (ValueError, FileNotFoundError, FileExistsError) as error:
                 refused += 1
-                print(f"{student}: refused: {_one_line(str(error))}")
+                print(f"{student}: refused ({shown}): {_one_line(str(error))}")
             except Exception as error:  # noqa: BLE001  e.g. RecursionError: the rest go on
                 refused += 1
-                print(f"{student}: refused: could not be submitted "
+                print(f"{student}: refused ({shown}): could not be submitted "
                       f"({type(error).__name__}: {_one_line(str(error))})")
     if found.skipped:
         print(f"skipped {len(found.skipped)} file(s) the pattern does not name: "

@@ -2,6 +2,9 @@
 mapped to a student id by a pattern on its file name, as nbgrader's ``zip_collect`` does.
 
     plaisante submit downloads.zip --pattern '(?P<student_id>[a-z0-9]+)_attempt_.*\\.ipynb'
+    plaisante submit downloads.zip --pattern '(?P<student_id>[a-z]+)_\\d+_\\d+_deck'
+
+The pattern must match a whole file name, either with its ``.ipynb`` or without it.
 
 ``collected(source, pattern, into)`` lists what would be submitted, refusing the whole batch
 with a one-line reason when it cannot be told who is who (no notebook matches, one student
@@ -25,10 +28,12 @@ MAX_MEMBERS = 10_000
 @dataclass
 class Collected:
     """What a folder or zip holds: ``found`` (student id, notebook path) in file-name order,
-    and ``skipped`` (file names that are not notebooks or do not match the pattern)."""
+    ``skipped`` (file names that are not notebooks or do not match the pattern), and ``names``
+    (student id -> the file name found, as in the folder or zip)."""
 
     found: list[tuple[str, Path]] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    names: dict[str, str] = field(default_factory=dict)
 
 
 def compile_pattern(pattern: str) -> re.Pattern[str]:
@@ -47,11 +52,11 @@ def compile_pattern(pattern: str) -> re.Pattern[str]:
 def collected(source: Path, pattern: str = DEFAULT_PATTERN, into: Path | None = None
               ) -> Collected:
     """Return the notebooks of ``source`` (a folder, searched recursively, or a ``.zip``), each
-    with the student id ``pattern`` (matched against the whole file name, not its folders)
-    finds in its name. Zip members are written to ``into`` under made-up names (a member's
-    own path is never used as one). Raises FileNotFoundError for a missing source, ValueError
-    for a bad pattern, an unreadable zip, a notebook over 20 MB in a zip, no notebook matching
-    or a student id found twice."""
+    with the student id ``pattern`` finds in its name (matched against the whole file name,
+    not its folders, with its ``.ipynb`` or, failing that, without it). Zip members are
+    written to ``into`` under made-up names (a member's own path is never used as one).
+    Raises FileNotFoundError for a missing source, ValueError for a bad pattern, an unreadable
+    zip, a notebook over 20 MB in a zip, no notebook matching or a student id found twice."""
     regex = compile_pattern(pattern)
     source = Path(source)
     result = Collected()
@@ -69,7 +74,8 @@ def collected(source: Path, pattern: str = DEFAULT_PATTERN, into: Path | None = 
         raise FileNotFoundError(f"no folder or zip file at {source}")
     owners: dict[str, str] = {}
     for name, path in entries:
-        match = regex.fullmatch(name) if name.endswith(".ipynb") else None
+        match = (regex.fullmatch(name) or regex.fullmatch(name[:-len(".ipynb")])
+                 if name.endswith(".ipynb") else None)
         if match is None or not match.group("student_id"):
             result.skipped.append(name)
             continue
@@ -78,6 +84,7 @@ def collected(source: Path, pattern: str = DEFAULT_PATTERN, into: Path | None = 
             raise ValueError(f"student {student!r} has two notebooks ({owners[student]} and "
                              f"{name}): keep one, or make --pattern tell them apart")
         owners[student] = name
+        result.names[student] = name
         result.found.append((student, path))
     if not result.found:
         raise ValueError(f"no notebook in {source} has a name --pattern {pattern!r} matches"

@@ -46,8 +46,10 @@ def test_a_notebook_nested_too_deep_is_refused_and_the_rest_submitted(course, tm
     out = capsys.readouterr().out
     assert status == 1
     assert CourseLayout(course).submitted_students("plaisante") == ["ada", "cy"]
-    refused = [line for line in out.splitlines() if line.startswith("ben: refused: ")]
-    assert len(refused) == 1 and "\n" not in refused[0]
+    shown = batch / "ben.ipynb" if packed == "folder" else "ben.ipynb"
+    refused = [line for line in out.splitlines() if line.startswith("ben: refused")]
+    assert refused == [f"ben: refused ({shown}): it is nested too deep to be a notebook "
+                       "Jupyter saved"]
     assert out.splitlines()[-1] == "2 submitted, 1 refused"
 
 
@@ -77,6 +79,63 @@ def test_any_error_while_submitting_one_notebook_refuses_only_that_one(course, t
     monkeypatch.setattr(cli.course, "submit", failing)
     assert cli.main(["--course", str(course), "submit", str(batch)]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert "ben: refused: could not be submitted (RuntimeError: disk on fire)" in out
+    assert (f"ben: refused ({batch / 'ben.ipynb'}): could not be submitted "
+            "(RuntimeError: disk on fire)") in out
     assert CourseLayout(course).submitted_students("plaisante") == ["ada", "cy"]
     assert out[-1] == "2 submitted, 1 refused"
+
+
+def test_a_refused_notebook_says_refused_once_and_why(course, tmp_path, capsys):
+    """Not "jill: refused: refused batch/jill.ipynb, nothing was collected: …" while the others
+    were collected."""
+    batch = tmp_path / "batch"
+    batch.mkdir()
+    shutil.copy(GOOD, batch / "ada.ipynb")
+    (batch / "jill.ipynb").write_bytes(b"")
+    assert cli.main(["--course", str(course), "submit", str(batch)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert f"jill: refused ({batch / 'jill.ipynb'}): empty file: the submitted notebook has 0 " \
+           "bytes. Submit the .ipynb file as Jupyter saved it (File > Download)" in out
+    assert not any("nothing was collected" in line for line in out)
+    assert out[-1] == "1 submitted, 1 refused"
+    assert CourseLayout(course).submitted_students("plaisante") == ["ada"]
+
+
+@pytest.mark.parametrize("packed", ["folder", "zip"])
+def test_a_canvas_pattern_matches_the_name_without_its_extension(course, tmp_path, capsys,
+                                                                   packed):
+    batch = tmp_path / "batch"
+    batch.mkdir()
+    names = ["smithkara_1234_5678_deck.ipynb", "leeben_99_100_deck.ipynb", "notes_1_2_deck.txt"]
+    for name in names:
+        shutil.copy(GOOD, batch / name)
+    source = batch
+    if packed == "zip":
+        source = tmp_path / "canvas.zip"
+        with zipfile.ZipFile(source, "w") as archive:
+            for name in names:
+                archive.write(batch / name, name)
+    status = cli.main(["--course", str(course), "submit", str(source), "--assignment",
+                       "plaisante", "--pattern", r"(?P<student_id>[a-z]+)_\d+_\d+_deck"])
+    out = capsys.readouterr().out.splitlines()
+    assert status == 0, out
+    assert CourseLayout(course).submitted_students("plaisante") == ["leeben", "smithkara"]
+    assert out[-2:] == ["skipped 1 file(s) the pattern does not name: notes_1_2_deck.txt",
+                        "2 submitted, 0 refused"]
+
+
+def test_a_pattern_with_the_extension_still_matches():
+    from plaisante.collect import collected
+
+    found = collected(GOOD.parent, r"(?P<student_id>full_marks)\.ipynb")
+    assert found.found == [("full_marks", GOOD)]
+    assert found.names == {"full_marks": "full_marks.ipynb"}
+
+
+def test_submit_help_says_the_pattern_matches_the_whole_name_with_or_without_ipynb(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["submit", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "must match a whole file name, with or without its .ipynb" in text
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "--pattern must match a whole file name, with or without its .ipynb" in readme
