@@ -149,7 +149,10 @@ def main(argv: list[str] | None = None) -> int:
 def chosen(layout: course.CourseLayout, asked: list[str]) -> list[str]:
     """Return the assignment ids a command acts on: ``asked``, or every one of the course.
     Raises ValueError naming the course's assignments for an id it does not have."""
-    known = layout.assignments()
+    from .games import COURSE
+
+    found = layout.assignments()
+    known = [a for a in COURSE if a in found] + [a for a in found if a not in COURSE]
     for assignment in asked:
         if assignment not in known:
             raise ValueError(f"unknown assignment {assignment!r}; the course has: "

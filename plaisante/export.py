@@ -79,7 +79,12 @@ class _CourseExport(ExportPlugin):
         return CourseLayout(Path(coursedir.root if coursedir is not None else "."))
 
     def _assignments(self, gradebook: Gradebook) -> list[str]:
+        """The gradebook's assignments (only those asked for, if any), in the course's
+        teaching order, then any other."""
+        from .games import COURSE
+
         names = [a.name for a in gradebook.assignments]
+        names = [a for a in COURSE if a in names] + sorted(a for a in names if a not in COURSE)
         wanted = [str(a) for a in self.assignment]
         return [name for name in names if not wanted or name in wanted]
 
