@@ -210,6 +210,13 @@ def expect_value_error(call: str, compute: Callable[[], Any], allowed: tuple[str
     raise CheckFailed(f"{call}: expected ValueError, got a card: {show(made)}")
 
 
+def visible_checks_pass(what: str) -> None:
+    """Print the one message every assignment's visible test cell ends with once its checks
+    pass, e.g. "Step 1: the visible checks pass (hidden tests run when your work is graded)."
+    Returns None (nbgrader would read a value left last in a test cell as a score)."""
+    print(f"{what}: the visible checks pass (hidden tests run when your work is graded).")
+
+
 def check_shape(name: str, value: Any, kind: type, length: int | None = None,
                 item: type | None = None) -> None:
     """Check a trace-it-by-hand answer's type, length and item type without revealing its value."""
@@ -221,4 +228,4 @@ def check_shape(name: str, value: Any, kind: type, length: int | None = None,
 
 
 __all__ = ["CheckFailed", "Always", "article", "calls_of", "check_shape", "expect_value",
-           "expect_value_error", "run", "same", "show", "substituted"]
+           "expect_value_error", "run", "same", "show", "substituted", "visible_checks_pass"]

@@ -24,7 +24,7 @@ def test_reference_passes_every_test_cell(source, tests, setup, names) -> None:
     assert failed == {}
     assert len(results) == 24
     assert results["step2_count_values"].printed == (
-        "count_values: the visible tests pass; hidden tests run when your work is graded.\n")
+        "count_values: the visible checks pass (hidden tests run when your work is graded).\n")
     # the students' own tests (the reference's) catch every hidden buggy version: full points
     assert results["step2_my_tests"].score == 4 and results["step3_my_tests"].score == 6
 

@@ -65,8 +65,7 @@ def test_a_wrong_value_shows_the_test_line_and_the_message_only(tmp_path: Path) 
     assert code == ["      1 # Step 1: rank, suit, and the value of every rank (2–10 their "
                     "number, J 11, Q 12, K 13, A 14).",
                     "----> 2 check_card_values(Card)",
-                    '      3 print("Card values: the visible tests pass; hidden tests run when '
-                    'your work is graded.")']
+                    '      3 visible_checks_pass("Card values")']
     assert lines[-1] == "CheckFailed: Card('2', 'spades').value: expected 2, got 1"
     assert not any("plaisante/" in line for line in lines), lines
     assert len(lines) == 8, lines  # through checks.py and checking.py it was 19

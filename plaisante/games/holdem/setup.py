@@ -10,6 +10,7 @@ from typing import Any
 from ...assignment import placeholders
 from ...assignment import play as _play
 from ...cards import RANKS, SUITS, KitCard, hand, label, labels
+from ...checking import visible_checks_pass
 from ...hand_names import (
     FLUSH,
     FOUR_OF_A_KIND,
@@ -38,4 +39,4 @@ def play(*, seed: int | None = None, **parts: Any) -> Any:
 __all__ = ["combinations", "RANKS", "SUITS", "KitCard", "hand", "label", "labels", "VALUES",
            "value", "CATEGORIES", "BIG_BLIND", "STRAIGHT_FLUSH", "FOUR_OF_A_KIND", "FULL_HOUSE",
            "FLUSH", "STRAIGHT", "THREE_OF_A_KIND", "TWO_PAIR", "PAIR", "HIGH_CARD", "play",
-           *_checks, *ASSIGNMENT.parts]
+           "visible_checks_pass", *_checks, *ASSIGNMENT.parts]

@@ -9,6 +9,7 @@ from typing import Any
 from ...assignment import placeholders
 from ...assignment import play as _play
 from ...cards import RANKS, SUITS, KitCard, hand, labels
+from ...checking import visible_checks_pass
 from . import ASSIGNMENT
 from .checks import *  # noqa: F403  the step checks the test cells call
 from .checks import __all__ as _checks
@@ -26,5 +27,6 @@ def play(*, seed: int | None = None, four_colour: bool = False, **parts: Any) ->
     return _play(ASSIGNMENT, parts, seed=seed, four_colour=four_colour)
 
 
-__all__ = ["RANKS", "SUITS", "KitCard", "hand", "labels", "play", *_rules, *_checks,
+__all__ = ["RANKS", "SUITS", "KitCard", "hand", "labels", "play", *_rules,
+           "visible_checks_pass", *_checks,
            *ASSIGNMENT.parts]

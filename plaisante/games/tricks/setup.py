@@ -9,6 +9,7 @@ from typing import Any
 from ...assignment import placeholders
 from ...assignment import play as _play
 from ...cards import SUITS, KitCard, hand, label, labels
+from ...checking import visible_checks_pass
 from . import ASSIGNMENT
 from .checks import *  # noqa: F403  the step checks the test cells call
 from .checks import __all__ as _checks
@@ -23,5 +24,6 @@ def play(*, seed: int | None = None, **parts: Any) -> Any:
     return _play(ASSIGNMENT, parts, seed=seed)
 
 
-__all__ = ["SUITS", "KitCard", "hand", "label", "labels", "deck32", "play", *_checks,
+__all__ = ["SUITS", "KitCard", "hand", "label", "labels", "deck32", "play",
+           "visible_checks_pass", *_checks,
            *ASSIGNMENT.parts]

@@ -11,6 +11,7 @@ from typing import Any
 from ...assignment import placeholders
 from ...assignment import play as _play
 from ...cards import RANK_VALUES, RANKS, SUITS, KitCard, hand, label, labels, new_deck
+from ...checking import visible_checks_pass
 from . import ASSIGNMENT
 from .checks import *  # noqa: F403  the step checks the test cells call
 from .checks import __all__ as _checks
@@ -29,5 +30,6 @@ def play(*, seed: int | None = None, **parts: Any) -> Any:
 
 
 __all__ = ["random", "RANKS", "SUITS", "RANK_VALUES", "KitCard", "hand", "label", "labels",
-           "new_deck", "load_credits", "save_credits", "play", *_rules, *_checks,
+           "new_deck", "load_credits", "save_credits", "play", *_rules,
+           "visible_checks_pass", *_checks,
            *ASSIGNMENT.parts]
