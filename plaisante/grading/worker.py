@@ -69,7 +69,9 @@ def _forget_engines() -> None:
 
 
 def tune_worker() -> None:
-    """Take out two costs nbgrader pays again for every submission, in this process only.
+    """Take out costs nbgrader pays again for every submission, in this process only. (Since
+    issue 16 ``grade_one`` opens no per-submission gradebook: the first two points only matter
+    to code that still does; the third still speeds up nbgrader's CheckCellMetadata.)
 
     * The private, throw-away gradebook each submission is graded against (a file under a
       ``plaisante-grade-`` temporary folder, deleted afterwards) is opened with SQLite's
