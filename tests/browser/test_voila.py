@@ -1,4 +1,5 @@
-"""The instructor's full-screen demo: notebooks/demo.ipynb in Voila, a whole round by clicks."""
+"""The instructor's demo notebook in Voila: the presenter view above, and a whole round of the
+round below played by clicks."""
 
 from __future__ import annotations
 
@@ -15,4 +16,4 @@ def test_the_demo_round_plays_in_voila(page: Page, voila: harness.Server, ref) -
     expect(table.held).to_have_count(8, timeout=60_000)
     scores = harness.play_whole_round(page, table, ref)
     assert len(scores) == 4
-    expect(page.get_by_text("(the first check, top-down, that holds)")).to_be_visible()
+    expect(page.get_by_label("scoring x-ray")).to_be_visible()  # the presenter, above
