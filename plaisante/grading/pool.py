@@ -45,6 +45,17 @@ def _local_worker(conn: Any, root: str, assignment: str, limits: Limits, sandbox
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the coordinator's to handle
     bound_memory(WORKER_MEMORY_BYTES)
     warm_worker(root)
+    try:
+        _serve(conn, root, assignment, limits, sandbox, grader)
+    finally:  # multiprocessing ends a worker with os._exit: no atexit, so close it here
+        from .zygote import close_zygote
+
+        close_zygote()
+
+
+def _serve(conn: Any, root: str, assignment: str, limits: Limits, sandbox: bool,
+           grader: Grader | None) -> None:
+    """Grade each student id received on ``conn`` until None or its end closes."""
     while True:
         try:
             student = conn.recv()

@@ -58,6 +58,26 @@ def home_base() -> str:
     raise ZygoteError("/var/tmp is not writable: kernels get a sandbox each")
 
 
+def sweep_stale(base: Path) -> None:
+    """Remove the folders zygotes of this user left in ``base`` when their worker process
+    ended without closing them (killed, or a worker that ends with ``os._exit``): each folder
+    is named after its worker's pid, and one whose process is gone is removed."""
+    for folder in base.glob(f"{TMP_PREFIX}*-*"):
+        pid = folder.name[len(TMP_PREFIX):].split("-", 1)[0]
+        try:
+            if not pid.isdigit() or folder.stat().st_uid != os.geteuid():
+                continue
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            try:
+                sb.empty_folder(folder)
+            except OSError:
+                pass
+            shutil.rmtree(folder, ignore_errors=True)
+        except OSError:
+            continue
+
+
 class Zygote:
     """A sandboxed, pre-imported interpreter that forks kernels (see the module doc).
 
@@ -68,7 +88,9 @@ class Zygote:
 
     def __init__(self, limits: Limits, modules: tuple[str, ...]) -> None:
         self.limits, self.modules = limits, modules
-        self.home = Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=home_base()))
+        base = home_base()
+        sweep_stale(Path(base))
+        self.home = Path(tempfile.mkdtemp(prefix=f"{TMP_PREFIX}{os.getpid()}-", dir=base))
         self.sockets = self.home / "sockets"
         self.work_dir = self.home / "work"
         self.sockets.mkdir()
