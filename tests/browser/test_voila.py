@@ -1,5 +1,5 @@
-"""The instructor's demo notebook in Voila: the presenter view above, and a whole round of the
-round below played by clicks."""
+"""The instructor's demo notebook in Voila: the presenter view above, and a whole round below,
+played by clicks."""
 
 from __future__ import annotations
 
