@@ -10,7 +10,8 @@ time on its stdin, answering one JSON line on its stdout:
 * ``{"op": "spawn", "argv": [...], "limits": {...}}`` → ``{"ok": true}``: kill what is left of
   the previous child, check that nothing but the zygote itself and bubblewrap's init live in
   the sandbox, then fork a child that makes a new user, mount, PID, IPC, UTS and network
-  namespace, a fresh tmpfs ``/tmp`` and ``WORK_DIR`` (``TMPFS_BYTES`` each), a fresh ``/proc``
+  namespace, a fresh tmpfs ``/tmp``, ``WORK_DIR`` and ``/dev/shm`` (``TMPFS_BYTES`` each)
+  with the rest of the file system read-only, a fresh ``/proc``
   where the kernel allows it (else an empty read-only one), drops every capability, lowers its
   rlimits to ``limits`` (``plaisante.grading.result.Limits`` as a dict) and starts an
   ``IPKernelApp`` with ``argv`` (``-f CONNECTION_FILE …``);
@@ -49,7 +50,7 @@ CLONE_NEWNET = 0x40000000
 NAMESPACES = (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS
               | CLONE_NEWNET)
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
-MS_REC, MS_PRIVATE = 16384, 1 << 18
+MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_DROP = 1, 4, 24
 PR_SET_NO_NEW_PRIVS = 38
 CAP_LAST = 63
@@ -72,6 +73,21 @@ def _check(result: int, what: str) -> None:
 def _mount(source: bytes, target: str, kind: bytes | None, flags: int,
            data: bytes | None = None) -> None:
     _check(_libc.mount(source, target.encode(), kind, flags, data), f"mount {target}")
+
+
+#: statvfs flag -> mount flag, for the flags a remount must keep (a user namespace may not
+#: clear them): nosuid, nodev, noexec, noatime, nodiratime, relatime.
+KEPT_FLAGS = ((2, 2), (4, 4), (8, 8), (1024, 1024), (2048, 2048), (4096, 1 << 21))
+
+
+def remount_read_only(path: str) -> None:
+    """Make the mount at ``path`` read-only in this mount namespace, keeping its other flags."""
+    now = os.statvfs(path).f_flag
+    flags = MS_REMOUNT | MS_BIND | MS_RDONLY
+    for statvfs_flag, mount_flag in KEPT_FLAGS:
+        if now & statvfs_flag:
+            flags |= mount_flag
+    _mount(b"none", path, None, flags)
 
 
 def _write(path: str, text: str) -> None:
@@ -157,8 +173,13 @@ def namespace_init(work_dir: str, tmpfs_bytes: int, request: dict[str, Any]) -> 
         _quiet_fds()
         _mount(b"none", "/", None, MS_REC | MS_PRIVATE)
         size = f"size={int(tmpfs_bytes)},mode=1777".encode()
-        for folder in ("/tmp", work_dir):
+        for folder in ("/tmp", work_dir, "/dev/shm"):
             _mount(b"tmpfs", folder, b"tmpfs", MS_NOSUID | MS_NODEV, size)
+        # Everything else this kernel could write is shared with the next submission's
+        # kernel (bubblewrap's root and /dev, writable for an ordinary user's sandbox): it is
+        # made read-only here, so nothing a kernel writes outlives it.
+        for shared in ("/", "/dev"):
+            remount_read_only(shared)
         try:
             _mount(b"proc", "/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
         except OSError:  # a root grader's bwrap covers parts of /proc: hide it instead

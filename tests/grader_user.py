@@ -65,12 +65,17 @@ def _ids() -> tuple[int, int]:
     return entry.pw_uid, entry.pw_gid
 
 
+#: Where the grading user's copies live: not under /tmp, whose private copy in each kernel
+#: would hide them, so that grading uses the kernel zygote (``plaisante.grading.zygote``).
+OUTSIDE_TMP = "/var/tmp" if os.access("/var/tmp", os.W_OK | os.X_OK) else None
+
+
 @lru_cache(maxsize=1)
 def _session_folder() -> Path:
     """A world-readable folder for this test session: ``kit/plaisante`` (a copy of this
     checkout's package, for PYTHONPATH) and ``home`` (the grading user's, writable). Removed
     when the session's Python exits."""
-    folder = Path(tempfile.mkdtemp(prefix="plaisante-grader-"))
+    folder = Path(tempfile.mkdtemp(prefix="plaisante-grader-", dir=OUTSIDE_TMP))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     shutil.copytree(KIT / "plaisante", folder / "kit" / "plaisante",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))

@@ -41,7 +41,13 @@ from plaisante.grading import Limits, SubmissionResult, grade, grade_submission,
 from plaisante.grading.sandbox import is_throwaway, processes_by_uid
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from grader_user import grader_uid, prepare_course, run_as_grader, run_python_as_grader  # noqa: E402
+from grader_user import (  # noqa: E402
+    OUTSIDE_TMP,
+    grader_uid,
+    prepare_course,
+    run_as_grader,
+    run_python_as_grader,
+)
 from hostile.corpus import (  # noqa: E402
     ALONE,
     CANARY_FILE,
@@ -160,7 +166,7 @@ def hostile_course() -> Iterator[Path]:
     """An empty folder for the batch's course, outside pytest's own temporary folders (pytest
     makes its base folder 0700 again whenever another pytest session starts, which would shut
     the grading user out mid-batch); removed afterwards."""
-    folder = Path(tempfile.mkdtemp(prefix="plaisante-hostile-"))
+    folder = Path(tempfile.mkdtemp(prefix="plaisante-hostile-", dir=OUTSIDE_TMP))
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
 
@@ -318,6 +324,15 @@ def test_reading_solutions_and_other_notebooks_finds_nothing(batch):
     text = autograded_text(batch["root"], "read_solutions")
     assert "nothing to read []" in text
     assert "LEAKED" not in text
+
+
+def test_nothing_a_kernel_writes_outlives_it_for_the_next_kernel(batch):
+    """The kernel's root and /dev are read-only (its /tmp, working folder and /dev/shm are its
+    own): the config it tries to plant for the kernels after it is refused, and every kind
+    graded after it scores as expected (test_each_kind_ends_as_expected)."""
+    text = autograded_text(batch["root"], "aaa_plant_for_the_next")
+    assert "PLANTED" not in text
+    assert text.count("refused") == 3 and "Read-only file system" in text
 
 
 def test_writing_the_gradebook_fails_from_inside(batch):

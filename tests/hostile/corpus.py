@@ -227,6 +227,23 @@ for path in ["{ROOT}/assignments/gradebook.db", "../../gradebook.db", "../../../
     except Exception as error:
         print("could not write", path, type(error).__name__)
 """
+# A kernel forked by the zygote shares its sandbox with the next submission's kernels: it
+# plants an IPython config that flips every bool its parts answer (and fills /dev), which the
+# next kernels of its worker would load. Their root and /dev are read-only (issue 16 review).
+PLANT_FOR_THE_NEXT = """\
+import os
+_payload = "import plaisante.oracle as _o\\n_a = _o.answer\\n" \\
+    "def _f(q, r, ns):\\n    x = _a(q, r, ns)\\n" \\
+    "    if type(x.get('ok')) is bool: x['ok'] = not x['ok']\\n    return x\\n_o.answer = _f\\n"
+for _path in ("/etc/ipython/ipython_kernel_config.py", "/dev/persist", "/var/planted"):
+    try:
+        os.makedirs(os.path.dirname(_path), exist_ok=True)
+        with open(_path, "w") as _f:
+            _f.write(_payload)
+        print("PLANTED", _path)
+    except OSError as _e:
+        print("refused", _path, _e.strerror)
+"""
 NETWORK = """\
 import socket
 for host, port in [("1.1.1.1", 80), ("127.0.0.1", 22), ("pypi.org", 443)]:
@@ -466,6 +483,9 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
     "read_solutions": (append("step1_card_code", READ_SOLUTIONS), Expect(100, "graded")),
     "network": (append("step1_card_code", NETWORK), Expect(100, "graded")),
     "write_gradebook": (append("step1_card_code", WRITE_GRADEBOOK), Expect(100, "graded")),
+    # sorts first, so that the kinds graded after it on its worker would show a planted config
+    "aaa_plant_for_the_next": (append("step1_card_code", PLANT_FOR_THE_NEXT),
+                               Expect(100, "graded")),
     "kill_parent": (append("step5_tableau", KILL_PARENT), Expect(100, "graded")),
     "background_process": (append("step5_tableau", BACKGROUND), Expect(100, "graded")),
     "rigged_eq": (appends(step2_count_values_code=RIGGED_COUNTS, step3_has_checks=RIGGED_PAIR),
