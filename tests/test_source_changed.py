@@ -148,3 +148,16 @@ def test_regrade_after_a_visible_test_line_is_removed_flags_no_one(tmp_path):
     assert reports["vscode"]["total"] == full, reports["vscode"]["reasons"]
     assert not any("edited" in r or "deleted" in r for r in reports["vscode"]["reasons"])
     assert f"no score of '{ASSIGNMENT}' changed" in done.stdout, done.stdout[-2000:]
+
+
+@pytest.mark.parametrize("other", ["deck", "tricks", "holdem", "video_poker"])
+def test_another_assignments_notebook_is_refused_though_it_shares_ids(other):
+    """Every assignment has cells named setup, stepN_trace and play: shared ids do not make a
+    notebook this assignment's; its locked cells, untouched since their own release, tell."""
+    from plaisante.grading.notebook_check import Unreadable, sanitize
+
+    release = nbformat.read(ROOT / "starter" / "plaisante" / "plaisante.ipynb", as_version=4)
+    notebook = nbformat.read(ROOT / "assignments" / "samples" / other / "full_marks.ipynb",
+                             as_version=4)
+    with pytest.raises(Unreadable, match="its locked cells were released with another"):
+        sanitize(notebook, release, "plaisante")
