@@ -11,6 +11,7 @@ import io
 import re
 import shutil
 import sys
+import textwrap
 from typing import Any
 
 from rich import box
@@ -31,13 +32,16 @@ def cell(value: Any) -> Text:
     return Text(CONTROL.sub("", str(value).replace("\t", " ")))
 
 
-def render(table: Table) -> str:
-    """Return ``table`` as plain text (no colour), as wide as the terminal, or as wide as it
-    needs when the output is not a terminal (so a pipe or a file gets whole lines)."""
-    width = shutil.get_terminal_size((200, 24)).columns if sys.stdout.isatty() else 240
+def render(table: Table, width: int | None = None) -> str:
+    """Return ``table`` as plain text (no colour), ``width`` columns wide at most (default: the
+    terminal's; when the output is not a terminal, as wide as the table needs, up to 200)."""
+    if width is None:
+        width = shutil.get_terminal_size((200, 24)).columns if sys.stdout.isatty() else 200
     buffer = io.StringIO()
-    Console(file=buffer, width=width, no_color=True, highlight=False, emoji=False,
-            soft_wrap=False).print(table)
+    console = Console(file=buffer, width=width, no_color=True, highlight=False, emoji=False,
+                      soft_wrap=False)
+    console.width = min(width, console.measure(table).maximum)
+    console.print(table)
     return "\n".join(line.rstrip() for line in buffer.getvalue().splitlines())
 
 
@@ -51,29 +55,68 @@ def points(value: float) -> str:
     return f"{round(value, 1):g}"
 
 
-def scores_table(rows: list[Row], step_titles: dict[str, str], title: str) -> str:
+def scores_table(rows: list[Row], step_titles: dict[str, str], title: str,
+                 width: int | None = None) -> str:
     """Return the class table of one assignment: a row per student (each step's points, the
     late penalty, the total, and "FLAGGED: reason" for flagged work), then the maximum and the
-    average of the work that is not flagged, and a line saying how many were left out."""
-    steps = list(dict.fromkeys(step for row in rows for step in row.steps))
+    average of the work that is not flagged, a line saying how many were left out, and the
+    steps' titles. ``width``: at most this many columns (default: the terminal's). Numbers are
+    never cut: when the reasons do not fit beside them, they are listed under the table."""
+    text = _scores_grid(rows, title, 10_000, inline=True)
+    footnotes: list[str] = []
+    if max(map(len, text.splitlines()), default=0) > (width or _width()):
+        text = _scores_grid(rows, title, width, inline=False)
+        footnotes = [f"  [{n}] {row.student}: {row.reason}"
+                     for n, row in enumerate((r for r in rows if r.flagged), 1)]
+    kept = counted(rows)
+    flagged = len(rows) - len(kept)
+    summary = (f"{len(rows)} submission(s), {flagged} flagged (marked above, left out of the "
+               "average: their scores are not a real measure of the work)" if flagged
+               else f"{len(rows)} submission(s), none flagged")
+    steps = _steps(rows)
+    legend = " · ".join(f"{step.removeprefix('step')} {step_titles[step]}"
+                        for step in steps if step_titles.get(step))
+    lines = [*footnotes, summary] + ([f"steps: {legend}"] if legend else [])
+    wrap = width or _width()
+    return "\n".join([text] + [textwrap.fill(line, wrap, subsequent_indent="      ",
+                                             break_on_hyphens=False) for line in lines])
+
+
+def _width() -> int:
+    return shutil.get_terminal_size((200, 24)).columns if sys.stdout.isatty() else 200
+
+
+def _steps(rows: list[Row]) -> list[str]:
+    return list(dict.fromkeys(step for row in rows for step in row.steps))
+
+
+def _scores_grid(rows: list[Row], title: str, width: int | None, inline: bool) -> str:
+    """The table itself; flagged rows say "FLAGGED: reason" (``inline``) or "FLAGGED [n]",
+    the reasons then listed under the table."""
+    steps = _steps(rows)
     named = any(row.name for row in rows)
-    table = Table(title=cell(title), title_justify="left", box=box.SIMPLE, pad_edge=False,
-                  padding=(0, 2, 0, 0), show_edge=False, header_style="bold")
+    table = Table(title=cell(title), title_justify="left",
+                  box=box.SIMPLE, pad_edge=False, padding=(0, 2 if inline else 1, 0, 0),
+                  show_edge=False, header_style="bold")
     table.add_column("student", no_wrap=True)
     if named:
-        table.add_column("name", no_wrap=True)
-    for step in steps:
-        number = step.removeprefix("step")
-        table.add_column(cell(f"{number} {step_titles.get(step, '')}".strip()),
-                         justify="right")
-    table.add_column("late", justify="right")
-    table.add_column("total", justify="right")
-    table.add_column("flag", overflow="fold")
+        table.add_column("name", overflow="fold",
+                         min_width=min(16, max(len(row.name) for row in rows)))
+    for step in steps:  # the step's number; its title is in the line under the table
+        table.add_column(cell(step.removeprefix("step")), justify="right", no_wrap=True)
+    table.add_column("late", justify="right", no_wrap=True)
+    table.add_column("total", justify="right", no_wrap=True)
+    table.add_column("flag", overflow="fold", min_width=0 if inline else 11)
+    note = 0
     for row in rows:
         cells = [row.student] + ([row.name] if named else [])
         cells += [points(row.steps.get(step, 0.0)) for step in steps]
+        flag = ""
+        if row.flagged:
+            note += 1
+            flag = f"FLAGGED: {row.reason}" if inline else f"FLAGGED [{note}]"
         cells += [f"-{points(row.late_penalty)}" if row.late_penalty else "",
-                  points(row.total), f"FLAGGED: {row.reason}" if row.flagged else ""]
+                  points(row.total), flag]
         table.add_row(*map(cell, cells))
     kept = counted(rows)
     maxima = {step: max((row.step_max.get(step, 0.0) for row in rows), default=0.0)
@@ -88,9 +131,4 @@ def scores_table(rows: list[Row], step_titles: dict[str, str], title: str) -> st
                   *(points(m) if m is not None else "-" for m in means.values()), "",
                   points(total_mean) if total_mean is not None else "-",
                   f"of {len(kept)} not flagged" if len(kept) != len(rows) else "")
-    text = render(table)
-    flagged = len(rows) - len(kept)
-    summary = (f"{len(rows)} submission(s), {flagged} flagged (marked above, left out of the "
-               "average: their scores are not a real measure of the work)" if flagged
-               else f"{len(rows)} submission(s), none flagged")
-    return f"{text}\n{summary}"
+    return render(table, width)

@@ -80,3 +80,20 @@ def test_grade_says_the_work_is_graded_when_only_its_table_fails(tmp_path, monke
     assert cli._grade(tmp_path, "plaisante", args) == 0
     assert "plaisante is graded (see `plaisante scores plaisante`), but its table could not " \
         "be drawn: ValueError: no table" in capsys.readouterr().err
+
+
+def test_scores_at_80_columns_cuts_no_number_and_names_the_steps_below():
+    steps = {f"step{n}": float(n) for n in range(1, 6)}
+    rows = [row(student=f"student{n}", steps=steps, step_max=steps, total=15.0, flagged=n == 0,
+                reasons=["invalid notebook: not valid JSON (line 1, column 2)"] if n == 0
+                else [])
+            for n in range(3)]
+    titles = {"step1": "Card", "step2": "count_values", "step3": "the has-checks",
+              "step4": "scoring", "step5": "Tableau"}
+    text = scores_table(rows, titles, title="plaisante", width=80)
+    lines = text.splitlines()
+    assert max(map(len, lines[:-2])) <= 80 and "…" not in text
+    student1 = next(line for line in lines if line.startswith("student1"))
+    assert student1.split()[-6:] == ["1", "2", "3", "4", "5", "15"]
+    assert lines[1].split()[:3] == ["student", "name", "1"]
+    assert lines[-1].startswith("steps: 1 Card · 2 count_values · 3 the has-checks")
