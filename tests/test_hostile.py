@@ -409,8 +409,8 @@ def test_feedback_never_shows_hidden_tests_code(batch):
         text = html.unescape(re.sub(r"<[^>]+>", "", page.read_text(encoding="utf-8")))
         leaked = [line for line in hidden if line in text]
         assert leaked == [], (page, leaked[:3])
-        said_failed += "Hidden tests ran here (their code is not shown): this cell scored 0" in text
-    assert said_failed >= 5  # e.g. rigged_eq, infinite_loop, os_exit: hidden tests that failed
+        said_failed += ("(their code is not shown)" in text and "this cell scored 0 of" in text)
+    assert said_failed >= 5  # e.g. rigged_eq, infinite_loop, os_exit: cells that failed
 
 
 def submit_full_marks_plus(root, student, grade_id, code):
