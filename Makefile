@@ -45,7 +45,7 @@ demo: $(VENV)/.system-demo $(STAMP)
 test: $(VENV)/.system-test $(STAMP) $(if $(IS_ROOT),grader-user)
 	$(RUN)$(BIN)/ruff check plaisante tests bench tools assignments/samples
 	$(RUN)$(BIN)/mypy
-	$(RUN)$(GRADER_ENV) PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
+	$(RUN)$(GRADER_ENV) PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -m "not slow" --durations=15 $(PYTEST_ARGS)
 
 # As root: the system user plaisante-grader and its venv (/var/lib/plaisante-grader/venv, rebuilt
 # only when requirements.txt's pins change). As another user: nothing (the tests grade as you).
