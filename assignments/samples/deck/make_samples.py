@@ -4,7 +4,7 @@ Each sample is the student version (starter/deck/) with its answer cells filled 
 student would: the reference code (read from solutions/deck/, where it lives once), then the
 sample's mistakes applied as text replacements. Run
 `python assignments/samples/deck/make_samples.py` after changing the assignment;
-tests/test_deck_samples.py fails while the files are out of date. Expected per-step scores are
+tests/test_course_units.py fails while the files are out of date. Expected per-step scores are
 in manifest.json, beside this file.
 """
 

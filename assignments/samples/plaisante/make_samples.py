@@ -1,6 +1,6 @@
 """Build Plaisante's sample submissions from its starter notebook and the source's solution
 (the filling: ``../sample_builder.py``). Run `python assignments/samples/plaisante/make_samples.py`
-after changing the assignment; tests/test_pipeline.py fails while the files are out of date.
+after changing the assignment; tests/test_course_units.py fails while the files are out of date.
 Expected per-step scores are in manifest.json, beside this file.
 """
 

@@ -1,0 +1,114 @@
+"""Every new assignment's samples through the real commands, in one temporary copy of the
+course (Plaisante's own, with more checks: test_pipeline.py and test_parallel.py): ``plaisante
+release`` reproduces each committed starter, and every sample gets exactly its manifest's
+per-step scores from the judge (``plaisante grade``) and from plain nbgrader (``plaisante
+autograde``), each run once for all the assignments."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from plaisante import scores
+from plaisante.course import CourseLayout
+from plaisante.games import COURSE
+
+ROOT = Path(__file__).resolve().parents[1]
+LAYOUT = CourseLayout(ROOT)
+ASSIGNMENTS = tuple(a for a in COURSE if a != "plaisante")
+MANIFESTS = {a: json.loads((LAYOUT.samples(a) / "manifest.json").read_text(encoding="utf-8"))
+             for a in ASSIGNMENTS}
+
+pytestmark = pytest.mark.nbgrader
+
+
+def plaisante(*args: str, course: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"],
+               PLAISANTE_COURSE=str(course))
+    return subprocess.run([sys.executable, "-m", "plaisante.cli", *args], cwd=course, env=env,
+                          text=True, capture_output=True, check=True)
+
+
+@pytest.fixture(scope="module")
+def submitted(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A course copy with every new assignment released and each of its samples submitted
+    (the sample's name as the student id; not graded yet)."""
+    root = tmp_path_factory.mktemp("course")
+    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
+    for folder in ("solutions", "notebooks"):
+        shutil.copytree(ROOT / folder, root / folder)
+    (root / "assignments").mkdir()
+    plaisante("release", *ASSIGNMENTS, course=root)
+    for assignment, manifest in MANIFESTS.items():
+        for student, sample in manifest["samples"].items():
+            plaisante("submit", str(LAYOUT.samples(assignment) / sample["notebook"]),
+                      "--student", student, "--assignment", assignment, course=root)
+    return root
+
+
+@pytest.fixture(scope="module")
+def judged(submitted: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    course = tmp_path_factory.mktemp("judged") / "course"
+    shutil.copytree(submitted, course)
+    plaisante("grade", *ASSIGNMENTS, course=course)
+    return course
+
+
+@pytest.fixture(scope="module")
+def autograded(submitted: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    course = tmp_path_factory.mktemp("autograded") / "course"
+    shutil.copytree(submitted, course)
+    plaisante("autograde", *ASSIGNMENTS, course=course)
+    return course
+
+
+def manifest_scores(course: Path, assignment: str) -> tuple[dict, dict]:
+    samples = MANIFESTS[assignment]["samples"]
+    got = {student: scores.step_scores(course, student, assignment) for student in samples}
+    return got, {student: sample["expected"] for student, sample in samples.items()}
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_release_reproduces_the_committed_starter(submitted: Path, assignment: str) -> None:
+    notebook = LAYOUT.release(assignment).relative_to(ROOT)
+    generated = (submitted / notebook).read_text(encoding="utf-8")
+    assert generated == (ROOT / notebook).read_text(encoding="utf-8"), (
+        f"{notebook} is out of date: run `plaisante release {assignment}`")
+
+
+@pytest.mark.sandbox
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_the_judge_gives_every_sample_its_manifest_scores(judged: Path, assignment: str) -> None:
+    got, expected = manifest_scores(judged, assignment)
+    assert got == expected
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_plain_nbgrader_gives_every_sample_its_manifest_scores(autograded: Path,
+                                                               assignment: str) -> None:
+    got, expected = manifest_scores(autograded, assignment)
+    assert got == expected
+
+
+@pytest.mark.sandbox
+def test_video_pokers_find_the_bugs_feedback_says_how_many_were_caught_never_which(
+        judged: Path) -> None:
+    """Step 5's feedback says how many buggy versions the tests caught, never which, and shows
+    the line that failed on a correct machine."""
+    plaisante("feedback", "video_poker", course=judged)
+    page = {student: CourseLayout(judged).feedback(student, "video_poker")
+            .read_text(encoding="utf-8")
+            for student in ("port_tests_weak", "port_tests_fail_on_correct_code")}
+    assert ("my_port_tests: passes on a correct hand_name, Machine and catches 2 of 5 hidden "
+            "buggy versions (6 of 15 points).") in page["port_tests_weak"]
+    assert "remembers a four of a kind" not in page["port_tests_weak"]
+    assert "my_port_tests fails on a correct hand_name, Machine, so it cannot be graded: " \
+           "machine.place_bet()  → ValueError: a bet of 15 needs 15 credits; you have 12" \
+           in html.unescape(page["port_tests_fail_on_correct_code"])
