@@ -28,7 +28,9 @@ def test_reference_passes_every_test_cell(source, tests, setup, names) -> None:
     results = verdicts(tests, setup, names, kernel_namespace(source))
     assert {k: v.error for k, v in results.items() if not v.passed} == {}
     assert len(results) == 17
-    assert results["step4_apply"].printed == "Step 4 apply: the visible checks pass (hidden tests run when your work is graded).\n"
+    assert results["step4_apply"].printed == (
+        "Step 4 apply: the visible checks pass"
+        " (hidden tests run when your work is graded).\n")
 
 
 def test_untouched_starter_fails_every_test_cell(tests, setup, names) -> None:

@@ -43,7 +43,9 @@ def test_reference_passes_every_test_cell(source, tests, setup, names) -> None:
     results = verdicts(tests, setup, names, kernel_namespace(source))
     assert {k: v.error for k, v in results.items() if not v.passed} == {}
     assert len(results) == 15
-    assert results["step4_machine"].printed == "Step 4 Machine: the visible checks pass (hidden tests run when your work is graded).\n"
+    assert results["step4_machine"].printed == (
+        "Step 4 Machine: the visible checks pass"
+        " (hidden tests run when your work is graded).\n")
     assert results["step5_my_tests"].score == 15
 
 
