@@ -198,10 +198,11 @@ def sanitize(notebook: NotebookNode, release: NotebookNode, assignment: str) -> 
                         "position)" if since else ""))
         present = [_grade_id(cell) for cell in notebook.cells]
         known = [gid for gid in present if gid in released]
-    locked = [cell for cell in notebook.cells if (gid := _grade_id(cell)) in released
+    locked = [(cell, released[gid]) for cell in notebook.cells
+              if (gid := _grade_id(cell)) in released
               and released[gid].metadata["nbgrader"].get("locked")]
-    released_elsewhere = [cell for cell in locked
-                          if _text(cell.get("source")) != released[_grade_id(cell)].source
+    released_elsewhere = [cell for cell, ours in locked
+                          if _text(cell.get("source")) != ours.source
                           and _as_released(cell, cell.metadata.get("nbgrader"))]
     if locked and len(released_elsewhere) > len(locked) / 2:
         # its locked cells are untouched since *their* release, and it is not this one: ids
