@@ -161,3 +161,23 @@ def test_another_assignments_notebook_is_refused_though_it_shares_ids(other):
                              as_version=4)
     with pytest.raises(Unreadable, match="its locked cells were released with another"):
         sanitize(notebook, release, "plaisante")
+
+
+def test_a_worker_without_the_zygote_says_so_once(monkeypatch, capsys):
+    """The zygote cannot run with the kit under /tmp (each kernel's private /tmp would hide it):
+    grading goes on without it, and the worker says so, once."""
+    from plaisante.grading import submission, zygote
+    from plaisante.grading.result import Limits
+
+    def refuse(limits, modules):
+        raise zygote.ZygoteError("/tmp/kit is under /tmp: kernels get a sandbox each")
+
+    monkeypatch.setattr(zygote, "zygote_for", refuse)
+    monkeypatch.setattr(submission, "USE_ZYGOTE", True)
+    monkeypatch.setattr(submission, "_SAID_NO_ZYGOTE", False)
+    assert submission._zygote(Limits(), ()) is None
+    assert submission._zygote(Limits(), ()) is None
+    said = capsys.readouterr().err.splitlines()
+    assert said == ["plaisante grade: kernels start without the zygote (/tmp/kit is under /tmp: "
+                    "kernels get a sandbox each); grades are the same, grading is slower "
+                    "(docs/capacity.md)"]

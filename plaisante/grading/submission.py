@@ -10,6 +10,7 @@ import copy
 import hashlib
 import json
 import shutil
+import sys
 import tempfile
 import time
 import warnings
@@ -185,8 +186,16 @@ def _zygote(limits: Limits, modules: tuple[str, ...]) -> Any:
 
     try:
         return zygote_for(limits, modules)
-    except ZygoteError:
+    except ZygoteError as error:
+        global _SAID_NO_ZYGOTE
+        if not _SAID_NO_ZYGOTE:  # once a worker: the same grades, each kernel started anew
+            _SAID_NO_ZYGOTE = True
+            print(f"plaisante grade: kernels start without the zygote ({error}); grades are "
+                  "the same, grading is slower (docs/capacity.md)", file=sys.stderr, flush=True)
         return None
+
+
+_SAID_NO_ZYGOTE = False
 
 
 def _kernel_config(config: Config, limits: Limits, sandbox: bool, uid: int,
