@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import types
+from collections.abc import Collection, Mapping
 from functools import lru_cache
 from pathlib import Path
 
@@ -23,8 +24,13 @@ def source_notebook(assignment: str, root: Path | None = None) -> Path:
     return CourseLayout.of(root).source(assignment)
 
 
-def reference_code(path: Path) -> str:
-    """Return the Python source of the notebook's setup and solution cells, in order."""
+def reference_code(path: Path, changes: Mapping[str, str] | None = None,
+                   skip: Collection[str] = ()) -> str:
+    """Return the Python source of the notebook's setup and solution cells, in order.
+
+    ``changes`` ({grade_id: source}) replaces the source of those cells, e.g. an answer cell
+    with a classic mistake in it, as a test builds a student's variant; cells whose grade id
+    is in ``skip`` are left out, as ``play`` always is."""
     import nbformat  # ~1 s of imports: only when the solution is really loaded
 
     nb = nbformat.read(path, as_version=4)
@@ -33,9 +39,10 @@ def reference_code(path: Path) -> str:
         meta = cell.metadata.get("nbgrader", {})
         if cell.cell_type != "code" or not meta or meta.get("grade"):
             continue
-        if meta.get("grade_id") in SKIPPED_CELLS:
+        grade_id = meta.get("grade_id")
+        if grade_id in SKIPPED_CELLS or grade_id in skip:
             continue
-        chunks.append(cell.source)
+        chunks.append((changes or {}).get(grade_id, cell.source))
     return "\n\n".join(chunks)
 
 
@@ -44,6 +51,16 @@ def _load(path: str) -> types.ModuleType:
     module = types.ModuleType("reference_solution", f"Reference solution from {path}")
     module.__file__ = path
     exec(compile(reference_code(Path(path)), path, "exec"), module.__dict__)
+    return module
+
+
+def variant(path: str | os.PathLike[str], changes: Mapping[str, str],
+            skip: Collection[str] = ()) -> types.ModuleType:
+    """Return a fresh module of the notebook's solution with ``changes`` made (see
+    ``reference_code``): a student's version, for tests. Not cached."""
+    module = types.ModuleType("reference_variant", f"A variant of the solution in {path}")
+    module.__file__ = str(path)
+    exec(compile(reference_code(Path(path), changes, skip), str(path), "exec"), module.__dict__)
     return module
 
 

@@ -5,36 +5,18 @@ would (each replaces one text of the reference's answer cell)."""
 from __future__ import annotations
 
 import types
-from pathlib import Path
+
+import assignment_support as shared
+from assignment_support import notebooks
 
 from plaisante import reference
 
-ROOT = Path(__file__).resolve().parents[1]
-SOURCE = ROOT / "solutions" / "deck" / "deck.ipynb"
-RELEASE = ROOT / "starter" / "deck" / "deck.ipynb"
-
-
-def load_reference() -> types.ModuleType:
-    """Return the reference solution: the source notebook's setup and solution cells, run."""
-    return reference.load("deck", SOURCE)
-
-
-def solution_cells() -> dict[str, str]:
-    """Return {grade_id: source} of the source notebook's answer cells, markers removed."""
-    import re
-
-    import nbformat
-
-    region = re.compile(r"[ \t]*### (BEGIN|END) SOLUTION\n?")
-    notebook = nbformat.read(SOURCE, as_version=4)
-    return {cell.metadata.nbgrader["grade_id"]: region.sub("", cell.source)
-            for cell in notebook.cells
-            if cell.cell_type == "code" and cell.metadata.get("nbgrader", {}).get("solution")}
+SOURCE, RELEASE = notebooks("deck")
 
 
 #: mistake → (answer cell, text of the reference, what the student wrote instead, the test
 #: cells it must fail). One per lesson of the issue, and a few more.
-MISTAKES: dict[str, tuple[str, str, str, set[str]]] = {
+MISTAKES: dict[str, shared.Mistake] = {
     "shuffle_swaps_with_any_index": (
         "step2_shuffle_code",
         "    for i in range(len(cards) - 1, 0, -1):\n        j = rng.randrange(i + 1)\n",
@@ -92,26 +74,16 @@ MISTAKES: dict[str, tuple[str, str, str, set[str]]] = {
 }
 
 
+def load_reference() -> types.ModuleType:
+    """Return the reference solution: the source notebook's setup and solution cells, run."""
+    return reference.load("deck", SOURCE)
+
+
 def mistaken(name: str) -> dict[str, str]:
     """Return {answer cell: source} with the mistake ``name`` applied to the reference."""
-    cell, old, new, _ = MISTAKES[name]
-    source = solution_cells()[cell]
-    assert old in source, (name, old)
-    return {cell: source.replace(old, new)}
+    return shared.mistaken(SOURCE, MISTAKES, name)
 
 
 def module_with(changes: dict[str, str]) -> types.ModuleType:
     """Return a module made of the setup cell and the answer cells, with ``changes``."""
-    import nbformat
-
-    notebook = nbformat.read(SOURCE, as_version=4)
-    module = types.ModuleType("deck_variant")
-    cells = solution_cells()
-    for cell in notebook.cells:
-        meta = cell.metadata.get("nbgrader", {})
-        if cell.cell_type != "code" or meta.get("grade") or meta.get("grade_id") == "play":
-            continue
-        grade_id = meta.get("grade_id")
-        source = changes.get(grade_id, cells.get(grade_id, cell.source))
-        exec(compile(source, str(grade_id), "exec"), module.__dict__)
-    return module
+    return reference.variant(SOURCE, changes)

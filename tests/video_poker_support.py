@@ -5,36 +5,21 @@ would (each replaces one text of the reference's answer cell). The samples
 
 from __future__ import annotations
 
-import re
 import types
-from pathlib import Path
 
-import nbformat
+import assignment_support as shared
+from assignment_support import notebooks
 
 from plaisante import reference
 
-ROOT = Path(__file__).resolve().parents[1]
-SOURCE = ROOT / "solutions" / "video_poker" / "video_poker.ipynb"
-RELEASE = ROOT / "starter" / "video_poker" / "video_poker.ipynb"
-
-
-def load_reference() -> types.ModuleType:
-    """Return the reference solution: the source notebook's setup and solution cells, run."""
-    return reference.load("video_poker", SOURCE)
-
-
-def solution_cells() -> dict[str, str]:
-    """Return {grade_id: source} of the source notebook's answer cells, markers removed."""
-    region = re.compile(r"[ \t]*### (BEGIN|END) SOLUTION\n?")
-    notebook = nbformat.read(SOURCE, as_version=4)
-    return {cell.metadata.nbgrader["grade_id"]: region.sub("", cell.source)
-            for cell in notebook.cells
-            if cell.cell_type == "code" and cell.metadata.get("nbgrader", {}).get("solution")}
+SOURCE, RELEASE = notebooks("video_poker")
+#: cells of the source that show or test things, not the machine a variant is made of
+DEMO_CELLS = ("step4_saving_demo", "step5_port", "step5_my_tests")
 
 
 #: mistake → (answer cell, text of the reference, what the student wrote instead, the test
 #: cells it must fail). One per lesson of the issue, and a few more.
-MISTAKES: dict[str, tuple[str, str, str, set[str]]] = {
+MISTAKES: dict[str, shared.Mistake] = {
     "frequencies_ace_in_slot_1": (
         "step1_frequencies_code", "counts[card.value] += 1",
         "counts[1 if card.rank == 'A' else card.value] += 1", {"step1_frequencies_hidden"}),
@@ -91,25 +76,16 @@ MISTAKES: dict[str, tuple[str, str, str, set[str]]] = {
 }
 
 
+def load_reference() -> types.ModuleType:
+    """Return the reference solution: the source notebook's setup and solution cells, run."""
+    return reference.load("video_poker", SOURCE)
+
+
 def mistaken(name: str) -> dict[str, str]:
     """Return {answer cell: source} with the mistake ``name`` applied to the reference."""
-    cell, old, new, _ = MISTAKES[name]
-    source = solution_cells()[cell]
-    assert old in source, (name, old)
-    return {cell: source.replace(old, new)}
+    return shared.mistaken(SOURCE, MISTAKES, name)
 
 
 def module_with(changes: dict[str, str]) -> types.ModuleType:
     """Return a module made of the setup cell and the answer cells, with ``changes``."""
-    notebook = nbformat.read(SOURCE, as_version=4)
-    module = types.ModuleType("video_poker_variant")
-    cells = solution_cells()
-    for cell in notebook.cells:
-        meta = cell.metadata.get("nbgrader", {})
-        if cell.cell_type != "code" or meta.get("grade") or meta.get("grade_id") in (
-                "play", "step4_saving_demo", "step5_port", "step5_my_tests"):
-            continue
-        grade_id = meta.get("grade_id")
-        source = changes.get(grade_id, cells.get(grade_id, cell.source))
-        exec(compile(source, str(grade_id), "exec"), module.__dict__)
-    return module
+    return reference.variant(SOURCE, changes, skip=DEMO_CELLS)
