@@ -144,3 +144,14 @@ def test_list_shows_every_assignment_in_teaching_order_with_its_title(capsys) ->
     assert [line.split()[0] for line in lines] == list(COURSE)
     for line, assignment in zip(lines, COURSE):
         assert load(assignment).title in line and "released" in line
+
+
+@pytest.mark.parametrize("assignment", COURSE)
+def test_test_and_answer_cells_may_raise_so_run_all_goes_on(assignment: str) -> None:
+    """Test and answer cells carry the ``raises-exception`` tag: Run All goes past a failing
+    step in JupyterLab, as grading does."""
+    source = nbformat.read(LAYOUT.source(assignment), as_version=4)
+    cells = [cell for cell in source.cells if cell.cell_type == "code"
+             and (cell.metadata.get("nbgrader", {}).get("grade")
+                  or cell.metadata.get("nbgrader", {}).get("solution"))]
+    assert cells and all("raises-exception" in cell.metadata.get("tags", []) for cell in cells)
