@@ -15,14 +15,13 @@ import itertools
 import json
 import os
 import re
-import shutil
 import statistics
-import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
+from course_cli import cli as run
+from course_cli import new_course
 from nbgrader.api import Gradebook
 
 from plaisante.course import CourseLayout
@@ -50,16 +49,6 @@ MANIFEST = json.loads((SAMPLES / "manifest.json").read_text(encoding="utf-8"))
 EXPECTED = {student: sample["expected"] for student, sample in MANIFEST["samples"].items()}
 
 
-def run(*args: str, cwd: Path, check: bool = True) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
-    env.pop("PLAISANTE_COURSE", None)
-    done = subprocess.run([sys.executable, "-m", "plaisante.cli", *args], cwd=cwd, env=env,
-                          text=True, capture_output=True, timeout=900)
-    if check:
-        assert done.returncode == 0, (args, done.stdout[-3000:], done.stderr[-3000:])
-    return done
-
-
 def broken_bytes() -> bytes:
     return (SAMPLES / MANIFEST["samples"]["full_marks"]["notebook"]).read_bytes()[:3000]
 
@@ -68,10 +57,7 @@ def broken_bytes() -> bytes:
 def course(tmp_path_factory: pytest.TempPathFactory) -> dict:
     """A course copy: the samples submitted, the broken file collected into submitted/, a
     roster of three (one without any submission), graded, fed back, reported, exported."""
-    root = tmp_path_factory.mktemp("course")
-    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
-    shutil.copytree(ROOT / "solutions", root / "solutions")
-    (root / "assignments").mkdir()
+    root = new_course(tmp_path_factory.mktemp("course"))
     run("release", ASSIGNMENT, cwd=root)
     for student, sample in MANIFEST["samples"].items():
         run("submit", str(SAMPLES / sample["notebook"]), "--student", student, cwd=root)

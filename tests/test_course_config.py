@@ -5,15 +5,14 @@ the cell time limit (``c.Execute.timeout``) and late penalties (the due date in 
 from __future__ import annotations
 
 import datetime
-import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
+from course_cli import cli
 from nbgrader.utils import parse_utc
 
 from plaisante import scores
@@ -25,10 +24,7 @@ pytestmark = [pytest.mark.nbgrader, pytest.mark.sandbox]
 
 
 def plaisante(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
-    env.pop("PLAISANTE_COURSE", None)
-    return subprocess.run([sys.executable, "-m", "plaisante.cli", *args], cwd=cwd, env=env,
-                          text=True, capture_output=True, check=False)
+    return cli(*args, cwd=cwd, check=False)
 
 
 @pytest.fixture(scope="module")

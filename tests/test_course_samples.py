@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from course_cli import cli, new_course
 
 from plaisante import scores
 from plaisante.course import CourseLayout
@@ -30,21 +29,14 @@ pytestmark = pytest.mark.nbgrader
 
 
 def plaisante(*args: str, course: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"],
-               PLAISANTE_COURSE=str(course))
-    return subprocess.run([sys.executable, "-m", "plaisante.cli", *args], cwd=course, env=env,
-                          text=True, capture_output=True, check=True)
+    return cli(*args, cwd=course, course=course)
 
 
 @pytest.fixture(scope="module")
 def submitted(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A course copy with every new assignment released and each of its samples submitted
     (the sample's name as the student id; not graded yet)."""
-    root = tmp_path_factory.mktemp("course")
-    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
-    for folder in ("solutions", "notebooks"):
-        shutil.copytree(ROOT / folder, root / folder)
-    (root / "assignments").mkdir()
+    root = new_course(tmp_path_factory.mktemp("course"), ("solutions", "notebooks"))
     plaisante("release", *ASSIGNMENTS, course=root)
     for assignment, manifest in MANIFESTS.items():
         for student, sample in manifest["samples"].items():

@@ -7,14 +7,13 @@ flagged by name for what was unusual.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
+from course_cli import cli as run
+from course_cli import new_course
 
 from plaisante.course import CourseLayout
 from plaisante.grading.notebook_check import Unreadable, read_submission, sanitize
@@ -95,22 +94,9 @@ def test_the_only_notebook_under_another_name_is_read_and_named(tmp_path):
 
 # ----------------------------------------------------------------------------- graded, end to end
 
-def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
-    env.pop("PLAISANTE_COURSE", None)
-    done = subprocess.run([sys.executable, "-m", "plaisante.cli", *args], cwd=cwd, env=env,
-                          text=True, capture_output=True, timeout=900)
-    assert done.returncode == 0, (args, done.stdout[-3000:], done.stderr[-3000:])
-    return done
-
-
 @pytest.mark.nbgrader
 def test_both_are_graded_to_the_samples_score_and_flagged_by_name(tmp_path):
-    root = tmp_path / "course"
-    root.mkdir()
-    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
-    shutil.copytree(ROOT / "solutions", root / "solutions")
-    (root / "assignments").mkdir()
+    root = new_course(tmp_path / "course")
     run("release", ASSIGNMENT, cwd=root)
     layout = CourseLayout(root)
     folder = layout.submitted("redownload", ASSIGNMENT).parent

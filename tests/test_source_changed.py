@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import copy
 import json
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
+from course_cli import cli as run
+from course_cli import new_course
 from nbgrader.utils import compute_checksum
 
 from plaisante.course import CourseLayout
@@ -114,22 +112,9 @@ def test_a_vscode_save_with_most_locked_cells_changed_is_still_refused(tmp_path)
 
 # ----------------------------------------------------------------------------- regraded, end to end
 
-def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
-    env.pop("PLAISANTE_COURSE", None)
-    done = subprocess.run([sys.executable, "-m", "plaisante.cli", *args], cwd=cwd, env=env,
-                          text=True, capture_output=True, timeout=900)
-    assert done.returncode == 0, (args, done.stdout[-3000:], done.stderr[-3000:])
-    return done
-
-
 @pytest.mark.nbgrader
 def test_regrade_after_a_visible_test_line_is_removed_flags_no_one(tmp_path):
-    root = tmp_path / "course"
-    root.mkdir()
-    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
-    shutil.copytree(ROOT / "solutions", root / "solutions")
-    (root / "assignments").mkdir()
+    root = new_course(tmp_path / "course")
     run("release", ASSIGNMENT, cwd=root)
     layout = CourseLayout(root)
     run("submit", str(FULL), "--student", "alice", cwd=root)
