@@ -125,7 +125,8 @@ class LiveSubmission:
             if left <= 0 or len(self.buffer) > MAX_ANSWER_CHARS:
                 self.close()
                 self.stopped = (f"the student's code did not answer within {deadline:g} s"
-                                if left <= 0 else "the student's answer was too large")
+                                if left <= 0 else "the student's answer was too large"
+                                ) + " (stopped: run plaisante demo again to start it anew)"
                 raise KernelLost(self.stopped)
             ready, _, _ = select.select([fd], [], [], left)
             if ready:
