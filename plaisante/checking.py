@@ -153,9 +153,10 @@ def substituted(function: Any, **stand_ins: Any) -> Iterator[None]:
         if value is not missing:
             swaps[id(value)] = stand_ins[name] if id(value) not in swaps else None
     swaps = {key: stand_in for key, stand_in in swaps.items() if stand_in is not None}
-    for name, value in list(namespace.items()):  # tables built from the parts, e.g.
-        if name not in saved and _type(value) in (list, tuple, dict):  # ORDER = [(FLUSH,
-            swapped = _swapped(value, swaps, 2)  # has_flush), …]: the stand-ins there too
+    for name, value in list(namespace.items()) if swaps else ():  # tables built from the
+        if (name not in saved and name not in _HISTORY  # parts, e.g. ORDER = [(FLUSH,
+                and _type(value) in _TABLES):  # has_flush), …]: the stand-ins there too
+            swapped = _swapped(value, swaps, 2)
             if swapped is not value:
                 saved[name] = value
                 namespace[name] = swapped
@@ -168,6 +169,14 @@ def substituted(function: Any, **stand_ins: Any) -> Iterator[None]:
                 namespace.pop(name, None)
             else:
                 namespace[name] = value
+
+
+_TABLES = (list, tuple, dict)
+
+#: IPython's input and output history in a kernel's namespace: long, and never a table of
+#: parts a student's code reads, so not searched for parts to swap (a grading kernel answers
+#: hundreds of calls, each searching the namespace).
+_HISTORY = frozenset({"In", "Out", "_ih", "_oh", "_dh"})
 
 
 def _swapped(value: Any, swaps: dict[int, Any], depth: int) -> Any:

@@ -32,6 +32,7 @@ the namespace's init, so nothing K started outlives it.
 from __future__ import annotations
 
 import ctypes
+import gc
 import importlib
 import json
 import os
@@ -321,6 +322,7 @@ def main(argv: list[str]) -> int:
     work_dir, tmpfs_bytes, modules = argv[0], int(argv[1]), argv[2:]
     commands, answers = sys.stdin.buffer, sys.stdout.buffer
     preload(modules)
+    gc.freeze()  # what the zygote imported is never traversed by a kernel's collections
     _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # no process of its uid may read or write it
     _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     zygote = Zygote(work_dir, tmpfs_bytes)
