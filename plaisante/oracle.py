@@ -35,7 +35,8 @@ cell), ``globals`` (read names of the notebook),
 ``call`` (with optional stand-ins, ``with``), ``routed`` (one run of a student's own tests,
 whose calls of the implementation come back as prompts: ``plaisante.student_tests``),
 ``getattr``, ``unary`` (repr, str, hash, len,
-bool, iter), ``binary`` (eq, ne, lt, le, gt, ge, contains, getitem) and ``end``.
+bool, iter), ``binary`` (eq, ne, lt, le, gt, ge, contains, getitem), ``run`` (run one of the
+notebook's own cells, ``code``, as an ``execute_request`` would: ``run_cell``) and ``end``.
 """
 
 from __future__ import annotations
@@ -193,16 +194,19 @@ def answer(request: dict[str, Any], registry: Registry, user_ns: dict[str, Any])
         function = decode(request["f"])
         stand_ins = {name: stand_in(spec, registry) for name, spec in request["with"].items()}
         answers: list[dict[str, Any]] = []
-        for each in request["each"][:MAX_CALLS]:
-            try:
-                args = [decode(item) for item in each["a"]]
-                kwargs = {key: decode(value) for key, value in each["kw"]}
-                result = call(function, args, kwargs, stand_ins)
-                back = [registry.encode(arg) if type(arg) is list else None for arg in args]
-                answers.append({"ok": registry.encode(result), "back": back})
-            except BaseException as error:  # noqa: B036  the student's code may raise anything
-                answers.append({"err": error_answer(error)})
-                break
+        from plaisante.checking import substituted
+
+        with substituted(function, **stand_ins):  # once for the batch: it searches the globals
+            for each in request["each"][:MAX_CALLS]:
+                try:
+                    args = [decode(item) for item in each["a"]]
+                    kwargs = {key: decode(value) for key, value in each["kw"]}
+                    result = function(*args, **kwargs)
+                    back = [registry.encode(arg) if type(arg) is list else None for arg in args]
+                    answers.append({"ok": registry.encode(result), "back": back})
+                except BaseException as error:  # noqa: B036  student code may raise anything
+                    answers.append({"err": error_answer(error)})
+                    break
         return {"ok": answers}
     if op == "getattr":
         return {"ok": registry.encode(getattr(decode(request["x"]), request["name"]))}
@@ -217,13 +221,54 @@ def answer(request: dict[str, Any], registry: Registry, user_ns: dict[str, Any])
     raise ValueError(f"unknown operation {op!r}")
 
 
-def respond(text: str, registry: Registry, user_ns: dict[str, Any]) -> str | None:
-    """Return the answer's JSON text to the request ``text``, or None for ``end``."""
+#: The iopub message a ``run`` sends once the cell's outputs are out (see ``run_cell``).
+RAN = "plaisante_ran"
+
+
+def _no_input(*_args: Any, **_kwargs: Any) -> str:
+    from IPython.core.error import StdinNotImplementedError
+
+    raise StdinNotImplementedError("input() was called, but there is no keyboard when grading")
+
+
+def run_cell(shell: Any, code: str, seq: Any) -> dict[str, Any]:
+    """Run one of the notebook's own cells as the kernel runs an ``execute_request``: in the
+    notebook's namespace, with history, its outputs (streams, displays, its result, its
+    error) published on iopub as usual, and ``input()`` refused. Then flush the streams and
+    publish ``RAN`` with ``seq`` (the grader keeps the outputs that came before it). Returns
+    ``{"count": execution count}``."""
+    import getpass
+    import sys
+
+    count = shell.execution_count
+    saved = builtins.input, getpass.getpass
+    builtins.input = getpass.getpass = _no_input
+    try:
+        shell.run_cell(code, store_history=True, silent=False)
+    finally:
+        builtins.input, getpass.getpass = saved
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001  a cell may have replaced the streams
+            pass
+    kernel = shell.kernel
+    kernel.session.send(kernel.iopub_socket, RAN, {"q": seq}, parent=kernel.get_parent())
+    return {"count": count}
+
+
+def respond(text: str, registry: Registry, user_ns: dict[str, Any],
+            shell: Any = None) -> str | None:
+    """Return the answer's JSON text to the request ``text``, or None for ``end``. A ``run``
+    request needs the kernel's ``shell``."""
     request = json.loads(text)
     if request.get("op") == "end":
         return None
     try:
-        reply = answer(request, registry, user_ns)
+        if request.get("op") == "run" and shell is not None:
+            reply = {"ok": run_cell(shell, str(request["code"]), request.get("q"))}
+        else:
+            reply = answer(request, registry, user_ns)
     except BaseException as error:  # noqa: B036  the student's code may raise anything
         reply = {"err": error_answer(error)}
     reply["q"] = request.get("q")
@@ -255,9 +300,9 @@ def exchange_with(kernel: Any) -> Any:
 
     def send(text: str) -> str:
         socket.send_multipart([*ident, RAW, text.encode("utf-8")])
-        while True:
-            frames = socket.recv_multipart()
-            if len(frames) >= 2 and frames[-2] == RAW:
+        while True:  # only from the grader's socket that started this serve: a request an
+            frames = socket.recv_multipart()  # earlier conversation left queued is not one
+            if len(frames) == len(ident) + 2 and frames[:-2] == ident and frames[-2] == RAW:
                 return frames[-1].decode("utf-8", "replace")
     return send
 
@@ -271,4 +316,4 @@ def serve() -> None:
     registry = Registry()
     text: str | None = json.dumps({"q": 0, "ok": "ready"})
     while text is not None:
-        text = respond(send(text), registry, shell.user_ns)
+        text = respond(send(text), registry, shell.user_ns, shell)

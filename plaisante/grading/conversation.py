@@ -1,4 +1,5 @@
-"""The judge's line to a sandboxed kernel: test cells' requests over the stdin channel.
+"""The grader's line to a sandboxed kernel: the notebook's cells run, and test cells' requests
+answered, over the stdin channel.
 
 ``KernelConversation.transport`` is the ``Transport`` that ``plaisante.grading.judge`` asks
 through. The first request starts ``plaisante.oracle.serve()`` in the kernel as a silent
@@ -7,36 +8,41 @@ AST hooks never see it) with ``allow_stdin``; after that each request and each a
 bare ZeroMQ frames on the stdin channel, ``[oracle.RAW, JSON text]`` (no Jupyter header or
 signature: this socket is connected to the kernel alone, and the kernel is the party being
 asked anyway). A Jupyter ``input_request`` there (the student's own ``input()`` during a call)
-is read as an answer, and so breaks the protocol, as before.
+is read as an answer, and so breaks the protocol, as before. One conversation serves a whole
+notebook: ``run`` runs each of the notebook's own cells through it (one exchange a cell instead
+of an ``execute_request`` and its half-dozen signed messages), until a timeout, a dead kernel
+or a broken protocol ends it.
 
 While it waits, the conversation reads the stdin, shell and iopub channels together: iopub
 (whatever the student's code prints during the calls) is read and dropped at once, so it never
-piles up, and a verdict never depends on it; each message is at most ``MAX_MESSAGE_BYTES``
-(ZeroMQ drops a larger one before the grader holds it, see ``bound_client``). The whole cell
-has one deadline; past it the wait ends with ``KernelTimeout``, and a kernel whose process
-ended gives ``KernelDied``.
+piles up, and a verdict never depends on it, except while ``run`` runs a cell, whose outputs
+it hands on; each message is at most ``MAX_MESSAGE_BYTES`` (ZeroMQ drops a larger one before
+the grader holds it, see ``bound_client``). Each cell has one deadline; past it the wait ends
+with ``KernelTimeout``, and a kernel whose process ended gives ``KernelDied``.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 import zmq
 from jupyter_core.utils import run_sync
 
-from ..oracle import RAW
-from .judge import KernelDied, KernelLost, KernelTimeout, Verdict
+from ..oracle import RAN, RAW
+from .judge import KernelDied, KernelLost, KernelTimeout
 
 #: The kernel side, started as a user expression (see the module doc).
 SERVE = "__import__('plaisante.oracle', fromlist=['serve']).serve()"
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024  # one frame of one kernel message (ZMQ_MAXMSGSIZE)
 QUEUED_MESSAGES = 64  # messages ZeroMQ queues per channel before it drops or waits (RCVHWM)
-END_GRACE = 5.0  # seconds the serve loop has to return once told to end
 INTERRUPT_GRACE = 3.0  # seconds a timed-out call has to give way to an interrupt
-DRAIN_AT_ONCE = 256  # iopub messages read and dropped in one go
+DRAIN_AT_ONCE = 256  # iopub messages read in one go
 HANDSHAKE_WAIT = 5.0  # seconds a conversation's stdin socket has to connect to the kernel
+RAN_GRACE = 5.0  # seconds a cell's outputs have to arrive after the kernel ran it
+SMALL_MESSAGE = 4096  # bytes of an iopub message always read while a cell runs (RAN is one)
 
 
 def bound_context(context: Any) -> Any:
@@ -53,14 +59,6 @@ def bound_client(client: Any) -> Any:
     its channels start). Returns ``client``."""
     bound_context(client.context)
     return client
-
-
-async def drain(channel: Any) -> None:
-    """Read and drop what is waiting on ``channel`` (at most ``DRAIN_AT_ONCE`` messages)."""
-    for _ in range(DRAIN_AT_ONCE):
-        if not await channel.msg_ready():
-            return
-        await channel.get_msg(timeout=0)
 
 
 class KernelConversation:
@@ -97,6 +95,7 @@ class KernelConversation:
         self.iopub = self.context.socket(zmq.SUB)
         self.iopub.setsockopt(zmq.SUBSCRIBE, b"")
         self.iopub.connect(self.km._make_url("iopub"))
+        self._await_subscription(identity)
         self.poller = zmq.Poller()
         for socket in (self.stdin, self.shell, self.iopub):
             self.poller.register(socket, zmq.POLLIN)
@@ -107,6 +106,28 @@ class KernelConversation:
         self.timed_out = False
         self.died = False
         self.signed = False  # the last prompt came as a signed Jupyter input_request
+        self.collect: Callable[[dict[str, Any]], None] | None = None  # a run's outputs
+        self.full: Callable[[], bool] = lambda: False  # True: the run's outputs are cut
+        self.runs = 0  # cells run so far (their sequence numbers, below the judge's)
+        self.ran: Any = None  # the sequence number of the last RAN the kernel published
+
+    def _await_subscription(self, identity: bytes) -> None:
+        """Wait until the kernel's iopub socket has taken this conversation's subscription, so
+        that the outputs of the first cell it runs are not published before anyone listens
+        (ZeroMQ's slow joiner). ipykernel answers a new topic with an ``iopub_welcome``
+        message on that topic: a topic of this conversation's own is subscribed after the
+        catch-all one, and its welcome awaited (at most ``HANDSHAKE_WAIT`` seconds; a kernel
+        that sends none costs that wait, nothing else)."""
+        topic = b"plaisante-" + identity
+        self.iopub.setsockopt(zmq.SUBSCRIBE, topic)
+        deadline = time.monotonic() + HANDSHAKE_WAIT
+        while (remaining := deadline - time.monotonic()) > 0:
+            if not self.iopub.poll(int(remaining * 1000) + 1):
+                break
+            frames = self.iopub.recv_multipart()
+            if frames[0] == topic:
+                break
+        self.iopub.setsockopt(zmq.UNSUBSCRIBE, topic)
 
     def close(self) -> None:
         """Release this conversation's sockets and their context."""
@@ -136,20 +157,35 @@ class KernelConversation:
         self._reply(text)
         return self._prompt()
 
-    def end(self, verdict: Verdict) -> Verdict:
-        """Tell the kernel the cell is done and wait for it to finish; return ``verdict``, or
-        a lost one when the kernel does not finish in time."""
-        if self.msg_id is None:
-            return verdict
-        self._reply(json.dumps({"op": "end"}))
-        self.deadline = max(self.deadline, time.monotonic() + END_GRACE)
+    def run(self, code: str, on_output: Callable[[dict[str, Any]], None],
+            full: Callable[[], bool] = lambda: False) -> int | None:
+        """Run one of the notebook's own cells in the kernel (``oracle.run_cell``): hand each
+        output message it publishes (stream, display_data, execute_result, error,
+        clear_output, comm…; signed by the kernel, addressed to this conversation) to
+        ``on_output``, in order, until the kernel says they are all out; return the cell's
+        execution count. Raises KernelLost as ``transport`` does; when the kernel answers but
+        never says its outputs are out (``RAN_GRACE`` seconds), the cell keeps those that came.
+        While ``full()`` is True, messages over ``SMALL_MESSAGE`` bytes are dropped unread
+        (counted as dropped): a flood costs no parsing once the output allowance is spent."""
+        self.runs += 1
+        seq = -self.runs  # the judge's own requests count up from 1
+        self.collect, self.full = on_output, full
         try:
-            while self._next()[0] == "prompt":  # an input() of the student's
-                self._reply(json.dumps({"op": "end"}))
-        except KernelLost as lost:
-            return Verdict(False, verdict.printed, (type(lost).__name__, str(lost)),
-                           lost=str(lost))
-        return verdict
+            text = self.transport(json.dumps({"q": seq, "op": "run", "code": code}))
+            try:
+                reply = json.loads(text)
+            except ValueError:
+                reply = None
+            if type(reply) is not dict or reply.get("q") != seq or "ok" not in reply:
+                raise KernelLost(f"the kernel did not run the cell: {text[:80]!r}")
+            grace = min(self.deadline, time.monotonic() + RAN_GRACE)
+            while self.ran != seq and time.monotonic() < grace:
+                if self.iopub.poll(int(max(0.0, grace - time.monotonic()) * 1000) + 1):
+                    self._drop_output()
+        finally:
+            self.collect = None
+        count = reply["ok"].get("count") if type(reply["ok"]) is dict else None
+        return count if type(count) is int else None
 
     def interrupt(self) -> bool:
         """Interrupt a call that ran out of time; return True when the kernel gave way (the
@@ -217,13 +253,23 @@ class KernelConversation:
 
     def _drop_output(self) -> None:
         """Read and drop what the student's code printed during the calls (never part of a
-        verdict), counting its bytes in ``dropped_bytes``."""
+        verdict), counting its bytes in ``dropped_bytes``; while a cell runs, hand its
+        outputs to ``collect`` instead."""
         for _ in range(DRAIN_AT_ONCE):
             try:
                 frames = self.iopub.recv_multipart(zmq.NOBLOCK, copy=False)
             except zmq.Again:
                 return
-            self.dropped_bytes += sum(len(frame.buffer) for frame in frames)
+            size = sum(len(frame.buffer) for frame in frames)
+            if self.collect is not None and (size <= SMALL_MESSAGE or not self.full()):
+                msg = self._jupyter([frame.bytes for frame in frames])
+                if msg is not None and self._mine(msg):
+                    if msg["msg_type"] == RAN:
+                        self.ran = msg["content"].get("q")
+                    else:
+                        self.collect(msg)
+                    continue
+            self.dropped_bytes += size
 
     def take_dropped(self) -> int:
         """Return the bytes of output dropped since the last call, and start counting anew."""

@@ -3,11 +3,14 @@ notebooks.
 
 ``JudgedExecute`` runs in place of ``nbgrader.preprocessors.Execute`` inside nbgrader's own
 ``Autograde`` converter. The student's cells (setup, answers, anything they added) run in the
-sandboxed kernel as nbgrader would run them. Test cells do not: each one is judged in this
-process by ``plaisante.grading.judge`` from the instructor's source (``test_sources``, read from
-the gradebook), asking the kernel only for what the student's parts answer. The cell gets the
-judge's outputs (what the test printed, and an error for a failure), so nbgrader's own
-``SaveAutoGrades`` scores it and formgrader shows the judge's messages. On top of that it:
+sandboxed kernel, one at a time and in order, as nbgrader would run them, with their outputs
+(``_run``: through the judge's conversation with the kernel, not an ``execute_request`` each,
+which cost half a grading's CPU in Jupyter's messages). Test cells do not run there: each one
+is judged in this process by ``plaisante.grading.judge`` from the instructor's source
+(``test_sources``, read from the gradebook), asking the kernel only for what the student's
+parts answer. The cell gets the judge's outputs (what the test printed, and an error for a
+failure), so nbgrader's own ``SaveAutoGrades`` scores it and formgrader shows the judge's
+messages. On top of that it:
 
 * bounds the whole notebook's wall time (``submission_seconds``): a cell not reached in time
   gets an error output, so nbgrader scores its tests 0;
@@ -29,14 +32,14 @@ import time
 from typing import Any
 
 from jupyter_core.utils import run_sync
-from nbclient.exceptions import CellTimeoutError, DeadKernelError
+from nbclient.exceptions import CellExecutionComplete
 from nbformat.notebooknode import NotebookNode
 from nbgrader import utils
 from nbgrader.preprocessors import Execute
 from traitlets import Dict, Float, Integer, List, Unicode
 
-from .conversation import KernelConversation, drain
-from .judge import judge_cell, setup_namespace
+from .conversation import KernelConversation
+from .judge import KernelLost, judge_cell, setup_namespace
 
 NOT_RUN = "NotGraded"
 AFTER_CUT = 4096  # bytes each cell may still print once the notebook's allowance is spent
@@ -113,7 +116,12 @@ class JudgedExecute(Execute):
         self._setup: dict[str, Any] | None = None
         self._conversation: KernelConversation | None = None
         self._locked = False
-        return super().preprocess(nb, resources, km)
+        try:
+            return super().preprocess(nb, resources, km)
+        finally:
+            if self._conversation is not None:
+                self._conversation.close()
+                self._conversation = None
 
     def _get_timeout(self, cell: NotebookNode | None) -> int | None:
         timeout = super()._get_timeout(cell)
@@ -140,37 +148,65 @@ class JudgedExecute(Execute):
             cell.outputs = self._judge(name, index)
             cell.execution_count = None
             return cell, resources
-        try:
-            cell, resources = super().preprocess_cell(cell, resources, index)
-        except CellTimeoutError:
-            timeout = self._cell_timeout
-            self.incident("timeout", f"timeout: {name} ran over {timeout} s and ignored the "
-                          "interrupt (kernel restarted)", name)
-            cell.outputs = [error_output("CellTimeoutError", f"ran over {timeout} s")]
-            self._restart(name)
-            return cell, resources
-        except DeadKernelError:
-            why = self._death_cause()
-            self.incident("kernel-died", f"kernel died in {name} ({why}{self._then()})", name)
-            cell.outputs = [error_output("DeadKernelError", f"the kernel died: {why}")]
-            self._restart(name)
-            return cell, resources
-        self._note_errors(cell, name)
-        timed_out = any(o.get("ename") == "CellTimeoutError" for o in cell.outputs
-                        if o.output_type == "error")
-        if not timed_out:
-            self._replay.append(cell.source)
+        self._run(cell, name, index)
         return cell, resources
+
+    def _run(self, cell: NotebookNode, name: str, index: int) -> None:
+        """Run a cell of the notebook's own (setup, answer, any other) in the kernel through
+        the judge's conversation (``KernelConversation.run``): the outputs the kernel
+        publishes go through nbclient's ``process_message`` (and this class's output limit)
+        as they would for an ``execute_request``, without its per-cell messages. A timeout,
+        a dead kernel or a broken protocol is handled as in a test cell (``_lost``)."""
+        cell.outputs = []
+        cell.execution_count = None
+        self.clear_before_next_output = False  # nbclient's state for one cell's outputs
+        deadline = time.monotonic() + (self._cell_timeout or self.submission_seconds)
+        conversation = self._conversation
+        if conversation is None:
+            conversation = self._conversation = KernelConversation(self, deadline)
+        else:
+            conversation.renew(deadline)
+
+        def take(msg: dict[str, Any]) -> None:
+            if msg["msg_type"] in ("status", "execute_input"):  # not outputs of the cell
+                return
+            try:
+                self.process_message(msg, cell, index)
+            except CellExecutionComplete:
+                pass
+            except ValueError:  # not an output nbformat knows: dropped
+                pass
+
+        try:
+            cell.execution_count = conversation.run(cell.source, take, lambda: self._full(index))
+        except KernelLost as lost:
+            timed_out = conversation.timed_out
+            self._conversation = None
+            self._lost(name, str(lost), conversation)
+            conversation.close()
+            if timed_out:
+                cell.outputs.append(error_output("CellTimeoutError",
+                                                 f"ran over {self._cell_timeout} s"))
+            elif conversation.died:
+                cell.outputs.append(error_output("DeadKernelError", "the kernel died"))
+            else:
+                cell.outputs.append(error_output("KernelLost", str(lost)))
+            return
+        self._note_errors(cell, name)
+        self._replay.append(cell.source)
+
+    def _full(self, index: int) -> bool:
+        """Return True when cell ``index`` may show no more output (the notebook's allowance
+        and the cell's few KB after the cut are spent)."""
+        return (self._output_used >= self.output_bytes
+                and self._cell_used.get(index, 0) >= AFTER_CUT)
 
     def _note_errors(self, cell: NotebookNode, name: str) -> None:
         for output in cell.outputs:
             if output.output_type != "error":
                 continue
             ename = output.get("ename", "")
-            if ename == "CellTimeoutError":
-                self.incident("timeout", f"timeout: {name} ran over {self._cell_timeout} s "
-                              "(interrupted)", name)
-            elif ename == "StdinNotImplementedError":
+            if ename == "StdinNotImplementedError":
                 self.incident("input", f"input() called in {name}: there is no keyboard "
                               "when grading (nor in validate)", name)
             elif ename == "MemoryError":
@@ -184,8 +220,8 @@ class JudgedExecute(Execute):
         """Judge the test cell ``name`` here (see ``plaisante.grading.judge``); return the
         outputs the cell gets: what the test printed, and an error output for a failure.
 
-        Consecutive test cells share one conversation with the kernel (each starts by
-        resetting its references); the last of a run ends it."""
+        Every cell of the notebook shares one conversation with the kernel (each test cell
+        starts by resetting its references)."""
         source = self.test_sources.get(name)
         if source is None:
             return [error_output("NotGraded", f"{name} is not a test cell of this assignment")]
@@ -201,11 +237,6 @@ class JudgedExecute(Execute):
                              conversation.transport, fresh=fresh)
         self._count_dropped(conversation.take_dropped(), name)
         self._conversation = conversation
-        if verdict.lost is None and not self._next_is_test(index):
-            verdict = conversation.end(verdict)
-            self._conversation = None
-            if verdict.lost is None:
-                conversation.close()
         if verdict.lost is not None:
             self._conversation = None
             self._lost(name, verdict.lost, conversation)
@@ -232,13 +263,6 @@ class JudgedExecute(Execute):
             self._output_cut = True
             self.incident("output", f"output limit: over {self.output_bytes} bytes of output "
                           f"(cut from {name} on)", name)
-
-    def _next_is_test(self, index: int) -> bool:
-        """Return True when the next code cell that will run after ``index`` is a test cell."""
-        for cell in self.nb.cells[index + 1:]:
-            if cell.cell_type == "code" and cell.source.strip():
-                return is_test(cell)
-        return False
 
     def _lost(self, name: str, why: str, conversation: KernelConversation) -> None:
         """After the kernel was lost in a test cell: say why, and get a working kernel back
@@ -282,33 +306,6 @@ class JudgedExecute(Execute):
                    -9: "killed (SIGKILL)", -24: "CPU time limit (SIGXCPU)"}
         return signals.get(code, f"exit status {code}")
 
-    def _silent(self, code: str, timeout: float = 30.0) -> bool:
-        """Run ``code`` in the kernel without output or history; return True when it ran
-        without error. Waits at most ``timeout`` s, the cell timeout, or what is left of the
-        notebook's time."""
-        timeout = max(1.0, min(timeout, float(self.timeout or timeout),
-                               self._deadline - time.monotonic()))
-        msg_id = self.kc.execute(code, silent=True, store_history=False)
-        try:
-            reply = run_sync(self._wait_reply)(msg_id, timeout)
-        except Exception:  # noqa: BLE001  a dead or stuck kernel: the caller's next cell sees it
-            return False
-        return reply is not None and reply["content"].get("status") == "ok"
-
-    async def _wait_reply(self, msg_id: str, timeout: float) -> dict[str, Any] | None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            await drain(self.kc.iopub_channel)
-            try:
-                msg = await self.kc.shell_channel.get_msg(timeout=0.2)
-            except Exception:  # noqa: BLE001  queue.Empty: check the kernel, then wait on
-                if not await self.km.is_alive():
-                    return None
-                continue
-            if msg["parent_header"].get("msg_id") == msg_id:
-                return msg
-        return None
-
     def _restart(self, name: str) -> None:
         if self._restarts >= self.max_restarts:
             self._stopped = (f"the kernel failed {self._restarts + 1} times; cells after "
@@ -329,12 +326,31 @@ class JudgedExecute(Execute):
             self._stopped = f"the kernel could not be restarted after {name}: {error}"
             self.incident("gave-up", self._stopped, name)
             return
+        self._replay_cells(name)
+
+    def _replay_cells(self, name: str) -> None:
+        """Run the cells that ran before ``name`` again, in the restarted kernel, through a
+        conversation of their own, their outputs dropped unread; one that runs over its time
+        is interrupted and the next goes on. The next cell goes on with the conversation."""
+        conversation: KernelConversation | None = None
         for source in self._replay:
-            ran = self._silent(source, timeout=min(30.0, self.timeout or 30.0))
-            if not ran and not run_sync(self.km.is_alive)():
+            deadline = time.monotonic() + min(30.0, float(self.timeout or 30.0),
+                                              max(1.0, self._deadline - time.monotonic()))
+            if conversation is None:
+                conversation = KernelConversation(self, deadline)
+            conversation.renew(deadline)
+            try:
+                conversation.run(source, lambda _msg: None, lambda: True)
+            except KernelLost:
+                if conversation.timed_out and conversation.interrupt():
+                    conversation.close()
+                    conversation = None
+                    continue
+                conversation.close()
                 self._stopped = f"the kernel died again while replaying the cells before {name}"
                 self.incident("gave-up", self._stopped, name)
                 return
+        self._conversation = conversation
 
     # ------------------------------------------------------------------ output limit
 

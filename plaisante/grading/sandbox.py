@@ -39,10 +39,12 @@ import threading
 import time
 from functools import lru_cache
 from pathlib import Path
+from queue import Empty
 from typing import Any
 
+from jupyter_client.asynchronous import AsyncKernelClient
 from jupyter_client.manager import AsyncKernelManager
-from traitlets import Dict, Integer, List, Unicode
+from traitlets import Dict, Integer, List, Type, Unicode
 
 from .result import Limits
 
@@ -310,6 +312,40 @@ class FolderWatch(threading.Thread):
             time.sleep(0.2)
 
 
+class SandboxKernelClient(AsyncKernelClient):
+    """jupyter_client's client without an iopub channel, ready as soon as the kernel answers
+    ``kernel_info``.
+
+    jupyter_client's own ``wait_for_ready`` then also waits until its iopub channel has
+    received something and stayed quiet for 0.2 s, at least 0.2 s of every kernel start (a
+    third of a graded submission's wall time). The grader never reads outputs on this
+    client's iopub channel: it runs the cells through the judge's conversation, whose own
+    iopub socket waits for the kernel's welcome (``KernelConversation``)."""
+
+    def start_channels(self, shell: bool = True, iopub: bool = False, stdin: bool = True,
+                       hb: bool = True, control: bool = True) -> None:
+        """Start the channels but iopub: a subscriber nobody reads would make the kernel
+        queue every output for it (up to a thousand messages, a GiB for a flood)."""
+        super().start_channels(shell=shell, iopub=iopub, stdin=stdin, hb=hb, control=control)
+
+    async def wait_for_ready(self, timeout: float | None = None) -> None:
+        deadline = time.monotonic() + (float("inf") if timeout is None else timeout)
+        while True:
+            self.kernel_info()
+            try:
+                msg = await self.shell_channel.get_msg(timeout=1)
+            except Empty:
+                pass
+            else:
+                if msg["msg_type"] == "kernel_info_reply":
+                    self._handle_kernel_info_reply(msg)
+                    return
+            if not await self._async_is_alive():
+                raise RuntimeError("Kernel died before replying to kernel_info")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"Kernel didn't respond in {timeout:.0f} seconds")
+
+
 class SandboxKernelManager(AsyncKernelManager):
     """An ipykernel launched inside the sandbox; its settings come from the traitlets below
     (``grade_one`` fills them in through the converter's config).
@@ -317,6 +353,7 @@ class SandboxKernelManager(AsyncKernelManager):
     Whatever kernel the submitted notebook names, this starts the venv's Python kernel.
     """
 
+    client_factory = Type(SandboxKernelClient, klass=AsyncKernelClient)
     sandbox_work_dir = Unicode(help="the kernel's working folder (a tmpfs)").tag(config=True)
     sandbox_socket_dir = Unicode(help="folder of the connection file and sockets").tag(config=True)
     sandbox_uid = Integer(0, help="throw-away user id the kernel runs as").tag(config=True)
