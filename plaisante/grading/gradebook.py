@@ -9,7 +9,7 @@ import warnings
 from dataclasses import asdict
 from pathlib import Path
 
-from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.api import BaseCell, Grade, Gradebook, MissingEntry
 
 from ..course import CourseLayout
 from .result import SubmissionResult
@@ -31,13 +31,19 @@ def _record_one(gradebook: Gradebook, assignment: str, result: SubmissionResult)
     extra = {"timestamp": result.timestamp} if result.timestamp else {}
     submission = gradebook.update_or_create_submission(assignment, result.student, **extra)
     notebooks = list(submission.notebooks)
-    for index, notebook in enumerate(notebooks):
-        for grade in notebook.grades:
-            grade.auto_score = float(result.cell_scores.get(grade.name, 0.0))
-            grade.needs_manual_grade = False
-        notebook.flagged = result.status == "flagged"
-        # nbgrader keeps the penalty per notebook; an assignment of ours has one
-        notebook.late_submission_penalty = result.late_penalty if index == 0 else None
+    with gradebook.db.no_autoflush:  # one flush at the commit, not one per grade
+        for index, notebook in enumerate(notebooks):
+            # each grade with its cell's name in one query (``grade.name`` loads the cell:
+            # a query per grade, most of a result's recording time)
+            graded = (gradebook.db.query(Grade, BaseCell.name)
+                      .join(BaseCell, Grade.cell_id == BaseCell.id)
+                      .filter(Grade.notebook_id == notebook.id))
+            for grade, name in graded:
+                grade.auto_score = float(result.cell_scores.get(name, 0.0))
+                grade.needs_manual_grade = False
+            notebook.flagged = result.status == "flagged"
+            # nbgrader keeps the penalty per notebook; an assignment of ours has one
+            notebook.late_submission_penalty = result.late_penalty if index == 0 else None
     gradebook.db.commit()
 
 
