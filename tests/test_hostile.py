@@ -436,6 +436,34 @@ def test_a_slow_notebook_is_cut_at_the_submission_time_limit(batch):
     assert result.seconds < 30
 
 
+def test_cells_run_again_after_a_restart_stop_at_the_submission_time_limit(batch):
+    """Found by the attack review of issue 16: cells that stall only when run again after a
+    restart (a counter the test cells' calls raise) and a kernel that dies at the end. The
+    rerun stops at the notebook's 8 s instead of giving each of 30 cells a second more."""
+    root = batch["root"]
+    stall = ("import plaisante.oracle as _oracle, time as _time\n"
+             "_calls = [0]\n_answer = _oracle.answer\n"
+             "def _counting(*args, **kwargs):\n    _calls[0] += 1\n"
+             "    return _answer(*args, **kwargs)\n_oracle.answer = _counting\n"
+             "def _slow_if_again():\n    if _calls[0] == 0:\n        _time.sleep(60)\n")
+    submit_full_marks_plus(root, "rerun_stall", "step1_card_code", stall)
+    path = root / "assignments" / "submitted" / "rerun_stall" / "plaisante" / "plaisante.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    last = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id")
+                == "going_further")
+    at = nb.cells.index(last)
+    nb.cells[at:at] = [nbformat.v4.new_code_cell("_slow_if_again()") for _ in range(30)]
+    last.source += "\nimport os\nos._exit(1)"
+    nbformat.write(nb, path)
+    result = grade_submission(root, "rerun_stall", "plaisante",
+                              limits=Limits(cell_seconds=5, submission_seconds=8))
+    assert result.status == "flagged"
+    assert any("kernel died in going_further" in r for r in result.reasons), result.reasons
+    assert any("time limit: the notebook ran over 8 s" in r for r in result.reasons), \
+        result.reasons
+    assert result.seconds < 20
+
+
 def test_a_cpu_hog_is_stopped_by_the_cpu_limit(batch):
     """A busy loop in step 5's solution cell under a 3 s CPU limit and a 20 s cell limit: the
     kernel gets SIGXCPU, dies, is restarted; step 5's tests lose the class (88)."""

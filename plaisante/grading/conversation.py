@@ -110,6 +110,7 @@ class KernelConversation:
         self.full: Callable[[], bool] = lambda: False  # True: the run's outputs are cut
         self.runs = 0  # cells run so far (their sequence numbers, below the judge's)
         self.ran: Any = None  # the sequence number of the last RAN the kernel published
+        self.late_answer = ""  # what the kernel answered while being interrupted
 
     def _await_subscription(self, identity: bytes) -> None:
         """Wait until the kernel's iopub socket has taken this conversation's subscription, so
@@ -170,6 +171,7 @@ class KernelConversation:
         self.runs += 1
         seq = -self.runs  # the judge's own requests count up from 1
         self.collect, self.full = on_output, full
+        finished = False
         try:
             text = self.transport(json.dumps({"q": seq, "op": "run", "code": code}))
             try:
@@ -182,19 +184,25 @@ class KernelConversation:
             while self.ran != seq and time.monotonic() < grace:
                 if self.iopub.poll(int(max(0.0, grace - time.monotonic()) * 1000) + 1):
                     self._drop_output()
+            finished = True
         finally:
-            self.collect = None
+            if finished or not self.timed_out:  # timed out: the interrupt's outputs go on
+                self.collect = None
         count = reply["ok"].get("count") if type(reply["ok"]) is dict else None
         return count if type(count) is int else None
 
     def interrupt(self) -> bool:
-        """Interrupt a call that ran out of time; return True when the kernel gave way (the
-        serve loop answered and ended), False when it ignored the interrupt."""
+        """Interrupt a call (or a cell's run) that ran out of time; return True when the kernel
+        gave way (the serve loop answered and ended), False when it ignored the interrupt.
+        The answer it gave meanwhile is kept in ``late_answer``; ``collect``, when set, goes
+        on receiving the outputs (the interrupted cell's traceback)."""
         self.timed_out = False
+        self.late_answer = ""
         try:
             run_sync(self.km.interrupt_kernel)()
             self.deadline = time.monotonic() + INTERRUPT_GRACE
-            while self._next()[0] != "reply":
+            while (answer := self._next())[0] != "reply":
+                self.late_answer = answer[1]
                 self._reply(json.dumps({"op": "end"}))
             return True
         except (KernelLost, Exception):  # noqa: BLE001  whatever stops it, restart instead

@@ -72,6 +72,15 @@ def cell_name(cell: NotebookNode, index: int) -> str:
     return str(grade_id) if grade_id else f"cell {index}"
 
 
+def _count(answer: str) -> int | None:
+    """Return the execution count in the text of a ``run`` answer, or None."""
+    try:
+        count = json.loads(answer)["ok"]["count"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return count if type(count) is int else None
+
+
 def error_output(ename: str, evalue: str) -> NotebookNode:
     """Return an nbformat error output; nbgrader scores a test cell holding one 0."""
     return NotebookNode(output_type="error", ename=ename, evalue=evalue,
@@ -116,6 +125,7 @@ class JudgedExecute(Execute):
         self._setup: dict[str, Any] | None = None
         self._conversation: KernelConversation | None = None
         self._locked = False
+        self._malformed = False
         try:
             return super().preprocess(nb, resources, km)
         finally:
@@ -170,21 +180,28 @@ class JudgedExecute(Execute):
         def take(msg: dict[str, Any]) -> None:
             if msg["msg_type"] in ("status", "execute_input"):  # not outputs of the cell
                 return
+            kept = len(cell.outputs)
             try:
                 self.process_message(msg, cell, index)
             except CellExecutionComplete:
                 pass
-            except ValueError:  # not an output nbformat knows: dropped
-                pass
+            except Exception:  # noqa: BLE001  a malformed output (the kernel forged it): dropped
+                del cell.outputs[kept:]
+                if not self._malformed:
+                    self._malformed = True
+                    self.incident("protocol", f"{name}: the kernel published a malformed "
+                                  f"{str(msg.get('msg_type'))[:40]!r} output (dropped)", name)
 
         try:
             cell.execution_count = conversation.run(cell.source, take, lambda: self._full(index))
         except KernelLost as lost:
             timed_out = conversation.timed_out
             self._conversation = None
-            self._lost(name, str(lost), conversation)
+            self._lost(name, str(lost), conversation)  # an interrupt's traceback lands in cell
+            conversation.collect = None
             conversation.close()
             if timed_out:
+                cell.execution_count = _count(conversation.late_answer)
                 cell.outputs.append(error_output("CellTimeoutError",
                                                  f"ran over {self._cell_timeout} s"))
             elif conversation.died:
@@ -334,8 +351,16 @@ class JudgedExecute(Execute):
         is interrupted and the next goes on. The next cell goes on with the conversation."""
         conversation: KernelConversation | None = None
         for source in self._replay:
-            deadline = time.monotonic() + min(30.0, float(self.timeout or 30.0),
-                                              max(1.0, self._deadline - time.monotonic()))
+            left = self._deadline - time.monotonic()
+            if left <= 0:
+                if conversation is not None:
+                    conversation.close()
+                self._stopped = (f"time limit: the notebook ran over {self.submission_seconds:g}"
+                                 f" s while its cells before {name} were run again after a "
+                                 "restart; the cells after it were not run")
+                self.incident("gave-up", self._stopped, name)
+                return
+            deadline = time.monotonic() + min(30.0, float(self.timeout or 30.0), left)
             if conversation is None:
                 conversation = KernelConversation(self, deadline)
             conversation.renew(deadline)
@@ -345,6 +370,8 @@ class JudgedExecute(Execute):
                 if conversation.timed_out and conversation.interrupt():
                     conversation.close()
                     conversation = None
+                    self.incident("timeout", f"timeout: a cell before {name} ran over its time "
+                                  "when run again after a restart (interrupted)", name)
                     continue
                 conversation.close()
                 self._stopped = f"the kernel died again while replaying the cells before {name}"

@@ -399,6 +399,11 @@ os._exit(1)
 CANARY_FILE = "canary.txt"        # created by the test in the course folder, outside the sandbox
 CANARY_FOLDER = "canary-folder"
 # 1 GiB over iopub: 1024 prints of 1 MiB
+MALFORMED_OUTPUT = """\
+_kernel = get_ipython().kernel
+_kernel.session.send(_kernel.iopub_socket, "error", {"ename": "E", "evalue": "", "traceback": 5},
+                     parent=_kernel.get_parent())
+"""
 IOPUB_FLOOD = """\
 chunk = "x" * (1024 * 1024 - 1)
 for _ in range(1024):
@@ -625,6 +630,13 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
     # judge: 100, graded: has_pair returns the right values
     "warns_once": (made(base, swap("step3_has_checks", PAIR_RIGHT, WARNS)), Expect(100, "graded")),
     # new attacks, not in issue 8
+    # found by the attack review of issue 16: the kernel publishes an error output whose
+    # traceback is not a list (nbgrader then refused the whole notebook: 0). Dropped, flagged;
+    # the wrong has_pair still loses its points
+    "malformed_output": (made(base, swap("step3_has_checks", PAIR_RIGHT, PAIR_AT_LEAST_TWO),
+                              add("step1_card_code", MALFORMED_OUTPUT)),
+                         Expect(97, "flagged", "malformed 'error' output",
+                                ("step3_has_pair",))),
     # today: 100 (sys.settrace turns every expect_value into "return expected"). A judge: 97
     "trace_rewrite": (made(base, swap("step3_has_checks", PAIR_RIGHT, PAIR_AT_LEAST_TWO),
                            add("step3_has_checks", TRACE_REWRITE)),
