@@ -366,15 +366,26 @@ class JudgedExecute(Execute):
             conversation.renew(deadline)
             try:
                 conversation.run(source, lambda _msg: None, lambda: True)
-            except KernelLost:
-                if conversation.timed_out and conversation.interrupt():
-                    conversation.close()
-                    conversation = None
+            except KernelLost as lost:
+                timed_out = conversation.timed_out
+                given_way = timed_out and conversation.interrupt()
+                conversation.close()
+                conversation = None
+                if given_way:
                     self.incident("timeout", f"timeout: a cell before {name} ran over its time "
                                   "when run again after a restart (interrupted)", name)
                     continue
-                conversation.close()
-                self._stopped = f"the kernel died again while replaying the cells before {name}"
+                if not run_sync(self.km.is_alive)():
+                    self._stopped = (f"the kernel died again while replaying the cells before "
+                                     f"{name}")
+                elif timed_out:
+                    self._stopped = (f"a cell before {name} ran over its time when run again "
+                                     "after a restart and ignored the interrupt; the cells "
+                                     f"after {name} were not run")
+                else:  # the conversation broke, the kernel lives: the next cell tries anew
+                    self.incident("protocol", f"{name}: a cell run again after a restart: "
+                                  f"{lost}", name)
+                    continue
                 self.incident("gave-up", self._stopped, name)
                 return
         self._conversation = conversation
