@@ -119,10 +119,12 @@ def test_the_hidden_tests_line_says_what_is_true_of_judged_samples(tmp_path):
     weak = [n for n in notes["own_tests_weak"] if n != ran_passed]
     assert weak == ["# Hidden tests ran here (their code is not shown): this cell scored 1 of 4 "
                     "points: partial credit: your tests pass on a correct version and catch "
-                    "some of the hidden buggy versions, not all (the line above says how many)."]
+                    "some of the hidden buggy versions, not all (the line below the cell says "
+                    "how many)."]
     broken = [n for n in notes["syntax_error_in_count_values"] if n != ran_passed]
     assert broken and all("this cell scored 0" not in n or "visible test above failed" in n
                           for n in broken), broken
     assert any(n.startswith("# Hidden tests did not run here (their code is not shown): the "
-                            "visible test above failed first (its message is shown above); "
+                            "visible test above failed first (its message is shown below the "
+                            "cell); "
                             "this cell scored 0 of") for n in broken), broken

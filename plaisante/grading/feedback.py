@@ -161,11 +161,11 @@ class HideHiddenTests(NbGraderPreprocessor):
         ran = "# Hidden tests ran here (their code is not shown): "
         if failed and where == "visible":
             return ("# Hidden tests did not run here (their code is not shown): the visible test "
-                    "above failed first (its message is shown above)"
+                    "above failed first (its message is shown below the cell)"
                     + (f"; {scored}." if scored else "."))
         if failed and where == "hidden":
-            why = ("your tests did not pass on a correct version (the message above says why)"
-                   if own else "a hidden test failed")
+            why = ("your tests did not pass on a correct version (the message below the cell "
+                   "says why)" if own else "a hidden test failed")
             return ran + (f"{scored}: {why}." if scored else f"{why}.")
         if failed:  # no judge's report (plain nbgrader autograde): which test failed is unknown
             why = "a test in this cell failed, visible or hidden"
@@ -174,7 +174,7 @@ class HideHiddenTests(NbGraderPreprocessor):
         if scored and score < points:
             if own:
                 caught = "some" if score > 0 else "none"
-                how_many = " (the line above says how many)" if self._judged else ""
+                how_many = " (the line below the cell says how many)" if self._judged else ""
                 why = (f"partial credit: your tests pass on a correct version and catch {caught} "
                        f"of the hidden buggy versions, not all{how_many}")
             else:
