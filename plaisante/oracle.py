@@ -169,8 +169,10 @@ def error_answer(error: BaseException) -> dict[str, Any]:
     return {"types": types, "cls": type(error).__name__[:100], "msg": message[:MAX_TEXT]}
 
 
-def answer(request: dict[str, Any], registry: Registry, user_ns: dict[str, Any]) -> dict[str, Any]:
-    """Carry out one request; return the answer without its sequence number."""
+def answer(request: dict[str, Any], registry: Registry, user_ns: dict[str, Any],
+           shell: Any = None) -> dict[str, Any]:
+    """Carry out one request; return the answer without its sequence number. ``run`` needs
+    the kernel's ``shell``."""
     op = request["op"]
     decode = registry.decode
     if op == "reset":
@@ -208,6 +210,8 @@ def answer(request: dict[str, Any], registry: Registry, user_ns: dict[str, Any])
                     answers.append({"err": error_answer(error)})
                     break
         return {"ok": answers}
+    if op == "run" and shell is not None:
+        return {"ok": run_cell(shell, str(request["code"]), request.get("q"))}
     if op == "getattr":
         return {"ok": registry.encode(getattr(decode(request["x"]), request["name"]))}
     if op == "unary":
@@ -259,16 +263,13 @@ def run_cell(shell: Any, code: str, seq: Any) -> dict[str, Any]:
 
 def respond(text: str, registry: Registry, user_ns: dict[str, Any],
             shell: Any = None) -> str | None:
-    """Return the answer's JSON text to the request ``text``, or None for ``end``. A ``run``
-    request needs the kernel's ``shell``."""
+    """Return the answer's JSON text to the request ``text``, or None for ``end`` (``shell``:
+    as for ``answer``)."""
     request = json.loads(text)
     if request.get("op") == "end":
         return None
     try:
-        if request.get("op") == "run" and shell is not None:
-            reply = {"ok": run_cell(shell, str(request["code"]), request.get("q"))}
-        else:
-            reply = answer(request, registry, user_ns)
+        reply = answer(request, registry, user_ns, shell)
     except BaseException as error:  # noqa: B036  the student's code may raise anything
         reply = {"err": error_answer(error)}
     reply["q"] = request.get("q")

@@ -438,13 +438,13 @@ def test_a_slow_notebook_is_cut_at_the_submission_time_limit(batch):
 
 def test_cells_run_again_after_a_restart_stop_at_the_submission_time_limit(batch):
     """Found by the attack review of issue 16: cells that stall only when run again after a
-    restart (a counter the test cells' calls raise) and a kernel that dies at the end. The
+    restart (a counter the test cells' single calls raise) and a kernel that dies at the end. The
     rerun stops at the notebook's 8 s instead of giving each of 30 cells a second more."""
     root = batch["root"]
     stall = ("import plaisante.oracle as _oracle, time as _time\n"
-             "_calls = [0]\n_answer = _oracle.answer\n"
+             "_calls = [0]\n_call = _oracle.call\n"
              "def _counting(*args, **kwargs):\n    _calls[0] += 1\n"
-             "    return _answer(*args, **kwargs)\n_oracle.answer = _counting\n"
+             "    return _call(*args, **kwargs)\n_oracle.call = _counting\n"
              "def _slow_if_again():\n    if _calls[0] == 0:\n        _time.sleep(60)\n")
     submit_full_marks_plus(root, "rerun_stall", "step1_card_code", stall)
     path = root / "assignments" / "submitted" / "rerun_stall" / "plaisante" / "plaisante.ipynb"

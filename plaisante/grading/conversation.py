@@ -61,12 +61,21 @@ def bound_client(client: Any) -> Any:
     return client
 
 
+def cell_count(answer: str) -> int | None:
+    """Return the execution count in the text of a ``run`` answer, or None."""
+    try:
+        count = json.loads(answer)["ok"]["count"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return count if type(count) is int else None
+
+
 class KernelConversation:
-    """A run of test cells' conversation with the kernel of ``execute`` (a ``JudgedExecute``),
-    ending at ``deadline`` (``time.monotonic()``). It has sockets of its own (synchronous, used
-    only by this thread, with a session of its own and the kernel's key), so it never touches
-    the sockets nbclient's event-loop thread is using (sharing them aborted libzmq once in a
-    while); ``close()`` releases them."""
+    """The conversation of a notebook's cells with the kernel of ``execute`` (a
+    ``JudgedExecute``), its current cell ending at ``deadline`` (``time.monotonic()``). It has
+    sockets of its own (synchronous, used only by this thread, with a session of its own and
+    the kernel's key), so it never touches the sockets nbclient's event-loop thread is using
+    (sharing them aborted libzmq once in a while); ``close()`` releases them."""
 
     def __init__(self, execute: Any, deadline: float) -> None:
         from jupyter_client.session import Session
@@ -159,7 +168,7 @@ class KernelConversation:
         return self._prompt()
 
     def run(self, code: str, on_output: Callable[[dict[str, Any]], None],
-            full: Callable[[], bool] = lambda: False) -> int | None:
+            full: Callable[[], bool]) -> int | None:
         """Run one of the notebook's own cells in the kernel (``oracle.run_cell``): hand each
         output message it publishes (stream, display_data, execute_result, error,
         clear_output, comm…; signed by the kernel, addressed to this conversation) to
@@ -188,8 +197,7 @@ class KernelConversation:
         finally:
             if finished or not self.timed_out:  # timed out: the interrupt's outputs go on
                 self.collect = None
-        count = reply["ok"].get("count") if type(reply["ok"]) is dict else None
-        return count if type(count) is int else None
+        return cell_count(text)
 
     def interrupt(self) -> bool:
         """Interrupt a call (or a cell's run) that ran out of time; return True when the kernel

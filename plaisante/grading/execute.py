@@ -38,7 +38,7 @@ from nbgrader import utils
 from nbgrader.preprocessors import Execute
 from traitlets import Dict, Float, Integer, List, Unicode
 
-from .conversation import KernelConversation
+from .conversation import KernelConversation, cell_count
 from .judge import KernelLost, judge_cell, setup_namespace
 
 NOT_RUN = "NotGraded"
@@ -70,15 +70,6 @@ def cell_name(cell: NotebookNode, index: int) -> str:
     """Return the cell's nbgrader grade_id, or 'cell <index>' for a plain cell."""
     grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
     return str(grade_id) if grade_id else f"cell {index}"
-
-
-def _count(answer: str) -> int | None:
-    """Return the execution count in the text of a ``run`` answer, or None."""
-    try:
-        count = json.loads(answer)["ok"]["count"]
-    except (ValueError, KeyError, TypeError):
-        return None
-    return count if type(count) is int else None
 
 
 def error_output(ename: str, evalue: str) -> NotebookNode:
@@ -201,7 +192,7 @@ class JudgedExecute(Execute):
             conversation.collect = None
             conversation.close()
             if timed_out:
-                cell.execution_count = _count(conversation.late_answer)
+                cell.execution_count = cell_count(conversation.late_answer)
                 cell.outputs.append(error_output("CellTimeoutError",
                                                  f"ran over {self._cell_timeout} s"))
             elif conversation.died:
