@@ -46,22 +46,26 @@ def reference_code(path: Path, changes: Mapping[str, str] | None = None,
     return "\n\n".join(chunks)
 
 
+def _module(name: str, doc: str, path: str, code: str) -> types.ModuleType:
+    """Return a new module ``name`` that ran ``code`` (read from the notebook at ``path``)."""
+    module = types.ModuleType(name, doc)
+    module.__file__ = path
+    exec(compile(code, path, "exec"), module.__dict__)
+    return module
+
+
 @lru_cache(maxsize=None)
 def _load(path: str) -> types.ModuleType:
-    module = types.ModuleType("reference_solution", f"Reference solution from {path}")
-    module.__file__ = path
-    exec(compile(reference_code(Path(path)), path, "exec"), module.__dict__)
-    return module
+    return _module("reference_solution", f"Reference solution from {path}", path,
+                   reference_code(Path(path)))
 
 
 def variant(path: str | os.PathLike[str], changes: Mapping[str, str],
             skip: Collection[str] = ()) -> types.ModuleType:
     """Return a fresh module of the notebook's solution with ``changes`` made (see
     ``reference_code``): a student's version, for tests. Not cached."""
-    module = types.ModuleType("reference_variant", f"A variant of the solution in {path}")
-    module.__file__ = str(path)
-    exec(compile(reference_code(Path(path), changes, skip), str(path), "exec"), module.__dict__)
-    return module
+    return _module("reference_variant", f"A variant of the solution in {path}", str(path),
+                   reference_code(Path(path), changes, skip))
 
 
 def load(assignment: str, path: str | os.PathLike[str] | None = None) -> types.ModuleType:
