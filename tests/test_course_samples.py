@@ -45,20 +45,23 @@ def submitted(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+def graded_copy(submitted: Path, factory: pytest.TempPathFactory, command: str) -> Path:
+    """Return a copy of the ``submitted`` course with ``plaisante COMMAND`` run on it for
+    every new assignment (``grade``: the judge; ``autograde``: plain nbgrader)."""
+    course = factory.mktemp(command) / "course"
+    shutil.copytree(submitted, course)
+    plaisante(command, *ASSIGNMENTS, course=course)
+    return course
+
+
 @pytest.fixture(scope="module")
 def judged(submitted: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    course = tmp_path_factory.mktemp("judged") / "course"
-    shutil.copytree(submitted, course)
-    plaisante("grade", *ASSIGNMENTS, course=course)
-    return course
+    return graded_copy(submitted, tmp_path_factory, "grade")
 
 
 @pytest.fixture(scope="module")
 def autograded(submitted: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    course = tmp_path_factory.mktemp("autograded") / "course"
-    shutil.copytree(submitted, course)
-    plaisante("autograde", *ASSIGNMENTS, course=course)
-    return course
+    return graded_copy(submitted, tmp_path_factory, "autograde")
 
 
 def manifest_scores(course: Path, assignment: str) -> tuple[dict, dict]:
