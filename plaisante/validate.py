@@ -49,9 +49,12 @@ def first_line(output: Any) -> str:
 
 def run(path: Path, timeout: int = 60) -> list[CellResult]:
     """Execute the notebook at ``path`` (in its folder, no file written) and return its test
-    cells' results. Raises ValueError in one line for a file that is not a notebook."""
+    cells' results. Raises ValueError in one line for a file that is not a notebook, and for
+    one whose run stopped: a cell that ended the kernel (``os._exit``, a crash), ran over
+    ``timeout`` seconds, or made an output Jupyter cannot keep."""
     import nbformat
     from nbclient import NotebookClient
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
     if not path.is_file():
         raise FileNotFoundError(f"no notebook at {path}")
@@ -63,7 +66,20 @@ def run(path: Path, timeout: int = 60) -> list[CellResult]:
     os.environ.setdefault("NBGRADER_EXECUTION", "validate")  # the last cell: no widget
     client = NotebookClient(notebook, timeout=timeout, allow_errors=True,
                             resources={"metadata": {"path": str(path.resolve().parent)}})
-    client.execute()
+    try:
+        client.execute()
+    except DeadKernelError:
+        raise ValueError(f"{path}: a cell ended Python (os._exit, a crash), so the cells "
+                         "after it did not run; run the notebook in Jupyter to see which"
+                         ) from None
+    except CellTimeoutError:
+        raise ValueError(f"{path}: a cell ran over {timeout} s (an endless loop?), so the "
+                         "cells after it did not run; run the notebook in Jupyter to see "
+                         "which") from None
+    except Exception as error:  # noqa: BLE001  e.g. an output that is not one (nbformat's)
+        detail = (str(error).strip().splitlines() or [""])[-1][:200]
+        raise ValueError(f"{path}: the notebook's run stopped: {type(error).__name__}"
+                         f"{': ' + detail if detail else ''}") from None
     results = []
     for cell in notebook.cells:
         meta = cell.get("metadata", {}).get("nbgrader", {})

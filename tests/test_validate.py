@@ -47,3 +47,20 @@ def test_a_missing_file_is_one_line(tmp_path) -> None:
                            str(tmp_path / "nope.ipynb")], capture_output=True, text=True)
     assert done.returncode == 2
     assert done.stderr == f"plaisante: no notebook at {tmp_path / 'nope.ipynb'}\n"
+
+
+def test_a_cell_that_ends_python_is_one_line(tmp_path) -> None:
+    """Found by a tryout: a cell ending in os._exit printed nbclient's 24-line traceback."""
+    import nbformat
+
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import os\nos._exit(1)"),
+                                               nbformat.v4.new_code_cell("x = 1")])
+    path = tmp_path / "exits.ipynb"
+    nbformat.write(notebook, path)
+    done = subprocess.run([sys.executable, "-m", "plaisante.cli", "validate", str(path)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == (
+        f"plaisante: {path}: a cell ended Python (os._exit, a crash), so the cells after it "
+        "did not run; run the notebook in Jupyter to see which")
+    assert "Traceback" not in done.stderr
