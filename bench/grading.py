@@ -13,14 +13,16 @@ id), then times, each from the same submissions and a fresh gradebook:
 (c) the floor: every submission's notebook, its test cells restored from the source as grading
     runs them, executed once in a fresh kernel with nbclient, on the same W worker processes;
     no nbgrader, no sandbox, no gradebook;
-(d) with (b): ``plaisante grade --student`` of one student right after, from the command line
-    (a "submit and see my grade" loop), wall time.
+(d) with (b): ``plaisante grade --student`` of one student right after, from the command line,
+    wall time: once by itself, then ``STUDENT_LOOP`` times (different students, as a "submit
+    and see my grade" loop does) with ``plaisante grader`` running (the resident grader).
 
 It also checks that (b) gives every submission the score (a) gives it. The last line is exactly
 ``submissions=N nbgrader_serial_s=… plaisante_s=… floor_s=… speedup=… floor_ratio=…
-cpu_per_submission_s=…`` with speedup = a/b, floor_ratio = b/c and cpu_per_submission_s the
-CPU seconds (b) used, every process of it together (coordinator, workers, sandboxes, kernels),
-divided by N. CPU is read from a cgroup made for the timed command when the bench can make one
+cpu_per_submission_s=… student_s=…`` with speedup = a/b, floor_ratio = b/c,
+cpu_per_submission_s the CPU seconds (b) used, every process of it together (coordinator,
+workers, sandboxes, kernels), divided by N, and student_s the slowest of (d)'s runs with the
+resident grader. CPU is read from a cgroup made for the timed command when the bench can make one
 (root, cgroup v1 ``cpuacct`` or v2), else from ``RUSAGE_CHILDREN`` (which misses processes
 nobody waited for: then the figure is a lower bound, and the line says ``cpu_source=rusage``).
 Not part of the test suite: run it on demand.
@@ -288,6 +290,33 @@ def time_one_student(root: Path, student: str) -> tuple[float, float | None]:
     return seconds, gradebook_totals(root).get(student)
 
 
+#: (d): ``grade --student`` runs timed with the resident grader running.
+STUDENT_LOOP = 5
+
+
+def time_student_loop(root: Path, students: list[str]) -> list[tuple[float, float | None]]:
+    """(d) Start ``plaisante grader`` on the course, wait until it serves, then time
+    ``plaisante grade --student`` of each of ``students`` in turn; stop it. Return (wall s,
+    the total recorded) per student. Raises RuntimeError if the grader never serves."""
+    grader = subprocess.Popen([sys.executable, "-m", "plaisante.cli", "--course", str(root),
+                               "grader"], cwd=root, env=env(), text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        assert grader.stdout is not None
+        said = ""
+        while "serving" not in said:
+            line = grader.stdout.readline()
+            if not line:
+                raise RuntimeError(f"plaisante grader stopped before serving: {said}")
+            said += line
+        if "not warmed" in said:
+            print(f"    {said.strip()}", flush=True)
+        return [time_one_student(root, student) for student in students]
+    finally:
+        grader.terminate()
+        grader.wait(60)
+
+
 def graded_copy(root: Path, student: str, tests: dict[str, str]) -> Path:
     """Write ``student``'s notebook with its test cells as the source has them (hidden tests
     included), the code grading runs, into ``floor/<student>/``; return its path."""
@@ -367,8 +396,8 @@ def main(argv: list[str] | None = None) -> int:
                                                                    args.scheduler)
             totals["plaisante"] = gradebook_totals(root)
             busy = grading_seconds(root)
-            where = f"Dask {args.scheduler}" if args.scheduler else "its own pool"
-            print(f"(b) plaisante grade, {args.workers} workers ({where}), sandbox on: "
+            spread = f"Dask {args.scheduler}" if args.scheduler else "its own pool"
+            print(f"(b) plaisante grade, {args.workers} workers ({spread}), sandbox on: "
                   f"{times['plaisante']:.1f} s ({times['plaisante'] / len(students):.3f} s each;"
                   f" CPU {cpu_b / len(students):.3f} s each ({cpu_source});"
                   f" a submission took {busy / max(1, len(students)):.2f} s in its worker, so "
@@ -380,7 +409,17 @@ def main(argv: list[str] | None = None) -> int:
         if "plaisante" in parts and students:
             seconds, graded = time_one_student(root, students[0])
             print(f"(d) plaisante grade {ASSIGNMENT} --student {students[0]} (a regrade, "
-                  f"recorded): {seconds:.2f} s wall; total {graded}{load()}", flush=True)
+                  f"recorded), by itself: {seconds:.2f} s wall; total {graded}{load()}",
+                  flush=True)
+            loop = students[1:1 + STUDENT_LOOP]
+            runs = time_student_loop(root, loop)
+            same = sum(totals["plaisante"].get(s) == graded for s, (_, graded) in zip(loop, runs))
+            walls = sorted(seconds for seconds, _ in runs)
+            times["student"] = walls[-1]
+            print(f"    with `plaisante grader` running, {len(runs)} students in turn: "
+                  f"{', '.join(f'{w:.2f}' for w, _ in runs)} s wall (median "
+                  f"{walls[len(walls) // 2]:.2f}, slowest {walls[-1]:.2f}); totals as in (b): "
+                  f"{same}/{len(runs)}{load()}", flush=True)
         if "floor" in parts:
             reset(root, pristine)
             times["floor"] = time_floor(root, students, args.workers)
@@ -392,11 +431,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"scores: plaisante grade and nbgrader agree on "
                   f"{len(students) - len(differ)}/{len(students)}"
                   + (f"; differ: {', '.join(differ[:10])}" if differ else ""), flush=True)
-        if len(times) == 3:
+        if {"nbgrader", "plaisante", "floor"} <= set(times):
             a, b, c = times["nbgrader"], times["plaisante"], times["floor"]
             print(f"submissions={len(students)} nbgrader_serial_s={a:.1f} plaisante_s={b:.1f} "
                   f"floor_s={c:.1f} speedup={a / b:.2f} floor_ratio={b / c:.2f} "
                   f"cpu_per_submission_s={cpu_b / len(students):.3f}"
+                  + (f" student_s={times['student']:.2f}" if "student" in times else "")
                   + ("" if cpu_source == "cgroup" else f" cpu_source={cpu_source}"))
     finally:
         if args.keep:

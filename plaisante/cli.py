@@ -9,6 +9,8 @@ it acts on every assignment of the course. grade is the way to autograde (sandbo
     plaisante submit FOLDER_OR_ZIP [--pattern REGEX]  # many; ids from file names (zip_collect)
     plaisante grade [ID …] [--student S …]        # autograde, sandboxed; a table of scores
         [--workers N] [--scheduler tcp://HOST:8786]  # every core by default, or a Dask cluster
+    plaisante grader [ID] [--stop]                # keep a grader warm: grade --student answers
+                                                  # at once (until Ctrl-C or --stop)
     plaisante regrade [ID …]                      # after fixing a test: release, grade all,
                                                   # say whose score changed
     plaisante scores [ID …] [--student S …]       # per-step scores, maximum, class average
@@ -87,6 +89,16 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--scheduler", metavar="ADDRESS",
                        help="a Dask scheduler, e.g. tcp://host:8786, to fan the grading out to "
                             "('local': a Dask LocalCluster of --workers processes)")
+    p = sub.add_parser("grader", help="keep a grader running for this course, warm, so that "
+                                      "`grade ID --student S` hands it the submission and "
+                                      "answers at once (Ctrl-C stops it)")
+    p.add_argument("assignment", nargs="?", help="the assignment to get ready for (default: "
+                                                 "the one submitted to last); any is graded")
+    p.add_argument("--workers", type=int, default=1,
+                   help="grading processes kept warm (default: %(default)s)")
+    p.add_argument("--no-sandbox", action="store_true",
+                   help="get ready for unsandboxed grading (only for notebooks you trust)")
+    p.add_argument("--stop", action="store_true", help="stop this course's running grader")
     p = sub.add_parser("feedback", help="generate feedback HTML (hidden tests' code left out)")
     p.add_argument("assignments", **ids)
     p.add_argument("--student", action="append", help="only this student (repeatable)")
@@ -223,6 +235,18 @@ def _run(args: argparse.Namespace) -> int:
                       file=sys.stderr)
                 statuses.append(2)
         return max(statuses, default=0)
+    elif args.command == "grader":
+        from .grading import service
+
+        if args.stop:
+            stopped = service.ask_to_stop(root)
+            print("plaisante grader: " + ("asked to stop" if stopped
+                                          else f"no grader serves {root}"))
+            return 0 if stopped else 1
+        if args.assignment:
+            chosen(layout, [args.assignment])
+        return service.serve(root, assignment=args.assignment, workers=args.workers,
+                             sandbox=not args.no_sandbox)
     elif args.command == "regrade":
         statuses = [_regrade(root, assignment, args)
                     for assignment in chosen(layout, args.assignments)
@@ -499,9 +523,21 @@ def regrade_summary(assignment: str, before: dict[str, tuple[float, bool]],
 
 def _grade(root: Path, assignment: str, args: argparse.Namespace) -> int:
     """Grade one assignment's submissions (``args.student``, default every one); print the
-    table; return the exit status."""
+    table; return the exit status. Named students go to the course's resident grader when one
+    runs (``plaisante grader``; a Dask ``--scheduler`` is always used as asked)."""
+    if args.student and not args.scheduler:
+        from .grading.service import ask_to_grade
+
+        answer = ask_to_grade(root, assignment, list(args.student),
+                              cell_seconds=args.cell_timeout, submission_seconds=args.timeout,
+                              sandbox=not args.no_sandbox)
+        if answer is not None:
+            for text, stream in ((answer.stdout, sys.stdout), (answer.stderr, sys.stderr)):
+                if text:
+                    print(text, file=stream)
+            return answer.status
     from . import grading
-    from .grading.report import all_accounted_for, table
+    from .grading.report import summary
 
     layout = course.CourseLayout(root)
     submitted = layout.submitted_root
@@ -517,8 +553,7 @@ def _grade(root: Path, assignment: str, args: argparse.Namespace) -> int:
         return 0
 
     try:
-        cell_seconds = args.cell_timeout or course.configured_cell_timeout(root) or 30.0
-        limits = grading.Limits(cell_seconds=cell_seconds, submission_seconds=args.timeout)
+        limits = grading.Limits.for_course(root, args.cell_timeout, args.timeout)
         from .grading.parallel import grade_parallel
 
         # always in worker processes, even one: a worker's memory is bounded, and one that
@@ -529,15 +564,12 @@ def _grade(root: Path, assignment: str, args: argparse.Namespace) -> int:
     except (ValueError, FileNotFoundError, RuntimeError) as error:
         print(f"plaisante grade: {error}", file=sys.stderr)
         return 2
-    from . import scores
-
-    try:
-        print(table(results, scores.cell_maxima(root, assignment), scores.step_titles(assignment)))
-    except Exception as error:  # noqa: BLE001  the grades are in the gradebook: say so, go on
-        print(f"plaisante grade: {assignment} is graded (see `plaisante scores {assignment}`), "
-              f"but its table could not be drawn: {type(error).__name__}: {error}",
-              file=sys.stderr)
-    return 0 if all_accounted_for(results) else 1
+    status, table, problem = summary(root, assignment, results)
+    if table:
+        print(table)
+    if problem:
+        print(problem, file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":

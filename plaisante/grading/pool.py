@@ -21,6 +21,7 @@ from .worker import (
     bound_memory,
     failed_result,
     grade_task,
+    warm_assignment,
     warm_worker,
 )
 
@@ -38,31 +39,37 @@ def _start_method() -> str:
     return "forkserver"
 
 
-def _local_worker(conn: Any, root: str, assignment: str, limits: Limits, sandbox: bool,
-                  grader: Grader | None) -> None:
-    """A worker process: grade each student id received, send back what happened, until
-    None or the coordinator's end of the pipe closes."""
+def _local_worker(conn: Any, root: str, grader: Grader | None) -> None:
+    """A worker process: answer each task received (``_serve``) until None or the
+    coordinator's end of the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the coordinator's to handle
     bound_memory(WORKER_MEMORY_BYTES)
     warm_worker(root)
     try:
-        _serve(conn, root, assignment, limits, sandbox, grader)
+        _serve(conn, root, grader)
     finally:  # multiprocessing ends a worker with os._exit: no atexit, so close it here
         from .zygote import close_zygote
 
         close_zygote()
 
 
-def _serve(conn: Any, root: str, assignment: str, limits: Limits, sandbox: bool,
-           grader: Grader | None) -> None:
-    """Grade each student id received on ``conn`` until None or its end closes."""
+def _serve(conn: Any, root: str, grader: Grader | None) -> None:
+    """Answer each task received on ``conn`` until None or its end closes. A task is
+    ``("grade", student, assignment, limits, sandbox)``, answered with how it went, or
+    ``("warm", None, assignment, limits, sandbox)``: get the kernel zygote for that
+    assignment ready now (a resident service's worker, before anyone asks), answered with
+    ``("warm", problem or None)``."""
     while True:
         try:
-            student = conn.recv()
+            task = conn.recv()
         except (EOFError, OSError):
             return
-        if student is None:
+        if task is None:
             return
+        kind, student, assignment, limits, sandbox = task
+        if kind == "warm":
+            conn.send(("warm", warm_assignment(root, assignment, limits, sandbox)))
+            continue
         try:
             message: tuple[Any, ...] = (
                 "done", grade_task(root, student, assignment, limits, sandbox, grader))
@@ -76,12 +83,12 @@ def _serve(conn: Any, root: str, assignment: str, limits: Limits, sandbox: bool,
 class _Worker:
     """One worker process, its end of the pipe, and the student it is grading (or None)."""
 
-    def __init__(self, args: tuple[Any, ...]) -> None:
+    def __init__(self, root: str, grader: Grader | None) -> None:
         import multiprocessing
 
         context: Any = multiprocessing.get_context(_start_method())
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_local_worker, args=(child, *args),
+        self.process = context.Process(target=_local_worker, args=(child, root, grader),
                                        name="plaisante-grader", daemon=True)
         self.process.start()
         child.close()
@@ -100,63 +107,115 @@ class _Worker:
         self.conn.close()
 
 
+class LocalPool:
+    """``workers`` grading processes of this machine, forked from this one once its grading
+    code is imported (``warm_worker``); they live until ``close``, so a resident service
+    (``plaisante.grading.service``) keeps them, and their kernel zygotes, across requests.
+    Each worker grades any assignment, with the limits of each task."""
+
+    def __init__(self, root: Path, workers: int, grader: Grader | None = None) -> None:
+        warm_worker(str(root))  # imported once here; forked workers start with it
+        self.root, self.grader = str(root), grader
+        self.workers = [_Worker(self.root, grader) for _ in range(workers)]
+
+    def warm(self, assignment: str, limits: Limits, sandbox: bool) -> list[str]:
+        """Have every worker get ready to grade ``assignment`` (its kernel zygote started);
+        return the problems met (none when all are ready)."""
+        for worker in self.workers:
+            worker.conn.send(("warm", None, assignment, limits, sandbox))
+        problems = []
+        for index, worker in enumerate(self.workers):
+            try:
+                answer = worker.conn.recv()
+            except (EOFError, OSError):
+                answer = ("warm", "the worker process ended")
+                self.workers[index] = _Worker(self.root, self.grader)
+            if answer[1]:
+                problems.append(answer[1])
+        return problems
+
+    def grade(self, assignment: str, students: Sequence[str], collector: Collector, *,
+              limits: Limits, sandbox: bool) -> None:
+        """Grade ``students`` on the workers, handing each result to ``collector`` (started
+        here). Raises the first ``SETUP_ERRORS`` exception a worker meets (type kept). A
+        worker still grading when this ends early (an interruption, a setup error) is
+        killed and replaced."""
+        from multiprocessing.connection import wait
+
+        if sandbox and self.grader is None:
+            from . import sandbox as sb
+
+            sb.require_sandbox()  # say it once, here, rather than in every worker
+        waiting = deque(students)
+        tries: Counter[str] = Counter()
+        pool = self.workers
+        collector.start()
+        try:
+            while True:
+                for worker in pool:
+                    if worker.student is None and waiting:
+                        worker.student = waiting.popleft()
+                        tries[worker.student] += 1
+                        worker.conn.send(("grade", worker.student, assignment, limits, sandbox))
+                busy = [w for w in pool if w.student is not None]
+                if not busy:
+                    break
+                ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy])
+                for worker in busy:
+                    message = None
+                    if worker.conn in ready:
+                        try:
+                            message = worker.conn.recv()
+                        except (EOFError, OSError):  # its end closed: the worker is gone
+                            message = None
+                        if message is not None:
+                            student, worker.student = str(worker.student), None
+                            if message[0] == "done":
+                                collector.add(message[1])
+                            elif message[0] == "setup":
+                                raise _setup_error(message[1])(message[2])
+                            else:
+                                collector.add(failed_result(student, (message[1], message[2])))
+                            continue
+                    if worker.conn in ready or worker.process.sentinel in ready:
+                        student, worker.student = str(worker.student), None
+                        self._replace(worker)
+                        if tries[student] < ATTEMPTS:
+                            waiting.appendleft(student)
+                        else:
+                            collector.add(failed_result(student, ("KilledWorker", "")))
+        finally:
+            for worker in list(pool):
+                if worker.student is not None:  # interrupted: do not wait for it
+                    worker.process.kill()
+                    self._replace(worker)
+
+    def _replace(self, worker: _Worker) -> None:
+        worker.stop(0)
+        self.workers[self.workers.index(worker)] = _Worker(self.root, self.grader)
+
+    def close(self) -> None:
+        """Stop every worker (each closes its zygote), killing any that will not stop."""
+        for worker in self.workers:
+            worker.stop(10)
+        self.workers = []
+
+
+def _setup_error(name: str) -> type[BaseException]:
+    """Return the ``SETUP_ERRORS`` class named ``name`` (RuntimeError for any other name)."""
+    return next((e for e in SETUP_ERRORS if e.__name__ == name), RuntimeError)
+
+
 def run_local(root: Path, assignment: str, students: Sequence[str], collector: Collector, *,
               limits: Limits, sandbox: bool, workers: int, grader: Grader | None) -> None:
     """Grade ``students`` on ``workers`` processes of this machine, handing each result to
     ``collector``. Raises the first ``SETUP_ERRORS`` exception a worker meets (type kept)."""
-    from multiprocessing.connection import wait
-
     if sandbox and grader is None:
         from . import sandbox as sb
 
-        sb.require_sandbox()  # say it once, here, rather than in every worker
-    warm_worker(str(root))  # imported once here; forked workers start with it
-    args = (str(root), assignment, limits, sandbox, grader)
-    waiting = deque(students)
-    tries: Counter[str] = Counter()
-    pool = [_Worker(args) for _ in range(min(workers, len(students)))]
-    collector.start()
+        sb.require_sandbox()
+    pool = LocalPool(root, min(workers, len(students)), grader)
     try:
-        while True:
-            for worker in pool:
-                if worker.student is None and waiting:
-                    worker.student = waiting.popleft()
-                    tries[worker.student] += 1
-                    worker.conn.send(worker.student)
-            busy = [w for w in pool if w.student is not None]
-            if not busy:
-                break
-            ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy])
-            for worker in busy:
-                message = None
-                if worker.conn in ready:
-                    try:
-                        message = worker.conn.recv()
-                    except (EOFError, OSError):  # its end closed: the worker is gone
-                        message = None
-                    if message is not None:
-                        student, worker.student = str(worker.student), None
-                        if message[0] == "done":
-                            collector.add(message[1])
-                        elif message[0] == "setup":
-                            kind = next(e for e in SETUP_ERRORS if e.__name__ == message[1]) \
-                                if message[1] in {e.__name__ for e in SETUP_ERRORS} \
-                                else RuntimeError
-                            raise kind(message[2])
-                        else:
-                            collector.add(failed_result(student, (message[1], message[2])))
-                        continue
-                if worker.conn in ready or worker.process.sentinel in ready:
-                    student, worker.student = str(worker.student), None
-                    worker.stop(0)
-                    pool[pool.index(worker)] = _Worker(args)
-                    if tries[student] < ATTEMPTS:
-                        waiting.appendleft(student)
-                    else:
-                        collector.add(failed_result(student, ("KilledWorker", "")))
+        pool.grade(assignment, students, collector, limits=limits, sandbox=sandbox)
     finally:
-        for worker in pool:
-            if worker.student is not None:  # interrupted: do not wait for it
-                worker.process.kill()
-        for worker in pool:
-            worker.stop(10)
+        pool.close()

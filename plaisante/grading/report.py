@@ -4,6 +4,7 @@ student lost points (which test cells, in which step)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 from rich.table import Table
 
@@ -70,3 +71,19 @@ def table(results: Iterable[SubmissionResult], maxima: Mapping[str, float] | Non
 def all_accounted_for(results: Iterable[SubmissionResult]) -> bool:
     """Return True when every submission ended graded, or flagged with a stated reason."""
     return all(r.status == "graded" or (r.status == "flagged" and r.reasons) for r in results)
+
+
+def summary(root: Path, assignment: str, results: list[SubmissionResult]) -> tuple[int, str, str]:
+    """Return what ``plaisante grade`` ends with for ``results``: the exit status (0 when
+    ``all_accounted_for``, else 1), the table for stdout, and for stderr a line saying the
+    table could not be drawn ("" when it was; the grades are recorded either way)."""
+    from .. import scores
+
+    status = 0 if all_accounted_for(results) else 1
+    try:
+        return status, table(results, scores.cell_maxima(root, assignment),
+                             scores.step_titles(assignment)), ""
+    except Exception as error:  # noqa: BLE001  the grades are in the gradebook: say so, go on
+        return status, "", (f"plaisante grade: {assignment} is graded (see `plaisante scores "
+                            f"{assignment}`), but its table could not be drawn: "
+                            f"{type(error).__name__}: {error}")

@@ -7,6 +7,7 @@ one coordinator that writes the gradebook (``plaisante.grading.record``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
 Status = Literal["graded", "flagged"]
@@ -38,6 +39,16 @@ class Limits:
     processes: int = 64
     output_bytes: int = 1 * MiB
     file_bytes: int = 64 * MiB
+
+    @classmethod
+    def for_course(cls, root: Path, cell_seconds: float | None = None,
+                   submission_seconds: float = 300.0) -> Limits:
+        """Return the limits ``plaisante grade`` uses: ``cell_seconds`` when given, else the
+        course's ``c.Execute.timeout`` (nbgrader_config.py), else 30; the rest the defaults."""
+        from ..course import configured_cell_timeout
+
+        return cls(cell_seconds=cell_seconds or configured_cell_timeout(root) or 30.0,
+                   submission_seconds=submission_seconds)
 
     def __post_init__(self) -> None:
         for name in ("cell_seconds", "submission_seconds", "cpu_seconds", "memory_bytes",

@@ -101,8 +101,10 @@ def student_names(release: nbformat.NotebookNode) -> list[str]:
 # ------------------------------------------------------------------------------ grading one
 
 def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
-              sandbox: bool) -> SubmissionResult:
-    """See ``plaisante.grading.grade_submission``."""
+              sandbox: bool, submitted_dir: Path | None = None,
+              out_dir: Path | None = None) -> SubmissionResult:
+    """See ``plaisante.grading.grade_submission``. ``submitted_dir`` and ``out_dir`` replace
+    the course's submitted and autograded folders of the submission (``warm_up``)."""
     started = time.monotonic()
     if sandbox:
         sb.require_sandbox()
@@ -113,8 +115,8 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
         raise FileNotFoundError(f"no released notebook at {release_path}: run `plaisante release`")
     release, names, setup, modules = _release_facts(release_path)
     release = copy.deepcopy(release)  # sanitize reads it; no submission may touch the cached one
-    submitted_dir = layout.submitted(student, assignment).parent
-    out_dir = layout.autograded(student, assignment).parent
+    submitted_dir = submitted_dir or layout.submitted(student, assignment).parent
+    out_dir = out_dir or layout.autograded(student, assignment).parent
     work = Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=sb.scratch_base()))
     zygote = _zygote(limits, modules) if sandbox else None
     uid = zygote.uid if zygote is not None else (sb.pick_uid() if sandbox else 0)
@@ -156,6 +158,25 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
         result.total = round(max(0.0, sum(result.cell_scores.values()) - result.late_penalty), 6)
         result.seconds = round(time.monotonic() - started, 3)
     return result
+
+
+def warm_up(root: Path, assignment: str, *, limits: Limits, sandbox: bool) -> None:
+    """Grade ``assignment``'s released notebook once, as if submitted, writing nothing in the
+    course (its folders are temporary): this process then has its kernel zygote running and
+    has paid every first-use cost (nbgrader's validators, the judge's and the reference's
+    imports), so the next real submission grades at full speed. Raises what ``grade_one``
+    raises for a course that cannot be graded (FileNotFoundError: not released)."""
+    release_path = CourseLayout(root).release(assignment)
+    if not release_path.is_file():
+        raise FileNotFoundError(f"no released notebook at {release_path}: run `plaisante release`")
+    scratch = Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=sb.scratch_base()))
+    try:
+        (scratch / "submitted").mkdir()
+        shutil.copy(release_path, scratch / "submitted" / f"{assignment}.ipynb")
+        grade_one(root, "warm-up", assignment, limits=limits, sandbox=sandbox,
+                  submitted_dir=scratch / "submitted", out_dir=scratch / "autograded")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 _released: dict[tuple[str, int, int], tuple[Any, ...]] = {}

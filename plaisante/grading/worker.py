@@ -58,6 +58,23 @@ def warm_worker(root: str) -> None:
         prepare(Path(root))
 
 
+def warm_assignment(root: str, assignment: str, limits: Limits, sandbox: bool) -> str | None:
+    """Get this worker ready to grade ``assignment`` under ``limits`` at full speed
+    (``submission.warm_up``: its kernel zygote started, first-use costs paid); return None
+    when ready, else why not, in one line (grading still works, the first submission is
+    slower)."""
+    from .submission import warm_up
+
+    try:
+        warm_up(Path(root), assignment, limits=limits, sandbox=sandbox)
+    except Exception as error:  # noqa: BLE001  said to whoever asked; grading goes on
+        first = (str(error).strip().splitlines() or [""])[0]
+        return f"{type(error).__name__}: {first}" if first else type(error).__name__
+    finally:
+        _forget_engines()
+    return None
+
+
 _tuned = False
 _engines: dict[tuple[str, tuple[Any, ...]], Any] = {}  # throw-away gradebook URL → its engine
 

@@ -1,0 +1,357 @@
+"""The resident grader: ``plaisante grader`` keeps one course's grading code imported and its
+grading worker warm, and ``plaisante grade ID --student S`` hands it the submission instead of
+starting all that itself (issue 16: a submission graded and recorded in under 1.5 s).
+
+Both ends of one local socket:
+
+* ``serve(root)`` — the resident grader. It starts a ``pool.LocalPool`` (one worker by
+  default), has each worker grade the likely assignment's released notebook once, writing
+  nothing (``submission.warm_up``: the kernel zygote started, nbgrader's and the judge's
+  first-use costs paid), then answers requests one at a time until Ctrl-C, SIGTERM or a
+  ``stop`` request. A ``grade`` request is graded exactly as ``plaisante grade`` grades it
+  (the same worker code, the same limits, recorded by this process through the same
+  ``Collector``), and answered with the table ``plaisante grade`` would print.
+* ``ask_to_grade(root, …)`` — the command's side: the answer, or None when no resident grader
+  serves this course (the command then grades by itself, as always).
+
+Who may talk to whom: the socket lives in a folder of this user's, mode 0700
+(``socket_folder``), and each end checks the other's user id (``SO_PEERCRED``), so another
+local user can neither ask for grading nor pose as the grader. A request names only an
+assignment, student ids (checked as ``plaisante grade`` checks them) and limits: the grader
+reads the submissions from its own course folder. A grader started from other kit code than
+the command's (the kit was updated since) is refused, and the command grades by itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import socket
+import struct
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+#: Largest request or answer line read (bytes); an answer holds one table.
+MOST_BYTES = 4 * 1024 * 1024
+
+#: Seconds the command waits for the grader to accept and read its request.
+CONNECT_SECONDS = 5.0
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What ``plaisante grade`` prints and returns, as the resident grader made it."""
+
+    status: int
+    stdout: str
+    stderr: str
+
+
+# ------------------------------------------------------------------------------ both ends
+
+def socket_folder() -> Path:
+    """Return this user's folder for resident graders' sockets, creating it (mode 0700):
+    ``$XDG_RUNTIME_DIR`` when set, else ``/var/tmp/plaisante-grader-<uid>``. Raises
+    PermissionError when the folder is not this user's alone (someone could listen there)."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    folder = Path(runtime) if runtime else Path(f"/var/tmp/plaisante-grader-{os.geteuid()}")
+    folder.mkdir(mode=0o700, exist_ok=True)
+    info = folder.lstat()
+    if info.st_uid != os.geteuid() or info.st_mode & 0o077 or not folder.is_dir() \
+            or folder.is_symlink():
+        raise PermissionError(f"{folder} must be a folder of this user's with mode 0700 for "
+                              "the resident grader's socket")
+    return folder
+
+
+def socket_path(root: Path) -> Path:
+    """Return the socket of the resident grader of the course at ``root``."""
+    name = hashlib.sha256(str(Path(root).resolve()).encode()).hexdigest()[:16]
+    return socket_folder() / f"plaisante-grader-{name}.sock"
+
+
+def kit_stamp() -> str:
+    """Return a fingerprint of the kit's code as installed now (its folder and its Python
+    files' sizes and modification times): a grader running older code is not used."""
+    package = Path(__file__).resolve().parents[1]
+    seen = []
+    for folder, subfolders, files in os.walk(package):
+        subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
+        for name in sorted(files):
+            if name.endswith(".py"):
+                info = os.stat(os.path.join(folder, name))
+                seen.append(f"{folder}/{name}:{info.st_size}:{info.st_mtime_ns}")
+    return hashlib.sha256("\n".join([str(package), *seen]).encode()).hexdigest()[:16]
+
+
+def _peer_uid(conn: socket.socket) -> int:
+    """Return the user id of the process at the other end of the Unix socket ``conn``."""
+    creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    return int(struct.unpack("3i", creds)[1])
+
+
+def _send(conn: socket.socket, message: dict[str, Any]) -> None:
+    conn.sendall(json.dumps(message).encode() + b"\n")
+
+
+def _receive(conn: socket.socket) -> dict[str, Any]:
+    """Read one JSON object line from ``conn``. Raises ValueError for anything else (too
+    long, not JSON, not an object) and ConnectionError when the other end closed first."""
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = conn.recv(65536)
+        if not chunk:
+            raise ConnectionError("closed before a whole message")
+        data += chunk
+        if len(data) > MOST_BYTES:
+            raise ValueError(f"a message over {MOST_BYTES} bytes")
+    message = json.loads(data)
+    if not isinstance(message, dict):
+        raise ValueError("a message that is not a JSON object")
+    return message
+
+
+# ------------------------------------------------------------------------------ the command's end
+
+def _connect(root: Path) -> socket.socket | None:
+    """Return a connection to the course's resident grader, or None when there is none."""
+    path = socket_path(root)
+    if not path.exists():
+        return None
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    conn.settimeout(CONNECT_SECONDS)
+    try:
+        conn.connect(str(path))
+        if _peer_uid(conn) != os.geteuid():
+            raise PermissionError(f"{path} is served by another user")
+    except (FileNotFoundError, ConnectionRefusedError):  # a grader that ended uncleanly
+        conn.close()
+        return None
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def ask_to_grade(root: Path, assignment: str, students: list[str], *,
+                 cell_seconds: float | None, submission_seconds: float,
+                 sandbox: bool) -> Answer | None:
+    """Have the resident grader of the course at ``root`` grade and record ``students``'
+    submissions of ``assignment`` (as ``plaisante grade ID --student S…`` would, with these
+    limits: ``cell_seconds`` None means the course's); return its ``Answer``. Return None —
+    grade here then — when no grader serves the course, it runs other kit code, or it
+    stopped before answering (the last two said on stderr)."""
+    conn = _connect(root)
+    if conn is None:
+        return None
+    with conn:
+        try:
+            _send(conn, {"op": "grade", "kit": kit_stamp(), "assignment": assignment,
+                         "students": students, "cell_seconds": cell_seconds,
+                         "submission_seconds": submission_seconds, "sandbox": sandbox})
+            conn.settimeout(None)  # the grader keeps the submission's own time limits
+            reply = _receive(conn)
+        except (OSError, ValueError) as error:
+            print(f"plaisante grade: the resident grader stopped before answering ({error}); "
+                  "grading here instead", file=sys.stderr)
+            return None
+    if reply.get("stale"):
+        print("plaisante grade: the resident grader runs other kit code than this command "
+              "(the kit changed since it started); grading here instead. Restart it: "
+              "plaisante grader", file=sys.stderr)
+        return None
+    return Answer(int(reply.get("status", 2)), str(reply.get("stdout", "")),
+                  str(reply.get("stderr", "")))
+
+
+def ask_to_stop(root: Path) -> bool:
+    """Ask the course's resident grader to stop; return False when none was running."""
+    conn = _connect(root)
+    if conn is None:
+        return False
+    with conn:
+        _send(conn, {"op": "stop"})
+        try:
+            _receive(conn)
+        except (OSError, ValueError):
+            pass
+    return True
+
+
+# ------------------------------------------------------------------------------ the grader's end
+
+class _Stop(Exception):
+    """Raised in the grader's loop to end it (a ``stop`` request, SIGTERM)."""
+
+
+def likely_assignment(root: Path) -> str | None:
+    """Return the released assignment a submission most likely comes for next: the one with
+    the newest submission, else the one released last; None when none is released."""
+    from ..course import CourseLayout
+
+    layout = CourseLayout(root)
+    released = [a for a in layout.assignments() if layout.release(a).is_file()]
+
+    def newest(assignment: str) -> tuple[float, float]:
+        submitted = [layout.submitted(s, assignment).parent.stat().st_mtime
+                     for s in layout.submitted_students(assignment)]
+        return max(submitted, default=0.0), layout.release(assignment).stat().st_mtime
+
+    return max(released, key=newest, default=None)
+
+
+def serve(root: Path, *, assignment: str | None = None, workers: int = 1,
+          sandbox: bool = True) -> int:
+    """Run the resident grader of the course at ``root`` until Ctrl-C, SIGTERM or a ``stop``
+    request; return 0. ``assignment``: the one to get ready for (default
+    ``likely_assignment``); any assignment can be graded. ``workers``: grading processes
+    (each holds a kernel zygote; one grades a submission at a time). Says what it does on
+    stdout, one line per request. Raises RuntimeError when a grader already serves the
+    course, and what grading raises when it cannot run at all (no sandbox here)."""
+    from ..course import CourseLayout
+
+    root = Path(root).resolve()
+    if assignment is not None and assignment not in CourseLayout(root).assignments():
+        raise ValueError(f"no assignment {assignment!r} in {root / 'source'}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive int, got {workers!r}")
+    path = socket_path(root)
+    if _connect(root) is not None:
+        raise RuntimeError(f"a resident grader already serves {root} (stop it with "
+                           "`plaisante grader --stop`)")
+    path.unlink(missing_ok=True)  # left by a grader that ended uncleanly
+    if sandbox:
+        from .sandbox import require_sandbox
+
+        require_sandbox()
+    from .pool import LocalPool
+    from .result import Limits
+
+    stamp = kit_stamp()
+    pool = LocalPool(root, workers)  # forked now, while this process has one thread
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    previous = signal.signal(signal.SIGTERM, _raise_stop)
+    try:
+        ready = assignment or likely_assignment(root)
+        if ready is not None:
+            problems = pool.warm(ready, Limits.for_course(root), sandbox)
+            _warm_recording(root, ready)
+            print(f"plaisante grader: ready for {ready!r}" + (
+                f" (not warmed: {problems[0]})" if problems else ""), flush=True)
+        old_mask = os.umask(0o177)
+        try:
+            listener.bind(str(path))
+        finally:
+            os.umask(old_mask)
+        listener.listen(16)
+        print(f"plaisante grader: serving {root} on {path}; `plaisante grade ID --student S` "
+              "hands its submissions here. Ctrl-C or `plaisante grader --stop` stops it.",
+              flush=True)
+        while True:
+            conn, _ = listener.accept()
+            with conn:
+                _answer(conn, root, pool, stamp)
+    except (KeyboardInterrupt, _Stop):
+        print("plaisante grader: stopped", flush=True)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        listener.close()
+        path.unlink(missing_ok=True)
+        pool.close()
+    return 0
+
+
+def _raise_stop(_signum: int, _frame: Any) -> None:
+    raise _Stop
+
+
+def _warm_recording(root: Path, assignment: str) -> None:
+    """Pay this process's first-use costs of reading the gradebook and drawing the table."""
+    from .. import scores
+
+    try:
+        scores.cell_maxima(root, assignment)
+        scores.step_titles(assignment)
+    except Exception:  # noqa: BLE001  only a warm-up: a real request says what is wrong
+        pass
+
+
+def _answer(conn: socket.socket, root: Path, pool: Any, stamp: str) -> None:
+    """Read one request on ``conn`` and answer it. Raises _Stop for a ``stop`` request."""
+    try:
+        if _peer_uid(conn) != os.geteuid():
+            return  # another user: no answer at all
+        conn.settimeout(CONNECT_SECONDS)
+        request = _receive(conn)
+    except (OSError, ValueError) as error:
+        print(f"plaisante grader: a request could not be read ({error})", flush=True)
+        return
+    op = request.get("op")
+    if op == "stop":
+        _reply(conn, {"stopping": True})
+        raise _Stop
+    if op != "grade":
+        _reply(conn, {"status": 2, "stderr": f"plaisante grader: unknown request {op!r}"})
+        return
+    if request.get("kit") != stamp:
+        _reply(conn, {"stale": True})
+        print("plaisante grader: refused a request from other kit code; restart me", flush=True)
+        return
+    try:
+        answer = _grade(root, pool, request)
+    except Exception as error:  # noqa: BLE001  said to the command; the grader goes on
+        print(f"plaisante grader: a request failed: {type(error).__name__}: {error}", flush=True)
+        answer = {"status": 2, "stderr": f"plaisante grade: {type(error).__name__}: {error}"}
+    _reply(conn, answer)
+
+
+def _reply(conn: socket.socket, message: dict[str, Any]) -> None:
+    try:
+        conn.settimeout(CONNECT_SECONDS)
+        _send(conn, message)
+    except OSError:
+        pass  # the command went away: the grades are recorded all the same
+
+
+def _grade(root: Path, pool: Any, request: dict[str, Any]) -> dict[str, Any]:
+    """Grade and record a ``grade`` request as ``plaisante grade`` would; return the answer."""
+    from ..course import CourseLayout, check_ids
+    from .collector import Collector
+    from .report import summary
+    from .result import Limits
+    from .worker import SETUP_ERRORS
+
+    assignment, students = request.get("assignment"), request.get("students")
+    try:
+        if not isinstance(assignment, str) or not isinstance(students, list) or not students \
+                or not all(isinstance(s, str) for s in students):
+            raise ValueError("a grade request names an assignment and a list of student ids")
+        students = list(dict.fromkeys(students))
+        available = set(CourseLayout(root).submitted_students(assignment))
+        for student in students:
+            check_ids(student, assignment)
+            if student not in available:
+                raise ValueError(f"no submission of {assignment!r} for student {student!r} "
+                                 f"in {root / 'assignments' / 'submitted'}")
+        cell = request.get("cell_seconds")
+        limits = Limits.for_course(root, float(cell) if cell else None,
+                                   float(request.get("submission_seconds") or 300.0))
+        collector = Collector(root, assignment, len(students), progress=False)
+        try:
+            pool.grade(assignment, students, collector, limits=limits,
+                       sandbox=request.get("sandbox") is not False)
+        finally:
+            collector.close()
+    except SETUP_ERRORS as error:
+        print(f"plaisante grader: {assignment}: {error}", flush=True)
+        return {"status": 2, "stderr": f"plaisante grade: {error}"}
+    results = [collector.results[student] for student in students]
+    status, table, problem = summary(root, assignment, results)
+    for result in results:
+        print(f"plaisante grader: {assignment} {result.student}: {result.status} "
+              f"{result.total:g}/{result.max_total:g} in {result.seconds:.2f} s", flush=True)
+    return {"status": status, "stdout": table, "stderr": problem}

@@ -1,0 +1,142 @@
+"""The resident grader (issue 16): with ``plaisante grader`` running, ``plaisante grade ID
+--student S`` hands the submission to it; the scores, the gradebook and the table are those of
+grading without it, a bad request gets ``grade``'s own error and the grader goes on, a command
+from other kit code is refused (it then grades by itself), and no other user reaches it.
+
+How fast it answers is measured by ``bench/grading.py`` (its part (d)), not here."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from course_cli import KIT, cli, new_course
+
+from plaisante import scores
+from plaisante.grading import service
+
+SAMPLES = KIT / "assignments" / "samples" / "plaisante"
+MANIFEST = json.loads((SAMPLES / "manifest.json").read_text(encoding="utf-8"))
+CHOSEN = ("has_pair_at_least_two", "untouched", "straight_before_flush")
+
+pytestmark = [pytest.mark.nbgrader, pytest.mark.sandbox]
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = new_course(tmp_path_factory.mktemp("resident") / "course")
+    cli("release", "plaisante", cwd=root)
+    for student in CHOSEN:
+        notebook = SAMPLES / MANIFEST["samples"][student]["notebook"]
+        cli("submit", str(notebook), "--student", student, cwd=root)
+    return root
+
+
+@pytest.fixture(scope="module")
+def grader(course: Path) -> Iterator[subprocess.Popen[str]]:
+    """``plaisante grader`` running on the course, ready (its 'serving' line printed)."""
+    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
+    env.pop("PLAISANTE_COURSE", None)
+    process = subprocess.Popen([sys.executable, "-m", "plaisante.cli", "grader"], cwd=course,
+                               env=env, text=True, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT)
+    assert process.stdout is not None
+    said = []
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        said.append(line)
+        if not line or "serving" in line:
+            break
+    assert "serving" in said[-1], "".join(said)
+    assert "ready for 'plaisante'" in "".join(said) and "not warmed" not in "".join(said)
+    yield process
+    if process.poll() is None:
+        process.terminate()
+        process.wait(30)
+
+
+def grader_lines(process: subprocess.Popen[str], count: int) -> list[str]:
+    """Read the next ``count`` lines the grader prints (one per graded submission)."""
+    assert process.stdout is not None
+    return [process.stdout.readline() for _ in range(count)]
+
+
+def test_grade_student_is_graded_by_the_resident_grader_with_the_usual_scores(course, grader):
+    done = cli("grade", "plaisante", "--student", "has_pair_at_least_two", "--student",
+               "untouched", cwd=course, check=False)
+    assert done.returncode == 0, done.stderr
+    said = grader_lines(grader, 2)
+    assert said[0].startswith("plaisante grader: plaisante has_pair_at_least_two: graded 97/100")
+    assert said[1].startswith("plaisante grader: plaisante untouched: graded 0/100")
+    rows = {line.split()[0]: line.split() for line in done.stdout.splitlines() if line.strip()}
+    assert rows["has_pair_at_least_two"][1:5] == ["graded", "97", "/", "100"]
+    assert "lost in step 3 (the has-checks): has_pair -3" in done.stdout
+    assert rows["untouched"][1:5] == ["graded", "0", "/", "100"]
+    assert done.stdout.rstrip().endswith("2 submission(s): 2 graded, 0 flagged")
+    for student in ("has_pair_at_least_two", "untouched"):  # recorded in the gradebook
+        assert scores.step_scores(course, student, "plaisante") == pytest.approx(
+            MANIFEST["samples"][student]["expected"]), student
+        assert (course / "assignments" / "autograded" / student / "plaisante" /
+                "plaisante.ipynb").is_file()
+
+
+def test_an_unknown_student_gets_grades_own_error_and_the_grader_goes_on(course, grader):
+    done = cli("grade", "plaisante", "--student", "nobody", cwd=course, check=False)
+    assert done.returncode == 2
+    assert "no submission of 'plaisante' for student 'nobody'" in done.stderr
+    assert "nobody" in grader_lines(grader, 1)[0]
+    done = cli("grade", "plaisante", "--student", "straight_before_flush", cwd=course)
+    assert "graded 92/100" in grader_lines(grader, 1)[0]
+    assert "92 / 100" in done.stdout
+
+
+def test_a_request_from_other_kit_code_is_refused_and_the_command_grades_itself(course, grader):
+    conn = service._connect(course)
+    assert conn is not None
+    with conn:
+        service._send(conn, {"op": "grade", "kit": "0" * 16, "assignment": "plaisante",
+                             "students": ["untouched"]})
+        assert service._receive(conn) == {"stale": True}
+    assert "other kit code" in grader_lines(grader, 1)[0]
+    for junk in (b"[1, 2]\n", b"not json\n", b'{"op": "grade"'):  # then the writer closes
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as raw:
+            raw.connect(str(service.socket_path(course)))
+            raw.sendall(junk)
+            raw.shutdown(socket.SHUT_WR)
+            assert raw.recv(100) == b""  # no answer, and the grader is still there:
+        assert "could not be read" in grader_lines(grader, 1)[0]
+    assert grader.poll() is None
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to act as another user")
+def test_another_user_cannot_reach_the_resident_grader(course, grader):
+    path = service.socket_path(course)
+    assert path.stat().st_mode & 0o777 == 0o600 and path.parent.stat().st_mode & 0o777 == 0o700
+    probe = ("import socket, sys\n"
+             "s = socket.socket(socket.AF_UNIX)\n"
+             "try:\n    s.connect(sys.argv[1])\nexcept PermissionError:\n    print('refused')\n"
+             "else:\n    print('connected')\n")
+    done = subprocess.run(["/usr/bin/python3", "-c", probe, str(path)], user=65534, group=65534,
+                          capture_output=True, text=True, timeout=30, cwd="/")
+    assert done.stdout.strip() == "refused", done.stderr
+
+
+def test_after_stop_the_command_grades_by_itself_with_the_same_scores(course, grader):
+    done = cli("grader", "--stop", cwd=course)
+    assert "asked to stop" in done.stdout
+    assert grader.wait(30) == 0
+    assert grader.stdout is not None and "stopped" in grader.stdout.read()
+    assert not service.socket_path(course).exists()
+    done = cli("grade", "plaisante", "--student", "has_pair_at_least_two", cwd=course)
+    assert "97 / 100" in done.stdout
+    assert scores.step_scores(course, "has_pair_at_least_two", "plaisante") == pytest.approx(
+        MANIFEST["samples"]["has_pair_at_least_two"]["expected"])
+    assert cli("grader", "--stop", cwd=course, check=False).returncode == 1
