@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -114,6 +115,16 @@ def test_a_request_from_other_kit_code_is_refused_and_the_command_grades_itself(
             assert raw.recv(100) == b""  # no answer, and the grader is still there:
         assert "could not be read" in grader_lines(grader, 1)[0]
     assert grader.poll() is None
+
+
+def test_a_worker_killed_while_idle_is_replaced_before_the_next_request(course, grader):
+    children = Path(f"/proc/{grader.pid}/task/{grader.pid}/children").read_text().split()
+    assert children
+    for pid in children:
+        os.kill(int(pid), signal.SIGKILL)
+    done = cli("grade", "plaisante", "--student", "untouched", cwd=course)
+    assert "graded 0/100" in grader_lines(grader, 1)[0]
+    assert "0 / 100" in done.stdout
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to act as another user")

@@ -121,8 +121,12 @@ class LocalPool:
     def warm(self, assignment: str, limits: Limits, sandbox: bool) -> list[str]:
         """Have every worker get ready to grade ``assignment`` (its kernel zygote started);
         return the problems met (none when all are ready)."""
+        self._replace_dead()
         for worker in self.workers:
-            worker.conn.send(("warm", None, assignment, limits, sandbox))
+            try:
+                worker.conn.send(("warm", None, assignment, limits, sandbox))
+            except OSError:
+                pass  # it died just now: its recv below says so
         problems = []
         for index, worker in enumerate(self.workers):
             try:
@@ -146,6 +150,7 @@ class LocalPool:
             from . import sandbox as sb
 
             sb.require_sandbox()  # say it once, here, rather than in every worker
+        self._replace_dead()
         waiting = deque(students)
         tries: Counter[str] = Counter()
         pool = self.workers
@@ -156,7 +161,11 @@ class LocalPool:
                     if worker.student is None and waiting:
                         worker.student = waiting.popleft()
                         tries[worker.student] += 1
-                        worker.conn.send(("grade", worker.student, assignment, limits, sandbox))
+                        try:
+                            worker.conn.send(("grade", worker.student, assignment, limits,
+                                              sandbox))
+                        except OSError:
+                            pass  # it died just now: its sentinel below says so
                 busy = [w for w in pool if w.student is not None]
                 if not busy:
                     break
@@ -189,6 +198,12 @@ class LocalPool:
                 if worker.student is not None:  # interrupted: do not wait for it
                     worker.process.kill()
                     self._replace(worker)
+
+    def _replace_dead(self) -> None:
+        """Replace the workers that died while idle (killed, out of memory) since last used."""
+        for worker in list(self.workers):
+            if not worker.process.is_alive():
+                self._replace(worker)
 
     def _replace(self, worker: _Worker) -> None:
         worker.stop(0)
