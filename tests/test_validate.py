@@ -37,6 +37,8 @@ def test_the_command_runs_a_notebook_and_exits_1_on_a_visible_failure(tmp_path) 
                            str(SAMPLES / "has_pair_at_least_two.ipynb")], cwd=tmp_path,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 1, done.stderr
+    assert done.stderr == ""  # no kernel log: ipykernel warned it runs over TCP
+    assert list(tmp_path.iterdir()) == []  # and leaves no socket file where it was run
     assert done.stdout.splitlines()[:2] == [
         "1 of 24 test cells fail their visible tests:",
         "  step3_has_pair: CheckFailed: has_pair(K♥ K♦ K♣ K♠ 9♥): expected False, got True"]
