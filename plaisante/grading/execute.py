@@ -67,9 +67,10 @@ def _size(content: Any) -> int:
 
 
 def cell_name(cell: NotebookNode, index: int) -> str:
-    """Return the cell's nbgrader grade_id, or 'cell <index>' for a plain cell."""
+    """Return the cell's nbgrader grade_id, or for a plain cell 'cell <n>': its place in the
+    notebook counted from 1, as a student counts them (``index`` counts from 0)."""
     grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-    return str(grade_id) if grade_id else f"cell {index}"
+    return str(grade_id) if grade_id else f"cell {index + 1}"
 
 
 def error_output(ename: str, evalue: str) -> NotebookNode:
