@@ -1,9 +1,10 @@
 """The class roster: names and emails in nbgrader's student table (``plaisante roster import``).
 
-The file is a CSV with a header row naming an id column (``id`` or ``student_id``: the ids
-students submit under) and any of ``first_name``, ``last_name`` and ``email``. It is checked
-whole first; then nbgrader's own ``nbgrader db student import`` writes it, so formgrader,
-``plaisante scores``, ``export`` and ``report`` all show the names.
+The file is a CSV (separated by commas, semicolons or tabs) with a header row naming an id
+column (``id`` or ``student_id``: the ids students submit under) and any of ``first_name``,
+``last_name`` and ``email``. It is checked whole first; then nbgrader's own ``nbgrader db
+student import`` writes it, so formgrader, ``plaisante scores``, ``export`` and ``report`` all
+show the names.
 """
 
 from __future__ import annotations
@@ -18,6 +19,21 @@ ID_COLUMNS = ("id", "student_id")
 OPTIONAL = ("first_name", "last_name", "email")
 
 
+#: Separators a roster may use: commas, semicolons (spreadsheets where the comma is the
+#: decimal mark save CSV so) and tabs.
+DELIMITERS = (",", ";", "\t")
+
+
+def delimiter_of(header: str) -> str:
+    """Return the separator of a roster whose header row is ``header``: the first of
+    ``DELIMITERS`` that splits out an id column (a comma when none does)."""
+    for delimiter in DELIMITERS:
+        names = [name.strip().lower() for name in next(csv.reader([header], delimiter=delimiter))]
+        if any(name in ID_COLUMNS for name in names):
+            return delimiter
+    return ","
+
+
 def read_roster(path: Path) -> list[dict[str, str]]:
     """Return the roster's students as {"id", "first_name", "last_name", "email"} dicts.
 
@@ -27,7 +43,8 @@ def read_roster(path: Path) -> list[dict[str, str]]:
         text = Path(path).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
         raise ValueError(f"{path}: not UTF-8 text; save the roster as CSV (UTF-8)") from None
-    reader = csv.DictReader(text.splitlines())
+    lines = text.splitlines()
+    reader = csv.DictReader(lines, delimiter=delimiter_of(lines[0] if lines else ""))
     header = [name.strip().lower() for name in reader.fieldnames or []]
     id_column = next((name for name in ID_COLUMNS if name in header), None)
     if id_column is None:

@@ -193,6 +193,24 @@ def test_a_roster_without_an_id_column_is_refused_in_one_line(course, tmp_path):
     assert "no id column" in done.stderr and "'id' (or 'student_id')" in done.stderr
 
 
+def test_a_roster_saved_with_semicolons_or_tabs_reads_as_with_commas(tmp_path):
+    """Spreadsheets where the comma is the decimal mark save CSV with semicolons."""
+    from plaisante.roster import read_roster
+
+    saved = ["student_id,last_name,first_name,email\n"
+             'ada,"Lovelace, Countess",Ada,ada@example.edu\n',
+             "student_id;last_name;first_name;email\nada;Lovelace, Countess;Ada;ada@example.edu\n",
+             "student_id\tlast_name\tfirst_name\temail\nada\tLovelace, Countess\tAda\t"
+             "ada@example.edu\n"]
+    rows = []
+    for text in saved:
+        (tmp_path / "roster.csv").write_text(text, encoding="utf-8")
+        rows.append(read_roster(tmp_path / "roster.csv"))
+    assert rows[0] == rows[1] == rows[2] == [{"id": "ada", "first_name": "Ada",
+                                              "last_name": "Lovelace, Countess",
+                                              "email": "ada@example.edu"}]
+
+
 # -------------------------------------------------------------------------------------- report
 
 def report_page(course: dict) -> str:
