@@ -196,7 +196,11 @@ def _run(args: argparse.Namespace) -> int:
                           open_browser=not args.no_browser)
     elif args.command == "release":
         for assignment in chosen(layout, args.assignments):
-            course.run_nbgrader("generate_assignment", assignment, "--force", root=root)
+            again = layout.release(assignment).is_file()
+            course.run_nbgrader("generate_assignment", assignment, "--force",
+                                "--log-level=ERROR", root=root)
+            print(f"plaisante release: {assignment} -> {_released(layout, assignment)}"
+                  + (", replacing the earlier release" if again else ""))
         try:  # the course's exchange, for nbgrader's release_assignment and collect
             from .formgrader import exchange_folder
 
@@ -312,6 +316,20 @@ def _run(args: argparse.Namespace) -> int:
     elif args.command == "nbgrader":
         return course.run_nbgrader(*args.args, root=root, check=False).returncode
     return 0
+
+
+def _released(layout: course.CourseLayout, assignment: str) -> str:
+    """Return what ``release`` made of ``assignment``: the student version's path, its test
+    cells and points."""
+    import json
+
+    path = layout.release(assignment)
+    cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
+    graded = [c.get("metadata", {}).get("nbgrader", {}) for c in cells]
+    points = sum(float(g.get("points", 0)) for g in graded if g.get("grade"))
+    tests = sum(1 for g in graded if g.get("grade") and not g.get("solution"))
+    shown = path.relative_to(layout.root) if path.is_relative_to(layout.root) else path
+    return f"{shown} ({tests} test cells, {points:g} points)"
 
 
 def _unreadable(notebook: Path) -> str | None:

@@ -39,7 +39,14 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "nbgrader_config.py").write_text(
         config + '\nc.Execute.timeout = 5\nc.LateSubmissionPlugin.penalty_method = "zero"\n',
         encoding="utf-8")
-    assert plaisante("release", cwd=root).returncode == 0
+    done = plaisante("release", cwd=root)
+    assert done.returncode == 0, done.stderr[-2000:]
+    # one line per assignment, no nbgrader log (its INFO lines said nothing an instructor uses)
+    assert done.stdout.splitlines()[0] == ("plaisante release: plaisante -> starter/plaisante/"
+                                          "plaisante.ipynb (24 test cells, 100 points)")
+    assert done.stderr == ""
+    again = plaisante("release", "plaisante", cwd=root)
+    assert again.stdout.rstrip().endswith(", replacing the earlier release") and not again.stderr
     done = plaisante("nbgrader", "db", "assignment", "add", "plaisante",
                      "--duedate=2026-01-01 00:00:00 UTC", cwd=root)
     assert done.returncode == 0, done.stderr[-2000:]
