@@ -13,7 +13,15 @@ from typing import Any
 
 from .collector import Collector
 from .result import Limits
-from .worker import ATTEMPTS, SETUP_ERRORS, Grader, failed_result, grade_task, warm_worker
+from .worker import (
+    ATTEMPTS,
+    SETUP_ERRORS,
+    WORKER_MEMORY_BYTES,
+    Grader,
+    failed_result,
+    grade_task,
+    warm_worker,
+)
 
 
 @contextmanager
@@ -28,11 +36,13 @@ def dask_client(workers: int, scheduler: str) -> Iterator[Any]:
             yield client
         return
     # A task whose worker dies fails at once and the coordinator decides whether to try it
-    # again (``ATTEMPTS``); no memory limit of Dask's own (the sandbox limits the kernel); no
-    # dashboard; the coordinator reports failures itself, so Dask's logs stay quiet.
+    # again (``ATTEMPTS``). Each worker's memory is bounded as a local pool worker's is, by
+    # Dask's own limit (its nanny ends a worker past it: a kernel's flood of output cannot
+    # take the machine; the sandbox limits the kernel itself). No dashboard; the coordinator
+    # reports failures itself, so Dask's logs stay quiet.
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None, memory_limit=0,
+                               dashboard_address=None, memory_limit=WORKER_MEMORY_BYTES,
                                silence_logs=logging.CRITICAL)
     with cluster, Client(cluster) as client:
         yield client
