@@ -127,6 +127,21 @@ def test_a_worker_killed_while_idle_is_replaced_before_the_next_request(course, 
     assert "0 / 100" in done.stdout
 
 
+def test_a_due_date_set_while_the_grader_runs_counts_at_the_next_request(course, grader):
+    config = course / "nbgrader_config.py"
+    kept = config.read_text(encoding="utf-8")
+    try:
+        config.write_text(kept + '\nc.LateSubmissionPlugin.penalty_method = "zero"\n',
+                          encoding="utf-8")
+        cli("nbgrader", "db", "assignment", "add", "plaisante",
+            "--duedate=2026-01-01 00:00:00 UTC", cwd=course)
+        done = cli("grade", "plaisante", "--student", "straight_before_flush", cwd=course)
+        assert "graded 0/100" in grader_lines(grader, 1)[0]  # 92, all of it late
+        assert "late: 92 point(s) off" in done.stdout
+    finally:
+        config.write_text(kept, encoding="utf-8")  # late work is then only marked late
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to act as another user")
 def test_another_user_cannot_reach_the_resident_grader(course, grader):
     path = service.socket_path(course)

@@ -209,6 +209,12 @@ def assignment_facts(root: Path, assignment: str) -> AssignmentFacts:
     return _facts[key]
 
 
+def forget_facts() -> None:
+    """Forget the facts ``assignment_facts`` read, so the next call reads the gradebook again
+    (a long-lived process: the due date and extensions change without a new release)."""
+    _facts.clear()
+
+
 class OverwriteCellsFrom(OverwriteCells):
     """nbgrader's OverwriteCells, asking ``resources['plaisante_facts']`` instead of a
     gradebook."""

@@ -55,10 +55,12 @@ def _local_worker(conn: Any, root: str, grader: Grader | None) -> None:
 
 def _serve(conn: Any, root: str, grader: Grader | None) -> None:
     """Answer each task received on ``conn`` until None or its end closes. A task is
-    ``("grade", student, assignment, limits, sandbox)``, answered with how it went, or
-    ``("warm", None, assignment, limits, sandbox)``: get the kernel zygote for that
-    assignment ready now (a resident service's worker, before anyone asks), answered with
-    ``("warm", problem or None)``."""
+    ``("grade", student, assignment, limits, sandbox, reread)``, answered with how it went
+    (``reread``: read the assignment's facts from the gradebook again first, as a long-lived
+    worker must: a due date or an extension may have been set since), or ``("warm", None,
+    assignment, limits, sandbox, False)``: get the kernel zygote for that assignment ready
+    now (a resident grader's worker, before anyone asks), answered with ``("warm", problem
+    or None)``."""
     while True:
         try:
             task = conn.recv()
@@ -66,7 +68,11 @@ def _serve(conn: Any, root: str, grader: Grader | None) -> None:
             return
         if task is None:
             return
-        kind, student, assignment, limits, sandbox = task
+        kind, student, assignment, limits, sandbox, reread = task
+        if reread:
+            from .autograde import forget_facts
+
+            forget_facts()
         if kind == "warm":
             conn.send(("warm", warm_assignment(root, assignment, limits, sandbox)))
             continue
@@ -124,7 +130,7 @@ class LocalPool:
         self._replace_dead()
         for worker in self.workers:
             try:
-                worker.conn.send(("warm", None, assignment, limits, sandbox))
+                worker.conn.send(("warm", None, assignment, limits, sandbox, False))
             except OSError:
                 pass  # it died just now: its recv below says so
         problems = []
@@ -139,11 +145,12 @@ class LocalPool:
         return problems
 
     def grade(self, assignment: str, students: Sequence[str], collector: Collector, *,
-              limits: Limits, sandbox: bool) -> None:
+              limits: Limits, sandbox: bool, reread: bool = False) -> None:
         """Grade ``students`` on the workers, handing each result to ``collector`` (started
-        here). Raises the first ``SETUP_ERRORS`` exception a worker meets (type kept). A
-        worker still grading when this ends early (an interruption, a setup error) is
-        killed and replaced."""
+        here); with ``reread``, each worker reads the assignment's facts (due date,
+        extensions, source cells) from the gradebook again for each submission. Raises the
+        first ``SETUP_ERRORS`` exception a worker meets (type kept). A worker still grading
+        when this ends early (an interruption, a setup error) is killed and replaced."""
         from multiprocessing.connection import wait
 
         if sandbox and self.grader is None:
@@ -163,7 +170,7 @@ class LocalPool:
                         tries[worker.student] += 1
                         try:
                             worker.conn.send(("grade", worker.student, assignment, limits,
-                                              sandbox))
+                                              sandbox, reread))
                         except OSError:
                             pass  # it died just now: its sentinel below says so
                 busy = [w for w in pool if w.student is not None]

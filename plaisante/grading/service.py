@@ -343,7 +343,7 @@ def _grade(root: Path, pool: Any, request: dict[str, Any]) -> dict[str, Any]:
         collector = Collector(root, assignment, len(students), progress=False)
         try:
             pool.grade(assignment, students, collector, limits=limits,
-                       sandbox=request.get("sandbox") is not False)
+                       sandbox=request.get("sandbox") is not False, reread=True)
         finally:
             collector.close()
     except SETUP_ERRORS as error:
