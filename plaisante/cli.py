@@ -72,7 +72,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("assignments", **ids)
     p.add_argument("--student", action="append")
     grade = sub.add_parser("grade", help="autograde in a sandbox; print a table of scores and "
-                                         "reasons (the way to grade)")
+                                         "reasons (the way to grade)",
+                           description="Autograde submissions in a sandbox and print a table of "
+                           "scores and reasons. With --student, and `plaisante grader` running "
+                           "for the course, the resident grader grades them (about half a "
+                           "second each).")
     regrade = sub.add_parser("regrade", help="after fixing a test in solutions/: release again, "
                                              "grade everyone, say whose score changed")
     for p in (grade, regrade):
@@ -91,7 +95,12 @@ def build_parser() -> argparse.ArgumentParser:
                             "('local': a Dask LocalCluster of --workers processes)")
     p = sub.add_parser("grader", help="keep a grader running for this course, warm, so that "
                                       "`grade ID --student S` hands it the submission and "
-                                      "answers at once (Ctrl-C stops it)")
+                                      "answers at once (Ctrl-C stops it)",
+                       description="Keep a grader running for this course, warm, so that "
+                       "`plaisante grade ID --student S` hands it the submission and answers "
+                       "in about half a second, with the same scores. It runs in the "
+                       "foreground: Ctrl-C, or `plaisante grader --stop` from another "
+                       "terminal, stops it. Restart it after updating the kit.")
     p.add_argument("assignment", nargs="?", help="the assignment to get ready for (default: "
                                                  "the one submitted to last); any is graded")
     p.add_argument("--workers", type=int, default=1,
@@ -146,15 +155,16 @@ def main(argv: list[str] | None = None) -> int:
 
             return validate(args.notebook)
         return _run(args)
-    except (ValueError, FileNotFoundError, FileExistsError) as error:
-        print(f"plaisante: {error}", file=sys.stderr)
-    except Exception as error:
-        if type(error).__name__ != "MissingEntry":  # nbgrader's, imported only when needed
-            raise
+    except (ValueError, FileNotFoundError, FileExistsError, PermissionError,
+            RuntimeError) as error:  # what the kit raises for a run that cannot go on
         print(f"plaisante: {error}", file=sys.stderr)
     except subprocess.CalledProcessError as error:
         print(f"plaisante: {' '.join(map(str, error.cmd[2:]))} failed (exit {error.returncode});"
               " its output is above", file=sys.stderr)
+    except Exception as error:
+        if type(error).__name__ != "MissingEntry":  # nbgrader's, imported only when needed
+            raise
+        print(f"plaisante: {error}", file=sys.stderr)
     return 2
 
 
@@ -228,6 +238,8 @@ def _run(args: argparse.Namespace) -> int:
                 course.run_nbgrader("autograde", assignment, "--force", *flags, root=root)
     elif args.command == "grade":
         assignments = chosen(layout, args.assignments)
+        if args.student and not args.assignments:  # only where these students submitted
+            assignments = _submitted_by(layout, assignments, args.student)
         statuses = []
         for assignment in assignments:
             if len(assignments) > 1:
@@ -316,6 +328,18 @@ def _run(args: argparse.Namespace) -> int:
     elif args.command == "nbgrader":
         return course.run_nbgrader(*args.args, root=root, check=False).returncode
     return 0
+
+
+def _submitted_by(layout: course.CourseLayout, assignments: list[str],
+                  students: list[str]) -> list[str]:
+    """Return those of ``assignments`` that any of ``students`` submitted. Raises ValueError
+    for a student with no submission at all."""
+    submitted = {a: set(layout.submitted_students(a)) for a in assignments}
+    for student in students:
+        if not any(student in present for present in submitted.values()):
+            raise ValueError(f"student {student!r} has no submission of any assignment "
+                             f"(plaisante submit NOTEBOOK --student {student})")
+    return [a for a in assignments if submitted[a] & set(students)]
 
 
 def _released(layout: course.CourseLayout, assignment: str) -> str:
@@ -553,6 +577,9 @@ def _grade(root: Path, assignment: str, args: argparse.Namespace) -> int:
             for text, stream in ((answer.stdout, sys.stdout), (answer.stderr, sys.stderr)):
                 if text:
                     print(text, file=stream)
+            if answer.stdout:
+                print("plaisante grade: graded by the resident grader (plaisante grader)",
+                      file=sys.stderr)
             return answer.status
     from . import grading
     from .grading.report import summary

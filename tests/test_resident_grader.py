@@ -99,22 +99,81 @@ def test_an_unknown_student_gets_grades_own_error_and_the_grader_goes_on(course,
     assert "92 / 100" in done.stdout
 
 
-def test_a_request_from_other_kit_code_is_refused_and_the_command_grades_itself(course, grader):
+def test_a_request_from_another_copy_of_the_kit_is_refused_and_junk_is_not_answered(
+        course, grader):
     conn = service._connect(course)
     assert conn is not None
     with conn:
+        assert service._receive(conn) == {"ready": True}
         service._send(conn, {"op": "grade", "kit": "0" * 16, "assignment": "plaisante",
                              "students": ["untouched"]})
         assert service._receive(conn) == {"stale": True}
-    assert "other kit code" in grader_lines(grader, 1)[0]
+    assert "refused a request from other kit code" in grader_lines(grader, 1)[0]
     for junk in (b"[1, 2]\n", b"not json\n", b'{"op": "grade"'):  # then the writer closes
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as raw:
             raw.connect(str(service.socket_path(course)))
             raw.sendall(junk)
             raw.shutdown(socket.SHUT_WR)
+            greeting = b""
+            while not greeting.endswith(b"\n"):
+                greeting += raw.recv(100)
             assert raw.recv(100) == b""  # no answer, and the grader is still there:
         assert "could not be read" in grader_lines(grader, 1)[0]
     assert grader.poll() is None
+
+
+def test_a_paused_grader_is_not_waited_for(course, grader):
+    grader.send_signal(signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        done = cli("grade", "plaisante", "--student", "untouched", cwd=course)
+        waited = time.monotonic() - started
+    finally:
+        grader.send_signal(signal.SIGCONT)
+    assert "did not take the request within 5 s (busy with another, or paused); grading " \
+           "here instead" in done.stderr
+    assert "0 / 100" in done.stdout and waited < 60
+    done = cli("grade", "plaisante", "--student", "untouched", cwd=course)  # served again
+    assert "graded 0/100" in grader_lines(grader, 1)[0]
+    assert "graded by the resident grader" in done.stderr
+
+
+def test_only_the_assignments_a_student_submitted_are_graded_when_none_is_named(course, grader):
+    done = cli("grade", "--student", "untouched", cwd=course)
+    assert "graded 0/100" in grader_lines(grader, 1)[0]
+    assert "== " not in done.stdout and "deck" not in done.stdout + done.stderr
+    done = cli("grade", "--student", "nobody", cwd=course, check=False)
+    assert done.returncode == 2
+    assert done.stderr == ("plaisante: student 'nobody' has no submission of any assignment "
+                           "(plaisante submit NOTEBOOK --student nobody)\n")
+
+
+def test_the_grader_restarts_itself_when_the_kits_code_changes(course, grader):
+    changed = KIT / "plaisante" / "hand_names.py"
+    before = changed.stat()
+    os.utime(changed, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
+    try:
+        done = cli("grade", "plaisante", "--student", "untouched", cwd=course)
+        assert "grading here instead while it restarts itself" in done.stderr
+        assert "0 / 100" in done.stdout
+        assert "the kit's code changed since I started: restarting" in restarted(grader)
+        done = cli("grade", "plaisante", "--student", "untouched", cwd=course)
+        assert "graded 0/100" in grader_lines(grader, 1)[0]
+    finally:  # the code as it was: the grader restarts once more, at the next request
+        os.utime(changed, ns=(before.st_atime_ns, before.st_mtime_ns))
+        cli("grade", "plaisante", "--student", "untouched", cwd=course)
+        restarted(grader)
+
+
+def restarted(process: subprocess.Popen[str]) -> str:
+    """Read what the grader says until it serves again; return it."""
+    assert process.stdout is not None
+    said = ""
+    while "serving" not in said:
+        line = process.stdout.readline()
+        assert line, said
+        said += line
+    return said
 
 
 def test_a_worker_killed_while_idle_is_replaced_before_the_next_request(course, grader):
@@ -166,3 +225,27 @@ def test_after_stop_the_command_grades_by_itself_with_the_same_scores(course, gr
     assert scores.step_scores(course, "has_pair_at_least_two", "plaisante") == pytest.approx(
         MANIFEST["samples"]["has_pair_at_least_two"]["expected"])
     assert cli("grader", "--stop", cwd=course, check=False).returncode == 1
+
+
+def test_a_killed_grader_takes_its_grading_process_and_sandbox_with_it(course):
+    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
+    env.pop("PLAISANTE_COURSE", None)
+    process = subprocess.Popen([sys.executable, "-m", "plaisante.cli", "grader"], cwd=course,
+                               env=env, text=True, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT)
+    assert process.stdout is not None
+    while "serving" not in (line := process.stdout.readline()):
+        assert line, "the grader ended before serving"
+    workers = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+    assert workers
+    below = [pid for w in workers
+             for pid in Path(f"/proc/{w}/task/{w}/children").read_text().split()]
+    assert below  # the worker's sandbox (bubblewrap, holding the zygote)
+    process.kill()
+    process.wait(30)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(Path(f"/proc/{p}").exists()
+                                              for p in workers + below):
+        time.sleep(0.1)
+    assert not [p for p in workers + below if Path(f"/proc/{p}").exists()]
+    service.socket_path(course).unlink(missing_ok=True)  # what a killed grader leaves

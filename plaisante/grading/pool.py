@@ -43,6 +43,7 @@ def _local_worker(conn: Any, root: str, grader: Grader | None) -> None:
     """A worker process: answer each task received (``_serve``) until None or the
     coordinator's end of the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the coordinator's to handle
+    _die_with_parent()
     bound_memory(WORKER_MEMORY_BYTES)
     warm_worker(root)
     try:
@@ -51,6 +52,23 @@ def _local_worker(conn: Any, root: str, grader: Grader | None) -> None:
         from .zygote import close_zygote
 
         close_zygote()
+
+
+def _die_with_parent() -> None:
+    """Have Linux kill this worker when the process that started it dies, even by SIGKILL
+    (a forked worker holds its own pipe's other end, so it would never see the pipe close);
+    its sandbox dies with it (bubblewrap's --die-with-parent). Elsewhere, do nothing."""
+    import ctypes
+    import os
+
+    parent = os.getppid()
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # it died before the line above took effect
+        os._exit(1)
 
 
 def _serve(conn: Any, root: str, grader: Grader | None) -> None:

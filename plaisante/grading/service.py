@@ -38,8 +38,12 @@ from typing import Any
 #: Largest request or answer line read (bytes); an answer holds one table.
 MOST_BYTES = 4 * 1024 * 1024
 
-#: Seconds the command waits for the grader to accept and read its request.
+#: Seconds the command waits for the grader to take its request (the grader reads a request
+#: within this too); a grader busy with another request, or paused, past it is not waited for.
 CONNECT_SECONDS = 5.0
+
+#: Seconds the command waits for an answer beyond the submissions' own time limits.
+ANSWER_MARGIN_SECONDS = 120.0
 
 
 @dataclass(frozen=True)
@@ -100,10 +104,13 @@ def _send(conn: socket.socket, message: dict[str, Any]) -> None:
 
 def _receive(conn: socket.socket) -> dict[str, Any]:
     """Read one JSON object line from ``conn``. Raises ValueError for anything else (too
-    long, not JSON, not an object) and ConnectionError when the other end closed first."""
+    long, not JSON, not an object), EOFError when the other end closed without sending a
+    byte, and ConnectionError when it closed in the middle of a message."""
     data = b""
     while not data.endswith(b"\n"):
         chunk = conn.recv(65536)
+        if not chunk and not data:
+            raise EOFError("closed before any message")
         if not chunk:
             raise ConnectionError("closed before a whole message")
         data += chunk
@@ -150,19 +157,28 @@ def ask_to_grade(root: Path, assignment: str, students: list[str], *,
         return None
     with conn:
         try:
+            _receive(conn)  # the grader's greeting: it has taken this connection
+        except (OSError, ValueError, EOFError):  # socket.timeout is an OSError
+            print(f"plaisante grade: the resident grader did not take the request within "
+                  f"{CONNECT_SECONDS:g} s (busy with another, or paused); grading here "
+                  "instead", file=sys.stderr)
+            return None
+        try:
             _send(conn, {"op": "grade", "kit": kit_stamp(), "assignment": assignment,
                          "students": students, "cell_seconds": cell_seconds,
                          "submission_seconds": submission_seconds, "sandbox": sandbox})
-            conn.settimeout(None)  # the grader keeps the submission's own time limits
+            # the grader keeps the submissions' own time limits; past them and a margin it
+            # is stuck (paused, say), and this command grades by itself
+            conn.settimeout(len(students) * 2 * submission_seconds + ANSWER_MARGIN_SECONDS)
             reply = _receive(conn)
-        except (OSError, ValueError) as error:
+        except (OSError, ValueError, EOFError) as error:
             print(f"plaisante grade: the resident grader stopped before answering ({error}); "
                   "grading here instead", file=sys.stderr)
             return None
     if reply.get("stale"):
-        print("plaisante grade: the resident grader runs other kit code than this command "
-              "(the kit changed since it started); grading here instead. Restart it: "
-              "plaisante grader", file=sys.stderr)
+        print("plaisante grade: the resident grader ran other kit code than this command (the "
+              "kit changed since it started); grading here instead while it restarts itself",
+              file=sys.stderr)
         return None
     return Answer(int(reply.get("status", 2)), str(reply.get("stdout", "")),
                   str(reply.get("stderr", "")))
@@ -174,10 +190,11 @@ def ask_to_stop(root: Path) -> bool:
     if conn is None:
         return False
     with conn:
-        _send(conn, {"op": "stop"})
         try:
+            _receive(conn)  # its greeting
+            _send(conn, {"op": "stop"})
             _receive(conn)
-        except (OSError, ValueError):
+        except (OSError, ValueError, EOFError):
             pass
     return True
 
@@ -188,20 +205,26 @@ class _Stop(Exception):
     """Raised in the grader's loop to end it (a ``stop`` request, SIGTERM)."""
 
 
+class _Restart(Exception):
+    """Raised in the grader's loop when the kit's code changed since it started."""
+
+
 def likely_assignment(root: Path) -> str | None:
     """Return the released assignment a submission most likely comes for next: the one with
-    the newest submission, else the one released last; None when none is released."""
+    the newest submission, else the first released in teaching order; None when none is
+    released."""
     from ..course import CourseLayout
+    from ..games import COURSE
 
     layout = CourseLayout(root)
-    released = [a for a in layout.assignments() if layout.release(a).is_file()]
-
-    def newest(assignment: str) -> tuple[float, float]:
-        submitted = [layout.submitted(s, assignment).parent.stat().st_mtime
-                     for s in layout.submitted_students(assignment)]
-        return max(submitted, default=0.0), layout.release(assignment).stat().st_mtime
-
-    return max(released, key=newest, default=None)
+    found = layout.assignments()
+    ordered = [a for a in COURSE if a in found] + [a for a in found if a not in COURSE]
+    released = [a for a in ordered if layout.release(a).is_file()]
+    newest = {a: max((layout.submitted(s, a).parent.stat().st_mtime
+                      for s in layout.submitted_students(a)), default=0.0) for a in released}
+    if not any(newest.values()):
+        return released[0] if released else None
+    return max(released, key=lambda a: newest[a])
 
 
 def serve(root: Path, *, assignment: str | None = None, workers: int = 1,
@@ -220,9 +243,11 @@ def serve(root: Path, *, assignment: str | None = None, workers: int = 1,
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive int, got {workers!r}")
     path = socket_path(root)
-    if _connect(root) is not None:
-        raise RuntimeError(f"a resident grader already serves {root} (stop it with "
-                           "`plaisante grader --stop`)")
+    running = _connect(root)
+    if running is not None:
+        running.close()
+        raise RuntimeError(f"a resident grader already serves {root}; to start a new one, "
+                           "stop it first: plaisante grader --stop")
     path.unlink(missing_ok=True)  # left by a grader that ended uncleanly
     if sandbox:
         from .sandbox import require_sandbox
@@ -235,13 +260,20 @@ def serve(root: Path, *, assignment: str | None = None, workers: int = 1,
     pool = LocalPool(root, workers)  # forked now, while this process has one thread
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     previous = signal.signal(signal.SIGTERM, _raise_stop)
+    restart = False
     try:
         ready = assignment or likely_assignment(root)
-        if ready is not None:
+        if not CourseLayout(root).gradebook.is_file():
+            print("plaisante grader: nothing released yet (no gradebook): run `plaisante "
+                  "release`; meanwhile requests are graded, the first one slower", flush=True)
+        elif ready is not None:
             problems = pool.warm(ready, Limits.for_course(root), sandbox)
-            _warm_recording(root, ready)
-            print(f"plaisante grader: ready for {ready!r}" + (
-                f" (not warmed: {problems[0]})" if problems else ""), flush=True)
+            if problems:
+                print(f"plaisante grader: could not get ready for {ready!r} ({problems[0]}); "
+                      "its first submission will be graded, more slowly", flush=True)
+            else:
+                _warm_recording(root, ready)
+                print(f"plaisante grader: ready for {ready!r}", flush=True)
         old_mask = os.umask(0o177)
         try:
             listener.bind(str(path))
@@ -257,11 +289,17 @@ def serve(root: Path, *, assignment: str | None = None, workers: int = 1,
                 _answer(conn, root, pool, stamp)
     except (KeyboardInterrupt, _Stop):
         print("plaisante grader: stopped", flush=True)
+    except _Restart:
+        restart = True
+        print("plaisante grader: the kit's code changed since I started: restarting",
+              flush=True)
     finally:
         signal.signal(signal.SIGTERM, previous)
         listener.close()
         path.unlink(missing_ok=True)
         pool.close()
+    if restart:  # the same command line, now running the kit's new code
+        os.execv(sys.executable, sys.orig_argv)
     return 0
 
 
@@ -286,7 +324,10 @@ def _answer(conn: socket.socket, root: Path, pool: Any, stamp: str) -> None:
         if _peer_uid(conn) != os.geteuid():
             return  # another user: no answer at all
         conn.settimeout(CONNECT_SECONDS)
+        _send(conn, {"ready": True})
         request = _receive(conn)
+    except (EOFError, BrokenPipeError, ConnectionResetError):
+        return  # a command that only looked (is a grader running?) or gave up waiting
     except (OSError, ValueError) as error:
         print(f"plaisante grader: a request could not be read ({error})", flush=True)
         return
@@ -299,7 +340,10 @@ def _answer(conn: socket.socket, root: Path, pool: Any, stamp: str) -> None:
         return
     if request.get("kit") != stamp:
         _reply(conn, {"stale": True})
-        print("plaisante grader: refused a request from other kit code; restart me", flush=True)
+        if kit_stamp() != stamp:  # this grader's own code is what changed
+            raise _Restart
+        print("plaisante grader: refused a request from other kit code (another copy of the "
+              "kit)", flush=True)
         return
     try:
         answer = _grade(root, pool, request)

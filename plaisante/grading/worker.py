@@ -69,6 +69,8 @@ def warm_assignment(root: str, assignment: str, limits: Limits, sandbox: bool) -
         warm_up(Path(root), assignment, limits=limits, sandbox=sandbox)
     except Exception as error:  # noqa: BLE001  said to whoever asked; grading goes on
         first = (str(error).strip().splitlines() or [""])[0]
+        if isinstance(error, (FileNotFoundError, ValueError)) and first:
+            return first  # the kit's own one-line message says what to do
         return f"{type(error).__name__}: {first}" if first else type(error).__name__
     finally:
         _forget_engines()
