@@ -10,6 +10,7 @@ import pytest
 from deck_support import MISTAKES, load_reference, mistaken, module_with
 
 from plaisante.assignment import check_all
+from plaisante.cards import hand
 from plaisante.games import load
 from plaisante.games.deck import checks
 
@@ -45,7 +46,7 @@ def parts_of(module) -> dict[str, object]:
 
 def test_the_reference_passes_every_step_of_the_gate() -> None:
     results = check_all(ASSIGNMENT, parts_of(load_reference()))
-    assert [r.status for r in results] == ["pass"] * 5
+    assert [r.status for r in results] == ["pass"] * 6
 
 
 @pytest.mark.parametrize("mistake", sorted(MISTAKES))
@@ -67,7 +68,7 @@ def test_the_gate_names_the_mistakes_step(mistake: str) -> None:
     step = int(cell[4])
     results = check_all(ASSIGNMENT, parts_of(variant))
     visible_fails = any(c in VISIBLE for c in MISTAKES[mistake][3])
-    assert [r.status for r in results if r.step != step] == ["pass"] * 4
+    assert [r.status for r in results if r.step != step] == ["pass"] * 5
     assert results[step - 1].status == ("fail" if visible_fails else "pass")
 
 
@@ -109,3 +110,29 @@ def test_a_part_not_started_is_reported_as_to_do() -> None:
     stubs["deal"] = not_yet
     results = check_all(ASSIGNMENT, stubs)
     assert results[2].status == "todo" and "step 3" in results[2].detail
+
+
+def test_the_reference_tests_catch_every_buggy_deal_the_notebook_shows(capsys) -> None:
+    """Step 6's cell, run as in the student's notebook: the reference's my_deal_tests pass on
+    the reference's deal and catch each of the three visible mistakes, named."""
+    reference = load_reference()
+    checks.try_my_tests(reference.my_deal_tests, checks.DEAL_MISTAKES, deal=reference.deal)
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0] == "On your own deal, your tests pass."
+    assert printed[1:4] == [f"  caught: a deal that {m.mistake}" for m in checks.DEAL_MISTAKES]
+    assert printed[4].startswith("They catch 3 of the 3 buggy versions shown here.")
+
+
+def test_each_visible_buggy_deal_differs_from_a_correct_one_in_its_own_way() -> None:
+    """The three visible mistakes, on the same calls as a correct deal: each goes wrong where
+    its name says, and only there."""
+    reference = load_reference()
+    keeps, whole, unchecked = (m.parts["deal"] for m in checks.DEAL_MISTAKES)
+    deck = hand("2♣ 3♣ 4♣ 5♣ 6♣")
+    assert keeps(deck, 2, 2) == reference.deal(hand("2♣ 3♣ 4♣ 5♣ 6♣"), 2, 2)
+    assert deck == hand("2♣ 3♣ 4♣ 5♣ 6♣")  # nothing popped
+    assert whole(hand("2♣ 3♣ 4♣ 5♣ 6♣"), 2) == [hand("6♣ 4♣ 2♣"), hand("5♣ 3♣")]
+    assert whole(hand("2♣ 3♣ 4♣ 5♣ 6♣"), 2, 2) == reference.deal(hand("2♣ 3♣ 4♣ 5♣ 6♣"), 2, 2)
+    with pytest.raises(IndexError):
+        unchecked(hand("2♣ 3♣"), 3, 1)
+    assert unchecked(hand("2♣ 3♣ 4♣"), 2) == reference.deal(hand("2♣ 3♣ 4♣"), 2)

@@ -6,6 +6,7 @@ Each classic mistake failing exactly its cells: tests/test_course_judge.py."""
 from __future__ import annotations
 
 import nbformat
+import pytest
 from deck_support import RELEASE, SOURCE  # noqa: F401  SOURCE, RELEASE: conftest
 from loopback_judge import kernel_namespace, loopback, verdicts
 
@@ -15,7 +16,8 @@ from plaisante.grading.judge import judge_cell
 def test_reference_passes_every_test_cell(source, tests, setup, names) -> None:
     results = verdicts(tests, setup, names, kernel_namespace(source))
     assert {k: v.error for k, v in results.items() if not v.passed} == {}
-    assert len(results) == 19
+    assert len(results) == 20
+    assert results["step6_my_tests"].score == 10
     assert results["step2_shuffle"].printed == (
         "Step 2: the visible checks pass"
         " (hidden tests run when your work is graded).\n")
@@ -39,3 +41,66 @@ def test_the_bias_test_stays_within_600_calls(source, tests, setup, names) -> No
         return transport(text)
     assert judge_cell(tests["step2_shuffle_hidden"], setup, names, counting).passed
     assert len(calls) <= 600
+
+
+# ------------------------------------------------------------------ step 6: tests of deal
+
+#: One test per hidden buggy deal, each catching that mistake alone (the body of my_deal_tests).
+ONE_MISTAKE = {
+    "one player at a time":  # player 0 gets the 1st and 3rd cards from the top
+        "    assert hand('4♣')[0] in deal(hand('2♣ 3♣ 4♣ 5♣ 6♣'), 2, 2)[0]\n",
+    "from the bottom":
+        "    assert deal(hand('2♣ 3♣ 4♣'), 1, 1) == [hand('4♣')]\n",
+    "one list for every player":
+        "    assert len(deal(hand('2♣ 3♣ 4♣ 5♣'), 3, 1)[0]) == 1\n",
+    "true division for the default":
+        "    assert len(deal(hand('2♣ 3♣ 4♣ 5♣ 6♣'), 2)) == 2\n",
+    "refuses a deal using the deck up exactly":
+        "    deck = hand('2♣ 3♣ 4♣')\n    deal(deck, 3, 1)\n    assert deck == []\n",
+}
+
+
+def judged_deal_tests(source, tests, setup, names, body: str):
+    code = f"def my_deal_tests(deal):\n{body}"
+    return verdicts({"step6_my_tests": tests["step6_my_tests"]}, setup, names,
+                    kernel_namespace(source, step6_my_tests_code=code))["step6_my_tests"]
+
+
+@pytest.mark.parametrize("mistake", sorted(ONE_MISTAKE))
+def test_each_hidden_buggy_deal_is_caught_alone_for_2_points(mistake, source, tests, setup,
+                                                            names) -> None:
+    """Each hidden version has one mistake: a test aimed at it catches that one and no other
+    (the versions' lists come back to the kernel's deck, so a test sees what deal popped)."""
+    verdict = judged_deal_tests(source, tests, setup, names, ONE_MISTAKE[mistake])
+    assert verdict.passed and verdict.score == 2, verdict
+    assert verdict.printed.endswith(
+        "my_deal_tests: passes on a correct deal and catches 1 of 5 hidden buggy versions "
+        "(2 of 10 points).\n")
+
+
+def test_every_test_together_catch_all_five(source, tests, setup, names) -> None:
+    verdict = judged_deal_tests(source, tests, setup, names, "".join(ONE_MISTAKE.values()))
+    assert verdict.passed and verdict.score == 10
+
+
+def test_tests_of_sizes_alone_catch_only_the_shared_list(source, tests, setup, names) -> None:
+    """Counting cards is not enough: only the version whose players share one list deals the
+    wrong number; the other four deal the right number of wrong cards (or refuse)."""
+    verdict = judged_deal_tests(source, tests, setup, names,
+                                "    deck = hand('2♣ 3♣ 4♣ 5♣ 6♣')\n"
+                                "    hands = deal(deck, 2, 2)\n"
+                                "    assert [len(h) for h in hands] == [2, 2]\n"
+                                "    assert len(deck) == 1\n")
+    assert verdict.passed and verdict.score == 2
+
+
+def test_tests_that_fail_on_a_correct_deal_score_0_with_their_assertion(
+        source, tests, setup, names) -> None:
+    verdict = judged_deal_tests(source, tests, setup, names,
+                                "    hands = deal(hand('2♣ 3♣ 4♣ 5♣'), 2, 2)\n"
+                                "    assert hands[0] == hand('5♣ 4♣'), 'the two top cards'\n")
+    kind, message = verdict.error
+    assert kind == "CheckFailed" and message.startswith(
+        "my_deal_tests fails on a correct deal, so it cannot be graded: ")
+    assert message.endswith("AssertionError: the two top cards")
+

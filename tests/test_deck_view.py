@@ -148,3 +148,26 @@ def test_a_students_error_message_is_shown_escaped_never_as_html(parts) -> None:
         view.replace_button.click()
         assert function in view.message.value and ESCAPED in view.message.value
         assert "<img" not in view.message.value
+
+
+def test_the_gate_asks_for_step_6s_tests_once_steps_1_to_5_pass(parts) -> None:
+    """Step 6 is done for the gate once my_deal_tests is written and takes deal; what it
+    catches is graded later."""
+    from plaisante.assignment import check_all
+
+    def unwritten(deal):
+        raise NotImplementedError()
+
+    def two_parameters(deal, draw):
+        assert deal([], 1) == [[]]
+
+    results = {name: check_all(load("deck"), dict(parts, my_deal_tests=tests))[5]
+               for name, tests in (("written", parts["my_deal_tests"]), ("unwritten", unwritten),
+                                   ("two parameters", two_parameters))}
+    assert results["written"].status == "pass"
+    assert (results["unwritten"].status, results["unwritten"].detail) == (
+        "todo", "finish step 6: my_deal_tests still raises NotImplementedError")
+    assert (results["two parameters"].status, results["two parameters"].detail) == (
+        "fail", "my_deal_tests must take one parameter, deal: def my_deal_tests(deal):")
+    shown = play(**dict(parts, my_deal_tests=unwritten))
+    assert "Not yet: step 6 (your tests of deal) needs work" in shown.value

@@ -21,6 +21,19 @@ ASSIGNMENT = "deck"
 sys.path.insert(0, str(HERE.parent))  # the samples folder: the shared sample builder
 from sample_builder import build_samples, write_samples  # noqa: E402
 
+
+def _body(grade_id: str) -> str:
+    """The body of the reference's tests in ``grade_id`` (after the docstring), as the sample
+    builder sees it: what a sample's own tests replace."""
+    source = next(c.source for c in nbformat.read(ROOT / "solutions" / ASSIGNMENT /
+                                                  f"{ASSIGNMENT}.ipynb", as_version=4).cells
+                  if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+    start, end = source.index("### BEGIN SOLUTION\n"), source.index("    ### END SOLUTION")
+    return source[start + len("### BEGIN SOLUTION\n"):end]
+
+
+DEAL_TESTS = _body("step6_my_tests_code")
+
 # sample name → {answer cell grade_id: [(text in the reference code, what the student wrote)]}
 # None instead of a list leaves that cell as the starter has it (the student did not do it).
 MISTAKES: dict[str, dict[str, list[tuple[str, str]] | None]] = {
@@ -53,7 +66,36 @@ MISTAKES: dict[str, dict[str, list[tuple[str, str]] | None]] = {
         ("    return sorted(hand, key=sort_key)\n",
          "    hand.sort(key=sort_key)\n    return hand\n")]},
     "steps_1_to_3_only": {"step4_trace_answer": None, "step4_draw_discard_code": None,
-                          "step5_trace_answer": None, "step5_order_code": None},
+                          "step5_trace_answer": None, "step5_order_code": None,
+                          "step6_my_tests_code": None},
+    # step 6, the student's own tests of deal: they replace the reference's
+    "deal_tests_not_written": {"step6_my_tests_code": None},
+    "deal_tests_fail_on_correct_code": {"step6_my_tests_code": [
+        (DEAL_TESTS, "    hands = deal(hand('2♣ 3♣ 4♣ 5♣'), 2, 2)\n"
+                     "    assert hands[0] == hand('5♣ 4♣'), 'player 0 gets the two top cards'\n")]},
+    "deal_tests_weak": {"step6_my_tests_code": [
+        (DEAL_TESTS, "    deck = hand('2♣ 3♣ 4♣ 5♣ 6♣')\n"
+                     "    hands = deal(deck, 2, 2)\n"
+                     "    assert len(hands) == 2 and len(hands[0]) == 2 and len(hands[1]) == 2\n"
+                     "    assert hands[0][0] == KitCard('6', 'clubs'), 'the top card first'\n"
+                     "    assert len(deck) == 1\n")]},
+    "full_marks_other_deal_tests": {"step6_my_tests_code": [
+        (DEAL_TESTS, "    for players in (1, 2, 4):\n"
+                     "        deck = new_deck()\n"
+                     "        hands = deal(deck, players)\n"
+                     "        each = 52 // players\n"
+                     "        assert [len(h) for h in hands] == [each] * players, players\n"
+                     "        for player, held in enumerate(hands):\n"
+                     "            expected = [new_deck()[51 - player - turn * players]\n"
+                     "                        for turn in range(each)]\n"
+                     "            assert held == expected, (players, player)\n"
+                     "        assert deck == new_deck()[:52 - each * players], players\n")]},
+    "deal_tests_fingerprint_code": {"step6_my_tests_code": [
+        (DEAL_TESTS, "    # the first code seen is mine: any other is a buggy one\n"
+                     "    code = deal.__code__.co_code\n"
+                     "    FIRST_SEEN.append(code)\n"
+                     "    assert code == FIRST_SEEN[0], 'not the code I saw first'\n"),
+        ("def my_deal_tests(", "FIRST_SEEN = []\n\n\ndef my_deal_tests(")]},
 }
 
 

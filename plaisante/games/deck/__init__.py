@@ -1,7 +1,12 @@
 """Deck and deal (SPEC §6, issue 9): a 52-card deck that deals to N players, lets a player draw
 and discard, and keeps hands ordered by suit then rank. This package is the whole assignment:
 its description (``ASSIGNMENT``), its checks, the dealer's table (model and view) and the names
-its notebook's setup cell imports (``setup``)."""
+its notebook's setup cell imports (``setup``).
+
+Step 6, the student's own tests: ``my_deal_tests(deal)`` is graded as students' own tests are
+(``plaisante.student_tests``), on a correct ``deal`` and on five buggy ones, each a classic
+mistake of dealing (its hidden test cell holds them).
+"""
 
 from __future__ import annotations
 
@@ -21,6 +26,7 @@ ASSIGNMENT = Assignment(
                                      ("discard", checks.check_discard))),
         Step(5, "sort_key and order_hand", (("sort_key", checks.check_sort_key),
                                             ("order_hand", checks.check_order_hand))),
+        Step(6, "your tests of deal", (("my_deal_tests", checks.check_deal_tests),)),
     ),
     game=lambda **parts: dealer_table(**parts),
 )

@@ -5,6 +5,11 @@ cards, lists, ints, ``random.Random``), compares what comes back strictly (``sam
 ``CheckFailed`` naming the call, the expected value and the actual one. A student's
 ``NotImplementedError`` goes through untouched ("not started" is not "wrong").
 
+Step 6's tests are the student's own (``plaisante.student_tests``): its cell judges
+``my_deal_tests(deal)`` on a correct ``deal`` and on buggy ones; here are only the buggy
+versions shown in the notebook (``DEAL_MISTAKES``) and the gate's check that the tests are
+written (``check_deal_tests``).
+
 These run in the grader when a notebook is graded: a part is then a handle whose calls go to the
 student's kernel, so nothing here asks a student's object anything but to be called. A list
 passed to a part gets back what the call left in it, so a part's effect on ``deck`` or ``hand``
@@ -20,6 +25,7 @@ from typing import Any
 
 from ...cards import RANK_VALUES, RANKS, SUITS, KitCard, hand, label, labels, new_deck
 from ...checking import Always, CheckFailed, check_shape, expect_value, run, same, show, substituted
+from ...student_tests import Version, grade_my_tests, try_my_tests, version
 
 # Bound at import so a part that patches builtins cannot change what a check sees.
 _type, _len, _sorted = builtins.type, builtins.len, builtins.sorted
@@ -359,6 +365,98 @@ def check_order_hand(order_hand: Callable[[list[Any]], Any]) -> None:
     expect_order(order_hand, "")
 
 
+# ------------------------------------------------------------------ step 6: your tests of deal
+# The buggy versions the notebook shows (the hidden ones are in the step's test cell). Each is
+# right but for its one mistake, so a test catches it only by asserting what deal must do.
+
+def _how_many(deck: list[Any], num_players: int, cards_each: int | None) -> int:
+    """Return the cards each player gets, raising ValueError as a correct deal does."""
+    if num_players < 1:
+        raise ValueError(f"cannot deal to {num_players} players: at least 1 is needed")
+    if cards_each is None:
+        cards_each = _len(deck) // num_players
+    if cards_each < 0:
+        raise ValueError(f"cannot deal {cards_each} cards each: the number must be 0 or more")
+    if num_players * cards_each > _len(deck):
+        raise ValueError(f"cannot deal {cards_each} cards each to {num_players} players: "
+                         f"the deck has {_len(deck)} cards")
+    return cards_each
+
+
+def _keeps_the_cards(deck: list[Any], num_players: int,
+                     cards_each: int | None = None) -> list[list[Any]]:
+    cards_each = _how_many(deck, num_players, cards_each)
+    hands: list[list[Any]] = [[] for _ in range(num_players)]
+    for turn in range(cards_each):
+        for player, player_hand in enumerate(hands):
+            player_hand.append(deck[-1 - turn * num_players - player])
+    return hands
+
+
+def _whole_deck_by_default(deck: list[Any], num_players: int,
+                           cards_each: int | None = None) -> list[list[Any]]:
+    if cards_each is not None:
+        _how_many(deck, num_players, cards_each)
+    elif num_players < 1:
+        raise ValueError(f"cannot deal to {num_players} players: at least 1 is needed")
+    hands: list[list[Any]] = [[] for _ in range(num_players)]
+    dealt = 0
+    while deck and (cards_each is None or dealt < num_players * cards_each):
+        hands[dealt % num_players].append(deck.pop())
+        dealt += 1
+    return hands
+
+
+def _no_short_deck_check(deck: list[Any], num_players: int,
+                         cards_each: int | None = None) -> list[list[Any]]:
+    if num_players < 1:
+        raise ValueError(f"cannot deal to {num_players} players: at least 1 is needed")
+    if cards_each is None:
+        cards_each = _len(deck) // num_players
+    hands: list[list[Any]] = [[] for _ in range(num_players)]
+    for _ in range(cards_each):
+        for player_hand in hands:
+            player_hand.append(deck.pop())
+    return hands
+
+
+DEAL_MISTAKES: tuple[Version, ...] = (
+    version("leaves the dealt cards in the deck (it reads them instead of popping them)",
+            deal=_keeps_the_cards),
+    version("deals out the whole deck when cards_each is None (some players get a card more)",
+            deal=_whole_deck_by_default),
+    version("never checks the deck is long enough (pop from an empty list: IndexError)",
+            deal=_no_short_deck_check),
+)
+
+
+class _Reached(BaseException):
+    """Raised by the gate's stand-in: the tests got as far as calling ``deal``."""
+
+
+def _reached(*args: Any, **kwargs: Any) -> Any:
+    raise _Reached()
+
+
+def check_deal_tests(my_deal_tests: Callable[..., Any]) -> None:
+    """Check step 6 for the gate: ``my_deal_tests(deal)`` is written (it no longer raises
+    NotImplementedError before testing anything). What it catches is graded when the work is:
+    on a correct deal, and on buggy ones."""
+    import inspect
+
+    try:
+        inspect.signature(my_deal_tests).bind(deal=_reached)
+    except (TypeError, ValueError):
+        raise CheckFailed("my_deal_tests must take one parameter, deal: "
+                          "def my_deal_tests(deal):") from None
+    try:
+        my_deal_tests(deal=_reached)
+    except NotImplementedError:
+        raise
+    except (_Reached, Exception):  # noqa: BLE001  written: what it catches is graded later
+        return
+
+
 __all__ = [
     "CheckFailed", "Always", "same", "show", "expect_value", "check_shape", "run",
     "DECK_ORDER", "DISCARD_HAND", "kit_deck", "kit_sort_key", "expect_cards", "expect_error",
@@ -367,4 +465,5 @@ __all__ = [
     "show_hands", "check_draw", "expect_draw", "expect_draw_error", "check_discard",
     "expect_discard", "expect_discard_error", "check_sort_key", "expect_keys_order",
     "check_order_hand", "expect_order", "order_of",
+    "Version", "version", "try_my_tests", "grade_my_tests", "DEAL_MISTAKES", "check_deal_tests",
 ]
