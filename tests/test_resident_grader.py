@@ -13,10 +13,12 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import nbformat
 import pytest
 from course_cli import KIT, cli, new_course
 
@@ -109,7 +111,8 @@ def test_a_request_from_another_copy_of_the_kit_is_refused_and_junk_is_not_answe
                              "students": ["untouched"]})
         assert service._receive(conn) == {"stale": True}
     assert "refused a request from other kit code" in grader_lines(grader, 1)[0]
-    for junk in (b"[1, 2]\n", b"not json\n", b'{"op": "grade"'):  # then the writer closes
+    nested = b"[" * 200_000 + b"\n"  # deeper than Python's stack: json raises RecursionError
+    for junk in (b"[1, 2]\n", b"not json\n", nested, b'{"op": "grade"'):  # then it closes
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as raw:
             raw.connect(str(service.socket_path(course)))
             raw.sendall(junk)
@@ -120,6 +123,35 @@ def test_a_request_from_another_copy_of_the_kit_is_refused_and_junk_is_not_answe
             assert raw.recv(100) == b""  # no answer, and the grader is still there:
         assert "could not be read" in grader_lines(grader, 1)[0]
     assert grader.poll() is None
+
+
+def test_a_request_dripped_slowly_is_dropped_after_5_s_whole(course, grader):
+    def drip(raw: socket.socket) -> None:
+        try:
+            for byte in b'{"op": "grade", "x": 1':  # a byte a second, for 20 s
+                raw.sendall(bytes([byte]))
+                time.sleep(1)
+        except OSError:  # the grader has dropped it
+            pass
+
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as raw:
+        raw.connect(str(service.socket_path(course)))
+        started = time.monotonic()
+        dripping = threading.Thread(target=drip, args=(raw,), daemon=True)
+        dripping.start()
+        said = grader_lines(grader, 1)[0]
+        waited = time.monotonic() - started
+    assert "could not be read (timed out)" in said
+    assert 4 < waited < 8  # the whole request within 5 s, however it trickles in
+
+
+def test_a_second_grader_for_the_course_is_refused_in_one_line(course, grader):
+    done = cli("grader", cwd=course, check=False)
+    assert done.returncode == 2
+    assert done.stderr == (f"plaisante: a resident grader already serves {course}; to start a "
+                           "new one, stop it first: plaisante grader --stop\n")
+    done = cli("grade", "plaisante", "--student", "untouched", cwd=course)
+    assert "graded 0/100" in grader_lines(grader, 1)[0]  # the first one still serves
 
 
 def test_a_paused_grader_is_not_waited_for(course, grader):
@@ -249,3 +281,54 @@ def test_a_killed_grader_takes_its_grading_process_and_sandbox_with_it(course):
         time.sleep(0.1)
     assert not [p for p in workers + below if Path(f"/proc/{p}").exists()]
     service.socket_path(course).unlink(missing_ok=True)  # what a killed grader leaves
+
+
+def test_sigterm_during_a_request_stops_the_grader_and_the_command_grades_itself(course):
+    slow = nbformat.read(SAMPLES / MANIFEST["samples"]["untouched"]["notebook"], as_version=4)
+    answer = next(cell for cell in slow.cells if cell.cell_type == "code"
+                  and cell.metadata.get("nbgrader", {}).get("solution"))
+    answer.source = "import time\ntime.sleep(6)\n" + answer.source  # a cell of the student's
+    nbformat.write(slow, course / "slow.ipynb")
+    cli("submit", str(course / "slow.ipynb"), "--student", "slowpoke", cwd=course)
+    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
+    env.pop("PLAISANTE_COURSE", None)
+    process = subprocess.Popen([sys.executable, "-m", "plaisante.cli", "grader"], cwd=course,
+                               env=env, text=True, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT)
+    assert process.stdout is not None
+    restarted(process)
+    command = subprocess.Popen([sys.executable, "-m", "plaisante.cli", "grade", "plaisante",
+                                "--student", "slowpoke"], cwd=course, env=env, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(3)  # the grader is in the sleeping cell
+    process.terminate()
+    assert process.wait(30) == 0
+    assert "plaisante grader: stopped" in process.stdout.read()
+    out, err = command.communicate(timeout=120)
+    assert "the resident grader stopped before answering" in err
+    assert command.returncode == 0 and "slowpoke" in out and "0 / 100" in out
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to give a folder to another user")
+def test_a_socket_folder_someone_else_made_or_opened_is_passed_over(tmp_path):
+    mine = tmp_path / "mine"
+    assert service._private_folder(mine, create=True) and mine.stat().st_mode & 0o777 == 0o700
+    theirs = tmp_path / "theirs"
+    theirs.mkdir(mode=0o700)
+    os.chown(theirs, 65534, 65534)  # made first by another user, as anyone can in /var/tmp
+    opened = tmp_path / "opened"
+    opened.mkdir(mode=0o755)
+    opened.chmod(0o755)
+    linked = tmp_path / "linked"
+    linked.symlink_to(mine)
+    for folder in (theirs, opened, linked, tmp_path / "missing"):
+        assert not service._private_folder(folder, create=False), folder
+    assert not (tmp_path / "missing").exists()  # a command only looks
+
+
+def test_limits_refuse_nan_and_infinity():
+    from plaisante.grading import Limits
+
+    for bad in (float("nan"), float("inf"), -1.0, 0):
+        with pytest.raises(ValueError, match="must be a positive, finite number"):
+            Limits(cell_seconds=bad)

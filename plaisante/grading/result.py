@@ -6,6 +6,7 @@ one coordinator that writes the gradebook (``plaisante.grading.record``).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -54,8 +55,10 @@ class Limits:
         for name in ("cell_seconds", "submission_seconds", "cpu_seconds", "memory_bytes",
                      "processes", "output_bytes", "file_bytes"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-                raise ValueError(f"Limits.{name} must be a positive number, got {value!r}")
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+                    not math.isfinite(value) or value <= 0:
+                raise ValueError(f"Limits.{name} must be a positive, finite number, got "
+                                 f"{value!r}")
 
 
 @dataclass

@@ -15,7 +15,7 @@ Both ends of one local socket:
   serves this course (the command then grades by itself, as always).
 
 Who may talk to whom: the socket lives in a folder of this user's, mode 0700
-(``socket_folder``), and each end checks the other's user id (``SO_PEERCRED``), so another
+(``socket_folder``), one grader per course holds its lock, and each end checks the other's user id (``SO_PEERCRED``), so another
 local user can neither ask for grading nor pose as the grader. A request names only an
 assignment, student ids (checked as ``plaisante grade`` checks them) and limits: the grader
 reads the submissions from its own course folder. A grader started from other kit code than
@@ -29,8 +29,10 @@ import json
 import os
 import signal
 import socket
+import stat
 import struct
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -57,25 +59,45 @@ class Answer:
 
 # ------------------------------------------------------------------------------ both ends
 
-def socket_folder() -> Path:
-    """Return this user's folder for resident graders' sockets, creating it (mode 0700):
-    ``$XDG_RUNTIME_DIR`` when set, else ``/var/tmp/plaisante-grader-<uid>``. Raises
-    PermissionError when the folder is not this user's alone (someone could listen there)."""
-    runtime = os.environ.get("XDG_RUNTIME_DIR")
-    folder = Path(runtime) if runtime else Path(f"/var/tmp/plaisante-grader-{os.geteuid()}")
-    folder.mkdir(mode=0o700, exist_ok=True)
-    info = folder.lstat()
-    if info.st_uid != os.geteuid() or info.st_mode & 0o077 or not folder.is_dir() \
-            or folder.is_symlink():
-        raise PermissionError(f"{folder} must be a folder of this user's with mode 0700 for "
-                              "the resident grader's socket")
-    return folder
+def _private_folder(folder: Path, create: bool) -> bool:
+    """Return whether ``folder`` is a real folder of this user's that no one else may open,
+    making it (mode 0700) first if it is missing and ``create``."""
+    try:
+        if create:
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = folder.lstat()
+    except OSError:
+        return False
+    return (stat.S_ISDIR(info.st_mode) and info.st_uid == os.geteuid()
+            and not info.st_mode & 0o077)
 
 
-def socket_path(root: Path) -> Path:
-    """Return the socket of the resident grader of the course at ``root``."""
+def socket_folder(create: bool = False) -> Path | None:
+    """Return this user's folder for resident graders' sockets: the first of
+    ``~/.cache/plaisante`` (the home folder from the user database, not ``$HOME``, so every
+    terminal of the user agrees) and ``/var/tmp/plaisante-grader-<uid>`` that is a folder of
+    this user's with mode 0700 (made so if missing and ``create``: the grader makes it, a
+    command only looks). None when neither is: anyone could make the second one first, so a
+    folder someone else owns is passed over, never used."""
+    import pwd
+
+    candidates = [Path(f"/var/tmp/plaisante-grader-{os.geteuid()}")]
+    try:
+        candidates.insert(0, Path(pwd.getpwuid(os.geteuid()).pw_dir) / ".cache" / "plaisante")
+    except KeyError:  # a uid with no entry in the user database
+        pass
+    return next((folder for folder in candidates if _private_folder(folder, create)), None)
+
+
+def socket_path(root: Path, create: bool = False) -> Path | None:
+    """Return the socket of the resident grader of the course at ``root`` (None when this
+    user has no private folder for it: ``socket_folder(create)``)."""
+    folder = socket_folder(create)
+    if folder is None:
+        return None
     name = hashlib.sha256(str(Path(root).resolve()).encode()).hexdigest()[:16]
-    return socket_folder() / f"plaisante-grader-{name}.sock"
+    path = folder / f"plaisante-grader-{name}.sock"
+    return path if len(str(path).encode()) < 108 else None  # a Unix socket's longest path
 
 
 def kit_stamp() -> str:
@@ -107,7 +129,11 @@ def _receive(conn: socket.socket) -> dict[str, Any]:
     long, not JSON, not an object), EOFError when the other end closed without sending a
     byte, and ConnectionError when it closed in the middle of a message."""
     data = b""
+    timeout = conn.gettimeout()
+    deadline = None if timeout is None else time.monotonic() + timeout
     while not data.endswith(b"\n"):
+        if deadline is not None:  # the whole message, not each piece, within the timeout
+            conn.settimeout(max(0.001, deadline - time.monotonic()))
         chunk = conn.recv(65536)
         if not chunk and not data:
             raise EOFError("closed before any message")
@@ -116,7 +142,10 @@ def _receive(conn: socket.socket) -> dict[str, Any]:
         data += chunk
         if len(data) > MOST_BYTES:
             raise ValueError(f"a message over {MOST_BYTES} bytes")
-    message = json.loads(data)
+    try:
+        message = json.loads(data)
+    except (ValueError, RecursionError):  # not JSON, or nested past Python's stack
+        raise ValueError("a message that is not JSON") from None
     if not isinstance(message, dict):
         raise ValueError("a message that is not a JSON object")
     return message
@@ -125,23 +154,23 @@ def _receive(conn: socket.socket) -> dict[str, Any]:
 # ------------------------------------------------------------------------------ the command's end
 
 def _connect(root: Path) -> socket.socket | None:
-    """Return a connection to the course's resident grader, or None when there is none."""
+    """Return a connection to the course's resident grader, or None when there is none that
+    can take it now (no socket; one left by a grader that ended uncleanly; its queue full;
+    a socket served by another user, said on stderr)."""
     path = socket_path(root)
-    if not path.exists():
+    if path is None or not path.exists():
         return None
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     conn.settimeout(CONNECT_SECONDS)
     try:
         conn.connect(str(path))
-        if _peer_uid(conn) != os.geteuid():
-            raise PermissionError(f"{path} is served by another user")
-    except (FileNotFoundError, ConnectionRefusedError):  # a grader that ended uncleanly
-        conn.close()
-        return None
-    except BaseException:
-        conn.close()
-        raise
-    return conn
+        if _peer_uid(conn) == os.geteuid():
+            return conn
+        print(f"plaisante: {path} is served by another user; not used", file=sys.stderr)
+    except OSError:
+        pass
+    conn.close()
+    return None
 
 
 def ask_to_grade(root: Path, assignment: str, students: list[str], *,
@@ -201,11 +230,12 @@ def ask_to_stop(root: Path) -> bool:
 
 # ------------------------------------------------------------------------------ the grader's end
 
-class _Stop(Exception):
-    """Raised in the grader's loop to end it (a ``stop`` request, SIGTERM)."""
+class _Stop(BaseException):
+    """Raised in the grader's loop to end it (a ``stop`` request, SIGTERM); a BaseException,
+    so that no handler of a request's errors takes it for one."""
 
 
-class _Restart(Exception):
+class _Restart(BaseException):
     """Raised in the grader's loop when the kit's code changed since it started."""
 
 
@@ -242,13 +272,13 @@ def serve(root: Path, *, assignment: str | None = None, workers: int = 1,
         raise ValueError(f"no assignment {assignment!r} in {root / 'source'}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive int, got {workers!r}")
-    path = socket_path(root)
-    running = _connect(root)
-    if running is not None:
-        running.close()
-        raise RuntimeError(f"a resident grader already serves {root}; to start a new one, "
-                           "stop it first: plaisante grader --stop")
-    path.unlink(missing_ok=True)  # left by a grader that ended uncleanly
+    path = socket_path(root, create=True)
+    if path is None:
+        raise RuntimeError("no private folder for the grader's socket: ~/.cache/plaisante and "
+                           f"/var/tmp/plaisante-grader-{os.geteuid()} are each missing and "
+                           "cannot be made, not this user's, or open to others (mode 0700)")
+    lock = _hold_lock(path.with_suffix(".lock"), root)  # held until this process ends
+    path.unlink(missing_ok=True)  # whoever holds the lock owns the socket: this is a leftover
     if sandbox:
         from .sandbox import require_sandbox
 
@@ -298,9 +328,25 @@ def serve(root: Path, *, assignment: str | None = None, workers: int = 1,
         listener.close()
         path.unlink(missing_ok=True)
         pool.close()
+        lock.close()
     if restart:  # the same command line, now running the kit's new code
         os.execv(sys.executable, sys.orig_argv)
     return 0
+
+
+def _hold_lock(path: Path, root: Path) -> Any:
+    """Open ``path`` and lock it for this process (released when it ends or execs); return
+    the open file. Raises RuntimeError when another grader of the course holds it."""
+    import fcntl
+
+    lock = open(path, "a")  # noqa: SIM115  held open for the grader's whole life
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.close()
+        raise RuntimeError(f"a resident grader already serves {root}; to start a new one, "
+                           "stop it first: plaisante grader --stop") from None
+    return lock
 
 
 def _raise_stop(_signum: int, _frame: Any) -> None:
