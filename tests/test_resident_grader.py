@@ -332,3 +332,13 @@ def test_limits_refuse_nan_and_infinity():
     for bad in (float("nan"), float("inf"), -1.0, 0):
         with pytest.raises(ValueError, match="must be a positive, finite number"):
             Limits(cell_seconds=bad)
+
+
+def test_grading_without_the_sandbox_gives_the_usual_scores(course):
+    """Found by the attack review: --no-sandbox flagged every notebook (the kernel manager
+    took its unnamed connection file, "", for the folder '.')."""
+    done = cli("grade", "plaisante", "--student", "has_pair_at_least_two", "--no-sandbox",
+               cwd=course)
+    assert "97 / 100" in done.stdout and "flagged" not in done.stdout.splitlines()[1]
+    assert scores.step_scores(course, "has_pair_at_least_two", "plaisante") == pytest.approx(
+        MANIFEST["samples"]["has_pair_at_least_two"]["expected"])

@@ -391,8 +391,8 @@ class SandboxKernelManager(AsyncKernelManager):
             os.chmod(self.sandbox_socket_dir, 0o755)
 
     def write_connection_file(self, **kwargs: Any) -> None:
-        path = Path(self.connection_file)
-        if path.is_symlink() or (path.exists() and not path.is_file()):
+        path = Path(self.connection_file)  # "" until jupyter_client names one (no sandbox)
+        if self.connection_file and (path.is_symlink() or (path.exists() and not path.is_file())):
             path.unlink()  # the kernel left a link (or worse): never write through it
             self._connection_file_written = False
         super().write_connection_file(**kwargs)
