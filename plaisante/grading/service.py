@@ -15,11 +15,13 @@ Both ends of one local socket:
   serves this course (the command then grades by itself, as always).
 
 Who may talk to whom: the socket lives in a folder of this user's, mode 0700
-(``socket_folder``), one grader per course holds its lock, and each end checks the other's user id (``SO_PEERCRED``), so another
-local user can neither ask for grading nor pose as the grader. A request names only an
-assignment, student ids (checked as ``plaisante grade`` checks them) and limits: the grader
-reads the submissions from its own course folder. A grader started from other kit code than
-the command's (the kit was updated since) is refused, and the command grades by itself.
+(``socket_folder``); one grader per course holds its lock; each end checks the other's user
+id (``SO_PEERCRED``), so another local user can neither ask for grading nor pose as the
+grader. A request names only an assignment, student ids (checked as ``plaisante grade``
+checks them) and limits: the grader reads the submissions from its own course folder. A
+request from other kit code than the grader's is refused, and the command grades by itself;
+a grader whose own code changed restarts itself. The command never waits long: a grader that
+has not taken its request within ``CONNECT_SECONDS`` (busy, paused) is passed over.
 """
 
 from __future__ import annotations
