@@ -53,7 +53,8 @@ def test_a_table_that_cannot_be_drawn_never_stops_grading_the_next_assignment(
         return 0
     monkeypatch.setattr(cli, "_grade", grade)
     monkeypatch.setattr(cli, "chosen", lambda layout, asked: ["a", "b"])
-    args = argparse.Namespace(command="grade", assignments=["a", "b"], course=tmp_path)
+    args = argparse.Namespace(command="grade", assignments=["a", "b"], student=None,
+                              course=tmp_path)
     status = cli._run(args)
     assert graded == ["a", "b"] and status == 2
     assert "plaisante grade: a: RuntimeError: the table could not be drawn" in \

@@ -76,8 +76,8 @@ def _private_folder(folder: Path, create: bool) -> bool:
 
 def socket_folder(create: bool = False) -> Path | None:
     """Return this user's folder for resident graders' sockets: the first of
-    ``~/.cache/plaisante`` (the home folder from the user database, not ``$HOME``, so every
-    terminal of the user agrees) and ``/var/tmp/plaisante-grader-<uid>`` that is a folder of
+    ``~/.cache/plaisante-grader`` (the home folder from the user database, not ``$HOME``, so
+    every terminal of the user agrees) and ``/var/tmp/plaisante-grader-<uid>`` that is a folder of
     this user's with mode 0700 (made so if missing and ``create``: the grader makes it, a
     command only looks). None when neither is: anyone could make the second one first, so a
     folder someone else owns is passed over, never used."""
@@ -85,7 +85,8 @@ def socket_folder(create: bool = False) -> Path | None:
 
     candidates = [Path(f"/var/tmp/plaisante-grader-{os.geteuid()}")]
     try:
-        candidates.insert(0, Path(pwd.getpwuid(os.geteuid()).pw_dir) / ".cache" / "plaisante")
+        home = Path(pwd.getpwuid(os.geteuid()).pw_dir)
+        candidates.insert(0, home / ".cache" / "plaisante-grader")
     except KeyError:  # a uid with no entry in the user database
         pass
     return next((folder for folder in candidates if _private_folder(folder, create)), None)
@@ -276,9 +277,10 @@ def serve(root: Path, *, assignment: str | None = None, workers: int = 1,
         raise ValueError(f"workers must be a positive int, got {workers!r}")
     path = socket_path(root, create=True)
     if path is None:
-        raise RuntimeError("no private folder for the grader's socket: ~/.cache/plaisante and "
-                           f"/var/tmp/plaisante-grader-{os.geteuid()} are each missing and "
-                           "cannot be made, not this user's, or open to others (mode 0700)")
+        raise RuntimeError("no private folder for the grader's socket: ~/.cache/plaisante-"
+                           f"grader and /var/tmp/plaisante-grader-{os.geteuid()} are each "
+                           "missing and cannot be made, not this user's, or open to others "
+                           "(mode 0700)")
     lock = _hold_lock(path.with_suffix(".lock"), root)  # held until this process ends
     path.unlink(missing_ok=True)  # whoever holds the lock owns the socket: this is a leftover
     if sandbox:
