@@ -42,24 +42,27 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+def command_env() -> dict[str, str]:
+    """The environment the kit's command runs in here: this venv first on PATH, the course
+    found from the folder it runs in."""
+    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
+    env.pop("PLAISANTE_COURSE", None)
+    return env
+
+
+def start_grader(course: Path) -> tuple[subprocess.Popen[str], str]:
+    """Start ``plaisante grader`` on ``course``; return it and what it said until it served."""
+    process = subprocess.Popen([sys.executable, "-m", "plaisante.cli", "grader"], cwd=course,
+                               env=command_env(), text=True, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT)
+    return process, until_serving(process)
+
+
 @pytest.fixture(scope="module")
 def grader(course: Path) -> Iterator[subprocess.Popen[str]]:
     """``plaisante grader`` running on the course, ready (its 'serving' line printed)."""
-    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
-    env.pop("PLAISANTE_COURSE", None)
-    process = subprocess.Popen([sys.executable, "-m", "plaisante.cli", "grader"], cwd=course,
-                               env=env, text=True, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT)
-    assert process.stdout is not None
-    said = []
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        said.append(line)
-        if not line or "serving" in line:
-            break
-    assert "serving" in said[-1], "".join(said)
-    assert "ready for 'plaisante'" in "".join(said) and "not warmed" not in "".join(said)
+    process, said = start_grader(course)
+    assert "ready for 'plaisante'" in said and "could not get ready" not in said
     yield process
     if process.poll() is None:
         process.terminate()
@@ -188,17 +191,17 @@ def test_the_grader_restarts_itself_when_the_kits_code_changes(course, grader):
         done = cli("grade", "plaisante", "--student", "untouched", cwd=course)
         assert "grading here instead while it restarts itself" in done.stderr
         assert "0 / 100" in done.stdout
-        assert "the kit's code changed since I started: restarting" in restarted(grader)
+        assert "the kit's code changed since I started: restarting" in until_serving(grader)
         done = cli("grade", "plaisante", "--student", "untouched", cwd=course)
         assert "graded 0/100" in grader_lines(grader, 1)[0]
     finally:  # the code as it was: the grader restarts once more, at the next request
         os.utime(changed, ns=(before.st_atime_ns, before.st_mtime_ns))
         cli("grade", "plaisante", "--student", "untouched", cwd=course)
-        restarted(grader)
+        until_serving(grader)
 
 
-def restarted(process: subprocess.Popen[str]) -> str:
-    """Read what the grader says until it serves again; return it."""
+def until_serving(process: subprocess.Popen[str]) -> str:
+    """Read what the grader says until it serves (again, after a restart); return it."""
     assert process.stdout is not None
     said = ""
     while "serving" not in said:
@@ -260,14 +263,7 @@ def test_after_stop_the_command_grades_by_itself_with_the_same_scores(course, gr
 
 
 def test_a_killed_grader_takes_its_grading_process_and_sandbox_with_it(course):
-    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
-    env.pop("PLAISANTE_COURSE", None)
-    process = subprocess.Popen([sys.executable, "-m", "plaisante.cli", "grader"], cwd=course,
-                               env=env, text=True, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT)
-    assert process.stdout is not None
-    while "serving" not in (line := process.stdout.readline()):
-        assert line, "the grader ended before serving"
+    process, _ = start_grader(course)
     workers = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
     assert workers
     below = [pid for w in workers
@@ -290,20 +286,14 @@ def test_sigterm_during_a_request_stops_the_grader_and_the_command_grades_itself
     answer.source = "import time\ntime.sleep(6)\n" + answer.source  # a cell of the student's
     nbformat.write(slow, course / "slow.ipynb")
     cli("submit", str(course / "slow.ipynb"), "--student", "slowpoke", cwd=course)
-    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
-    env.pop("PLAISANTE_COURSE", None)
-    process = subprocess.Popen([sys.executable, "-m", "plaisante.cli", "grader"], cwd=course,
-                               env=env, text=True, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT)
-    assert process.stdout is not None
-    restarted(process)
+    process, _ = start_grader(course)
     command = subprocess.Popen([sys.executable, "-m", "plaisante.cli", "grade", "plaisante",
-                                "--student", "slowpoke"], cwd=course, env=env, text=True,
+                                "--student", "slowpoke"], cwd=course, env=command_env(), text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     time.sleep(3)  # the grader is in the sleeping cell
     process.terminate()
     assert process.wait(30) == 0
-    assert "plaisante grader: stopped" in process.stdout.read()
+    assert process.stdout is not None and "plaisante grader: stopped" in process.stdout.read()
     out, err = command.communicate(timeout=120)
     assert "the resident grader stopped before answering" in err
     assert command.returncode == 0 and "slowpoke" in out and "0 / 100" in out

@@ -24,6 +24,17 @@ def _grade_id(cell: nbformat.NotebookNode) -> str | None:
     return cell.metadata.get("nbgrader", {}).get("grade_id")
 
 
+def reference_tests_body(root: Path, assignment: str, grade_id: str) -> str:
+    """Return the body of the reference's own tests in the source cell ``grade_id`` (what
+    lies between its solution markers, after the def line and docstring): what a sample's
+    own tests replace."""
+    source = next(c.source for c in nbformat.read(root / "solutions" / assignment /
+                                                  f"{assignment}.ipynb", as_version=4).cells
+                  if _grade_id(c) == grade_id)
+    start, end = source.index("### BEGIN SOLUTION\n"), source.index("    ### END SOLUTION")
+    return source[start + len("### BEGIN SOLUTION\n"):end]
+
+
 def student_code(source_cell_text: str) -> str:
     """Return a solution cell's text as a student would leave it: the markers removed."""
     return SOLUTION_REGION.sub(lambda m: m.group(1), source_cell_text)

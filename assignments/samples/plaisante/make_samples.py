@@ -15,21 +15,14 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 ASSIGNMENT = "plaisante"
 sys.path.insert(0, str(HERE.parent))  # the samples folder: the shared sample builder
-from sample_builder import build_samples, write_samples  # noqa: E402
+from sample_builder import (  # noqa: E402
+    build_samples,
+    reference_tests_body,
+    write_samples,
+)
 
-
-def _body(grade_id: str) -> str:
-    """The body of the reference's tests in ``grade_id`` (after the docstring), as the sample
-    builder sees it: what a sample's own tests replace."""
-    source = next(c.source for c in nbformat.read(ROOT / "solutions" / ASSIGNMENT /
-                                                  f"{ASSIGNMENT}.ipynb", as_version=4).cells
-                  if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
-    start, end = source.index("### BEGIN SOLUTION\n"), source.index("    ### END SOLUTION")
-    return source[start + len("### BEGIN SOLUTION\n"):end]
-
-
-OWN_COUNT_TESTS = _body("step2_my_tests_code")
-OWN_HAS_TESTS = _body("step3_my_tests_code")
+OWN_COUNT_TESTS = reference_tests_body(ROOT, ASSIGNMENT, "step2_my_tests_code")
+OWN_HAS_TESTS = reference_tests_body(ROOT, ASSIGNMENT, "step3_my_tests_code")
 
 # sample name → {solution cell grade_id: [(text in the reference code, what the student wrote)]}
 # None instead of a list leaves that cell as the starter has it (the student did not do it).
