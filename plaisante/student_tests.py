@@ -704,12 +704,17 @@ def try_my_tests(tests: Any, mistakes: Sequence[Version], **own: Callable[..., A
         raise NotImplementedError(f"{name} is not written yet (it still raises "
                                   "NotImplementedError)")
     parts = ", ".join(own)
+    again = run_locally(tests, own) if outcome.status == "pass" else outcome
     if outcome.status == "todo":
         print(f"Your own {parts} is not finished yet (it raises NotImplementedError), so your "
               "tests were tried on the buggy versions alone.")
     elif outcome.status == "fail":
         print(f"On your own {parts}, your tests fail: {outcome.message}\n"
               f"Either your {parts} or the test is wrong: a test must pass on correct code.")
+    elif again.status == "fail":  # e.g. a deck made outside the tests, emptied by the first run
+        print(f"On your own {parts}, your tests fail when run again: {again.message}\n"
+              f"Grading runs them several times: make what they use (a deck, say) inside "
+              f"{name}, not outside it.")
     else:
         print(f"On your own {parts}, your tests pass.")
     caught = []
@@ -720,6 +725,22 @@ def try_my_tests(tests: Any, mistakes: Sequence[Version], **own: Callable[..., A
     print(f"They catch {sum(caught)} of the {len(caught)} buggy versions shown here. When your "
           "work is graded they run on a correct version (they must pass) and on hidden "
           "buggy versions.")
+
+
+_OWN_FAIL = re.compile(r"^On your own (.+?), your tests fail(?: when run again)?: (.*)$", re.M)
+_CAUGHT = re.compile(r"^They catch (\d+) of the (\d+) buggy versions shown here\.", re.M)
+
+
+def in_short(printed: str) -> tuple[str | None, str | None]:
+    """Read what ``try_my_tests`` printed (``printed``, a test cell's output) for ``plaisante
+    validate``: return (the problem, in one line, or None; the catch count, in one line, or
+    None). Both None when ``printed`` is not such a report."""
+    failed, caught = _OWN_FAIL.search(printed), _CAUGHT.search(printed)
+    problem = (f"your tests fail on your own {failed.group(1)}: {failed.group(2)}"
+               if failed else None)
+    count = (f"your tests catch {caught.group(1)} of the {caught.group(2)} buggy versions "
+             "shown in the notebook" if caught else None)
+    return problem, count
 
 
 def grade_my_tests(tests: Any, reference: dict[str, Callable[..., Any]],

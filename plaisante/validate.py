@@ -21,11 +21,13 @@ HIDDEN = ("Hidden tests run when your work is graded: they look for the classic 
 
 @dataclass(frozen=True)
 class CellResult:
-    """One test cell after the run: its grade_id, points, and the error it showed (or None)."""
+    """One test cell after the run: its grade_id, points, the error it showed (or None), and
+    for a cell running the student's own tests, what they caught (or None)."""
 
     grade_id: str
     points: float
     error: str | None
+    note: str | None = None
 
 
 def summary(results: list[CellResult]) -> str:
@@ -34,11 +36,19 @@ def summary(results: list[CellResult]) -> str:
     if not results:
         return "This notebook has no test cells: is it the assignment's notebook?"
     if not failed:
-        return (f"All {len(results)} test cells pass their visible tests.\n{HIDDEN}")
+        return "\n".join([f"All {len(results)} test cells pass their visible tests.",
+                          *_notes(results), HIDDEN])
     lines = [f"{len(failed)} of {len(results)} test cells fail their visible tests:"]
     lines += [f"  {result.grade_id}: {result.error}" for result in failed]
+    lines += _notes(results)
     lines.append(HIDDEN)
     return "\n".join(lines)
+
+
+def _notes(results: list[CellResult]) -> list[str]:
+    """Return the lines on the student's own tests: what they caught in the notebook."""
+    noted = [result for result in results if result.note and result.error is None]
+    return ["Your own tests:", *(f"  {r.grade_id}: {r.note}" for r in noted)] if noted else []
 
 
 def first_line(output: Any) -> str:
@@ -55,6 +65,8 @@ def run(path: Path, timeout: int = 30) -> list[CellResult]:
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+    from .student_tests import in_short
 
     if not path.is_file():
         raise FileNotFoundError(f"no notebook at {path}")
@@ -88,9 +100,14 @@ def run(path: Path, timeout: int = 30) -> list[CellResult]:
         meta = cell.get("metadata", {}).get("nbgrader", {})
         if cell.cell_type != "code" or not meta.get("grade") or meta.get("solution"):
             continue
-        errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+        outputs = cell.get("outputs", [])
+        errors = [o for o in outputs if o.get("output_type") == "error"]
+        printed = "".join(str(o.get("text", "")) for o in outputs
+                          if o.get("output_type") == "stream")
+        problem, caught = in_short(printed)  # the student's own tests, if the cell ran them
+        shown = first_line(errors[0]) if errors else problem
         results.append(CellResult(str(meta.get("grade_id")), float(meta.get("points", 0)),
-                                  first_line(errors[0]) if errors else None))
+                                  shown, caught))
     return results
 
 

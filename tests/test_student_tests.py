@@ -125,6 +125,33 @@ def test_in_the_notebook_an_unfinished_part_is_not_unwritten_tests(capsys) -> No
         student_tests.try_my_tests(unwritten, [], count_values=unfinished)
 
 
+def test_in_the_notebook_tests_that_pass_only_once_are_told_to_make_their_data_inside(
+        capsys) -> None:
+    """Found by a tryout: a deck made outside the tests, emptied by their first run, looked
+    perfect in the notebook (each buggy version 'caught' on an empty deck) and scored 0 when
+    graded, where the tests run several times."""
+    deck = [1, 2, 3]
+
+    def pop_all(deal):
+        assert deal(deck) == 3
+
+    def right_deal(cards):
+        popped = 0
+        while cards:
+            cards.pop()
+            popped += 1
+        return popped
+
+    student_tests.try_my_tests(pop_all, [], deal=right_deal)
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].startswith("On your own deal, your tests fail when run again: assert "
+                                 "deal(deck) == 3  → AssertionError")
+    assert ("Grading runs them several times: make what they use (a deck, say) inside "
+            "pop_all, not outside it.") in printed  # after the message (pytest's, here, is long)
+    assert student_tests.in_short("\n".join(printed))[0].startswith(
+        "your tests fail on your own deal: assert deal(deck) == 3")
+
+
 class Counter:
     """A class part: its objects stay in the grader."""
 

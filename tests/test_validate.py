@@ -39,9 +39,13 @@ def test_the_command_runs_a_notebook_and_exits_1_on_a_visible_failure(tmp_path) 
     assert done.returncode == 1, done.stderr
     assert done.stderr == ""  # no kernel log: ipykernel warned it runs over TCP
     assert list(tmp_path.iterdir()) == []  # and leaves no socket file where it was run
-    assert done.stdout.splitlines()[:2] == [
-        "1 of 24 test cells fail their visible tests:",
-        "  step3_has_pair: CheckFailed: has_pair(K♥ K♦ K♣ K♠ 9♥): expected False, got True"]
+    assert done.stdout.splitlines()[:3] == [
+        "2 of 24 test cells fail their visible tests:",
+        "  step3_has_pair: CheckFailed: has_pair(K♥ K♦ K♣ K♠ 9♥): expected False, got True",
+        # the student's own has-check tests catch their own has_pair's mistake
+        "  step3_my_tests: your tests fail on your own has_pair, has_three_of_a_kind, "
+        "has_four_of_a_kind, has_two_pair, has_full_house: assert not has_pair(four) and not "
+        "has_pair(three) and not has_pair(nothing)  → AssertionError"]
 
 
 def test_a_missing_file_is_one_line(tmp_path) -> None:
@@ -66,3 +70,26 @@ def test_a_cell_that_ends_python_is_one_line(tmp_path) -> None:
         f"plaisante: {path}: a cell ended Python (os._exit, a crash), so the cells after it "
         "did not run; run the notebook in Jupyter to see which")
     assert "Traceback" not in done.stderr
+
+
+def test_own_tests_that_fail_on_the_students_own_code_fail_validate_and_catches_are_shown(
+        tmp_path) -> None:
+    """Found by a tryout: the step-6 cell printed 'your tests fail' yet validate said every
+    test cell passes (the cell itself never raises: the student's own deal may be the wrong
+    one). Now that is a failing cell, and passing own tests show what they caught."""
+    deck = ROOT / "assignments" / "samples" / "deck"
+    done = subprocess.run([sys.executable, "-m", "plaisante.cli", "validate",
+                           str(deck / "deal_tests_fail_on_correct_code.ipynb")], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.splitlines()[:2] == [
+        "1 of 20 test cells fail their visible tests:",
+        "  step6_my_tests: your tests fail on your own deal: assert hands[0] == hand('5♣ 4♣'), "
+        "'player 0 gets the two top cards'  → AssertionError: player 0 gets the two top cards"]
+    done = subprocess.run([sys.executable, "-m", "plaisante.cli", "validate",
+                           str(deck / "deal_tests_weak.ipynb")], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[:3] == [
+        "All 20 test cells pass their visible tests.", "Your own tests:",
+        "  step6_my_tests: your tests catch 1 of the 3 buggy versions shown in the notebook"]
