@@ -256,8 +256,8 @@ def _run(args: argparse.Namespace) -> int:
 
         if args.stop:
             stopped = service.ask_to_stop(root)
-            print("plaisante grader: " + ("asked to stop" if stopped
-                                          else f"no grader serves {root}"))
+            print("plaisante grader: " + (f"stopped the grader of {root} (pid {stopped})"
+                                          if stopped else f"no grader serves {root}"))
             return 0 if stopped else 1
         if args.assignment:
             chosen(layout, [args.assignment])

@@ -251,7 +251,8 @@ def test_another_user_cannot_reach_the_resident_grader(course, grader):
 
 def test_after_stop_the_command_grades_by_itself_with_the_same_scores(course, grader):
     done = cli("grader", "--stop", cwd=course)
-    assert "asked to stop" in done.stdout
+    assert done.stdout == (f"plaisante grader: stopped the grader of {course} "
+                           f"(pid {grader.pid})\n")
     assert grader.wait(30) == 0
     assert grader.stdout is not None and "stopped" in grader.stdout.read()
     assert not service.socket_path(course).exists()
@@ -279,7 +280,7 @@ def test_a_killed_grader_takes_its_grading_process_and_sandbox_with_it(course):
     service.socket_path(course).unlink(missing_ok=True)  # what a killed grader leaves
 
 
-def test_sigterm_during_a_request_stops_the_grader_and_the_command_grades_itself(course):
+def test_stop_during_a_request_stops_the_grader_and_the_command_grades_itself(course):
     slow = nbformat.read(SAMPLES / MANIFEST["samples"]["untouched"]["notebook"], as_version=4)
     answer = next(cell for cell in slow.cells if cell.cell_type == "code"
                   and cell.metadata.get("nbgrader", {}).get("solution"))
@@ -290,8 +291,10 @@ def test_sigterm_during_a_request_stops_the_grader_and_the_command_grades_itself
     command = subprocess.Popen([sys.executable, "-m", "plaisante.cli", "grade", "plaisante",
                                 "--student", "slowpoke"], cwd=course, env=command_env(), text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(3)  # the grader is in the sleeping cell
-    process.terminate()
+    time.sleep(3)  # the grader is in the sleeping cell: --stop does not wait for it
+    stopped = cli("grader", "--stop", cwd=course)
+    assert stopped.stdout == (f"plaisante grader: stopped the grader of {course} "
+                              f"(pid {process.pid})\n")
     assert process.wait(30) == 0
     assert process.stdout is not None and "plaisante grader: stopped" in process.stdout.read()
     out, err = command.communicate(timeout=120)

@@ -7,10 +7,11 @@ Both ends of one local socket:
 * ``serve(root)`` — the resident grader. It starts a ``pool.LocalPool`` (one worker by
   default), has each worker grade the likely assignment's released notebook once, writing
   nothing (``submission.warm_up``: the kernel zygote started, nbgrader's and the judge's
-  first-use costs paid), then answers requests one at a time until Ctrl-C, SIGTERM or a
-  ``stop`` request. A ``grade`` request is graded exactly as ``plaisante grade`` grades it
-  (the same worker code, the same limits, recorded by this process through the same
-  ``Collector``), and answered with the table ``plaisante grade`` would print.
+  first-use costs paid), then answers requests one at a time until Ctrl-C or SIGTERM
+  (``plaisante grader --stop``: ``ask_to_stop``). A ``grade`` request is graded exactly as
+  ``plaisante grade`` grades it (the same worker code, the same limits, recorded by this
+  process through the same ``Collector``), and answered with the table ``plaisante grade``
+  would print.
 * ``ask_to_grade(root, …)`` — the command's side: the answer, or None when no resident grader
   serves this course (the command then grades by itself, as always).
 
@@ -216,25 +217,43 @@ def ask_to_grade(root: Path, assignment: str, students: list[str], *,
                   str(reply.get("stderr", "")))
 
 
-def ask_to_stop(root: Path) -> bool:
-    """Ask the course's resident grader to stop; return False when none was running."""
-    conn = _connect(root)
-    if conn is None:
-        return False
-    with conn:
+def ask_to_stop(root: Path, wait: float = 30.0) -> int | None:
+    """Stop the course's resident grader: SIGTERM to the process that holds its lock (its pid
+    is in the lock file), which stops at once, even in the middle of a request (the command
+    waiting on it then grades by itself); wait up to ``wait`` seconds for it to end. Return
+    its pid, or None when no grader runs."""
+    import fcntl
+
+    path = socket_path(root)
+    if path is None:
+        return None
+    try:
+        lock = open(path.with_suffix(".lock"))  # noqa: SIM115  closed below
+    except FileNotFoundError:
+        return None
+    with lock:
         try:
-            _receive(conn)  # its greeting
-            _send(conn, {"op": "stop"})
-            _receive(conn)
-        except (OSError, ValueError, EOFError):
-            pass
-    return True
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return None  # nobody holds it: no grader runs
+        except BlockingIOError:
+            text = lock.read().strip()
+        if not text.isdigit():
+            return None
+        os.kill(int(text), signal.SIGTERM)
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                time.sleep(0.1)
+    return int(text)
 
 
 # ------------------------------------------------------------------------------ the grader's end
 
 class _Stop(BaseException):
-    """Raised in the grader's loop to end it (a ``stop`` request, SIGTERM); a BaseException,
+    """Raised in the grader's loop to end it (SIGTERM: ``grader --stop``); a BaseException,
     so that no handler of a request's errors takes it for one."""
 
 
@@ -262,8 +281,8 @@ def likely_assignment(root: Path) -> str | None:
 
 def serve(root: Path, *, assignment: str | None = None, workers: int = 1,
           sandbox: bool = True) -> int:
-    """Run the resident grader of the course at ``root`` until Ctrl-C, SIGTERM or a ``stop``
-    request; return 0. ``assignment``: the one to get ready for (default
+    """Run the resident grader of the course at ``root`` until Ctrl-C or SIGTERM (``grader
+    --stop``); return 0. ``assignment``: the one to get ready for (default
     ``likely_assignment``); any assignment can be graded. ``workers``: grading processes
     (each holds a kernel zygote; one grades a submission at a time). Says what it does on
     stdout, one line per request. Raises RuntimeError when a grader already serves the
@@ -350,6 +369,9 @@ def _hold_lock(path: Path, root: Path) -> Any:
         lock.close()
         raise RuntimeError(f"a resident grader already serves {root}; to start a new one, "
                            "stop it first: plaisante grader --stop") from None
+    lock.truncate(0)
+    lock.write(str(os.getpid()))  # for ``ask_to_stop``
+    lock.flush()
     return lock
 
 
@@ -369,7 +391,8 @@ def _warm_recording(root: Path, assignment: str) -> None:
 
 
 def _answer(conn: socket.socket, root: Path, pool: Any, stamp: str) -> None:
-    """Read one request on ``conn`` and answer it. Raises _Stop for a ``stop`` request."""
+    """Read one request on ``conn`` and answer it. Raises _Restart when this grader's own
+    code changed."""
     try:
         if _peer_uid(conn) != os.geteuid():
             return  # another user: no answer at all
@@ -382,9 +405,6 @@ def _answer(conn: socket.socket, root: Path, pool: Any, stamp: str) -> None:
         print(f"plaisante grader: a request could not be read ({error})", flush=True)
         return
     op = request.get("op")
-    if op == "stop":
-        _reply(conn, {"stopping": True})
-        raise _Stop
     if op != "grade":
         _reply(conn, {"status": 2, "stderr": f"plaisante grader: unknown request {op!r}"})
         return
