@@ -335,3 +335,26 @@ def test_grading_without_the_sandbox_gives_the_usual_scores(course):
     assert "97 / 100" in done.stdout and "flagged" not in done.stdout.splitlines()[1]
     assert scores.step_scores(course, "has_pair_at_least_two", "plaisante") == pytest.approx(
         MANIFEST["samples"]["has_pair_at_least_two"]["expected"])
+
+
+def test_a_grading_of_a_submission_replaced_meanwhile_is_neither_published_nor_recorded(course):
+    """Found by the attack review: a grader still busy with a submission the student has
+    since replaced recorded the old one's score over the new one's."""
+    from plaisante.grading import grade_submission, record
+    from plaisante.grading.result import REPLACED
+
+    old = SAMPLES / MANIFEST["samples"]["has_pair_at_least_two"]["notebook"]
+    new = SAMPLES / MANIFEST["samples"]["untouched"]["notebook"]
+    cli("submit", str(old), "--student", "resubmits", cwd=course)
+    stale = grade_submission(course, "resubmits", "plaisante")
+    assert stale.total == 97 and stale.status == "graded"
+    cli("submit", str(new), "--student", "resubmits", "--replace", cwd=course)
+    fresh = grade_submission(course, "resubmits", "plaisante")
+    record(course, [fresh], "plaisante")
+    record(course, [stale], "plaisante")  # the slow grading of the old one, done last
+    assert stale.status == "flagged" and stale.reasons[-1] == REPLACED
+    assert scores.step_scores(course, "resubmits", "plaisante") == pytest.approx(
+        MANIFEST["samples"]["untouched"]["expected"])
+    report = json.loads((course / "assignments" / "reports" / "plaisante" /
+                         "resubmits.json").read_text(encoding="utf-8"))
+    assert report["total"] == 0 and report["status"] == "graded"

@@ -53,6 +53,8 @@ def record_results(root: Path, results: list[SubmissionResult], assignment: str)
         if not isinstance(result, SubmissionResult):
             raise TypeError(f"record() takes SubmissionResult objects, got {type(result).__name__}")
     layout = CourseLayout(root)
+    results = [r for r in results  # a grading of a submission replaced since: not recorded
+               if r.still_current(layout.submitted(r.student, assignment).parent, assignment)]
     db_path = layout.gradebook
     if not db_path.is_file():
         raise FileNotFoundError(f"no gradebook at {db_path}: run `plaisante release` first")

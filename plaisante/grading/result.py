@@ -61,6 +61,11 @@ class Limits:
                                  f"{value!r}")
 
 
+#: Why a result was neither published nor recorded.
+REPLACED = ("the submission was replaced while it was being graded: this grading of the "
+            "earlier one is not recorded (the newer one is graded on its own)")
+
+
 @dataclass
 class SubmissionResult:
     """How one submission ended.
@@ -86,6 +91,9 @@ class SubmissionResult:
     * ``autograded_sha256``: the sha256 of the autograded notebook this result describes.
     * ``timestamp``: the submission's timestamp.txt content, if any and if it is a date
       (recorded in the gradebook); one that is not a date is flagged and left out.
+    * ``submission_sha256``: the sha256 of the submitted notebook and its timestamp.txt as
+      they were when grading began (``submission.submission_digest``): a result whose
+      submission was replaced since is neither published nor recorded.
     """
 
     student: str
@@ -100,6 +108,18 @@ class SubmissionResult:
     timestamp: str | None = None
     failed_in: dict[str, str] = field(default_factory=dict)
     autograded_sha256: str | None = None
+    submission_sha256: str | None = None
+
+    def still_current(self, submitted_dir: Path, assignment: str) -> bool:
+        """Return False, flagging this result, when the submission in ``submitted_dir`` is no
+        longer the one it graded (replaced while it was being graded); True otherwise."""
+        from .submission import submission_digest
+
+        if self.submission_sha256 is None or \
+                submission_digest(submitted_dir, assignment) == self.submission_sha256:
+            return True
+        self.flag(REPLACED)
+        return False
 
     def flag(self, reason: str) -> None:
         """Add ``reason`` (once) and mark the submission flagged."""

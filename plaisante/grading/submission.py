@@ -117,6 +117,7 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
     release = copy.deepcopy(release)  # sanitize reads it; no submission may touch the cached one
     submitted_dir = submitted_dir or layout.submitted(student, assignment).parent
     out_dir = out_dir or layout.autograded(student, assignment).parent
+    result.submission_sha256 = submission_digest(submitted_dir, assignment)
     work = Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=sb.scratch_base()))
     zygote = _zygote(limits, modules) if sandbox else None
     uid = zygote.uid if zygote is not None else (sb.pick_uid() if sandbox else 0)
@@ -142,7 +143,7 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
         judge = {"test_sources": tests, "student_names": list(names),
                  "setup_sources": list(setup)}
         _grade_in_memory(work, student, facts, clean.notebook, result, limits, sandbox, uid,
-                         judge, config_of(root), zygote, out_dir)
+                         judge, config_of(root), zygote, (submitted_dir, out_dir))
     except Exception as error:  # noqa: BLE001  the grader's own failure: flag, never stop a batch
         result.flag(f"grader error: {type(error).__name__}: {error}")
     finally:
@@ -158,6 +159,21 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
         result.total = round(max(0.0, sum(result.cell_scores.values()) - result.late_penalty), 6)
         result.seconds = round(time.monotonic() - started, 3)
     return result
+
+
+def submission_digest(submitted_dir: Path, assignment: str) -> str | None:
+    """Return the sha256 of the submitted notebook and timestamp.txt in ``submitted_dir``
+    (None when the notebook cannot be read): what tells a resubmission apart."""
+    digest = hashlib.sha256()
+    try:
+        digest.update((submitted_dir / f"{assignment}.ipynb").read_bytes())
+    except OSError:
+        return None
+    try:
+        digest.update(b"\0" + (submitted_dir / "timestamp.txt").read_bytes())
+    except OSError:
+        pass
+    return digest.hexdigest()
 
 
 def warm_up(root: Path, assignment: str, *, limits: Limits, sandbox: bool) -> None:
@@ -263,10 +279,13 @@ def _read_incidents(incidents: Path, result: SubmissionResult) -> None:
 
 def _grade_in_memory(work: Path, student: str, facts: Any, notebook: nbformat.NotebookNode,
                      result: SubmissionResult, limits: Limits, sandbox: bool, uid: int,
-                     judge: dict[str, Any], instructor: Config, zygote: Any, out_dir: Path
-                     ) -> None:
+                     judge: dict[str, Any], instructor: Config, zygote: Any,
+                     folders: tuple[Path, Path]) -> None:
     """Autograde ``notebook`` in memory (``autograde.autograde``), put its scores and late
-    penalty in ``result`` and publish the autograded notebook to ``out_dir``."""
+    penalty in ``result`` and publish the autograded notebook to the second of ``folders``
+    (the submitted folder, then the autograded one), unless the submission was replaced
+    meanwhile."""
+    submitted_dir, out_dir = folders
     if zygote is not None:
         scratch, sockets = zygote.work_dir, zygote.sockets
     else:
@@ -301,6 +320,8 @@ def _grade_in_memory(work: Path, student: str, facts: Any, notebook: nbformat.No
     for grade_id in result.cell_scores:
         result.cell_scores[grade_id] = done.scores.get(grade_id, 0.0)
     result.late_penalty = done.late_penalty
+    if not result.still_current(submitted_dir, assignment):
+        return  # the newer submission's grading publishes its own
     target = out_dir / f"{assignment}.ipynb"
     data = write_notebook(done.notebook, target)
     result.autograded = str(target)
