@@ -105,7 +105,8 @@ def test_the_hidden_tests_line_says_what_is_true_of_judged_samples(tmp_path):
     shutil.copytree(ROOT / "solutions", root / "solutions")
     (root / "assignments").mkdir()
     run("release", "plaisante", cwd=root)
-    names = ("full_marks", "own_tests_weak", "syntax_error_in_count_values")
+    names = ("full_marks", "own_tests_weak", "syntax_error_in_count_values",
+             "own_tests_not_written")
     for name in names:
         run("submit", str(SAMPLES / MANIFEST["samples"][name]["notebook"]), "--student", name,
             cwd=root)
@@ -121,6 +122,10 @@ def test_the_hidden_tests_line_says_what_is_true_of_judged_samples(tmp_path):
                     "points: partial credit: your tests pass on a correct version and catch "
                     "some of the hidden buggy versions, not all (the line below the cell says "
                     "how many)."]
+    unwritten = [n for n in notes["own_tests_not_written"] if n != ran_passed]
+    assert unwritten == ["# Hidden tests ran here (their code is not shown): this cell scored 0 "
+                         "of 4 points: your tests are not written yet."]  # a tryout: it said
+    # "did not pass on a correct version" above NotImplementedError
     broken = [n for n in notes["syntax_error_in_count_values"] if n != ran_passed]
     assert broken and all("this cell scored 0" not in n or "visible test above failed" in n
                           for n in broken), broken

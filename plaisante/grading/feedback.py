@@ -155,7 +155,8 @@ class HideHiddenTests(NbGraderPreprocessor):
         score, points = meta.get("score"), meta.get("points")
         scored = (f"this cell scored {score:g} of {points:g} points"
                   if score is not None and points is not None else "")
-        failed = any(o.get("output_type") == "error" for o in cell.get("outputs", []))
+        errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+        failed = bool(errors)
         where = self._failed_in.get(grade_id) if failed else None
         own = grade_id.endswith("_my_tests")
         ran = "# Hidden tests ran here (their code is not shown): "
@@ -164,8 +165,11 @@ class HideHiddenTests(NbGraderPreprocessor):
                     "above failed first (its message is shown below the cell)"
                     + (f"; {scored}." if scored else "."))
         if failed and where == "hidden":
-            why = ("your tests did not pass on a correct version (the message below the cell "
-                   "says why)" if own else "a hidden test failed")
+            why = ("a hidden test failed" if not own
+                   else "your tests are not written yet" if errors[-1].get("ename") ==
+                   "NotImplementedError"
+                   else "your tests did not pass on a correct version (the message below the "
+                   "cell says why)")
             return ran + (f"{scored}: {why}." if scored else f"{why}.")
         if failed:  # no judge's report (plain nbgrader autograde): which test failed is unknown
             why = "a test in this cell failed, visible or hidden"
