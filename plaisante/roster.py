@@ -52,6 +52,12 @@ def read_roster(path: Path) -> list[dict[str, str]]:
                          f"may have {', '.join(OPTIONAL)} (found: {', '.join(header) or 'none'})")
     students, seen = [], set()
     for line, raw in enumerate(reader, start=2):
+        if None in raw or None in raw.values():  # fields missing, or more than the header's
+            if not any((v or "").strip() for v in raw.values() if isinstance(v, str)):
+                continue  # a blank line
+            raise ValueError(f"{path} line {line}: not as many fields as the header row has "
+                             f"({len(header)}: {', '.join(header)}); an empty field is written "
+                             "as two separators in a row")
         row = {(k or "").strip().lower(): (v or "").strip() for k, v in raw.items()}
         student = row.get(id_column, "")
         if not student and not any(row.values()):

@@ -211,6 +211,18 @@ def test_a_roster_saved_with_semicolons_or_tabs_reads_as_with_commas(tmp_path):
                                               "email": "ada@example.edu"}]
 
 
+def test_a_roster_row_short_of_fields_is_refused_not_imported_with_names_blanked(tmp_path):
+    """Found by a tryout: 'good;Ana' under a four-column header imported, and nbgrader then
+    blanked the student's last name and email."""
+    from plaisante.roster import read_roster
+
+    (tmp_path / "roster.csv").write_text("id;first_name;last_name;email\nada;Ada;Lovelace;a@x\n"
+                                         "good;Ana\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"roster.csv line 3: not as many fields as the header "
+                                         r"row has \(4: id, first_name, last_name, email\)"):
+        read_roster(tmp_path / "roster.csv")
+
+
 # -------------------------------------------------------------------------------------- report
 
 def report_page(course: dict) -> str:
