@@ -100,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "`plaisante grade ID --student S` hands it the submission and answers "
                        "in about half a second, with the same scores. It runs in the "
                        "foreground: Ctrl-C, or `plaisante grader --stop` from another "
-                       "terminal, stops it. Restart it after updating the kit.")
+                       "terminal, stops it. It restarts itself when the kit's code changes.")
     p.add_argument("assignment", nargs="?", help="the assignment to get ready for (default: "
                                                  "the one submitted to last); any is graded")
     p.add_argument("--workers", type=int, default=1,
