@@ -352,9 +352,10 @@ class JudgedExecute(Execute):
                                  "restart; the cells after it were not run")
                 self.incident("gave-up", self._stopped, name)
                 return
-            deadline = time.monotonic() + min(30.0, float(self.timeout or 30.0), left)
-            if conversation is None:
-                conversation = KernelConversation(self, deadline)
+            if conversation is None:  # the restarted kernel's start is not the cell's time
+                conversation = KernelConversation(self, time.monotonic() + min(60.0, left))
+                left = self._deadline - time.monotonic()
+            deadline = time.monotonic() + min(30.0, float(self.timeout or 30.0), max(left, 0.0))
             conversation.renew(deadline)
             try:
                 conversation.run(source, lambda _msg: None, lambda: True)
