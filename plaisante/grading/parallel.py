@@ -35,9 +35,9 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..course import CourseLayout, check_ids
 from .collector import Collector
 from .result import Limits, SubmissionResult
+from .run import submitted_among
 from .worker import Grader
 
 
@@ -72,13 +72,7 @@ def grade_parallel(root: Path, assignment: str,
         workers = default_workers()
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive int, got {workers!r}")
-    available = set(CourseLayout(root).submitted_students(assignment))
-    chosen = list(dict.fromkeys(students)) if students is not None else sorted(available)
-    for student in chosen:
-        check_ids(student, assignment)
-        if student not in available:
-            raise ValueError(f"no submission of {assignment!r} for student {student!r} in "
-                             f"{root / 'assignments' / 'submitted'}")
+    chosen = submitted_among(root, assignment, students)
     if not chosen:
         return []
     workers = min(workers, len(chosen))

@@ -18,6 +18,20 @@ def submitted_students(root: Path, assignment: str) -> list[str]:
     return CourseLayout(Path(root)).submitted_students(assignment)
 
 
+def submitted_among(root: Path, assignment: str, students: Iterable[str] | None) -> list[str]:
+    """Return ``students`` without repeats (default: every submitted student, sorted), each
+    checked: a well-formed id with a submission of ``assignment``. Raises ValueError naming
+    the first that is not."""
+    available = submitted_students(root, assignment)
+    chosen = list(dict.fromkeys(students)) if students is not None else available
+    for student in chosen:
+        check_ids(student, assignment)
+        if student not in available:
+            raise ValueError(f"no submission of {assignment!r} for student {student!r} in "
+                             f"{Path(root) / 'assignments' / 'submitted'}")
+    return chosen
+
+
 def grade_submission(root: Path, student: str, assignment: str, *,
                      limits: Limits = DEFAULT_LIMITS, sandbox: bool = True) -> SubmissionResult:
     """Autograde one student's submission and return how it ended; never raises for anything
@@ -71,13 +85,7 @@ def grade(root: Path, assignment: str, students: Iterable[str] | None = None, *,
     root = Path(root).resolve()
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive int, got {workers!r}")
-    available = submitted_students(root, assignment)
-    chosen = list(students) if students is not None else available
-    for student in chosen:
-        check_ids(student, assignment)
-        if student not in available:
-            raise ValueError(f"no submission of {assignment!r} for student {student!r} in "
-                             f"{root / 'assignments' / 'submitted'}")
+    chosen = submitted_among(root, assignment, students)
     if workers > 1:
         from .parallel import grade_parallel  # issue 5
 

@@ -433,10 +433,10 @@ def _reply(conn: socket.socket, message: dict[str, Any]) -> None:
 
 def _grade(root: Path, pool: Any, request: dict[str, Any]) -> dict[str, Any]:
     """Grade and record a ``grade`` request as ``plaisante grade`` would; return the answer."""
-    from ..course import CourseLayout, check_ids
     from .collector import Collector
     from .report import summary
     from .result import Limits
+    from .run import submitted_among
     from .worker import SETUP_ERRORS
 
     assignment, students = request.get("assignment"), request.get("students")
@@ -444,13 +444,7 @@ def _grade(root: Path, pool: Any, request: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(assignment, str) or not isinstance(students, list) or not students \
                 or not all(isinstance(s, str) for s in students):
             raise ValueError("a grade request names an assignment and a list of student ids")
-        students = list(dict.fromkeys(students))
-        available = set(CourseLayout(root).submitted_students(assignment))
-        for student in students:
-            check_ids(student, assignment)
-            if student not in available:
-                raise ValueError(f"no submission of {assignment!r} for student {student!r} "
-                                 f"in {root / 'assignments' / 'submitted'}")
+        students = submitted_among(root, assignment, students)
         cell = request.get("cell_seconds")
         limits = Limits.for_course(root, float(cell) if cell else None,
                                    float(request.get("submission_seconds") or 300.0))
