@@ -27,11 +27,22 @@ Values cross as JSON (both directions):
   grader made it, > 0 when the kernel did), so identity survives the round trip;
 * ``{"rng": [version, [ints…], gauss]}`` (grader to kernel) a ``random.Random`` in that state.
 
-Requests are ``{"q": seq, "op": …}``; answers ``{"q": seq, "ok": value}`` (plus ``"back"``, the
-final contents of each list argument, for ``call``) or ``{"q": seq, "err": {"types": […],
-"cls": name, "msg": text}}`` where ``types`` are the builtin exception classes the error is an
-instance of, most specific first. Operations: ``reset`` (forget every reference: a new test
-cell), ``globals`` (read names of the notebook),
+The grader's own mutable values travel **shared**: a list, dict, set or ``random.Random`` it sends
+carries a reference ``n`` < 0 (``{"l": [...], "n": n}``, ``{"d": [...], "n": n}``, ``{"s": [...],
+"n": n}``, ``{"rng": [...], "n": n}``, each time with its whole contents; ``{"r": n}`` for one
+already in the same request). The kernel keeps the object it built for ``n`` (and fills the same
+object again when ``n`` comes back), so a part that keeps it, returns it or changes it acts on one
+object, as in the student's notebook. After every request, the answer's ``"sync"`` lists
+``[n, contents]`` for each shared value whose contents changed since the grader last saw them
+(at any depth: a value inside a shared one is shared itself), and the grader puts those contents
+in its own object: every effect a check can read of what it passed comes back. A shared value
+that nothing in the kernel holds any more (but the registry) is forgotten.
+
+Requests are ``{"q": seq, "op": …}``; answers ``{"q": seq, "ok": value}`` (and ``"sync"``) or
+``{"q": seq, "err": {"types": […], "cls": name, "msg": text}}`` (and ``"sync"``) where
+``types`` are the builtin exception classes the error is an instance of, most specific first;
+each answer of a ``calls`` batch has its own ``"sync"``. Operations: ``reset`` (forget every
+reference: a new test cell), ``globals`` (read names of the notebook),
 ``call`` (with optional stand-ins, ``with``), ``routed`` (one run of a student's own tests,
 whose calls of the implementation come back as prompts: ``plaisante.student_tests``),
 ``getattr``, ``unary`` (repr, str, hash, len,
@@ -46,6 +57,7 @@ import importlib
 import json
 import operator
 import random
+import sys
 import types
 from typing import Any
 
@@ -65,6 +77,29 @@ BINARY: dict[str, Any] = {"eq": operator.eq, "ne": operator.ne, "lt": operator.l
                           "contains": operator.contains, "getitem": operator.getitem}
 
 
+#: Mutable values the grader shares with the kernel (see the module doc), by wire tag.
+SHARED_TAGS: dict[str, type] = {"l": list, "d": dict, "s": set, "rng": random.Random}
+#: ``sys.getrefcount`` of a shared value that only the registry holds (the registry's dict, the
+#: local name in ``Registry.sync`` and getrefcount's own argument).
+ONLY_THE_REGISTRY = 3
+
+
+def _snapshot(value: Any) -> Any:
+    """Return what tells whether a shared value changed: its items as they are now (compared
+    by identity, so no student ``__eq__`` runs), or a ``random.Random``'s state."""
+    if type(value) is dict:
+        return [item for pair in value.items() for item in pair]
+    if type(value) is random.Random:
+        return value.getstate()
+    return list(value)
+
+
+def _changed(before: Any, after: Any) -> bool:
+    if type(before) is tuple:  # a random.Random's state: ints, compared by value
+        return bool(before != after)
+    return len(before) != len(after) or any(a is not b for a, b in zip(before, after))
+
+
 class Registry:
     """Objects shared with the grader by reference, and the codec of values."""
 
@@ -76,6 +111,7 @@ class Registry:
         self.objects: dict[int, Any] = {}
         self.refs: dict[int, int] = {}  # id(object) -> reference
         self.next_ref = 1
+        self.shared: dict[int, Any] = {}  # the grader's mutable values: reference -> snapshot
 
     def encode(self, value: Any, depth: int = 0, budget: list[int] | None = None) -> Any:
         budget = budget if budget is not None else [MAX_ITEMS]
@@ -112,6 +148,63 @@ class Registry:
                 described["n"] = name[:100]
         return described
 
+    def contents(self, value: Any, budget: list[int]) -> Any:
+        """Return the wire form of a shared value's contents (the values in it that are
+        shared themselves by reference)."""
+        if type(value) is random.Random:
+            version, internal, gauss = value.getstate()
+            return {"rng": [version, list(internal), gauss]}
+        if type(value) is list:
+            return [self.encode(item, 1, budget) for item in value]
+        if type(value) is dict:
+            return {"d": [[self.encode(k, 1, budget), self.encode(v, 1, budget)]
+                          for k, v in value.items()]}
+        return {"s": [self.encode(item, 1, budget) for item in value]}
+
+    def sync(self, forget: bool = True) -> list[list[Any]]:
+        """Return ``[reference, contents]`` of each shared value changed since the grader last
+        saw it; with ``forget``, then drop the shared values only the registry still holds
+        (nothing can change them but the grader, which sends them whole again)."""
+        changes: list[list[Any]] = []
+        budget = [MAX_ITEMS]
+        for ref in list(self.shared):
+            value = self.objects[ref]
+            now = _snapshot(value)
+            if _changed(self.shared[ref], now):
+                self.shared[ref] = now
+                changes.append([ref, self.contents(value, budget)])
+            if forget and sys.getrefcount(value) <= ONLY_THE_REGISTRY:
+                del self.shared[ref], self.objects[ref], self.refs[id(value)]
+            del value, now
+        return changes
+
+    def _shared(self, tag: str, data: dict[str, Any]) -> Any:
+        """Return the kernel's object for the grader's shared value ``data``: the one already
+        built for its reference, filled anew with the contents sent, or a new one."""
+        ref, kind = data["n"], SHARED_TAGS[tag]
+        if type(ref) is not int or ref >= 0:
+            raise ValueError(f"a shared value needs a reference below 0, not {ref!r:.20}")
+        target = self.objects.get(ref)
+        if type(target) is not kind:
+            target = kind()
+            self.objects[ref] = target
+            self.refs[id(target)] = ref
+        body = data[tag]
+        if kind is random.Random:
+            target.setstate((body[0], tuple(body[1]), body[2]))
+        elif kind is list:
+            target[:] = [self.decode(item) for item in body]
+        elif kind is dict:
+            pairs = [(self.decode(k), self.decode(v)) for k, v in body]
+            target.clear()
+            target.update(pairs)
+        else:
+            items = [self.decode(item) for item in body]
+            target.clear()
+            target.update(items)
+        self.shared[ref] = _snapshot(target)
+        return target
+
     def decode(self, data: Any) -> Any:
         if type(data) is list:
             return [self.decode(item) for item in data]
@@ -119,6 +212,10 @@ class Registry:
             return data
         if "r" in data:
             return self.objects[data["r"]]
+        if "n" in data:
+            for tag in SHARED_TAGS:
+                if tag in data:
+                    return self._shared(tag, data)
         if "k" in data:
             card = KitCard(*data["k"])
             self.objects[data["n"]] = card
@@ -186,8 +283,7 @@ def answer(request: dict[str, Any], registry: Registry, user_ns: dict[str, Any],
         kwargs = {key: decode(value) for key, value in request["kw"]}
         stand_ins = {name: stand_in(spec, registry) for name, spec in request["with"].items()}
         result = call(decode(request["f"]), args, kwargs, stand_ins)
-        back = [registry.encode(arg) if type(arg) is list else None for arg in args]
-        return {"ok": registry.encode(result), "back": back}
+        return {"ok": registry.encode(result)}
     if op == "routed":  # one run of a student's own tests (plaisante.student_tests)
         from plaisante.student_tests import run_routed
 
@@ -203,11 +299,13 @@ def answer(request: dict[str, Any], registry: Registry, user_ns: dict[str, Any],
                 try:
                     args = [decode(item) for item in each["a"]]
                     kwargs = {key: decode(value) for key, value in each["kw"]}
-                    result = function(*args, **kwargs)
-                    back = [registry.encode(arg) if type(arg) is list else None for arg in args]
-                    answers.append({"ok": registry.encode(result), "back": back})
+                    one = {"ok": registry.encode(function(*args, **kwargs))}
                 except BaseException as error:  # noqa: B036  student code may raise anything
-                    answers.append({"err": error_answer(error)})
+                    one = {"err": error_answer(error)}
+                # the batch's later calls may be given these values again: keep them all
+                one["sync"] = registry.sync(forget=False)
+                answers.append(one)
+                if "err" in one:
                     break
         return {"ok": answers}
     if op == "run" and shell is not None:
@@ -272,6 +370,13 @@ def respond(text: str, registry: Registry, user_ns: dict[str, Any],
         reply = answer(request, registry, user_ns, shell)
     except BaseException as error:  # noqa: B036  the student's code may raise anything
         reply = {"err": error_answer(error)}
+    try:
+        changes = registry.sync()
+    except BaseException as error:  # noqa: B036  e.g. a shared list grown past MAX_ITEMS
+        reply = {"err": error_answer(error)}
+        changes = []
+    if changes:
+        reply["sync"] = changes
     reply["q"] = request.get("q")
     try:
         return json.dumps(reply, allow_nan=True)

@@ -650,6 +650,7 @@ def run_remote(tests: Any, parts: dict[str, Callable[..., Any]],
             continue
         if type(message) is not dict or message.get("q") != seq:
             raise KernelLost(f"the kernel's answer does not match the question: {str(text)[:80]!r}")
+        session.codec.apply_sync(message.get("sync"))
         if "err" in message:
             raise_error(message["err"])
         found = session.codec.decode(message.get("ok"))

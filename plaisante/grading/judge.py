@@ -29,6 +29,7 @@ import io
 import itertools
 import json
 import random
+import symtable
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -79,15 +80,23 @@ class StudentError(Exception):
 
 class Codec:
     """Values to and from the wire format of ``plaisante.oracle``, with references kept on
-    both sides so that an object's identity survives the round trip."""
+    both sides so that an object's identity survives the round trip. A list, dict, set or
+    ``random.Random`` of the grader's is *shared* (see the oracle's module doc): it goes with a
+    reference and its whole contents, and what the kernel's calls do to it comes back in the
+    answers' ``sync`` and is put in the grader's own object (``apply_sync``)."""
+
+    SHARED: dict[type, str] = {list: "l", dict: "d", set: "s", random.Random: "rng"}
 
     def __init__(self, session: Session) -> None:
         self.session = session
         self.objects: dict[int, Any] = {}
         self.refs: dict[int, int] = {}  # id(object sent) -> reference
+        self.shared: dict[int, Any] = {}  # reference -> the grader's own mutable value
         self.next_ref = -1
 
-    def encode(self, value: Any, depth: int = 0) -> Any:
+    def encode(self, value: Any, depth: int = 0, seen: set[int] | None = None) -> Any:
+        """Return the wire form of ``value``. ``seen`` holds the ids of the shared values
+        already sent whole in the same request (sent again by reference only)."""
         kind = type(value)
         if depth > MAX_DEPTH:
             raise ValueError("value too deeply nested to send to the kernel")
@@ -97,27 +106,45 @@ class Codec:
             if value._session is not self.session:
                 raise ValueError("a value from an earlier test cell cannot be used here")
             return {"r": value._ref}
+        seen = set() if seen is None else seen
+        if kind in self.SHARED:
+            return self._shared(value, depth, seen)
         known = self.refs.get(id(value))
         if known is not None:
             return {"r": known}
-        if kind is list:
-            return [self.encode(item, depth + 1) for item in value]
-        tags: dict[Any, str] = {tuple: "t", set: "s", frozenset: "fs"}
-        if kind in tags:
-            return {tags[kind]: [self.encode(item, depth + 1) for item in value]}
-        if kind is dict:
-            return {"d": [[self.encode(k, depth + 1), self.encode(v, depth + 1)]
-                          for k, v in value.items()]}
-        if kind is random.Random:  # sent as its state: the kernel shuffles with the same draws
-            version, internal, gauss = value.getstate()
-            return {"rng": [version, list(internal), gauss]}
+        if kind in (tuple, frozenset):
+            return {"t" if kind is tuple else "fs": [self.encode(item, depth + 1, seen)
+                                                    for item in value]}
         if kind is KitCard:
-            ref = self.next_ref
-            self.next_ref -= 1
-            self.objects[ref] = value
-            self.refs[id(value)] = ref
+            ref = self._register(value)
             return {"k": [value.rank, value.suit], "n": ref}
         raise TypeError(f"the judge cannot send a {kind.__name__} to the student's kernel")
+
+    def _register(self, value: Any) -> int:
+        ref = self.next_ref
+        self.next_ref -= 1
+        self.objects[ref] = value  # kept alive: its id is never reused while it is known
+        self.refs[id(value)] = ref
+        return ref
+
+    def _shared(self, value: Any, depth: int, seen: set[int]) -> Any:
+        ref = self.refs.get(id(value))
+        if ref is None:
+            ref = self._register(value)
+            self.shared[ref] = value
+        if id(value) in seen:
+            return {"r": ref}
+        seen.add(id(value))
+        kind = type(value)
+        if kind is random.Random:  # its state: the kernel draws what this one would draw
+            version, internal, gauss = value.getstate()
+            return {"rng": [version, list(internal), gauss], "n": ref}
+        if kind is dict:
+            body: Any = [[self.encode(k, depth + 1, seen), self.encode(v, depth + 1, seen)]
+                         for k, v in value.items()]
+        else:
+            body = [self.encode(item, depth + 1, seen) for item in value]
+        return {self.SHARED[kind]: body, "n": ref}
 
     def stand_in(self, function: Any) -> dict[str, Any]:
         """Return the wire form of a stand-in: a constant answer or a kit function."""
@@ -129,11 +156,54 @@ class Codec:
             return {"kit": f"{module}:{function.__qualname__}"}
         raise TypeError(f"stand-in {function!r} is neither Always(...) nor a kit function")
 
-    def decode(self, data: Any) -> Any:
+    def decode(self, data: Any, budget: list[int] | None = None) -> Any:
         """Return the value ``data`` describes; raises KernelLost for anything malformed.
-        One answer has one budget of values and of hashed members (a nested request made
+        One answer has one ``budget`` of values and of hashed members (a nested request made
         while decoding, to hash a handle, has its own)."""
-        return self._decode(data, 0, [MAX_ITEMS, MAX_HASHED])
+        return self._decode(data, 0, new_budget() if budget is None else budget)
+
+    def apply_sync(self, sync: Any, budget: list[int] | None = None) -> None:
+        """Put in each of the grader's shared values the contents the kernel's ``sync`` says
+        it has now (see the oracle's module doc); raises KernelLost for an entry that is
+        malformed, names a value the grader never shared, or holds another kind of value."""
+        budget = new_budget() if budget is None else budget
+        if sync is None:
+            return
+        if type(sync) is not list or len(sync) > len(self.shared):
+            raise KernelLost("the kernel answered a malformed sync")
+        for entry in sync:
+            if type(entry) is not list or len(entry) != 2 or type(entry[0]) is not int \
+                    or entry[0] not in self.shared:
+                raise KernelLost("the kernel answered a sync of a value it was never given")
+            target = self.shared[entry[0]]
+            if type(target) is random.Random:
+                self._set_state(target, entry[1], budget)
+                continue
+            value = self._decode(entry[1], 1, budget)
+            if type(value) is not type(target):
+                raise KernelLost(f"the kernel answered a {type(value).__name__} for the "
+                                 f"{type(target).__name__} it was given")
+            if type(target) is list:
+                target[:] = value
+            else:
+                target.clear()
+                target.update(value)
+
+    @staticmethod
+    def _set_state(target: random.Random, data: Any, budget: list[int]) -> None:
+        state = data.get("rng") if type(data) is dict and len(data) == 1 else None
+        if type(state) is not list or len(state) != 3 or type(state[0]) is not int \
+                or type(state[1]) is not list or len(state[1]) > 625 \
+                or not all(type(item) is int for item in state[1]) \
+                or type(state[2]) not in (float, type(None)):
+            raise KernelLost("the kernel answered a malformed random.Random state")
+        budget[0] -= len(state[1])
+        if budget[0] < 0:
+            raise KernelLost("the kernel's answer was too large or too deeply nested")
+        try:
+            target.setstate((state[0], tuple(state[1]), state[2]))
+        except (ValueError, TypeError, OverflowError):
+            raise KernelLost("the kernel answered an impossible random.Random state") from None
 
     @staticmethod
     def _hashing(budget: list[int], count: int) -> None:
@@ -195,6 +265,11 @@ class Codec:
                 except TypeError:
                     raise KernelLost("the kernel answered a set of unhashable items") from None
         raise KernelLost(f"the kernel answered a malformed value: {str(data)[:80]}")
+
+
+def new_budget() -> list[int]:
+    """Return one answer's budget: [values left, set members and dict keys left]."""
+    return [MAX_ITEMS, MAX_HASHED]
 
 
 def raise_error(error: Any) -> None:
@@ -325,12 +400,13 @@ class Session:
 
     def ask(self, request: dict[str, Any]) -> Any:
         """Send ``request``; return the decoded answer or raise the student's error."""
-        return self._exchange(request)[0]
+        return self._exchange(request)
 
-    def _exchange(self, request: dict[str, Any], decoded: bool = True) -> tuple[Any, Any]:
-        """Send ``request``; return (decoded answer, its raw ``back``) or raise the student's
-        error; with ``decoded=False`` the answer's value as it came (JSON data). (Decoding may
-        itself ask, to hash a handle: nothing here is kept on self.)"""
+    def _exchange(self, request: dict[str, Any], decoded: bool = True) -> Any:
+        """Send ``request``; return the decoded answer (its ``sync`` applied) or raise the
+        student's error (after applying its ``sync``: a call that raised may have changed its
+        arguments first); with ``decoded=False`` the answer's value as it came (JSON data).
+        (Decoding may itself ask, to hash a handle: nothing here is kept on self.)"""
         seq = next(self.sequence)
         self.requests += 1
         text = self.transport(json.dumps({"q": seq, **request}))
@@ -343,82 +419,74 @@ class Session:
                              f"protocol: {text[:80]!r}") from None
         if type(reply) is not dict or reply.get("q") != seq:
             raise KernelLost(f"the kernel's answer does not match the question: {text[:80]!r}")
+        return self._outcome(reply, decoded)
+
+    def _outcome(self, reply: dict[str, Any], decoded: bool = True) -> Any:
+        """Return the value of one answer (a request's, or one call's of a batch), its sync
+        applied; raise the student's error it holds instead."""
+        budget = new_budget()
         if "err" in reply:
+            self.codec.apply_sync(reply.get("sync"), budget)
             raise_error(reply["err"])
         if "ok" not in reply:
-            raise KernelLost(f"the kernel's answer holds no value: {text[:80]!r}")
-        return (self.codec.decode(reply["ok"]) if decoded else reply["ok"]), reply.get("back")
+            raise KernelLost(f"the kernel's answer holds no value: {str(reply)[:80]!r}")
+        value = self.codec.decode(reply["ok"], budget) if decoded else reply["ok"]
+        self.codec.apply_sync(reply.get("sync"), budget)
+        return value
 
     def call(self, function: Remote, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        """Call ``function`` in the kernel; list arguments get back what the kernel says the
-        call left in them (so a part that mutates its input is seen to, as the kernel reports
-        it: see docs/threat-model.md)."""
+        """Call ``function`` in the kernel; the lists, dicts, sets and ``random.Random``s it is
+        given (at any depth) get what the call left in them, as the kernel reports it (see
+        docs/threat-model.md)."""
+        seen: set[int] = set()
         encode = self.codec.encode
-        request = {"op": "call", "f": {"r": function._ref}, "a": [encode(a) for a in args],
-                   "kw": [[str(k), encode(v)] for k, v in kwargs.items()],
+        request = {"op": "call", "f": {"r": function._ref},
+                   "a": [encode(a, 0, seen) for a in args],
+                   "kw": [[str(k), encode(v, 0, seen)] for k, v in kwargs.items()],
                    "with": self.stand_ins.get(function._ref, {})}
-        result, back = self._exchange(request)
-        self._take_back(args, back)
-        return result
+        return self._exchange(request)
 
     def calls(self, function: Remote, arg_lists: list[tuple[Any, ...]]
               ) -> list[Callable[[], Any]]:
         """Return one thunk per argument tuple of ``arg_lists``: calling the i-th returns what
-        ``function(*arg_lists[i])`` returned in the kernel (list arguments get back what the
-        call left in them) or raises its error, as ``call`` would. The calls are sent in
-        batches when a thunk needs them: ``FIRST_BATCH`` calls, then twice as many each time
-        up to ``MAX_BATCH``, so a check that stops at its first wrong answer has made at most
-        about as many calls again; the kernel stops a batch at the first call that raises."""
-        outcomes: dict[int, tuple[str, Any, Any]] = {}
+        ``function(*arg_lists[i])`` returned in the kernel (its arguments get what the call
+        left in them) or raises its error, as ``call`` would. The calls are sent in batches
+        when a thunk needs them: ``FIRST_BATCH`` calls, then twice as many each time up to
+        ``MAX_BATCH``, so a check that stops at its first wrong answer has made at most about
+        as many calls again; the kernel stops a batch at the first call that raises. A value
+        given to several calls of one batch is sent whole once: the later calls get it as the
+        earlier ones left it, as they would one after the other."""
+        outcomes: dict[int, dict[str, Any]] = {}
         size = [FIRST_BATCH]
 
         def fetch(start: int) -> None:
             chunk = list(range(start, min(len(arg_lists), start + size[0])))
             size[0] = min(MAX_BATCH, size[0] * 2)
+            seen: set[int] = set()
             encode = self.codec.encode
             request = {"op": "calls", "f": {"r": function._ref},
-                       "each": [{"a": [encode(a) for a in arg_lists[i]], "kw": []}
+                       "each": [{"a": [encode(a, 0, seen) for a in arg_lists[i]], "kw": []}
                                 for i in chunk],
                        "with": self.stand_ins.get(function._ref, {})}
-            answers = self._exchange(request, decoded=False)[0]
+            answers = self._exchange(request, decoded=False)
             if type(answers) is not list or not 1 <= len(answers) <= len(chunk):
                 raise KernelLost("the kernel answered a malformed batch of calls")
             for index, answer in zip(chunk, answers):
-                if type(answer) is not dict:
+                if type(answer) is not dict or ("ok" in answer) == ("err" in answer):
                     raise KernelLost("the kernel answered a malformed batch of calls")
+                outcomes[index] = answer
                 if "err" in answer:
-                    outcomes[index] = ("err", answer["err"], None)
                     break
-                if "ok" not in answer:
-                    raise KernelLost("the kernel answered a malformed batch of calls")
-                outcomes[index] = ("ok", answer["ok"], answer.get("back"))
 
         def thunk(index: int) -> Any:
             if index not in outcomes:
                 fetch(index)
-            kind, value, back = outcomes.pop(index)
-            if kind == "err":
-                raise_error(value)
-            self._take_back(arg_lists[index], back)
-            return self.codec.decode(value)
+            return self._outcome(outcomes.pop(index))
 
         def bound(index: int) -> Callable[[], Any]:
             return lambda: thunk(index)
 
         return [bound(index) for index in range(len(arg_lists))]
-
-    def _take_back(self, args: tuple[Any, ...], back: Any) -> None:
-        """Put in each list argument what the kernel says the call left in it."""
-        if back is None:
-            return
-        if type(back) is not list or len(back) != len(args):
-            raise KernelLost("the kernel answered a malformed call")
-        for arg, after in zip(args, back):
-            if type(arg) is list and after is not None:
-                value = self.codec.decode(after)
-                if type(value) is not list:
-                    raise KernelLost("the kernel answered a malformed call")
-                arg[:] = value
 
     @contextlib.contextmanager
     def substituted(self, function: Remote, stand_ins: dict[str, Any]) -> Iterator[None]:
@@ -463,19 +531,28 @@ class Verdict:
 
 
 def names_read(source: str) -> list[str]:
-    """Return the names ``source`` reads anywhere and never binds itself (sorted): the
-    candidates to fetch from the kernel. Raises SyntaxError for a source that does not parse."""
+    """Return the names ``source`` reads from its module's namespace and never binds there
+    itself (sorted): the only candidates to fetch from the kernel. A name the cell binds at its
+    top level (an assignment, ``def``, ``class``, ``import``, a loop's or ``with``'s target…)
+    is its own, and so is a name a function of the cell binds for itself (its parameters, its
+    locals, a nested ``def``); a name such a function reads and does not bind is read from the
+    module, as Python reads it. Raises SyntaxError for a source that does not parse."""
     return list(_names_read(source))
 
 
-@functools.lru_cache(maxsize=512)
-def _names_read(source: str) -> tuple[str, ...]:  # the same test cells, every submission
-    tree = ast.parse(source)
-    names = [node for node in ast.walk(tree) if isinstance(node, ast.Name)]
-    bound = {node.id for node in names if not isinstance(node.ctx, ast.Load)}
-    bound |= {arg.arg for node in ast.walk(tree) if isinstance(node, ast.arguments)
-              for arg in [*node.posonlyargs, *node.args, *node.kwonlyargs]}
-    return tuple(sorted({node.id for node in names if isinstance(node.ctx, ast.Load)} - bound))
+@functools.lru_cache(maxsize=512)  # the same test cells, every submission
+def _names_read(source: str) -> tuple[str, ...]:
+    top = symtable.symtable(source, "<test>", "exec")
+    own = {symbol.get_name() for symbol in top.get_symbols()
+           if symbol.is_assigned() or symbol.is_imported() or symbol.is_namespace()}
+    read: set[str] = set()
+    tables = [top]
+    while tables:
+        table = tables.pop()
+        tables.extend(table.get_children())
+        read.update(symbol.get_name() for symbol in table.get_symbols()
+                    if symbol.is_referenced() and (table is top or symbol.is_global()))
+    return tuple(sorted(read - own))
 
 
 def setup_namespace(setup_sources: list[str]) -> dict[str, Any]:
