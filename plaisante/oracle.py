@@ -184,7 +184,7 @@ class Registry:
         ref, kind = data["n"], SHARED_TAGS[tag]
         if type(ref) is not int or ref >= 0:
             raise ValueError(f"a shared value needs a reference below 0, not {ref!r:.20}")
-        target = self.objects.get(ref)
+        target: Any = self.objects.get(ref)
         if type(target) is not kind:
             target = kind()
             self.objects[ref] = target

@@ -128,3 +128,176 @@ def test_kit_cards_and_random_generators_cross_by_value_and_keep_their_identity(
     mine = random.Random(42)
     expected = random.Random(42).randrange(1000)
     assert found["roll"](mine) == expected
+
+
+# ------------------------------------------------- every effect a check can read comes back
+
+EFFECTS = '''
+import random
+
+def grow(state):
+    state["bets"][1] += 10           # a list inside the dict it is given
+    state["folded"] = 0              # a new key
+    return state                     # the same dict, not a copy
+
+def drop(members):
+    members.discard(2)
+
+def bump(rows):
+    rows[0].append(9)                # rows[0] and rows[1] are one list
+
+def clear_then_refuse(state):
+    state.clear()
+    raise ValueError("refused")
+
+def roll(rng):
+    return rng.randrange(1000)
+
+def rename(card):
+    card.rank = "Q"
+
+def add_one(items):
+    items.append(len(items))
+
+class Keeper:                        # a model that keeps what it is given
+    def __init__(self, items, rng):
+        self.items, self.rng = items, rng
+    def add(self, item):
+        self.items.append(item)
+    def shuffle(self):
+        self.rng.shuffle(self.items)
+
+class Named:
+    def __init__(self):
+        self.rank = "K"
+'''
+
+
+def effects_session() -> tuple[Any, dict[str, Any], dict[str, Any]]:
+    from plaisante.grading.judge import Session
+
+    namespace: dict[str, Any] = {}
+    exec(EFFECTS, namespace)  # noqa: S102  the test's own stand-in for a kernel
+    session = Session(loopback(namespace))
+    names = ["grow", "drop", "bump", "clear_then_refuse", "roll", "rename", "add_one",
+             "Keeper", "Named"]
+    return session, session.fetch(names), namespace
+
+
+def test_every_change_a_part_makes_to_what_it_is_given_comes_back() -> None:
+    """Dicts, sets, lists inside dicts and lists (one list under two names stays one), the
+    same object returned, a change made before an error, a random.Random drawn from, a model
+    that keeps a list and a generator and changes them in later calls: the grader's objects
+    end as the kernel left them, as they would in the student's notebook."""
+    import random
+
+    session, part, _ = effects_session()
+    state = {"bets": [5, 10], "to_act": 0}
+    bets = state["bets"]
+    returned = part["grow"](state)
+    assert returned is state and state == {"bets": [5, 20], "to_act": 0, "folded": 0}
+    assert state["bets"] is bets  # the nested list itself, not a new one
+    members = {1, 2, 3}
+    part["drop"](members)
+    assert members == {1, 3}
+    inner: list[int] = []
+    rows = [inner, inner]
+    part["bump"](rows)
+    assert rows == [[9], [9]] and rows[0] is rows[1] is inner
+    given = {"a": 1}
+    with pytest.raises(ValueError, match="refused"):
+        part["clear_then_refuse"](given)
+    assert given == {}
+    mine, twin = random.Random(42), random.Random(42)
+    assert part["roll"](mine) == twin.randrange(1000)
+    assert mine.random() == twin.random()  # the kernel's draws advanced the grader's generator
+    items: list[int] = [0]
+    rng, rng_twin = random.Random(7), random.Random(7)
+    keeper = part["Keeper"](items, rng)
+    keeper.add(1)
+    keeper.add(2)
+    assert items == [0, 1, 2]  # changed by calls that were not given it
+    keeper.shuffle()
+    expected = [0, 1, 2]
+    rng_twin.shuffle(expected)
+    assert items == expected and rng.getstate() == rng_twin.getstate()
+    assert keeper.items is items  # read back as the grader's own list
+    named = part["Named"]()
+    part["rename"](named)
+    assert named.rank == "Q"  # a handle's attributes are read in the kernel, as they are now
+
+
+def test_a_batch_of_calls_on_one_list_sees_each_call_in_turn() -> None:
+    from plaisante.checking import calls_of
+
+    session, part, _ = effects_session()
+    items: list[int] = []
+    thunks = calls_of(part["add_one"], [(items,)] * 6)
+    assert [thunk() for thunk in thunks] == [None] * 6
+    assert items == [0, 1, 2, 3, 4, 5]
+
+
+def test_shared_values_nothing_in_the_kernel_holds_are_forgotten() -> None:
+    """The kernel watches only what a part kept: a list a call was given and let go of is
+    dropped after the answer (the grader sends it whole again if it is given again)."""
+    from plaisante import oracle
+
+    registry = oracle.Registry()
+    namespace: dict[str, Any] = {}
+    exec(EFFECTS, namespace)  # noqa: S102
+    function = registry.encode(namespace["add_one"])
+    keeper_class = registry.encode(namespace["Keeper"])
+
+    def ask(request: dict[str, Any]) -> dict[str, Any]:
+        return json.loads(oracle.respond(json.dumps({"q": 1, **request}), registry, namespace))
+
+    reply = ask({"op": "call", "f": {"r": function["o"]}, "a": [{"l": [7], "n": -1}], "kw": [],
+                 "with": {}})
+    assert reply["sync"] == [[-1, [7, 1]]] and registry.shared == {}
+    ask({"op": "call", "f": {"r": keeper_class["o"]}, "kw": [], "with": {},
+         "a": [{"l": [], "n": -2}, {"rng": list(oracle.Registry().contents(
+             __import__("random").Random(1), [10_000])["rng"]), "n": -3}]})
+    assert set(registry.shared) == {-2, -3}  # the Keeper holds them
+
+
+def test_a_sync_the_grader_cannot_take_loses_the_kernel() -> None:
+    """A sync of a value the grader never gave, or of another kind than it gave, breaks the
+    protocol: never believed."""
+    from plaisante.grading.judge import Session
+
+    def answering(sync: Any):
+        def transport(text: str) -> str:
+            request = json.loads(text)
+            if request["op"] == "globals":
+                return json.dumps({"q": request["q"], "ok": {"d": [["f", {"o": 1, "c": "f"}]]}})
+            return json.dumps({"q": request["q"], "ok": None, "sync": sync})
+        return transport
+
+    for sync in ([[-99, []]], [[-1, {"d": []}]], [[-1, [1], 2]], {"-1": []},
+                 [[-2, {"rng": [3, [1] * 700, None]}]]):
+        session = Session(answering(sync))
+        part = session.fetch(["f"])["f"]
+        with pytest.raises(KernelLost):
+            part([1, 2], __import__("random").Random(1))
+
+
+def test_no_name_a_test_cell_binds_is_asked_of_the_kernel(setup, names) -> None:
+    """A test cell's own functions, classes and constants (a hidden buggy version, its helper,
+    a table) never reach the kernel: only the student's names are asked."""
+    cell = ("def _hidden_helper(cards):\n    return _HIDDEN_TABLE[len(cards)]\n"
+            "class _HiddenMachine:\n    pass\n"
+            "_HIDDEN_TABLE = [0] * 15\n"
+            "for _hidden_card in hand('K♥'):\n    _hidden_helper([_hidden_card])\n"
+            "expect_value('count_values([])', [0] * 15, lambda: count_values([]))\n")
+    sent: list[str] = []
+    namespace = kernel_namespace(nbformat.read(SOURCE, as_version=4))
+    transport = loopback(namespace)
+
+    def recording(text: str) -> str:
+        sent.append(text)
+        return transport(text)
+
+    assert judge_cell(cell, setup, names, recording).passed
+    everything = "\n".join(sent)
+    assert "_hidden" not in everything and "_HIDDEN" not in everything
+    assert json.loads(sent[0])["names"] == ["count_values"]

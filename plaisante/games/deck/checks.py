@@ -12,8 +12,8 @@ written (``check_deal_tests``).
 
 These run in the grader when a notebook is graded: a part is then a handle whose calls go to the
 student's kernel, so nothing here asks a student's object anything but to be called. A list
-passed to a part gets back what the call left in it, so a part's effect on ``deck`` or ``hand``
-is seen.
+(or ``random.Random``) passed to a part gets back what the call left in it, so a part's effect
+on ``deck`` or ``hand`` is seen.
 """
 
 from __future__ import annotations

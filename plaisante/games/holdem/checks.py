@@ -7,8 +7,9 @@ cards, lists, dicts, ints, strs), compares what comes back strictly and raises
 the kit's (``rules.kit_category``); while ``compare`` is checked, ``best_five`` is the kit's:
 each step is graded alone.
 
-Under the grader a part runs in the student's kernel: a list passed to it comes back with what
-the call left in it; a dict does not, so ``apply`` is judged by the state it returns.
+Under the grader a part runs in the student's kernel, and what a call leaves in the dicts and
+lists it is given comes back (``plaisante.grading.judge``): ``apply`` is judged by the state it
+returns and by the state it was given, which must stay as it was, in both modes.
 """
 
 from __future__ import annotations

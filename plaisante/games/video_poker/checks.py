@@ -162,9 +162,13 @@ def expect_state(machine: Any, call: str, **expected: Any) -> None:
 
 
 def state(machine: Any) -> dict[str, Any]:
-    """Return the machine's observable state (for "changes nothing")."""
-    return {name: run(f"machine.{name}", lambda name=name: getattr(machine, name))
+    """Return the machine's observable state (for "changes nothing"), its lists copied: in the
+    student's notebook a list read from the machine is the machine's own, so a refused action
+    that changed it in place would change the "before" too and go unseen (under the judge it
+    is a copy either way: both modes judge alike)."""
+    read = {name: run(f"machine.{name}", lambda name=name: getattr(machine, name))
             for name in ("credits", "games", "bet", "cards", "held", "dealt")}
+    return {name: list(value) if _type(value) is list else value for name, value in read.items()}
 
 
 def expect_refused(machine: Any, call: str, action: Callable[[], Any],
