@@ -36,7 +36,9 @@ object, as in the student's notebook. After every request, the answer's ``"sync"
 ``[n, contents]`` for each shared value whose contents changed since the grader last saw them
 (at any depth: a value inside a shared one is shared itself), and the grader puts those contents
 in its own object: every effect a check can read of what it passed comes back. A shared value
-that nothing in the kernel holds any more (but the registry) is forgotten.
+that nothing in the kernel holds any more (but the registry) is forgotten, and the answer's
+``"gone"`` lists it; until then, a request's ``"push"`` carries (whole, as above) each one the
+grader changed since, filled in before the request is carried out.
 
 Requests are ``{"q": seq, "op": …}``; answers ``{"q": seq, "ok": value}`` (and ``"sync"``) or
 ``{"q": seq, "err": {"types": […], "cls": name, "msg": text}}`` (and ``"sync"``) where
@@ -84,7 +86,7 @@ SHARED_TAGS: dict[str, type] = {"l": list, "d": dict, "s": set, "rng": random.Ra
 ONLY_THE_REGISTRY = 3
 
 
-def _snapshot(value: Any) -> Any:
+def snapshot(value: Any) -> Any:
     """Return what tells whether a shared value changed: its items as they are now (compared
     by identity, so no student ``__eq__`` runs), or a ``random.Random``'s state."""
     if type(value) is dict:
@@ -94,7 +96,8 @@ def _snapshot(value: Any) -> Any:
     return list(value)
 
 
-def _changed(before: Any, after: Any) -> bool:
+def changed(before: Any, after: Any) -> bool:
+    """Return True when two ``snapshot``s of one shared value differ."""
     if type(before) is tuple:  # a random.Random's state: ints, compared by value
         return bool(before != after)
     return len(before) != len(after) or any(a is not b for a, b in zip(before, after))
@@ -112,6 +115,7 @@ class Registry:
         self.refs: dict[int, int] = {}  # id(object) -> reference
         self.next_ref = 1
         self.shared: dict[int, Any] = {}  # the grader's mutable values: reference -> snapshot
+        self.gone: list[int] = []  # shared values forgotten since the last answer
 
     def encode(self, value: Any, depth: int = 0, budget: list[int] | None = None) -> Any:
         budget = budget if budget is not None else [MAX_ITEMS]
@@ -169,12 +173,13 @@ class Registry:
         budget = [MAX_ITEMS]
         for ref in list(self.shared):
             value = self.objects[ref]
-            now = _snapshot(value)
-            if _changed(self.shared[ref], now):
+            now = snapshot(value)
+            if changed(self.shared[ref], now):
                 self.shared[ref] = now
                 changes.append([ref, self.contents(value, budget)])
             if forget and sys.getrefcount(value) <= ONLY_THE_REGISTRY:
                 del self.shared[ref], self.objects[ref], self.refs[id(value)]
+                self.gone.append(ref)
             del value, now
         return changes
 
@@ -202,7 +207,7 @@ class Registry:
             items = [self.decode(item) for item in body]
             target.clear()
             target.update(items)
-        self.shared[ref] = _snapshot(target)
+        self.shared[ref] = snapshot(target)
         return target
 
     def decode(self, data: Any) -> Any:
@@ -367,6 +372,8 @@ def respond(text: str, registry: Registry, user_ns: dict[str, Any],
     if request.get("op") == "end":
         return None
     try:
+        for pushed in request.get("push", ()):  # what the grader changed in values kept here
+            registry.decode(pushed)
         reply = answer(request, registry, user_ns, shell)
     except BaseException as error:  # noqa: B036  the student's code may raise anything
         reply = {"err": error_answer(error)}
@@ -377,6 +384,8 @@ def respond(text: str, registry: Registry, user_ns: dict[str, Any],
         changes = []
     if changes:
         reply["sync"] = changes
+    if registry.gone:
+        reply["gone"], registry.gone = registry.gone, []
     reply["q"] = request.get("q")
     try:
         return json.dumps(reply, allow_nan=True)

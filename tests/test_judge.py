@@ -166,6 +166,8 @@ class Keeper:                        # a model that keeps what it is given
         self.items.append(item)
     def shuffle(self):
         self.rng.shuffle(self.items)
+    def count(self):
+        return len(self.items)
 
 class Named:
     def __init__(self):
@@ -301,3 +303,20 @@ def test_no_name_a_test_cell_binds_is_asked_of_the_kernel(setup, names) -> None:
     everything = "\n".join(sent)
     assert "_hidden" not in everything and "_HIDDEN" not in everything
     assert json.loads(sent[0])["names"] == ["count_values"]
+
+
+def test_what_the_check_changes_in_a_value_a_part_keeps_reaches_the_kernel() -> None:
+    """Both sides act on one object: a list the kernel's model keeps, changed by the check,
+    is pushed with the next request; a value the kernel let go of is no longer watched."""
+    session, part, _ = effects_session()
+    items: list[int] = [0]
+    keeper = part["Keeper"](items, __import__("random").Random(3))
+    items.append(1)
+    assert keeper.count() == 2
+    items.clear()
+    keeper.add(5)
+    assert items == [5] and keeper.count() == 1
+    temporary: list[int] = []
+    part["add_one"](temporary)
+    assert temporary == [0] and id(temporary) not in {
+        id(session.codec.shared[ref]) for ref in session.codec.held}

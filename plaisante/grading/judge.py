@@ -37,6 +37,7 @@ from typing import Any
 
 from ..cards import KitCard
 from ..checking import Always
+from ..oracle import changed, snapshot
 
 MAX_ANSWER_CHARS = 4 * 1024 * 1024  # one answer's JSON text
 FIRST_BATCH, MAX_BATCH = 4, 64  # calls of one ``Session.calls`` batch: the first, the most
@@ -92,6 +93,7 @@ class Codec:
         self.objects: dict[int, Any] = {}
         self.refs: dict[int, int] = {}  # id(object sent) -> reference
         self.shared: dict[int, Any] = {}  # reference -> the grader's own mutable value
+        self.held: dict[int, Any] = {}  # shared values the kernel keeps: reference -> snapshot
         self.next_ref = -1
 
     def encode(self, value: Any, depth: int = 0, seen: set[int] | None = None) -> Any:
@@ -135,6 +137,7 @@ class Codec:
         if id(value) in seen:
             return {"r": ref}
         seen.add(id(value))
+        self.held[ref] = snapshot(value)  # the kernel has it as it is now
         kind = type(value)
         if kind is random.Random:  # its state: the kernel draws what this one would draw
             version, internal, gauss = value.getstate()
@@ -178,6 +181,8 @@ class Codec:
             target = self.shared[entry[0]]
             if type(target) is random.Random:
                 self._set_state(target, entry[1], budget)
+                if entry[0] in self.held:
+                    self.held[entry[0]] = snapshot(target)
                 continue
             value = self._decode(entry[1], 1, budget)
             if type(value) is not type(target):
@@ -188,6 +193,22 @@ class Codec:
             else:
                 target.clear()
                 target.update(value)
+            if entry[0] in self.held:
+                self.held[entry[0]] = snapshot(target)
+
+    def pushes(self) -> list[Any]:
+        """Return the wire form (whole) of each shared value the kernel keeps that the grader
+        changed since the kernel last had it: the next request carries them (``"push"``)."""
+        seen: set[int] = set()
+        return [self._shared(self.shared[ref], 0, seen) for ref, before in list(self.held.items())
+                if changed(before, snapshot(self.shared[ref]))]
+
+    def forget(self, gone: Any) -> None:
+        """Stop watching the shared values the kernel says it forgot (``gone``)."""
+        if type(gone) is not list or not all(type(ref) is int for ref in gone):
+            raise KernelLost("the kernel answered a malformed list of forgotten values")
+        for ref in gone:
+            self.held.pop(ref, None)
 
     @staticmethod
     def _set_state(target: random.Random, data: Any, budget: list[int]) -> None:
@@ -409,6 +430,9 @@ class Session:
         (Decoding may itself ask, to hash a handle: nothing here is kept on self.)"""
         seq = next(self.sequence)
         self.requests += 1
+        pushed = self.codec.pushes()
+        if pushed:
+            request = {**request, "push": pushed}
         text = self.transport(json.dumps({"q": seq, **request}))
         if type(text) is not str or len(text) > MAX_ANSWER_CHARS:
             raise KernelLost("the kernel's answer was too large")
@@ -419,6 +443,8 @@ class Session:
                              f"protocol: {text[:80]!r}") from None
         if type(reply) is not dict or reply.get("q") != seq:
             raise KernelLost(f"the kernel's answer does not match the question: {text[:80]!r}")
+        if "gone" in reply:
+            self.codec.forget(reply["gone"])
         return self._outcome(reply, decoded)
 
     def _outcome(self, reply: dict[str, Any], decoded: bool = True) -> Any:
