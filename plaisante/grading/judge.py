@@ -4,8 +4,12 @@ A test cell's source (the instructor's, read from the gradebook, hidden tests in
 this process with the kit's own checks (``plaisante.games.<id>.checks``). Every name of the
 student's (``Card``, ``count_values``, ``trace_values``, …) is looked up in the kernel and
 arrives as plain data (lists, ints, strs…) or as a ``Remote``: a handle on an object that stays
-in the kernel. Calling a ``Remote``, reading its attributes, comparing or hashing it is one
-request to the kernel, answered by ``plaisante.oracle`` with data. Expected values, hidden
+in the kernel. A name the test cell binds itself (its helpers, hidden buggy versions,
+constants) is its own and never asked: nothing of a test cell's source reaches the kernel but
+the inputs its checks pass to the parts. Calling a ``Remote``, reading its attributes,
+comparing or hashing it is one request to the kernel, answered by ``plaisante.oracle`` with
+data; the lists, dicts, sets and generators a check passes are shared, so every change a part
+makes to them comes back (``Codec``). Expected values, hidden
 tests, messages and verdicts never leave this process, so nothing the student's code prints,
 patches or installs in its own process can change a verdict: the kernel can only choose what
 its parts return.
@@ -593,10 +597,11 @@ def judge_cell(source: str, setup: dict[str, Any], student_names: set[str],
                transport: Transport, fresh: bool = True) -> Verdict:
     """Run one test cell's ``source`` here against the kernel's parts; return its verdict.
 
-    ``setup`` is the namespace of the setup cells (copied, never changed); the names in
-    ``student_names``, and any other name the source reads that setup does not define, are
-    fetched from the kernel first. A name the kernel does not have is left undefined.
-    ``fresh`` is False when ``transport`` already served an earlier cell (it is reset first).
+    ``setup`` is the namespace of the setup cells (copied, never changed); of the names the
+    source reads and does not bind itself (``names_read``), those in ``student_names`` and any
+    other that neither setup nor the builtins define are fetched from the kernel first. A name
+    the kernel does not have is left undefined. ``fresh`` is False when ``transport`` already
+    served an earlier cell (it is reset first).
     """
     session = Session(transport)
     namespace = dict(setup)
