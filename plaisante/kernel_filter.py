@@ -112,7 +112,13 @@ def install() -> bool:
 
 
 def main() -> None:
-    """Install the filter, then run ``ipykernel_launcher`` with this command's arguments."""
+    """Install the filter, then run ``ipykernel_launcher`` with this command's arguments; the
+    kernel is the OOM killer's first choice in its sandbox (bubblewrap's own processes last)."""
+    try:
+        with open("/proc/self/oom_score_adj", "w", encoding="ascii") as score:
+            score.write("1000")
+    except OSError:
+        pass  # an empty /proc: bubblewrap's processes are the killer's choice too
     install()
     sys.argv = ["ipykernel_launcher", *sys.argv[1:]]
     runpy.run_module("ipykernel_launcher", run_name="__main__", alter_sys=True)

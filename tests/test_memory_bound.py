@@ -109,10 +109,12 @@ GRADE_ALL = """\
 import json, os, sys
 from dataclasses import asdict
 from pathlib import Path
-if sys.argv[1] == "off":
+cgroup, zygote = sys.argv[1].split("/")
+if cgroup == "off":
     os.environ["PLAISANTE_MEMORY_CGROUP"] = "off"
-from plaisante.grading import Limits, grade_submission
+from plaisante.grading import Limits, grade_submission, submission
 from plaisante.grading.memory_cgroup import cgroup_base
+submission.USE_ZYGOTE = zygote == "zygote"
 limits = Limits(**json.loads(sys.argv[2]))
 results = {"cgroup": str(cgroup_base()[0])}
 for kind in sys.argv[3:]:
@@ -178,10 +180,13 @@ def course() -> Iterator[Path]:
     shutil.rmtree(root, ignore_errors=True)
 
 
-def grade_all(root: Path, who: str, cgroup: str, kinds: list[str]) -> tuple[dict, int, int]:
+def grade_all(root: Path, who: str, cgroup: str, kinds: list[str], zygote: bool = True
+              ) -> tuple[dict, int, int]:
     """Grade ``kinds`` then ``after`` in one process, as root or as the grading user, with a
-    cgroup or without (``cgroup`` "off"); return (results, MemAvailable fall, Shmem rise)."""
-    args = [cgroup, json.dumps(asdict(LIMITS)), *kinds, "after"]
+    cgroup or without (``cgroup`` "off"), each kernel forked by the zygote or in a sandbox of
+    its own; return (results, MemAvailable fall, Shmem rise)."""
+    mode = f"{cgroup}/{'zygote' if zygote else 'alone'}"
+    args = [mode, json.dumps(asdict(LIMITS)), *kinds, "after"]
     prepare_course(root)  # what a root grading made is the grading user's again
     watch = HostWatch()
     watch.start()
@@ -226,6 +231,16 @@ def test_as_the_grading_user_the_delegated_cgroup_bounds_the_whole_sandbox(cours
     assert results["cgroup"] != "None", (
         "no memory cgroup for the grading user: as root, once, `make grader-user` "
         "(tools/grader-user.sh) delegates one")
+    check(results, kinds, fall, rise)
+
+
+@pytest.mark.parametrize("cgroup", ["auto", "off"])
+def test_a_kernel_in_a_sandbox_of_its_own_is_bounded_the_same(course, cgroup):
+    """Without the zygote (it cannot start, e.g. the kit under /tmp), each kernel gets its own
+    sandbox: with its own cgroup, or none (then /dev/shm is a small tmpfs of its own too)."""
+    kinds = [kind for kind in ATTACKS if cgroup == "auto" or kind != "many_processes"]
+    results, fall, rise = grade_all(course, "user", cgroup, kinds, zygote=False)
+    assert (results["cgroup"] != "None") == (cgroup == "auto"), results["cgroup"]
     check(results, kinds, fall, rise)
 
 
@@ -277,3 +292,23 @@ def test_the_cgroup_counts_memory_files_and_shared_memory_no_process_maps(course
     assert answer["peak"] <= 256 * MiB, answer
     assert rise <= 256 * MiB + 64 * MiB, f"the host's Shmem rose by {rise // MiB} MiB"
 
+
+
+LEFT_BEHIND = """\
+import json, os, subprocess, sys
+from plaisante.grading.memory_cgroup import MemoryCgroup
+first = subprocess.run([sys.executable, "-c", "from plaisante.grading.memory_cgroup import "
+                        "MemoryCgroup; print(MemoryCgroup.create(1 << 28).path)"],
+                       capture_output=True, text=True, check=True).stdout.strip()
+left = os.path.exists(first)  # its process ended without removing it (as when killed)
+group = MemoryCgroup.create(1 << 28)
+answer = {"left": left, "swept": not os.path.exists(first)}
+group.remove()
+print(json.dumps(answer))
+"""
+
+
+def test_a_cgroup_a_dead_grader_left_is_removed_by_the_next_one():
+    done = run_python_as_grader(LEFT_BEHIND, cwd=Path(OUTSIDE_TMP or "/"), timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == {"left": True, "swept": True}

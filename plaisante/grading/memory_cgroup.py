@@ -74,6 +74,25 @@ def cgroup_base() -> tuple[Path | None, str]:
     return None, f"no memory cgroup this user may create ({tried})"
 
 
+def sweep_stale(base: Path) -> None:
+    """Remove the cgroups in ``base`` that a grading process, now gone, left behind (killed
+    before it could remove them): each is named after its process, and is empty once its
+    sandbox died (one still holding processes stays)."""
+    for folder in base.glob(f"{PREFIX}*-*"):
+        pid = folder.name[len(PREFIX):].split("-", 1)[0]
+        if not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            try:
+                folder.rmdir()
+            except OSError:
+                pass
+        except OSError:
+            continue
+
+
 class MemoryCgroup:
     """One memory cgroup, made for one sandbox and removed with it.
 
@@ -90,6 +109,7 @@ class MemoryCgroup:
         base, _ = cgroup_base()
         if base is None:
             return None
+        sweep_stale(base)
         path = base / f"{PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
         path.mkdir()
         group = cls(path, bound)
