@@ -1,8 +1,9 @@
 """A submission's memory is bounded as a whole, memory files and shared memory included
 (docs/threat-model.md, "Memory").
 
-Each attack hoards several GiB in one way (memory files, SysV shared memory, POSIX shared
-memory, files in /tmp and the working folder, many processes each holding a little) from the
+Each attack hoards several GiB in one way (memory files, SysV shared memory, a tmpfs of its
+own in a new user namespace, POSIX shared memory, files in /tmp and the working folder, many
+processes each holding a little) from the
 last step's cell of a full-marks notebook; they are graded one after the other by one process
 (one zygote), then a full-marks notebook, with a 512 MiB bound on the sandbox. Meanwhile the
 host's /proc/meminfo is sampled: its shared memory (``Shmem``) may not rise, nor its available
@@ -69,6 +70,17 @@ for _ in range(48):                      # 48 x 64 MiB = 3 GiB, kept by the IPC 
     libc.shmdt(ctypes.c_void_p(address))
 """
 
+OWN_TMPFS = """\
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+libc.unshare(0x10000000 | 0x00020000)    # a user and a mount namespace of its own
+os.makedirs("/tmp/big", exist_ok=True)
+libc.mount(b"none", b"/tmp/big", b"tmpfs", 0, None)   # of no size: half the host's memory
+for n in range(64):                      # 64 x 64 MiB = 4 GiB
+    with open(f"/tmp/big/hoard{n}", "wb") as hoard:
+        os.posix_fallocate(hoard.fileno(), 0, 64 << 20)
+"""
+
 
 def files_in(folder: str) -> str:
     return f"""\
@@ -95,6 +107,7 @@ OVER_BOUND = ("kernel died in step5_tableau (memory bound: its processes held ov
 ATTACKS = {  # kind: (code, the reason it is flagged with)
     "memfd": (MEMFD, REFUSED),
     "sysv_shm": (SYSV_SHM, REFUSED),
+    "own_tmpfs": (OWN_TMPFS, REFUSED),
     "posix_shm": (files_in("/dev/shm"), FILES_FULL),
     "tmp_files": (files_in("/tmp"), FILES_FULL),
     "work_files": (files_in("."), FILES_FULL),
@@ -102,7 +115,7 @@ ATTACKS = {  # kind: (code, the reason it is flagged with)
 }
 #: what a kernel killed in step 5's cell scores: step 5's parts are gone with it (the cell is
 #: not replayed), the rest keeps its points; a cell that failed keeps its definitions
-SCORE = {"memfd": 88.0, "sysv_shm": 88.0, "posix_shm": 100.0, "tmp_files": 100.0,
+SCORE = {"memfd": 88.0, "sysv_shm": 88.0, "own_tmpfs": 88.0, "posix_shm": 100.0, "tmp_files": 100.0,
          "work_files": 100.0, "many_processes": 88.0}
 
 GRADE_ALL = """\
