@@ -51,6 +51,8 @@ LIMITS = Limits(cell_seconds=20, submission_seconds=120, cpu_seconds=60,
                 sandbox_memory_bytes=BOUND)
 STEP = "step5_tableau"
 
+pytestmark = [pytest.mark.nbgrader, pytest.mark.sandbox]
+
 MEMFD = """\
 import os
 held = []
