@@ -13,8 +13,10 @@ time on its stdin, answering one JSON line on its stdout:
   namespace, a fresh tmpfs ``/tmp``, ``WORK_DIR`` and ``/dev/shm`` (``TMPFS_BYTES`` each)
   with the rest of the file system read-only, a fresh ``/proc``
   where the kernel allows it (else an empty read-only one), drops every capability, lowers its
-  rlimits to ``limits`` (``plaisante.grading.result.Limits`` as a dict) and starts an
-  ``IPKernelApp`` with ``argv`` (``-f CONNECTION_FILE …``);
+  rlimits to ``limits`` (``plaisante.grading.result.Limits`` as a dict), loads the system-call
+  filter (``plaisante.kernel_filter``) and starts an ``IPKernelApp`` with ``argv``
+  (``-f CONNECTION_FILE …``); the child's processes are the OOM killer's first choice
+  (``oom_score_adj`` 1000) at the sandbox's memory bound;
 * ``{"op": "poll"}`` → ``{"exit": null}`` while the child lives, else its exit code (a signal
   N that ended the kernel reads 128 + N, as from a shell);
 * ``{"op": "kill"}`` → ``{"exit": code}``: SIGKILL the child's PID namespace (every process
@@ -41,6 +43,8 @@ import signal
 import sys
 import time
 from typing import Any
+
+from plaisante import kernel_filter
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUTS = 0x04000000
@@ -149,6 +153,8 @@ def child(work_dir: str, tmpfs_bytes: int, report: int, request: dict[str, Any])
     try:
         uid, gid = os.geteuid(), os.getegid()
         _libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # so it may write its own id maps
+        # the submission's processes, never the zygote, are ended first at the memory bound
+        _write("/proc/self/oom_score_adj", "1000")
         _check(_libc.unshare(NAMESPACES), "unshare")
         _write("/proc/self/setgroups", "deny")
         _write("/proc/self/uid_map", f"{uid} {uid} 1")
@@ -205,6 +211,7 @@ def start_kernel(work_dir: str, request: dict[str, Any]) -> None:
     try:
         _libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
         set_limits(request["limits"])
+        kernel_filter.install()
         os.chdir(work_dir)
         for name in (signal.SIGINT, signal.SIGTERM, signal.SIGCHLD, signal.SIGPIPE):
             signal.signal(name, signal.SIG_DFL)

@@ -18,7 +18,7 @@ import sys
 import traceback
 from typing import Any
 
-from . import oracle
+from . import kernel_filter, oracle
 
 
 def run_cells(sources: list[str], user_ns: dict[str, Any]) -> list[str]:
@@ -34,6 +34,7 @@ def run_cells(sources: list[str], user_ns: dict[str, Any]) -> list[str]:
 
 
 def main() -> int:
+    kernel_filter.install()  # no memory outside its limits, as a graded kernel
     answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
     requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
     os.dup2(2, 1)  # whatever the student's code prints goes to stderr,

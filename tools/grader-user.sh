@@ -9,9 +9,11 @@
 #                                      `-e .` (tests put a readable copy of plaisante/ on PYTHONPATH)
 #       venv/.installed                hash of those pins and of the Python: rebuilt when they change
 #       home/                          the user's home, theirs
+#   /sys/fs/cgroup/memory/plaisante-grader/   the user's memory cgroup (cgroup v1), 8 GiB in all
 #
 # The user is plaisante-grader (system account, no login shell). Remove both with
-# `userdel plaisante-grader && rm -rf /var/lib/plaisante-grader`.
+# `userdel plaisante-grader && rm -rf /var/lib/plaisante-grader`
+# (and `rmdir /sys/fs/cgroup/memory/plaisante-grader`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NAME=plaisante-grader
@@ -36,6 +38,19 @@ fi
 mkdir -p "$BASE/home"
 chown "$NAME:$NAME" "$BASE/home"
 chmod 700 "$BASE/home"
+
+# The one-time root step of a shared server (docs/threat-model.md, "Memory"): a memory cgroup
+# the user may make its sandboxes' cgroups in (plaisante.grading.memory_cgroup), capped as a
+# whole at MEMORY_CAP (the workers' sandboxes together).
+CGROUP=/sys/fs/cgroup/memory/plaisante-$NAME
+MEMORY_CAP=${PLAISANTE_GRADER_MEMORY_CAP:-$((8 * 1024 * 1024 * 1024))}
+if [ -w /sys/fs/cgroup/memory ] && [ -f /sys/fs/cgroup/memory/memory.limit_in_bytes ]; then
+    mkdir -p "$CGROUP"
+    echo "$MEMORY_CAP" >"$CGROUP/memory.limit_in_bytes"
+    chown "$NAME:$NAME" "$CGROUP" "$CGROUP/cgroup.procs" "$CGROUP/tasks"
+else
+    echo "grader-user: no cgroup v1 memory controller here: sandboxes get no memory cgroup" >&2
+fi
 
 pins=$(grep -Ev '^[[:space:]]*-e[[:space:]]' requirements.txt)
 want=$( { printf '%s\n' "$pins"; "$PY" --version; } | sha256sum | cut -d' ' -f1)

@@ -222,6 +222,9 @@ class JudgedExecute(Execute):
                 self.incident("memory", f"memory limit hit in {name}", name)
             elif ename == "BlockingIOError" and "temporarily" in str(output.get("evalue")):
                 self.incident("processes", f"process limit hit in {name}", name)
+            elif ename == "OSError" and "[Errno 28]" in str(output.get("evalue")):
+                self.incident("files", f"file space limit hit in {name} (its /tmp, working "
+                              "folder and /dev/shm are small memory folders)", name)
 
     # ------------------------------------------------------------------ judging a test cell
 
@@ -306,12 +309,18 @@ class JudgedExecute(Execute):
         overflow = getattr(self.km, "sandbox_overflow", "")
         if overflow:
             return overflow
+        memory = getattr(self.km, "memory_overrun", None)
+        overrun = memory() if memory is not None else ""
+        if overrun:
+            return overrun
         process = getattr(getattr(self.km, "provisioner", None), "process", None)
         code = process.poll() if process is not None else None
         if code is None:
             return "no answer from the kernel"
         signals = {128 + 9: "killed (SIGKILL)", 128 + 24: "CPU time limit (SIGXCPU)",
                    128 + 25: "file size limit (SIGXFSZ)", 128 + 11: "segmentation fault",
+                   128 + 31: "a refused system call (SIGSYS: memory files, SysV IPC or a new "
+                             "user namespace)",
                    -9: "killed (SIGKILL)", -24: "CPU time limit (SIGXCPU)"}
         return signals.get(code, f"exit status {code}")
 

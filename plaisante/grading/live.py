@@ -24,6 +24,7 @@ import nbformat
 from . import sandbox
 from .execute import is_test
 from .judge import MAX_ANSWER_CHARS, KernelLost, Session
+from .memory_cgroup import MemoryCgroup
 from .result import Limits
 
 PLAY_CELL = "play"  # the last cell's grade id: the game is shown by the demo, not by the cell
@@ -78,8 +79,10 @@ class LiveSubmission:
         self.uid = sandbox.pick_uid() if sandbox.as_root() else os.getuid()
         command = sandbox.bwrap_command(work, sockets, self.uid, self.limits,
                                         sandbox.kernel_env())
+        self.cgroup = MemoryCgroup.create(int(self.limits.sandbox_memory_bytes))
         self.process = subprocess.Popen(
-            [*command, sys.executable, "-m", "plaisante.live_oracle"],
+            [*(self.cgroup.prefix() if self.cgroup else []), *command, sys.executable, "-m",
+             "plaisante.live_oracle"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.buffer = b""
         self.failed_cells: list[str] = []
@@ -144,6 +147,8 @@ class LiveSubmission:
             self.process.wait()
         if sandbox.as_root():
             sandbox.kill_user(self.uid)
+        if self.cgroup is not None:
+            self.cgroup.remove()
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def __enter__(self) -> LiveSubmission:

@@ -27,8 +27,12 @@ class Limits:
     * ``processes``: processes and threads the submission may have at once (RLIMIT_NPROC,
       counted for the submission's own user id, so the kernel's own threads count too).
     * ``output_bytes``: bytes of output kept per notebook; the rest is cut and the cut stated.
-    * ``file_bytes``: largest file the submission may write (RLIMIT_FSIZE) and the size of its
-      private /tmp.
+    * ``file_bytes``: largest file the submission may write (RLIMIT_FSIZE) and the size of each
+      of its tmpfs folders (/tmp, the working folder, /dev/shm).
+    * ``sandbox_memory_bytes``: memory of the whole sandbox (a memory cgroup, where one can be
+      had: every process, memory files, shared memory and tmpfs files together; with the
+      zygote, its own pages count too). Past it one of the submission's processes is ended and
+      the submission flagged (``plaisante.grading.memory_cgroup``).
 
     Raises ValueError for a limit that is not positive.
     """
@@ -40,6 +44,7 @@ class Limits:
     processes: int = 64
     output_bytes: int = 1 * MiB
     file_bytes: int = 64 * MiB
+    sandbox_memory_bytes: int = 2048 * MiB
 
     @classmethod
     def for_course(cls, root: Path, cell_seconds: float | None = None,
@@ -53,7 +58,7 @@ class Limits:
 
     def __post_init__(self) -> None:
         for name in ("cell_seconds", "submission_seconds", "cpu_seconds", "memory_bytes",
-                     "processes", "output_bytes", "file_bytes"):
+                     "processes", "output_bytes", "file_bytes", "sandbox_memory_bytes"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or \
                     not math.isfinite(value) or value <= 0:

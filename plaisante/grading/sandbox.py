@@ -4,12 +4,16 @@ The kernel command becomes::
 
     bwrap [--unshare-user] --unshare-pid --unshare-net --unshare-ipc --unshare-uts
           --die-with-parent
-          --ro-bind <python, venv, kit package> --tmpfs /tmp --tmpfs <work dir> --bind <sockets>
-          --clearenv --setenv … --chdir <work dir> --
+          --ro-bind <python, venv, kit package> --tmpfs /dev/shm /tmp <work dir> (sized)
+          --bind <sockets> --remount-ro /dev / --clearenv --setenv … --chdir <work dir> --
       [setpriv --reuid=U --regid=U --clear-groups --inh-caps=-all --bounding-set=-all
                --no-new-privs --]
         prlimit --cpu=… --as=… --nproc=… --fsize=… --core=0 --
-          python -m ipykernel_launcher -f <connection file>
+          python -m plaisante.kernel_filter -f <connection file>
+
+(behind ``/bin/sh -c`` that first moves itself into the sandbox's memory cgroup, where one can
+be had: ``plaisante.grading.memory_cgroup``; ``plaisante.kernel_filter`` loads the system-call
+filter, then runs ``ipykernel_launcher``)
 
 so the kernel sees a file system holding only the Python it needs (read-only) and its own
 work folder, has no network (it talks to the grader over Unix sockets in a folder bound into
@@ -46,6 +50,7 @@ from jupyter_client.asynchronous import AsyncKernelClient
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import Dict, Integer, List, Type, Unicode
 
+from .memory_cgroup import MemoryCgroup, MemoryWatch
 from .result import Limits
 
 UID_BASE = 3_100_000  # throw-away user ids: far above any real account
@@ -190,6 +195,7 @@ def bwrap_command(work_dir: Path, socket_dir: Path, uid: int, limits: Limits,
         if path.exists():
             cmd += ["--ro-bind", str(path), str(path)]
     cmd += ["--proc", "/proc", "--dev", "/dev",
+            "--size", str(limits.file_bytes), "--perms", "1777", "--tmpfs", "/dev/shm",
             "--size", str(limits.file_bytes), "--perms", "1777", "--tmpfs", "/tmp"]
     made: set[Path] = {Path("/"), Path("/tmp"), Path("/usr"), Path("/dev"), Path("/dev/shm")}
 
@@ -211,7 +217,9 @@ def bwrap_command(work_dir: Path, socket_dir: Path, uid: int, limits: Limits,
             mount("--ro-bind", path)
     mount("--tmpfs", work_dir)  # the working folder lives and dies with the sandbox
     mount("--bind", socket_dir)
-    cmd += ["--clearenv"]
+    # bubblewrap's own root and /dev are tmpfs mounts of no size, writable by an ordinary
+    # user's sandbox: read-only, so that only the sized folders above take files
+    cmd += ["--remount-ro", "/dev", "--remount-ro", "/", "--clearenv"]
     for key, value in env.items():
         cmd += ["--setenv", key, value]
     cmd += ["--chdir", str(work_dir)]
@@ -374,6 +382,9 @@ class SandboxKernelManager(AsyncKernelManager):
             self.connection_file = str(Path(self.sandbox_socket_dir) / "kernel.json")
 
     sandbox_overflow = ""  # set by FolderWatch: why the kernel was killed
+    _own_cgroup: MemoryCgroup | None = None  # a kernel started without the zygote: its own
+    _watched_cgroup: MemoryCgroup | None = None  # the one the running kernel is in
+    _oom_seen = 0  # the cgroup's OOM kills already accounted for
 
     async def _async_post_start_kernel(self, **kw: Any) -> None:
         await super()._async_post_start_kernel(**kw)
@@ -381,6 +392,36 @@ class SandboxKernelManager(AsyncKernelManager):
         if self.sandbox_enabled and process is not None:
             limit = int(Limits(**self.sandbox_limits).file_bytes)
             FolderWatch(self, process, limit).start()
+            self._watched_cgroup = group = self.memory_cgroup()
+            if group is not None:
+                self._oom_seen = group.oom_kills()
+                MemoryWatch(group, process, self._oom_seen).start()
+
+    def memory_cgroup(self) -> MemoryCgroup | None:
+        """The memory cgroup the kernel runs in (its zygote's, or its own), or None."""
+        if not self.sandbox_enabled:
+            return None
+        if self.sandbox_zygote:
+            return self._zygote().cgroup
+        return self._own_cgroup
+
+    def memory_overrun(self) -> str:
+        """Return why the kernel was killed when the sandbox's memory bound ended one of its
+        processes since the last call (or since it started), else ""."""
+        group = self._watched_cgroup
+        if group is None:
+            return ""
+        kills = group.oom_kills()
+        if kills <= self._oom_seen:
+            return ""
+        self._oom_seen = kills
+        return group.describe()
+
+    async def _async_cleanup_resources(self, restart: bool = False) -> None:
+        await super()._async_cleanup_resources(restart=restart)
+        if self._own_cgroup is not None and not restart:
+            self._own_cgroup.remove()
+            self._own_cgroup = None
 
     def lock_socket_folder(self) -> None:
         """Once the kernel has made its sockets: a throw-away uid may no longer add, remove or
@@ -427,6 +468,7 @@ class SandboxKernelManager(AsyncKernelManager):
                 *(extra_arguments or [])]
         if not self.sandbox_enabled:
             return argv
+        argv[2] = "plaisante.kernel_filter"  # the filter first, then ipykernel_launcher
         # Interrupt through the control channel: a SIGINT sent to bwrap's process group
         # would also stop bwrap's own monitor (and so kill the sandbox).
         if self.kernel_spec is not None:
@@ -434,7 +476,11 @@ class SandboxKernelManager(AsyncKernelManager):
         if self.sandbox_zygote:
             return argv[3:]  # what the zygote's IPKernelApp is started with
         limits = Limits(**self.sandbox_limits)
-        return [*bwrap_command(Path(self.sandbox_work_dir), Path(self.sandbox_socket_dir),
+        if self._own_cgroup is None:
+            self._own_cgroup = MemoryCgroup.create(int(limits.sandbox_memory_bytes))
+        group = self._own_cgroup
+        return [*(group.prefix() if group else []),
+                *bwrap_command(Path(self.sandbox_work_dir), Path(self.sandbox_socket_dir),
                                self.sandbox_uid, limits, kernel_env()), *argv]
 
     async def _async_pre_start_kernel(self, **kw: Any) -> Any:

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from . import sandbox as sb
+from .memory_cgroup import MemoryCgroup
 from .result import Limits
 
 TMP_PREFIX = "plaisante-zygote-"
@@ -100,7 +101,10 @@ class Zygote:
         if sb.is_throwaway(self.uid):
             os.chown(self.sockets, self.uid, self.uid, follow_symlinks=False)
         zygote_limits = Limits(**{**asdict(limits), "cpu_seconds": 10 ** 9})
-        command = [*sb.bwrap_command(self.work_dir, self.sockets, self.uid, zygote_limits,
+        # the whole sandbox (the zygote and the one kernel it runs) in one memory cgroup
+        self.cgroup = MemoryCgroup.create(int(limits.sandbox_memory_bytes))
+        command = [*(self.cgroup.prefix() if self.cgroup else []),
+                   *sb.bwrap_command(self.work_dir, self.sockets, self.uid, zygote_limits,
                                      sb.kernel_env()),
                    sys.executable, "-m", "plaisante.kernel_zygote", str(self.work_dir),
                    str(int(limits.file_bytes)), *modules]
@@ -195,6 +199,8 @@ class Zygote:
                 pass
         if sb.is_throwaway(self.uid):
             sb.kill_user(self.uid, grace=0.2)
+        if self.cgroup is not None:
+            self.cgroup.remove()
         try:
             sb.empty_folder(self.home)
         except OSError:
