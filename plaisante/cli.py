@@ -279,9 +279,9 @@ def _run(args: argparse.Namespace) -> int:
                                      f"{student!r}; submitted: {', '.join(present) or 'none'}")
             if not present:
                 continue
-            flags = [f"--student={s}" for s in args.student or []]
-            course.run_nbgrader("generate_feedback", assignment, "--force", *flags,
-                                "--log-level=ERROR", root=root, check=False)
+            course.run_nbgrader("generate_feedback", assignment, "--force",
+                                *only_students(args.student, present), "--log-level=ERROR",
+                                root=root, check=False)
             for page in write_missing_pages(root, assignment, args.student):
                 print(f"plaisante feedback: no notebook to show, wrote the grader's reasons "
                       f"to {page}")
@@ -328,6 +328,20 @@ def _run(args: argparse.Namespace) -> int:
     elif args.command == "nbgrader":
         return course.run_nbgrader(*args.args, root=root, check=False).returncode
     return 0
+
+
+def only_students(asked: list[str] | None, present: list[str]) -> list[str]:
+    """Return the nbgrader options that limit a converter (generate_feedback, autograde) to
+    the ``asked`` students of those ``present``: nbgrader's ``--student`` is one glob, so a
+    repeated one keeps only the last; several are every present student but the others
+    (``CourseDirectory.student_id_exclude``). None asked: no option, every student."""
+    wanted = list(dict.fromkeys(asked or []))
+    if not wanted:
+        return []
+    if len(wanted) == 1:
+        return [f"--student={wanted[0]}"]
+    others = [s for s in present if s not in wanted]
+    return [f"--CourseDirectory.student_id_exclude={','.join(others)}"] if others else []
 
 
 def _submitted_by(layout: course.CourseLayout, assignments: list[str],

@@ -19,8 +19,12 @@ from course_cli import new_course
 
 from plaisante.course import CourseLayout
 from plaisante.grading.handed_in import chosen_notebook, data_files
-from plaisante.grading.notebook_check import (MAX_NOTEBOOK_BYTES, Unreadable, read_submission,
-                                              sanitize)
+from plaisante.grading.notebook_check import (
+    MAX_NOTEBOOK_BYTES,
+    Unreadable,
+    read_submission,
+    sanitize,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSIGNMENT = "plaisante"
