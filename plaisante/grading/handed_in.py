@@ -23,7 +23,8 @@ from pathlib import Path
 from .notebook_check import MAX_FILE_BYTES
 
 #: files of a submission folder that are the course's, never the student's data
-NOT_DATA = {"timestamp.txt"}
+LMS_LATE = "lms-late.txt"  # the LMS's late marker, from a download that gives no time
+NOT_DATA = {"timestamp.txt", LMS_LATE}
 #: at most this many data files, of at most this many bytes in all, reach the kernel
 MAX_DATA_FILES = 50
 MAX_DATA_BYTES = 20 * 1024 * 1024
@@ -113,6 +114,17 @@ def chosen_notebook(folder: Path, assignment: str, release_cells: list[dict]) ->
                            f"{len(candidates)} notebooks submitted (cells of work in each: "
                            f"{listed}): check it is the one to grade; hand in only that one, "
                            f"named {expected.name}")
+
+
+def lms_late(folder: Path) -> str | None:
+    """Return the flag for a submission its LMS marked late without saying when (``submit``
+    of a Canvas download writes the marker): no late penalty could be computed."""
+    marker = folder / LMS_LATE
+    if not marker.is_file() or marker.is_symlink():
+        return None
+    said = marker.read_text(encoding="utf-8", errors="replace")[:80].strip()
+    return (f"late: {said}, and its download gives no submission time, so no late penalty "
+            "was computed: check the time in the LMS")
 
 
 @dataclass

@@ -26,7 +26,7 @@ from ..course import CourseLayout, course_config
 from . import sandbox as sb
 from .autograde import assignment_facts, autograde, write_notebook
 from .execute import is_setup
-from .handed_in import chosen_notebook, data_files
+from .handed_in import chosen_notebook, data_files, lms_late
 from .notebook_check import Unreadable, read_submission, sanitize
 from .result import Limits, SubmissionResult
 
@@ -147,6 +147,9 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
                         f"submitted (expected {assignment}.ipynb)")
         for reason in clean.reasons:
             result.flag(reason)
+        late = lms_late(submitted_dir)
+        if late:
+            result.flag(late)
         data = data_files(submitted_dir)
         if data.reason:
             result.flag(data.reason)
