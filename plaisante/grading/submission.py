@@ -24,7 +24,7 @@ from traitlets.config import Config
 
 from ..course import CourseLayout, course_config
 from . import sandbox as sb
-from .autograde import assignment_facts, autograde, write_notebook
+from .autograde import assignment_facts, autograde, seconds_late, write_notebook
 from .execute import is_setup
 from .handed_in import chosen_notebook, data_files, lms_late
 from .notebook_check import Unreadable, read_submission, sanitize
@@ -363,6 +363,7 @@ def _grade_in_memory(work: Path, student: str, facts: Any, notebook: nbformat.No
     for grade_id in result.cell_scores:
         result.cell_scores[grade_id] = done.scores.get(grade_id, 0.0)
     result.late_penalty = done.late_penalty
+    result.seconds_late = seconds_late(facts, student, result.timestamp)
     if not result.still_current(submitted_dir, assignment):
         return  # the newer submission's grading publishes its own
     target = out_dir / f"{assignment}.ipynb"
