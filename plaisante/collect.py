@@ -48,7 +48,7 @@ MAX_MEMBERS = 10_000
 #: files an LMS or an operating system adds, never a student's: not collected, not listed
 NOISE = re.compile(r"(index\.html?|\.DS_Store|Thumbs\.db|desktop\.ini|\._.*)", re.I)
 #: names the course gives files of a submission folder: never taken from a download
-RESERVED = {"timestamp.txt", "lms-late.txt"}  # as handed_in.NOT_DATA
+RESERVED = {"timestamp.txt", "submission_secret.txt", "lms-late.txt"}  # handed_in.NOT_DATA
 #: a copy or re-download of a notebook: ``plaisante-Copy1``, ``plaisante (1)``, ``plaisante-1``
 COPY_SUFFIX = r"(?:-Copy\d*| ?\(\d+\)|-\d+)?"
 

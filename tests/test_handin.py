@@ -245,3 +245,40 @@ def test_each_way_of_handing_in_is_graded_to_its_real_score(tmp_path):
     assert reports["renamed_partial"]["reasons"][0] == (
         "graded plaisante (1).ipynb, the only notebook of the assignment submitted (expected "
         "plaisante.ipynb)")
+
+
+@pytest.mark.nbgrader
+def test_a_copy_handed_in_through_nbgraders_exchange_is_graded(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    root = new_course(tmp_path / "course")
+    run("release", ASSIGNMENT, cwd=root)
+    exchange = f"--Exchange.root={root / 'assignments' / 'exchange'}"
+
+    def nbgrader(*args: str, cwd: Path) -> None:
+        done = subprocess.run([sys.executable, "-m", "nbgrader", *args, "--course=cs1",
+                               exchange, "--log-level=WARN"], cwd=cwd, text=True,
+                              capture_output=True, timeout=300,
+                              env=dict(os.environ, JUPYTER_CONFIG_PATH=str(root)))
+        assert done.returncode == 0, (args, done.stdout[-2000:], done.stderr[-2000:])
+
+    nbgrader("release_assignment", ASSIGNMENT, cwd=root)
+    home = tmp_path / "student"
+    home.mkdir()
+    nbgrader("fetch_assignment", ASSIGNMENT, cwd=home)
+    shutil.copy(FULL, home / ASSIGNMENT / "plaisante-Copy1.ipynb")
+    (home / ASSIGNMENT / "data.txt").write_text("8\n")
+    nbgrader("submit", ASSIGNMENT, cwd=home)
+    nbgrader("collect", ASSIGNMENT, cwd=root)
+    layout = CourseLayout(root)
+    (student,) = layout.submitted_students(ASSIGNMENT)
+    assert (layout.submitted(student, ASSIGNMENT).parent / "submission_secret.txt").is_file()
+    run("grade", ASSIGNMENT, "--workers", "1", cwd=root)
+    report = json.loads(layout.report(ASSIGNMENT, student).read_text(encoding="utf-8"))
+    assert (report["total"], report["status"]) == (100, "flagged")
+    assert report["reasons"] == [
+        "graded plaisante-Copy1.ipynb, the notebook holding the most work, of 2 notebooks "
+        "submitted (cells of work in each: plaisante-Copy1.ipynb (12), plaisante.ipynb (0)): "
+        "check it is the one to grade; hand in only that one, named plaisante.ipynb"]

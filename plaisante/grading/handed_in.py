@@ -22,9 +22,10 @@ from pathlib import Path
 
 from .notebook_check import MAX_FILE_BYTES
 
-#: files of a submission folder that are the course's, never the student's data
 LMS_LATE = "lms-late.txt"  # the LMS's late marker, from a download that gives no time
-NOT_DATA = {"timestamp.txt", LMS_LATE}
+#: files of a submission folder that are the course's (nbgrader's exchange writes the first
+#: two, ``submit`` the last), never the student's data
+NOT_DATA = {"timestamp.txt", "submission_secret.txt", LMS_LATE}
 #: at most this many data files, of at most this many bytes in all, reach the kernel
 MAX_DATA_FILES = 50
 MAX_DATA_BYTES = 20 * 1024 * 1024
