@@ -282,3 +282,20 @@ def test_a_copy_handed_in_through_nbgraders_exchange_is_graded(tmp_path):
         "graded plaisante-Copy1.ipynb, the notebook holding the most work, of 2 notebooks "
         "submitted (cells of work in each: plaisante-Copy1.ipynb (12), plaisante.ipynb (0)): "
         "check it is the one to grade; hand in only that one, named plaisante.ipynb"]
+
+
+@pytest.mark.nbgrader
+def test_data_files_reach_a_kernel_started_without_the_zygote(tmp_path, monkeypatch):
+    from plaisante.grading import submission
+    from plaisante.grading.result import Limits
+
+    root = new_course(tmp_path / "course")
+    run("release", ASSIGNMENT, cwd=root)
+    folder = CourseLayout(root).submitted("datafile", ASSIGNMENT).parent
+    write(folder, "plaisante.ipynb", opening_data_file(notebook_json(FULL)))
+    monkeypatch.setattr(submission, "USE_ZYGOTE", False)
+    without = submission.grade_one(root, "datafile", ASSIGNMENT, limits=Limits(), sandbox=True)
+    (folder / "data.txt").write_text("8\n")
+    with_file = submission.grade_one(root, "datafile", ASSIGNMENT, limits=Limits(),
+                                     sandbox=True)
+    assert (without.total, with_file.total) == (88, 100), (without.reasons, with_file.reasons)
