@@ -508,10 +508,11 @@ def _submit_folder(layout: course.CourseLayout, args: argparse.Namespace) -> int
                          "folder; for a .zip of a class, --pattern (or the LMS's names) finds "
                          "each student")
     folder = Path(args.notebook)
-    files = {safe_name(p.name): p for p in sorted(folder.iterdir())
+    entries = [p for p in sorted(folder.iterdir()) if not p.name.startswith(".")]
+    files = {safe_name(p.name): p for p in entries
              if p.is_file() and not p.is_symlink() and p.name not in RESERVED
-             and not p.name.startswith(".")
              and (p.name.endswith(".ipynb") or p.stat().st_size <= MAX_DATA_BYTES)}
+    left_out = [p.name for p in entries if p not in files.values()]
     notebooks = [name for name in files if name.endswith(".ipynb")]
     if not notebooks:
         raise ValueError(f"{folder} holds no notebook (.ipynb) to submit")
@@ -526,6 +527,10 @@ def _submit_folder(layout: course.CourseLayout, args: argparse.Namespace) -> int
                                  assignment=assignment)
     print(f"{args.student}: {target.parent} ({len(notebooks)} notebook(s), "
           f"{len(files) - len(notebooks)} data file(s))")
+    if left_out:
+        print(f"{args.student}: left out {', '.join(left_out[:5])}"
+              f"{'…' if len(left_out) > 5 else ''} (folders, links, files over 20 MiB and "
+              "the course's own names are not submitted)")
     return 0
 
 

@@ -299,3 +299,10 @@ def test_data_files_reach_a_kernel_started_without_the_zygote(tmp_path, monkeypa
     with_file = submission.grade_one(root, "datafile", ASSIGNMENT, limits=Limits(),
                                      sandbox=True)
     assert (without.total, with_file.total) == (88, 100), (without.reasons, with_file.reasons)
+
+
+def test_another_assignments_notebook_beside_the_work_is_no_candidate(tmp_path):
+    write(tmp_path, "plaisante.ipynb", UNTOUCHED)
+    write(tmp_path, "deck.ipynb", ROOT / "assignments" / "samples" / "deck" / "full_marks.ipynb")
+    choice = chosen_notebook(tmp_path, ASSIGNMENT, release().cells)
+    assert (choice.path.name, choice.reason) == ("plaisante.ipynb", None)

@@ -4,8 +4,9 @@ grade when there are several, and the data files the notebook's code may open.
 Students hand in copies and renames (JupyterLab's Duplicate makes ``plaisante-Copy1.ipynb``,
 a browser's re-download ``plaisante (1).ipynb``), sometimes beside the untouched original.
 The rule, ``chosen_notebook``: of the folder's notebooks that belong to the assignment (they
-hold one of the release's grade ids or locked cells), grade the one holding the most work:
-the most cells whose source is not in the released notebook (answers written, cells added).
+hold most of the release's grade ids or most of its locked cells), grade the one holding the
+most work: the most cells whose source is not in the released notebook (answers written,
+cells added).
 On a tie the expected name wins, then the most recently saved. With more than one candidate
 the submission is flagged naming each notebook and its count, so the instructor can check.
 
@@ -83,12 +84,15 @@ def work_in(cells: list[tuple[str, str, dict]], release: list[tuple[str, str, di
 
 
 def _belongs(cells: list[tuple[str, str, dict]], release: list[tuple[str, str, dict]]) -> bool:
-    """True when ``cells`` hold one of the release's grade ids or locked code cells."""
+    """True when ``cells`` hold most of the release's grade ids or most of its locked code
+    cells (ids such as ``setup`` or ``play`` that every assignment has do not make another
+    assignment's notebook this one's; an editor that dropped the ids leaves the sources)."""
     ids = {meta.get("grade_id") for _, _, meta in release if meta.get("grade_id")}
     locked = {source for kind, source, meta in release
               if meta.get("locked") and kind == "code" and source}
-    return any(meta.get("grade_id") in ids or (kind == "code" and source in locked)
-               for kind, source, meta in cells)
+    have_ids = {meta.get("grade_id") for _, _, meta in cells} & ids
+    have_locked = {source for kind, source, _ in cells if kind == "code"} & locked
+    return 2 * len(have_ids) > len(ids) or 2 * len(have_locked) > len(locked)
 
 
 def chosen_notebook(folder: Path, assignment: str, release_cells: list[dict]) -> Choice:
