@@ -26,8 +26,9 @@ attempts of a student the newest is submitted, by the LMS's time (or file number
 resubmission number), as nbgrader's collector keeps the newest; the others are *set aside*,
 kept under ``assignments/replaced/`` and named in the output. Nothing of one student stops
 the others being collected: ``collected`` refuses the batch only when it can tell no one.
-Names without a letter or digit that a student id allows become ``ada_smith`` (accents
-dropped); two students of one name keep their LMS number (``ada_smith_12345``).
+A person's name (Moodle, Brightspace) becomes the student id ``ada_smith`` (accents
+dropped); two students of one name keep their LMS number (``ada_smith_12345``). Files an LMS
+or an operating system adds (``index.html``, receipts, ``__MACOSX/``) are no one's.
 """
 
 from __future__ import annotations
