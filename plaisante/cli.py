@@ -6,7 +6,8 @@ it acts on every assignment of the course. grade is the way to autograde (sandbo
     plaisante list                                # the course's assignments
     plaisante release [ID …]                      # solutions/ → starter/ (generate_assignment)
     plaisante submit NOTEBOOK --student S [--assignment ID]
-    plaisante submit FOLDER_OR_ZIP [--pattern REGEX]  # many; ids from file names (zip_collect)
+    plaisante submit FOLDER --student S           # one student's folder: notebooks, data files
+    plaisante submit FOLDER_OR_ZIP [--pattern REGEX]  # a class: an LMS download, newest attempts
     plaisante grade [ID …] [--student S …]        # autograde, sandboxed; a table of scores
         [--workers N] [--scheduler tcp://HOST:8786]  # every core by default, or a Dask cluster
     plaisante grader [ID] [--stop]                # keep a grader warm: grade --student answers
@@ -58,15 +59,20 @@ def build_parser() -> argparse.ArgumentParser:
                                       "or every notebook of a folder or .zip (LMS download)")
     p.add_argument("notebook", type=Path, help="a notebook (with --student), or a folder or "
                                                ".zip of notebooks named by --pattern")
-    p.add_argument("--student", help="the student's id (a single notebook)")
+    p.add_argument("--student", help="the student's id (a notebook, or one student's folder: "
+                                     "its notebooks and data files)")
     p.add_argument("--pattern", help="for a folder or .zip: a regex with a (?P<student_id>…) "
                                      "group that must match a whole file name, with or "
                                      "without its .ipynb (so '(?P<student_id>[a-z]+)_\\d+_deck' "
-                                     "names smithkara_1234_deck.ipynb; default: ID.ipynb)")
+                                     "names smithkara_1234_deck.ipynb; default: the names "
+                                     "Canvas, Moodle, Blackboard and Brightspace downloads "
+                                     "give, else ID.ipynb)")
     p.add_argument("--assignment", help="its assignment (default: the one whose cells the "
                                         "notebook holds; checked either way)")
     p.add_argument("--replace", action="store_true",
                    help="replace an earlier submission (kept in assignments/replaced/)")
+    p.add_argument("--timezone", help="for an LMS download: the time zone of the times in "
+                                      "its file names (an IANA name; default UTC)")
     p = sub.add_parser("autograde", help="autograde submissions with plain nbgrader "
                                          "(trusts the student's code)")
     p.add_argument("assignments", **ids)
@@ -279,9 +285,9 @@ def _run(args: argparse.Namespace) -> int:
                                      f"{student!r}; submitted: {', '.join(present) or 'none'}")
             if not present:
                 continue
-            flags = [f"--student={s}" for s in args.student or []]
-            course.run_nbgrader("generate_feedback", assignment, "--force", *flags,
-                                "--log-level=ERROR", root=root, check=False)
+            course.run_nbgrader("generate_feedback", assignment, "--force",
+                                *only_students(args.student, present), "--log-level=ERROR",
+                                root=root, check=False)
             for page in write_missing_pages(root, assignment, args.student):
                 print(f"plaisante feedback: no notebook to show, wrote the grader's reasons "
                       f"to {page}")
@@ -328,6 +334,20 @@ def _run(args: argparse.Namespace) -> int:
     elif args.command == "nbgrader":
         return course.run_nbgrader(*args.args, root=root, check=False).returncode
     return 0
+
+
+def only_students(asked: list[str] | None, present: list[str]) -> list[str]:
+    """Return the nbgrader options that limit a converter (generate_feedback, autograde) to
+    the ``asked`` students of those ``present``: nbgrader's ``--student`` is one glob, so a
+    repeated one keeps only the last; several are every present student but the others
+    (``CourseDirectory.student_id_exclude``). None asked: no option, every student."""
+    wanted = list(dict.fromkeys(asked or []))
+    if not wanted:
+        return []
+    if len(wanted) == 1:
+        return [f"--student={wanted[0]}"]
+    others = [s for s in present if s not in wanted]
+    return [f"--CourseDirectory.student_id_exclude={','.join(others)}"] if others else []
 
 
 def _submitted_by(layout: course.CourseLayout, assignments: list[str],
@@ -381,41 +401,137 @@ def _readable(notebook: Path) -> None:
 
 
 def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
-    """Submit every notebook of the folder or zip ``args.notebook``, each under the student id
-    ``args.pattern`` finds in its name (``plaisante.collect``); print one line per notebook.
-    A notebook that cannot be submitted is said and skipped; returns 1 when any was."""
+    """Submit the folder or zip ``args.notebook``: with ``--student``, as that one student's
+    submission; else each student's newest attempt in it (``plaisante.collect``), older
+    attempts set aside in ``replaced/``; print one line per student. A student whose work
+    cannot be submitted is said and skipped; returns 1 when any was."""
     import tempfile
 
-    from .collect import DEFAULT_PATTERN, collected
+    from .collect import collected
 
     if args.student:
-        raise ValueError("--student names one notebook's student: for a folder or .zip, "
-                         "--pattern finds each student id in the file names")
+        return _submit_folder(layout, args)
     with tempfile.TemporaryDirectory(prefix="plaisante-collect-") as unpacked:
-        found = collected(args.notebook, args.pattern or DEFAULT_PATTERN, Path(unpacked))
-        refused = 0
-        for student, notebook in found.found:
-            shown = notebook if Path(args.notebook).is_dir() else found.names[student]
+        found = collected(args.notebook, args.pattern, Path(unpacked), zone=_zone(args),
+                          assignments=layout.assignments())
+        if found.layout:
+            print(f"read as a download of {found.layout}")
+        where = Path(args.notebook) if Path(args.notebook).is_dir() else Path()
+        for student, shown, why in found.refused:
+            print(f"{student}: refused ({where / shown}): {why}")
+        refused = len(found.refused)
+        for submission in found.submissions:
+            kept, student = submission.kept, submission.student
+            kept.shown = str(where / kept.shown)
             try:
-                why = _unreadable(notebook)
-                if why:
-                    raise ValueError(why)
-                assignment = _assignment_of(layout, notebook, args.assignment)
-                target = course.submit(notebook, student, layout.root, replace=args.replace,
-                                       assignment=assignment)
-                print(f"{student}: {target}")
+                assignment, notes = _submit_attempt(layout, args, kept)
+                target = layout.submitted(student, assignment).parent
+                print(f"{student}: {target} ({', '.join([kept.shown, *notes])})")
+                for older in submission.set_aside:
+                    kept_at = course.set_aside(older.files, student, older.label, layout.root)
+                    print(f"{student}: set aside an older attempt ({where / older.shown}), "
+                          f"kept in {kept_at}")
             except (ValueError, FileNotFoundError, FileExistsError) as error:
                 refused += 1
-                print(f"{student}: refused ({shown}): {_one_line(str(error))}")
+                print(f"{student}: refused ({kept.shown}): {_one_line(str(error))}")
             except Exception as error:  # noqa: BLE001  e.g. RecursionError: the rest go on
                 refused += 1
-                print(f"{student}: refused ({shown}): could not be submitted "
+                print(f"{student}: refused ({kept.shown}): could not be submitted "
                       f"({type(error).__name__}: {_one_line(str(error))})")
     if found.skipped:
         print(f"skipped {len(found.skipped)} file(s) the pattern does not name: "
               f"{', '.join(found.skipped[:5])}{'…' if len(found.skipped) > 5 else ''}")
-    print(f"{len(found.found) - refused} submitted, {refused} refused")
+    print(f"{len(found.submissions) + len(found.refused) - refused} submitted, "
+          f"{refused} refused")
     return 1 if refused else 0
+
+
+def _zone(args: argparse.Namespace) -> Any:
+    """Return the time zone ``--timezone`` names (default UTC). Raises ValueError for one
+    that is not an IANA name."""
+    import datetime
+    import zoneinfo
+
+    if not getattr(args, "timezone", None):
+        return datetime.timezone.utc
+    try:
+        return zoneinfo.ZoneInfo(args.timezone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"--timezone {args.timezone!r} is not a time zone name; use an "
+                         "IANA name such as Europe/Paris or America/New_York") from None
+
+
+def _submit_attempt(layout: course.CourseLayout, args: argparse.Namespace,
+                    attempt: Any) -> tuple[str, list[str]]:
+    """Submit one attempt of ``plaisante.collect`` (its notebooks and data files); return its
+    assignment and what the output line says of it. Raises ValueError when none of its
+    notebooks can be read."""
+    notebooks = attempt.notebooks
+    problems = [why for name in notebooks if (why := _unreadable(attempt.files[name]))]
+    if len(problems) == len(notebooks):
+        raise ValueError(problems[0])
+    readable = [n for n in notebooks if not _unreadable(attempt.files[n])]
+    assignment = _assignment_of(layout, attempt.files[readable[0]], args.assignment)
+    files = dict(attempt.files)
+    if len(notebooks) == 1:  # one notebook: under the name nbgrader expects
+        files[f"{assignment}.ipynb"] = files.pop(notebooks[0])
+    notes = []
+    timestamp: Any = attempt.timestamp or (None if attempt.lms else True)
+    if attempt.lms and attempt.timestamp is None:
+        notes.append(f"{attempt.lms} gives no time: no timestamp.txt")
+    late = None
+    if attempt.late:
+        notes.append(attempt.late.replace(" it ", " this "))
+        late = attempt.late
+    if len(notebooks) > 1:
+        notes.append(f"{len(notebooks)} notebooks: the grader grades the one holding the work")
+    if len(files) > len(notebooks):
+        notes.append(f"{len(files) - len(notebooks)} data file(s)")
+    if attempt.left_out:
+        notes.append(f"left out: {', '.join(attempt.left_out[:3])}")
+    target = course.submit_files(files, attempt.student, layout.root, replace=args.replace,
+                                 assignment=assignment, timestamp=timestamp)
+    if late:
+        (target.parent / "lms-late.txt").write_text(late + "\n", encoding="utf-8")
+    return assignment, notes
+
+
+def _submit_folder(layout: course.CourseLayout, args: argparse.Namespace) -> int:
+    """Submit the folder ``args.notebook`` as student ``args.student``'s submission: its
+    notebooks and the data files beside them (not its subfolders), as nbgrader's exchange
+    copies a submission folder."""
+    from .collect import RESERVED, safe_name
+    from .grading.handed_in import MAX_DATA_BYTES
+
+    if Path(args.notebook).suffix.lower() == ".zip":
+        raise ValueError("--student names one student: give that student's notebook or "
+                         "folder; for a .zip of a class, --pattern (or the LMS's names) finds "
+                         "each student")
+    folder = Path(args.notebook)
+    entries = [p for p in sorted(folder.iterdir()) if not p.name.startswith(".")]
+    files = {safe_name(p.name): p for p in entries
+             if p.is_file() and not p.is_symlink() and p.name not in RESERVED
+             and (p.name.endswith(".ipynb") or p.stat().st_size <= MAX_DATA_BYTES)}
+    left_out = [p.name for p in entries if p not in files.values()]
+    notebooks = [name for name in files if name.endswith(".ipynb")]
+    if not notebooks:
+        raise ValueError(f"{folder} holds no notebook (.ipynb) to submit")
+    problems = [why for name in notebooks if (why := _unreadable(files[name]))]
+    if len(problems) == len(notebooks):
+        raise ValueError(f"refused {folder}, nothing was collected: {problems[0]}")
+    readable = [n for n in notebooks if not _unreadable(files[n])]
+    assignment = _assignment_of(layout, files[readable[0]], args.assignment)
+    if len(notebooks) == 1:
+        files[f"{assignment}.ipynb"] = files.pop(notebooks[0])
+    target = course.submit_files(files, args.student, layout.root, replace=args.replace,
+                                 assignment=assignment)
+    print(f"{args.student}: {target.parent} ({len(notebooks)} notebook(s), "
+          f"{len(files) - len(notebooks)} data file(s))")
+    if left_out:
+        print(f"{args.student}: left out {', '.join(left_out[:5])}"
+              f"{'…' if len(left_out) > 5 else ''} (folders, links, files over 20 MiB and "
+              "the course's own names are not submitted)")
+    return 0
 
 
 def _one_line(text: str, most: int = 300) -> str:

@@ -172,23 +172,62 @@ def submit(notebook: Path, student: str, root: Path | None = None, *,
     (now, UTC, nbgrader's format), so late work shows. Returns the new path. Raises
     ValueError for a bad id, FileNotFoundError for no notebook.
     """
+    if not Path(notebook).is_file():
+        raise FileNotFoundError(f"no notebook at {notebook}")
+    return submit_files({f"{assignment}.ipynb": Path(notebook)}, student, root,
+                        replace=replace, assignment=assignment)
+
+
+def submit_files(files: dict[str, Path], student: str, root: Path | None = None, *,
+                 replace: bool = False, assignment: str,
+                 timestamp: datetime.datetime | None | bool = True) -> Path:
+    """Copy a student's submission, ``files`` (name in the submission folder -> file: the
+    notebooks and the data files beside them), into the submitted folder; see ``submit``.
+    With ``replace``, the earlier notebook moves to ``replaced/<student>/<UTC time>.ipynb``
+    and the earlier folder's other files to ``replaced/<student>/<UTC time>/``.
+    ``timestamp``: True writes now, a datetime (aware) writes that time, None writes none
+    (the time the student handed it in is not known). Returns the submitted folder's
+    ``{assignment}.ipynb`` path (which may not exist when no notebook has that name)."""
     if not STUDENT_ID.fullmatch(student or ""):
         raise ValueError(f"student id {student!r}: use ASCII letters, digits, '_' and '-' "
                          "(not first) only")
-    if not Path(notebook).is_file():
-        raise FileNotFoundError(f"no notebook at {notebook}")
     layout = CourseLayout.of(root)
     target = layout.submitted(student, assignment)
-    if target.exists():
+    folder = target.parent
+    if folder.is_dir() and any(folder.iterdir()):
         if not replace:
             raise FileExistsError(f"{student} already has a submission at {target}; pass "
                                   "--replace to submit again (the earlier one is kept aside)")
-        kept = layout.replaced(student) / time.strftime("%Y%m%dT%H%M%SZ.ipynb", time.gmtime())
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        kept = layout.replaced(student) / f"{stamp}.ipynb"
         kept.parent.mkdir(parents=True, exist_ok=True)
-        shutil.move(target, kept)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(notebook, target)
-    now = datetime.datetime.now(datetime.timezone.utc)
-    (target.parent / "timestamp.txt").write_text(now.strftime(TIMESTAMP_FORMAT) + "\n",
-                                                 encoding="utf-8")
+        if target.is_file():
+            shutil.move(target, kept)
+        for other in sorted(folder.iterdir()):
+            if other.name != "timestamp.txt":
+                (kept.parent / stamp).mkdir(exist_ok=True)
+                shutil.move(other, kept.parent / stamp / other.name)
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, path in files.items():
+        shutil.copyfile(path, folder / name)
+    when = (datetime.datetime.now(datetime.timezone.utc) if timestamp is True
+            else timestamp or None)
+    if isinstance(when, datetime.datetime):
+        (folder / "timestamp.txt").write_text(
+            when.astimezone(datetime.timezone.utc).strftime(TIMESTAMP_FORMAT) + "\n",
+            encoding="utf-8")
     return target
+
+
+def set_aside(files: dict[str, Path], student: str, label: str,
+              root: Path | None = None) -> Path:
+    """Keep an attempt that is not graded (an older one of an LMS download), ``files`` (name
+    -> file), in ``replaced/<student>/<label>/``, as ``replace`` keeps earlier submissions;
+    return that folder. ``label`` is made a safe folder name."""
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "-", label).strip("-.") or "attempt"
+    folder = CourseLayout.of(root).replaced(student) / safe
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, path in files.items():
+        shutil.copyfile(path, folder / name)
+    return folder

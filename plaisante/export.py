@@ -6,8 +6,11 @@ gradebook stays the record and its export command does the work:
 * ``StepsCsvExport`` (the default, ``--layout steps``): one row per submission, under its
   assignment: ``assignment, duedate, timestamp, student_id, last_name, first_name, email``, each
   step's points (``step1`` …), ``raw_score, late_submission_penalty, score, max_score``, then
-  ``flagged`` (``yes``/``no``) and ``reason`` (the grader's reasons for flagged work). Only
-  students who have something for an assignment are listed under it.
+  ``flagged`` (``yes``/``no``), ``reason`` (the grader's reasons for flagged work), ``late``
+  (``yes``/``no``: after the due date and any extension, with or without a penalty method)
+  and ``seconds_late``. Due dates and timestamps are ISO 8601 with their zone
+  (``2026-12-01T10:30:15+00:00``). Only students who have something for an assignment are
+  listed under it.
 * ``LmsCsvExport`` (``--layout lms``): what a learning platform's grade book imports: one row
   per student of the roster or with a submission, ``student_id, last_name, first_name, email``,
   then one column per assignment holding the score after any late penalty. The cell is empty
@@ -37,7 +40,26 @@ from .scores import Row, rows_from
 BASE_COLUMNS = ["assignment", "duedate", "timestamp", "student_id", "last_name", "first_name",
                 "email"]
 SCORE_COLUMNS = ["raw_score", "late_submission_penalty", "score", "max_score", "flagged",
-                 "reason"]
+                 "reason", "late", "seconds_late"]
+
+
+def utc_text(value: Any) -> str:
+    """Return a gradebook time (naive UTC, as nbgrader keeps it: a datetime or its text) as
+    ISO 8601 with its zone, to the second; "" for none.
+
+    >>> utc_text("2026-12-01 10:30:15.250000"), utc_text(None)
+    ('2026-12-01T10:30:15+00:00', '')
+    """
+    import datetime
+
+    from nbgrader.utils import parse_utc
+
+    if value in (None, ""):
+        return ""
+    when = parse_utc(value) if isinstance(value, str) else value
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=datetime.timezone.utc)
+    return when.astimezone(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
 def number(value: float) -> str:
@@ -117,11 +139,12 @@ class StepsCsvExport(_CourseExport):
             for assignment in assignments:
                 for row in rows[assignment]:
                     write_row(out, [
-                        assignment, duedates.get(assignment) or "", row.timestamp, row.student,
-                        row.last_name, row.first_name, row.email,
+                        assignment, utc_text(duedates.get(assignment)), utc_text(row.timestamp),
+                        row.student, row.last_name, row.first_name, row.email,
                         *(number(row.steps[s]) if s in row.steps else "" for s in steps),
                         number(row.raw), number(row.late_penalty), number(row.total),
-                        number(row.max_total), "yes" if row.flagged else "no", row.reason])
+                        number(row.max_total), "yes" if row.flagged else "no", row.reason,
+                        "yes" if row.seconds_late > 0 else "no", number(row.seconds_late)])
 
 
 class LmsCsvExport(_CourseExport):

@@ -2,7 +2,9 @@
 
 It runs the notebook top to bottom, as Run All would, and reads its test cells. It says what is
 true of a notebook it can run: which visible tests pass or fail (with the failing check's
-message), and that hidden tests run only when the work is graded. nbgrader's own ``validate``
+message), and that hidden tests run only when the work is graded. As nbgrader's validate does,
+it first warns of test and locked cells edited or turned into markdown (their checksum,
+recorded at release, no longer matches): grading runs them as released. nbgrader's own ``validate``
 says "Success! Your notebook passes all the tests." for a notebook that passes the visible
 tests alone; this never promises more than it ran.
 """
@@ -15,6 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+CHANGED = ("Grading runs these cells as they were released, not as they are here, so what "
+           "they say here promises nothing: put each back as it was (copy it from a fresh "
+           "copy of the assignment) before you hand in.")
 HIDDEN = ("Hidden tests run when your work is graded: they look for the classic mistakes each "
           "step warns about, so passing here does not promise full marks.")
 
@@ -45,6 +50,42 @@ def summary(results: list[CellResult]) -> str:
     return "\n".join(lines)
 
 
+def changed_cells(notebook: Any) -> list[str]:
+    """Return, for each test or locked cell of ``notebook`` (nbformat v4) whose source or
+    type no longer matches the checksum nbgrader recorded in it at release, one line naming
+    it and what changed (edited, or turned into another kind of cell), as nbgrader's own
+    validate warns. Cells without a recorded checksum are not judged."""
+    from nbgrader.utils import compute_checksum
+
+    lines = []
+    for cell in notebook.cells:
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        if not isinstance(meta, dict) or not isinstance(meta.get("checksum"), str):
+            continue
+        test = bool(meta.get("grade")) and not meta.get("solution")
+        if not (test or meta.get("locked")):
+            continue
+        try:
+            same = compute_checksum(cell) == meta["checksum"]
+        except Exception:  # noqa: BLE001  metadata mangled: no proof it is as released
+            same = False
+        if same:
+            continue
+        kind = "test cell" if test else "locked cell"
+        released_as = "code" if test else None
+        how = (f"turned into a {cell.cell_type} cell" if released_as and
+               cell.cell_type != released_as else "edited")
+        lines.append(f"  {kind} {meta.get('grade_id', '?')}: {how}")
+    return lines
+
+
+def warning(changed: list[str]) -> str:
+    """Return what validate says first when cells were ``changed`` (``changed_cells``)."""
+    count = len(changed)
+    return "\n".join([f"Warning: {count} cell{'s' if count > 1 else ''} of the assignment "
+                      f"{'were' if count > 1 else 'was'} changed:", *changed, CHANGED])
+
+
 def _notes(results: list[CellResult]) -> list[str]:
     """Return the lines on the student's own tests: what they caught in the notebook."""
     noted = [result for result in results if result.note and result.error is None]
@@ -57,12 +98,27 @@ def first_line(output: Any) -> str:
     return f"{output.get('ename', 'Error')}: {message[:300]}"
 
 
+def read(path: Path) -> Any:
+    """Return the notebook at ``path`` as nbformat v4, its sources with ``\n`` line endings
+    (as Jupyter saves them; a Windows editor's CRLF is no edit). Raises ValueError in one
+    line for a file that is not a notebook."""
+    import nbformat
+
+    try:
+        notebook = nbformat.read(path, as_version=4)
+    except Exception as error:  # noqa: BLE001  nbformat raises several kinds
+        raise ValueError(f"{path} is not a notebook Jupyter can open ({type(error).__name__})"
+                         ) from None
+    for cell in notebook.cells:
+        cell.source = cell.source.replace("\r\n", "\n").replace("\r", "\n")
+    return notebook
+
+
 def run(path: Path, timeout: int = 30) -> list[CellResult]:
     """Execute the notebook at ``path`` (in its folder, no file written) and return its test
     cells' results. Raises ValueError in one line for a file that is not a notebook, and for
     one whose run stopped: a cell that ended the kernel (``os._exit``, a crash), ran over
     ``timeout`` seconds, or made an output Jupyter cannot keep."""
-    import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
@@ -70,11 +126,7 @@ def run(path: Path, timeout: int = 30) -> list[CellResult]:
 
     if not path.is_file():
         raise FileNotFoundError(f"no notebook at {path}")
-    try:
-        notebook = nbformat.read(path, as_version=4)
-    except Exception as error:  # noqa: BLE001  nbformat raises several kinds
-        raise ValueError(f"{path} is not a notebook Jupyter can open ({type(error).__name__})"
-                         ) from None
+    notebook = read(path)
     os.environ.setdefault("NBGRADER_EXECUTION", "validate")  # the last cell: no widget
     # the kernel's own log is no help to a student (ipykernel warns that it runs over TCP on
     # localhost, as every kernel Jupyter starts does); errors in cells still show as outputs
@@ -112,10 +164,16 @@ def run(path: Path, timeout: int = 30) -> list[CellResult]:
 
 
 def validate(path: Path) -> int:
-    """Run and report (``summary``); return 0 when every visible test passes, 1 otherwise."""
+    """Run and report (``summary``), after a warning for cells of the assignment that were
+    changed (``changed_cells``); return 0 when every visible test passes and no such cell
+    was changed, 1 otherwise."""
     results = run(Path(path))
+    changed = changed_cells(read(Path(path)))
+    if changed:
+        print(warning(changed))
     print(summary(results))
-    return 0 if results and all(result.error is None for result in results) else 1
+    passed = results and all(result.error is None for result in results)
+    return 0 if passed and not changed else 1
 
 
 if __name__ == "__main__":

@@ -93,3 +93,43 @@ def test_own_tests_that_fail_on_the_students_own_code_fail_validate_and_catches_
     assert done.stdout.splitlines()[:3] == [
         "All 20 test cells pass their visible tests.", "Your own tests:",
         "  step6_my_tests: your tests catch 1 of the 3 buggy versions shown in the notebook"]
+
+
+def _edited(tmp_path: Path, how: str) -> Path:
+    """full_marks with its step 2 test cell edited (``edit``), turned into markdown
+    (``markdown``) or only saved with CRLF line endings (``crlf``)."""
+    import json
+
+    data = json.loads((SAMPLES / "full_marks.ipynb").read_text(encoding="utf-8"))
+    for cell in data["cells"]:
+        if how == "crlf":
+            cell["source"] = "".join(cell["source"]).replace("\n", "\r\n")
+        elif cell["metadata"].get("nbgrader", {}).get("grade_id") == "step2_count_values":
+            if how == "edit":
+                cell["source"] = "assert True\n"
+            else:
+                cell["cell_type"] = "markdown"
+                cell.pop("outputs"), cell.pop("execution_count")
+    path = tmp_path / "plaisante.ipynb"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_an_edited_or_converted_test_cell_is_warned_of_and_fails_validate(tmp_path) -> None:
+    for how, said in (("edit", "edited"), ("markdown", "turned into a markdown cell")):
+        path = _edited(tmp_path, how)
+        done = subprocess.run([sys.executable, "-m", "plaisante.cli", "validate", str(path)],
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 1, (how, done.stdout, done.stderr)
+        lines = done.stdout.splitlines()
+        assert lines[:2] == ["Warning: 1 cell of the assignment was changed:",
+                             f"  test cell step2_count_values: {said}"], how
+        assert lines[2].startswith("Grading runs these cells as they were released")
+
+
+def test_crlf_line_endings_are_no_edit_to_validate(tmp_path) -> None:
+    from plaisante.validate import changed_cells, read
+
+    assert changed_cells(read(_edited(tmp_path, "crlf"))) == []
+    assert changed_cells(read(_edited(tmp_path, "edit"))) == [
+        "  test cell step2_count_values: edited"]

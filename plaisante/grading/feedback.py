@@ -281,9 +281,9 @@ def judged_report(resources: Any) -> dict[str, Any] | None:
 def write_missing_pages(root: Path, assignment: str,
                         students: list[str] | None = None) -> list[Path]:
     """Write a short feedback page for every graded student (of ``students``, default every
-    one) nbgrader made none for (a submission that was empty, not a notebook, or another
-    assignment's): its score and the grader's stated reasons, from ``assignments/reports/``.
-    Returns the pages written."""
+    one) with no autograded notebook, so none from nbgrader (a submission that was empty, not
+    a notebook, or another assignment's): its score and the grader's stated reasons, from
+    ``assignments/reports/``. Returns the pages written."""
     written = []
     layout = CourseLayout(Path(root))
     reports = layout.report(assignment, "-").parent
@@ -297,8 +297,8 @@ def write_missing_pages(root: Path, assignment: str,
         if not isinstance(result, dict) or "student" not in result:
             continue
         page = layout.feedback(result["student"], assignment)
-        if page.exists():
-            continue
+        if page.exists() or layout.autograded(result["student"], assignment).is_file():
+            continue  # a notebook to show: its page is nbgrader's, never this one
         reasons = "".join(f"<li>{html.escape(reason)}</li>" for reason in result["reasons"])
         page.parent.mkdir(parents=True, exist_ok=True)
         page.write_text(

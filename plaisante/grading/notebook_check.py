@@ -6,7 +6,13 @@ student version, ``starter/``) cell by cell, by nbgrader ``grade_id``:
 * a file that is missing, empty, not UTF-8, not JSON, not a notebook, or the notebook of
   another assignment cannot be graded: ``Unreadable`` says why, and every test scores 0;
 * a notebook saved under another name (``plaisante (1).ipynb``, a browser's re-download) is
-  graded when it is the only notebook in the submission folder, and flagged by its name;
+  graded when it is the only notebook in the submission folder, and flagged by its name (with
+  several, ``plaisante.grading.handed_in`` chooses the one holding the work);
+* what grading never reads is dropped on reading: saved outputs and pasted images
+  (attachments); the 20 MiB cap is on what is left, the cells' sources and metadata (a file
+  over 100 MiB is not read at all). Windows (CRLF) line endings in cell sources become
+  ``\n``, as Jupyter saves them, so they never make a locked cell look edited; an nbformat 3
+  notebook is converted by nbformat;
 * a notebook whose cells lost their nbgrader metadata (an editor such as VS Code replaced each
   code cell's metadata with its own) is matched to the release: the locked cells by their
   source, the student's answer cells by their position between them; it is flagged saying so;
@@ -42,7 +48,12 @@ from nbformat import NotebookNode
 from nbformat.v4.nbbase import random_cell_id
 from nbgrader.utils import compute_checksum
 
-MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024
+MiB = 1024 * 1024
+#: the most of a notebook grading reads: its cells' sources and metadata, once saved outputs
+#: and pasted images (attachments), which grading never reads, are stripped
+MAX_NOTEBOOK_BYTES = 20 * MiB
+#: the largest file read at all, outputs and attachments included
+MAX_FILE_BYTES = 100 * MiB
 #: notebook metadata ``read_submission`` leaves for ``sanitize``: the file name it read when
 #: the expected one was missing (``sanitize`` removes it and flags the submission)
 SUBMITTED_AS = "plaisante_submitted_as"
@@ -112,8 +123,11 @@ def read_submission(path: Path) -> NotebookNode:
     size = path.stat().st_size
     if size == 0:
         raise Unreadable("empty file: the submitted notebook has 0 bytes")
-    if size > MAX_NOTEBOOK_BYTES:
-        raise Unreadable(f"notebook file too large ({size} bytes, at most {MAX_NOTEBOOK_BYTES})")
+    if size > MAX_FILE_BYTES:
+        raise Unreadable(f"notebook file too large ({size / MiB:.0f} MiB, at most "
+                         f"{MAX_FILE_BYTES // MiB} MiB even with its saved outputs and pasted "
+                         "images): clear its outputs (Edit > Clear Outputs of All Cells), "
+                         "remove pasted images, save and submit it again")
     raw = path.read_bytes()
     try:
         text = raw.decode("utf-8")
@@ -127,15 +141,80 @@ def read_submission(path: Path) -> NotebookNode:
     except json.JSONDecodeError as error:
         raise Unreadable(f"invalid notebook: not valid JSON ({error.msg} at line "
                          f"{error.lineno}, column {error.colno})") from None
+    if isinstance(data, dict) and not isinstance(data.get("cells"), list) and \
+            isinstance(data.get("worksheets"), list) and data.get("nbformat") == 3:
+        return _from_v3(text)
     if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
         raise Unreadable("invalid notebook: the JSON has no list of cells")
+    _strip_unread(data, size)
     try:
-        notebook = nbformat.reads(text, as_version=4)
+        notebook = nbformat.from_dict(data)
+        notebook = nbformat.convert(notebook, 4)
         _unique_cell_ids(notebook)
         nbformat.validate(notebook)
         return notebook
     except Exception:  # noqa: BLE001  rebuild from what can be read
         return _rebuild(data)
+
+
+def _from_v3(text: str) -> NotebookNode:
+    """Return an nbformat 3 notebook (``worksheets`` of cells) as v4, converted by nbformat,
+    with its sources as ``read_submission`` leaves them."""
+    try:
+        notebook = nbformat.reads(text, as_version=4)
+    except Exception as error:  # noqa: BLE001  nbformat raises several kinds
+        raise Unreadable(f"invalid notebook: an nbformat 3 notebook nbformat cannot convert "
+                         f"({type(error).__name__})") from None
+    for cell in notebook.cells:
+        cell.source = _one_newline(_text(cell.get("source")))
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+        cell.pop("attachments", None)
+    if len(json.dumps(notebook)) > MAX_NOTEBOOK_BYTES:
+        raise Unreadable(f"notebook too large: its cells' sources take over "
+                         f"{MAX_NOTEBOOK_BYTES // MiB} MiB: remove the large text pasted into "
+                         "cells and submit it again")
+    _unique_cell_ids(notebook)
+    try:
+        nbformat.validate(notebook)
+    except Exception:  # noqa: BLE001  what nbformat converted, but not valid: rebuild it
+        return _rebuild(nbformat.from_dict(notebook))
+    return notebook
+
+
+def _one_newline(text: str) -> str:
+    """Return ``text`` with Windows (CRLF) and old Mac (CR) line endings as ``\n``, as
+    Jupyter writes them: an editor's line endings are not an edit."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _strip_unread(data: dict, size: int) -> None:
+    """Remove, in place, what grading never reads from the notebook JSON ``data``: saved
+    outputs and execution counts (nbgrader clears them before running) and pasted images
+    (cell attachments); make each cell's source one string with ``\n`` line endings.
+    Raises Unreadable when what is left, the cells' sources and metadata, is still over
+    ``MAX_NOTEBOOK_BYTES``, naming how much of the ``size`` bytes outputs and attachments took."""
+    outputs = attachments = 0
+    for cell in data["cells"]:
+        if not isinstance(cell, dict):
+            continue
+        if "source" in cell:
+            cell["source"] = _one_newline(_text(cell.get("source")))
+        if size > MAX_NOTEBOOK_BYTES:
+            outputs += len(json.dumps(cell.get("outputs", [])))
+            attachments += len(json.dumps(cell.get("attachments", {})))
+        if cell.get("cell_type") == "code":
+            cell["outputs"], cell["execution_count"] = [], None
+        cell.pop("attachments", None)
+    if size <= MAX_NOTEBOOK_BYTES:
+        return
+    left = len(json.dumps(data))
+    if left > MAX_NOTEBOOK_BYTES:
+        raise Unreadable(f"notebook too large: its cells' sources take {left / MiB:.0f} MiB "
+                         f"(at most {MAX_NOTEBOOK_BYTES // MiB} MiB, not counting saved "
+                         f"outputs ({outputs / MiB:.0f} MiB here) and pasted images "
+                         f"({attachments / MiB:.0f} MiB)): remove the large text pasted into "
+                         "cells and submit it again")
 
 
 def _unique_cell_ids(notebook: NotebookNode) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from rich.table import Table
 
 from ..scores import step_of
-from ..tables import cell, points, render
+from ..tables import cell, late_text, points, render
 from .result import SubmissionResult
 
 
@@ -57,8 +57,12 @@ def table(results: Iterable[SubmissionResult], maxima: Mapping[str, float] | Non
     grid.add_column("reasons, and where points were lost", overflow="fold")
     for r in results:
         notes = list(r.reasons)
+        late = late_text(r.seconds_late)
         if r.late_penalty:
-            notes.append(f"late: {r.late_penalty:g} point(s) off (submitted {r.timestamp})")
+            notes.append(f"late: {r.late_penalty:g} point(s) off{', ' + late if late else ''} "
+                         f"(submitted {r.timestamp})")
+        elif late:
+            notes.append(f"late: {late}, no late penalty method (submitted {r.timestamp})")
         if maxima and (r.status == "graded" or r.total > 0):
             notes.extend(lost_points(r, maxima, step_titles))
         grid.add_row(*map(cell, (r.student, r.status, f"{r.total:g} / {r.max_total:<4g}",

@@ -87,6 +87,9 @@ class SubmissionResult:
       0), and the assignment's maximum.
     * ``late_penalty``: points taken off for lateness, by the course's nbgrader late
       submission plugin (``AssignLatePenalties.plugin_class``, the due date in the gradebook).
+    * ``seconds_late``: how long after the due date (and any extension) it was submitted, as
+      nbgrader computes it (0 when on time, without a timestamp or a due date); shown with or
+      without a late penalty method.
     * ``seconds``: wall time spent grading this submission.
     * ``autograded``: path of the autograded notebook written under
       ``assignments/autograded/<student>/<assignment>/``, or None when none could be made.
@@ -108,6 +111,7 @@ class SubmissionResult:
     total: float = 0.0
     max_total: float = 0.0
     late_penalty: float = 0.0
+    seconds_late: float = 0.0
     seconds: float = 0.0
     autograded: str | None = None
     timestamp: str | None = None

@@ -24,8 +24,9 @@ from traitlets.config import Config
 
 from ..course import CourseLayout, course_config
 from . import sandbox as sb
-from .autograde import assignment_facts, autograde, write_notebook
+from .autograde import assignment_facts, autograde, seconds_late, write_notebook
 from .execute import is_setup
+from .handed_in import chosen_notebook, data_files, lms_late
 from .notebook_check import Unreadable, read_submission, sanitize
 from .result import Limits, SubmissionResult
 
@@ -129,19 +130,32 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
         raise
     result.cell_scores = {grade_id: 0.0 for grade_id in points}
     result.max_total = sum(points.values())
+    judge: dict[str, Any] = {}
     try:
         result.timestamp = read_timestamp(submitted_dir / "timestamp.txt", result)
+        choice = chosen_notebook(submitted_dir, assignment, release.cells)
         try:
-            clean = sanitize(read_submission(submitted_dir / f"{assignment}.ipynb"), release,
-                             assignment)
+            clean = sanitize(read_submission(choice.path), release, assignment)
         except Unreadable as problem:
             result.flag(str(problem))
             _remove_stale(out_dir, assignment)
             return result
+        if choice.reason:
+            result.flag(choice.reason)
+        elif choice.path.name != f"{assignment}.ipynb":
+            result.flag(f"graded {choice.path.name}, the only notebook of the assignment "
+                        f"submitted (expected {assignment}.ipynb)")
         for reason in clean.reasons:
             result.flag(reason)
-        judge = {"test_sources": tests, "student_names": list(names),
-                 "setup_sources": list(setup)}
+        late = lms_late(submitted_dir)
+        if late:
+            result.flag(late)
+        data = data_files(submitted_dir)
+        if data.reason:
+            result.flag(data.reason)
+        judge["data_files"] = data.files
+        judge.update({"test_sources": tests, "student_names": list(names),
+                      "setup_sources": list(setup)})
         _grade_in_memory(work, student, facts, clean.notebook, result, limits, sandbox, uid,
                          judge, config_of(root), zygote, (submitted_dir, out_dir))
     except Exception as error:  # noqa: BLE001  the grader's own failure: flag, never stop a batch
@@ -248,9 +262,12 @@ def _kernel_config(config: Config, limits: Limits, sandbox: bool, uid: int,
     execute.submission_seconds = float(limits.submission_seconds)
     execute.output_bytes = int(limits.output_bytes)
     execute.incident_file = str(incidents)
+    data = judge.get("data_files", {})
     for name, value in judge.items():
-        setattr(execute, name, value)
-    execute.extra_arguments = ["--HistoryManager.hist_file=:memory:"]
+        if name != "data_files":
+            setattr(execute, name, value)
+    execute.extra_arguments = ["--HistoryManager.hist_file=:memory:",
+                               *_data_arguments(data, scratch, sockets, sandbox)]
     execute.shutdown_kernel = "immediate"
     execute.store_widget_state = False  # widget messages would escape the output allowance
     manager = config.SandboxKernelManager
@@ -263,6 +280,32 @@ def _kernel_config(config: Config, limits: Limits, sandbox: bool, uid: int,
     if zygote is not None:
         manager.sandbox_zygote = 1
         manager.sandbox_preload = list(zygote.modules)
+
+
+def _data_arguments(files: dict[str, Path], scratch: Path, sockets: Path,
+                    sandbox: bool) -> list[str]:
+    """Put the submission's data ``files`` (name -> path) where its kernel finds them, and
+    return the kernel arguments that copy them into its working folder as it starts (again
+    at each restart). A sandboxed kernel's working folder is a tmpfs of its own: the files
+    wait in a folder of its sockets folder, the one host folder bound into its sandbox. An
+    unsandboxed kernel runs in ``scratch``: they are copied there."""
+    if not files:
+        return []
+    if not sandbox:
+        for name, path in files.items():
+            shutil.copyfile(path, scratch / name)
+        return []
+    staged = sockets / DATA_FOLDER
+    staged.mkdir(mode=0o755)
+    for name, path in files.items():
+        shutil.copyfile(path, staged / name)
+        (staged / name).chmod(0o644)
+    line = f"__import__('plaisante.kernel_data').kernel_data.copy_in({str(staged)!r})"
+    return [f"--IPKernelApp.exec_lines={json.dumps([line])}"]
+
+
+#: the folder of a kernel's sockets folder its data files wait in
+DATA_FOLDER = "plaisante-data"
 
 
 def _read_incidents(incidents: Path, result: SubmissionResult) -> None:
@@ -320,6 +363,7 @@ def _grade_in_memory(work: Path, student: str, facts: Any, notebook: nbformat.No
     for grade_id in result.cell_scores:
         result.cell_scores[grade_id] = done.scores.get(grade_id, 0.0)
     result.late_penalty = done.late_penalty
+    result.seconds_late = seconds_late(facts, student, result.timestamp)
     if not result.still_current(submitted_dir, assignment):
         return  # the newer submission's grading publishes its own
     target = out_dir / f"{assignment}.ipynb"

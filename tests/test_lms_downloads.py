@@ -1,0 +1,198 @@
+"""LMS downloads as Canvas, Moodle, Blackboard and Brightspace make them: every student of the
+class is collected, a resubmitting student's newest attempt is graded and the older ones are
+set aside (kept in ``replaced/`` and named), late markers and submission times are kept, and
+one student's folder is never read as a class of students named after its notebooks."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+from course_cli import cli as run
+from course_cli import new_course
+
+from plaisante.collect import collected, student_id
+from plaisante.course import CourseLayout
+
+ROOT = Path(__file__).resolve().parents[1]
+ASSIGNMENT = "plaisante"
+SAMPLES = ROOT / "assignments" / "samples" / ASSIGNMENT
+FULL = SAMPLES / "full_marks.ipynb"
+UNTOUCHED = SAMPLES / "untouched.ipynb"
+PARTIAL = SAMPLES / "syntax_error_in_count_values.ipynb"
+MANIFEST = json.loads((SAMPLES / "manifest.json").read_text(encoding="utf-8"))
+PARTIAL_TOTAL = MANIFEST["samples"]["syntax_error_in_count_values"]["expected"]["total"]
+
+
+def packed(tmp_path: Path, members: dict[str, Path | str]) -> Path:
+    """A zip of ``members`` (path in the zip -> a file to copy, or text)."""
+    archive = tmp_path / "download.zip"
+    with zipfile.ZipFile(archive, "w") as out:
+        for name, content in members.items():
+            if isinstance(content, Path):
+                out.write(content, name)
+            else:
+                out.writestr(name, content)
+    return archive
+
+
+def kept(found, student: str) -> list[str]:
+    return next(s for s in found.submissions if s.student == student).kept.notebooks
+
+
+def test_canvas_names_resubmissions_and_late_markers(tmp_path):
+    archive = packed(tmp_path, {
+        "smithada_101_9001_plaisante.ipynb": FULL,
+        "leeben_102_9002_plaisante.ipynb": UNTOUCHED,
+        "leeben_102_9107_plaisante-1.ipynb": FULL,
+        "leeben_102_9108_data.txt": "8\n",
+        "wucy_LATE_103_9050_plaisante.ipynb": PARTIAL,
+    })
+    found = collected(archive, None, tmp_path / "unpacked")
+    assert found.layout == "Canvas"
+    assert [s.student for s in found.submissions] == ["leeben", "smithada", "wucy"]
+    ben = found.submissions[0]
+    assert ben.kept.shown == "leeben_102_9107_plaisante-1.ipynb"
+    assert sorted(ben.kept.files) == ["data.txt", "plaisante.ipynb"]
+    assert [a.shown for a in ben.set_aside] == ["leeben_102_9002_plaisante.ipynb"]
+    assert found.submissions[2].kept.late == "Canvas marked it LATE"
+    assert found.submissions[2].kept.timestamp is None
+
+
+def test_blackboard_attempts_by_date_and_their_receipts(tmp_path):
+    folder = tmp_path / "download"
+    folder.mkdir()
+    for name, source in (
+            ("Week 3_smithada_attempt_2026-11-30-09-15-00_plaisante.ipynb", UNTOUCHED),
+            ("Week 3_smithada_attempt_2026-12-01-22-05-10_plaisante.ipynb", FULL),
+            ("Week 3_leeben_attempt_2026-11-29-08-00-00_plaisante.ipynb", PARTIAL)):
+        shutil.copy(source, folder / name)
+    (folder / "Week 3_smithada_attempt_2026-12-01-22-05-10.txt").write_text("Name: Ada\n")
+    (folder / "Week 3_leeben_attempt_2026-11-29-08-00-00_data.txt").write_text("8\n")
+    found = collected(folder, None, zone=datetime.timezone(datetime.timedelta(hours=-5)))
+    assert [s.student for s in found.submissions] == ["leeben", "smithada"]
+    ada = found.submissions[1]
+    assert ada.kept.timestamp == datetime.datetime(2026, 12, 2, 3, 5, 10,
+                                                   tzinfo=datetime.timezone.utc)
+    assert [a.label for a in ada.set_aside] == ["attempt-2026-11-30-09-15-00"]
+    assert sorted(found.submissions[0].kept.files) == ["data.txt", "plaisante.ipynb"]
+    assert found.skipped == []  # the receipt is the LMS's own
+
+
+def test_moodle_folders_per_student_nested_in_the_download(tmp_path):
+    top = "CS1-Plaisante-123/"
+    archive = packed(tmp_path, {
+        top + "Ada Smith_501_assignsubmission_file_/plaisante.ipynb": FULL,
+        top + "Ben Lee_502_assignsubmission_file_/plaisante.ipynb": UNTOUCHED,
+        top + "Ben Lee_502_assignsubmission_file_/plaisante-Copy1.ipynb": FULL,
+        top + "Ben Lee_502_assignsubmission_file_/data/data.txt": "8\n",
+        top + "Zoë Ó Brien_503_assignsubmission_file_/work.ipynb": PARTIAL,
+        top + "Ada Smith_777_assignsubmission_file_/plaisante.ipynb": PARTIAL,
+        top + "Ben Lee_502_assignsubmission_onlinetext_/onlinetext.html": "<p>hi</p>",
+    })
+    found = collected(archive, None, tmp_path / "unpacked")
+    assert found.layout == "Moodle"
+    assert [s.student for s in found.submissions] == [
+        "ada_smith_501", "ada_smith_777", "ben_lee", "zoe_o_brien"]
+    assert kept(found, "ben_lee") == ["plaisante-Copy1.ipynb", "plaisante.ipynb"]
+    assert "data.txt" in next(s for s in found.submissions if s.student == "ben_lee").kept.files
+
+
+def test_brightspace_files_and_folders_with_their_dates(tmp_path):
+    archive = packed(tmp_path, {
+        "index.html": "<html></html>",
+        "9001-501 - Ada Smith - Dec 1, 2026 1030 AM - plaisante.ipynb": UNTOUCHED,
+        "9044-501 - Ada Smith - Dec 1, 2026 1145 PM - plaisante.ipynb": FULL,
+        "9002-502 - Ben Lee - Nov 30, 2026 905 AM/plaisante.ipynb": PARTIAL,
+        "9002-502 - Ben Lee - Nov 30, 2026 905 AM/data.txt": "8\n",
+    })
+    found = collected(archive, None, tmp_path / "unpacked")
+    assert found.layout == "Brightspace"
+    assert [s.student for s in found.submissions] == ["ada_smith", "ben_lee"]
+    ada, ben = found.submissions
+    assert ada.kept.timestamp == datetime.datetime(2026, 12, 1, 23, 45,
+                                                   tzinfo=datetime.timezone.utc)
+    assert len(ada.set_aside) == 1 and "1030 AM" in ada.set_aside[0].shown
+    assert sorted(ben.kept.files) == ["data.txt", "plaisante.ipynb"]
+    assert found.skipped == []
+
+
+def test_a_notebook_over_the_limit_in_a_zip_leaves_out_that_file_only(tmp_path):
+    archive = packed(tmp_path, {"ada.ipynb": FULL, "ben.ipynb": "{" + " " * (101 << 20) + "}"})
+    found = collected(archive, None, tmp_path / "unpacked")
+    assert [s.student for s in found.submissions] == ["ada"]
+    assert found.refused == [("ben", "ben.ipynb", "nothing of it could be read: ben.ipynb "
+                                                  "(over 100 MiB)")]
+
+
+def test_a_students_own_folder_is_not_a_class(tmp_path):
+    folder = tmp_path / "ada"
+    folder.mkdir()
+    shutil.copy(UNTOUCHED, folder / "plaisante.ipynb")
+    shutil.copy(FULL, folder / "plaisante-Copy1.ipynb")
+    with pytest.raises(ValueError, match=r"looks like one student's submission .* submit it "
+                                         r"with --student ID"):
+        collected(folder, None, assignments=[ASSIGNMENT])
+
+
+def test_names_become_student_ids():
+    assert student_id("Zoë  O'Brien") == "zoe_o_brien"
+    assert student_id("李") == ""
+
+
+# ----------------------------------------------------------------------------- submitted, graded
+
+@pytest.mark.nbgrader
+def test_a_canvas_class_with_a_resubmission_is_collected_whole_and_graded(tmp_path):
+    root = new_course(tmp_path / "course")
+    run("release", ASSIGNMENT, cwd=root)
+    archive = packed(tmp_path, {
+        "smithada_101_9001_plaisante.ipynb": FULL,
+        "leeben_102_9002_plaisante.ipynb": UNTOUCHED,
+        "leeben_102_9107_plaisante-1.ipynb": FULL,
+        "wucy_LATE_103_9050_plaisante.ipynb": PARTIAL,
+    })
+    done = run("submit", str(archive), cwd=root)
+    layout = CourseLayout(root)
+    assert layout.submitted_students(ASSIGNMENT) == ["leeben", "smithada", "wucy"]
+    set_aside = [line for line in done.stdout.splitlines() if "set aside" in line]
+    assert len(set_aside) == 1 and set_aside[0].startswith("leeben: set aside an older "
+                                                           "attempt (leeben_102_9002_")
+    kept_aside = layout.replaced("leeben") / "file-9002" / "plaisante.ipynb"
+    assert kept_aside.is_file()
+    assert not (layout.submitted("smithada", ASSIGNMENT).parent / "timestamp.txt").exists()
+    run("grade", ASSIGNMENT, "--workers", "1", cwd=root)
+    reports = {s: json.loads(layout.report(ASSIGNMENT, s).read_text(encoding="utf-8"))
+               for s in ("leeben", "smithada", "wucy")}
+    assert {s: r["total"] for s, r in reports.items()} == {
+        "leeben": 100, "smithada": 100, "wucy": PARTIAL_TOTAL}
+    assert reports["leeben"]["status"] == "graded"
+    assert reports["wucy"]["reasons"] == [
+        "late: Canvas marked it LATE, and its download gives no submission time, so no late "
+        "penalty was computed: check the time in the LMS"]
+
+
+@pytest.mark.nbgrader
+def test_a_students_folder_with_a_data_file_is_submitted_and_graded(tmp_path):
+    root = new_course(tmp_path / "course")
+    run("release", ASSIGNMENT, cwd=root)
+    folder = tmp_path / "ada"
+    folder.mkdir()
+    shutil.copy(UNTOUCHED, folder / "plaisante.ipynb")
+    shutil.copy(FULL, folder / "plaisante-Copy1.ipynb")
+    (folder / "data.txt").write_text("8\n")
+    refused = run("submit", str(folder), cwd=root, check=False)
+    assert refused.returncode != 0 and "submit it with --student ID" in refused.stderr
+    assert CourseLayout(root).submitted_students(ASSIGNMENT) == []
+    run("submit", str(folder), "--student", "ada", cwd=root)
+    submitted = CourseLayout(root).submitted("ada", ASSIGNMENT).parent
+    assert sorted(p.name for p in submitted.iterdir()) == [
+        "data.txt", "plaisante-Copy1.ipynb", "plaisante.ipynb", "timestamp.txt"]
+    run("grade", ASSIGNMENT, "--workers", "1", cwd=root)
+    report = json.loads(CourseLayout(root).report(ASSIGNMENT, "ada").read_text("utf-8"))
+    assert report["total"] == 100
+    assert "plaisante-Copy1.ipynb (12), plaisante.ipynb (0)" in report["reasons"][0]
