@@ -162,9 +162,13 @@ def expect_state(machine: Any, call: str, **expected: Any) -> None:
 
 
 def state(machine: Any) -> dict[str, Any]:
-    """Return the machine's observable state (for "changes nothing")."""
-    return {name: run(f"machine.{name}", lambda name=name: getattr(machine, name))
-            for name in ("credits", "games", "bet", "cards", "held", "dealt")}
+    """Return the machine's observable state (for "changes nothing"), its lists copied: in
+    the student's own kernel an attribute is the machine's own list, which a refused call
+    may change in place (cards replaced before the "deal first" error) after it is read."""
+    values = {name: run(f"machine.{name}", lambda name=name: getattr(machine, name))
+              for name in ("credits", "games", "bet", "cards", "held", "dealt")}
+    return {name: list(value) if _type(value) is list else value
+            for name, value in values.items()}
 
 
 def expect_refused(machine: Any, call: str, action: Callable[[], Any],
