@@ -1,20 +1,24 @@
-"""A small AST mutator for a source notebook's reference solution, and the run that judges
-each mutant with the notebook's own test cells through the loopback judge (issue 10).
+"""A small AST mutator for the five assignments' reference solutions, and the run that judges
+each mutant with the notebook's own test cells through the loopback judge.
 
-Only the code between ``### BEGIN SOLUTION`` and ``### END SOLUTION`` in the cells named is
-mutated: what a student writes. Each mutant changes one thing (operators below); the
-notebook's answer cells are run with that one cell changed, and the mutated step's test cells
-are judged once: a test cell that fails in its visible lines kills the mutant for the visible
-tests, one that fails anywhere kills it for all tests. Each mutant runs in a forked process
-with a time limit, so a mutant that loops or breaks the process's state is judged alone.
+Only the code between ``### BEGIN SOLUTION`` and ``### END SOLUTION`` in each assignment's
+answer cells (``answer_cells``) is mutated: what a student writes. Each mutant changes one
+thing (operators below); the notebook's answer cells are run with that one cell changed, and
+the mutated step's test cells are judged once: a test cell that fails in its visible lines
+kills the mutant for the visible tests, one that fails anywhere kills it for all tests. Each
+mutant runs in a forked process with a time limit, so a mutant that loops or breaks the
+process's state is judged alone. ``reference_mutants`` gives the mutants alone, as the
+differential test (tests/differential.py) grades them both ways.
 
-    .venv/bin/python tests/mutation.py     # prints the per-step table and the survivors
+    .venv/bin/python tests/mutation.py [ASSIGNMENT]  # the per-step table and the survivors
 
 Operators (one change each): a comparison flipped at its boundary or negated (== !=, < <=,
 > >=, in / not in, is / is not); + and - swapped, * and / swapped; += made -= or =; an int
 constant one more or one less; True / False swapped; and / or swapped; a ``not`` removed; an
 ``if``'s condition negated; a returned value replaced by None; a simple statement (call,
-assignment, raise) deleted; two statements in a row swapped; a name confused with the next
+assignment, raise) deleted; two statements in a row swapped; a copy dropped (``list(x)``,
+``dict(x)``, ``set(x)``, ``x.copy()``, ``copy.copy(x)``, ``copy.deepcopy(x)`` made ``x``, so
+the code changes what it was given); a name confused with the next
 of its family (the hand names, in the table's order; RANKS / SUITS; the Tableau's lists).
 Strings are not mutated: the spec fixes what a message names (the allowed ranks), not its
 words.
@@ -40,16 +44,15 @@ import nbformat
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from loopback_judge import kernel_namespace, verdicts  # noqa: E402
-
+ASSIGNMENTS = ("plaisante", "deck", "video_poker", "holdem", "tricks")
 SOURCE = ROOT / "solutions" / "plaisante" / "plaisante.ipynb"
 RELEASE = ROOT / "starter" / "plaisante" / "plaisante.ipynb"
-#: The reference's solution cells, by step. Left out: the trace-it-by-hand answers (a value
-#: the visible test checks only for shape, by design), the *_my_tests cells (the reference's
-#: own tests: they are tests, graded against buggy versions already) and the optional
+#: Solution cells that are not answer cells: the trace-it-by-hand answers (a value the
+#: visible test checks only for shape, by design), the *_my_tests cells (the reference's own
+#: tests: they are tests, graded against buggy versions already) and the optional
 #: going-further cell (no points).
-PLAISANTE_CELLS = {1: "step1_card_code", 2: "step2_count_values_code", 3: "step3_has_checks",
-                   4: "step4_scoring", 5: "step5_tableau"}
+NOT_ANSWERS = re.compile(r"_trace_answer$|_my_tests_code$|^going_further$")
+STEP = re.compile(r"^step(\d+)_")
 TIME_LIMIT = 60.0  # seconds for one mutant's cells; a mutant past it is killed (a timeout)
 
 COMPARE_SWAPS: dict[type, type] = {
@@ -128,6 +131,8 @@ def _changes(node: ast.AST, parent: ast.AST | None) -> Iterator[tuple[str, Calla
         yield other, lambda: setattr(node, "attr", other)
     elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         yield "drop not", lambda: _replace(parent, node, node.operand)
+    elif (copied := _copied(node)) is not None:
+        yield "drop copy", lambda: _replace(parent, node, copied)
     if isinstance(node, ast.If) and not _negation_is_a_swap(node.test):
         yield "negate if", lambda: setattr(node, "test", ast.UnaryOp(ast.Not(), node.test))
     if isinstance(node, ast.Return) and node.value is not None and not (
@@ -136,6 +141,23 @@ def _changes(node: ast.AST, parent: ast.AST | None) -> Iterator[tuple[str, Calla
     if isinstance(node, (ast.Expr, ast.Assign, ast.AugAssign, ast.Raise)) and not (
             isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)):
         yield "delete", lambda: _replace(parent, node, ast.Pass())
+
+
+def _copied(node: ast.AST) -> ast.expr | None:
+    """What ``node`` copies when it is a copy of one value (``copy.copy(x)``,
+    ``copy.deepcopy(x)``, ``list(x)``, ``dict(x)``, ``set(x)``, ``x.copy()``), else None:
+    dropping the copy makes the code change the value it was given."""
+    if not isinstance(node, ast.Call) or node.keywords:
+        return None
+    func = node.func
+    if len(node.args) == 1 and (
+            isinstance(func, ast.Name) and func.id in ("list", "dict", "set")
+            or isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+            and func.value.id == "copy" and func.attr in ("copy", "deepcopy")):
+        return node.args[0]
+    if not node.args and isinstance(func, ast.Attribute) and func.attr == "copy":
+        return func.value
+    return None
 
 
 def _swapper(body: list[Any], i: int) -> Callable[[], None]:
@@ -186,9 +208,10 @@ def mutants_of(step: int, cell: str, source: str) -> list[Mutant]:
 
     def points(tree: ast.AST) -> list[tuple[ast.AST, Callable[[], None], tuple[Any, ...]]]:
         found = []
+        places = _statement_places(tree)
         for node, parent in _walk(tree):
             if getattr(node, "lineno", None) in lines:
-                where = _statement_place(node, tree)
+                where = places[id(node)]
                 found.extend((node, make, where) for _name, make in _changes(node, parent))
             for name, body in ast.iter_fields(node):  # two solution statements swapped
                 if isinstance(body, list):
@@ -216,17 +239,23 @@ def mutants_of(step: int, cell: str, source: str) -> list[Mutant]:
     return mutants
 
 
-def _statement_place(node: ast.AST, tree: ast.AST) -> tuple[ast.AST, str, int]:
-    """Where the innermost statement holding ``node`` sits: (its parent, field, index)."""
-    place = None
-    for parent, _ in _walk(tree):
-        for name, value in ast.iter_fields(parent):
-            if isinstance(value, list):
-                for index, item in enumerate(value):
-                    if isinstance(item, ast.stmt) and any(n is node for n in ast.walk(item)):
-                        place = (parent, name, index)  # later finds are deeper
-    assert place is not None
-    return place
+def _statement_places(tree: ast.AST) -> dict[int, tuple[ast.AST, str, int]]:
+    """Where the innermost statement holding each node sits: {id(node): (its parent, field,
+    index)}, for every node inside a statement of ``tree`` (a statement holds itself)."""
+    places: dict[int, tuple[ast.AST, str, int]] = {}
+
+    def visit(node: ast.AST, place: tuple[ast.AST, str, int] | None) -> None:
+        for name, value in ast.iter_fields(node):
+            items = value if isinstance(value, list) else [value]
+            for index, item in enumerate(items):
+                if isinstance(item, ast.AST):
+                    here = (node, name, index) if isinstance(item, ast.stmt) and \
+                        isinstance(value, list) else place
+                    if here is not None:
+                        places[id(item)] = here
+                    visit(item, here)
+    visit(tree, None)
+    return places
 
 
 # ----------------------------------------------------------------------------- the run
@@ -244,6 +273,8 @@ class Outcome:
 def judge(mutant: Mutant, notebook: nbformat.NotebookNode, tests: dict[str, str],
           setup: dict[str, Any], names: set[str]) -> tuple[bool, bool, str]:
     """Run the notebook's answer cells with ``mutant`` and its step's test cells, once."""
+    from loopback_judge import kernel_namespace, verdicts  # the judge: only when judging
+
     step_tests = {k: v for k, v in tests.items() if k.startswith(f"step{mutant.step}_")}
     namespace = kernel_namespace(notebook, **{mutant.cell: mutant.source})
     results = verdicts(step_tests, setup, names, namespace)
@@ -296,21 +327,52 @@ def run_all(mutants: list[Mutant], notebook: nbformat.NotebookNode, tests: dict[
     return [outcomes[i] for i in range(len(mutants))]
 
 
-def plaisante_run(workers: int = 2) -> list[Outcome]:
-    """Mutate the Plaisante reference's solution cells and judge every mutant."""
+def source_notebook(assignment: str) -> nbformat.NotebookNode:
+    """The assignment's source notebook (solutions/<id>/<id>.ipynb)."""
+    return nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
+
+
+def answer_cells(assignment: str) -> dict[str, int]:
+    """Return {grade_id: step} of the assignment's answer cells, in notebook order: its
+    solution cells but the trace answers, the own-tests cells and the going-further cell."""
+    found = {}
+    for cell in source_notebook(assignment).cells:
+        nbgrader = cell.metadata.get("nbgrader", {})
+        grade_id = nbgrader.get("grade_id", "")
+        if nbgrader.get("solution") and not NOT_ANSWERS.search(grade_id):
+            step = STEP.match(grade_id)
+            assert step, f"{assignment}: answer cell {grade_id!r} is not named stepN_…"
+            found[grade_id] = int(step.group(1))
+    return found
+
+
+def reference_mutants(assignment: str) -> list[Mutant]:
+    """Every one-change mutant of the assignment's answer cells, cell by cell."""
+    cells = {cell.metadata.get("nbgrader", {}).get("grade_id"): cell
+             for cell in source_notebook(assignment).cells}
+    return [mutant for grade_id, step in answer_cells(assignment).items()
+            for mutant in mutants_of(step, grade_id, cells[grade_id].source)]
+
+
+def assignment_run(assignment: str, workers: int = 2) -> list[Outcome]:
+    """Mutate the assignment's answer cells and judge every mutant."""
     from plaisante.grading.execute import is_test
     from plaisante.grading.judge import setup_namespace
     from plaisante.grading.submission import setup_sources, student_names
 
-    source = nbformat.read(SOURCE, as_version=4)
-    release = nbformat.read(RELEASE, as_version=4)
-    cells = {cell.metadata.get("nbgrader", {}).get("grade_id"): cell for cell in source.cells}
-    mutants = [mutant for step, grade_id in PLAISANTE_CELLS.items()
-               for mutant in mutants_of(step, grade_id, cells[grade_id].source)]
+    source = source_notebook(assignment)
+    release = nbformat.read(ROOT / "starter" / assignment / f"{assignment}.ipynb",
+                            as_version=4)
     tests = {cell.metadata.nbgrader["grade_id"]: cell.source for cell in source.cells
              if is_test(cell)}
     setup = setup_namespace(setup_sources(release))
-    return run_all(mutants, source, tests, setup, set(student_names(release)), workers)
+    return run_all(reference_mutants(assignment), source, tests, setup,
+                   set(student_names(release)), workers)
+
+
+def plaisante_run(workers: int = 2) -> list[Outcome]:
+    """Mutate the Plaisante reference's answer cells and judge every mutant."""
+    return assignment_run("plaisante", workers)
 
 
 def table(outcomes: list[Outcome], equivalent: dict[str, str]) -> list[dict[str, Any]]:
@@ -340,7 +402,7 @@ if __name__ == "__main__":
     from test_mutation import EQUIVALENT
 
     started = time.monotonic()
-    found = plaisante_run()
+    found = assignment_run(sys.argv[1] if len(sys.argv) > 1 else "plaisante")
     print(markdown(table(found, EQUIVALENT)))
     print(f"\n{len(found)} mutants in {time.monotonic() - started:.0f} s")
     print("\nSurvivors of all tests:")

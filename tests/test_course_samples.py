@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from course_cli import cli, new_course
+from differential import Verdicts, explain, sample_cases
 
 from plaisante import scores
 from plaisante.course import CourseLayout
@@ -107,3 +108,18 @@ def test_video_pokers_find_the_bugs_feedback_says_how_many_were_caught_never_whi
     assert "my_port_tests fails on a correct hand_name, Machine, so it cannot be graded: " \
            "machine.place_bet()  → ValueError: a bet of 15 needs 15 credits; you have 12" \
            in html.unescape(page["port_tests_fail_on_correct_code"])
+
+
+@pytest.mark.sandbox
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_both_modes_give_every_sample_the_same_points_in_every_cell(
+        judged: Path, autograded: Path, assignment: str) -> None:
+    """The differential test (test_differential.py) of these samples, on the two courses
+    graded above: every sample but those that attack the grader."""
+    disagreements = []
+    for case in sample_cases(assignment):
+        verdicts = Verdicts(scores.cell_scores(judged, case.student, assignment),
+                            scores.cell_scores(autograded, case.student, assignment))
+        assert verdicts.judge, case.name
+        disagreements += [explain(case, verdicts)] if verdicts.disagreements() else []
+    assert disagreements == []

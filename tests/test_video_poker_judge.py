@@ -11,7 +11,14 @@ import os
 import nbformat
 import pytest
 from loopback_judge import kernel_namespace, verdicts
-from video_poker_support import RELEASE, SOURCE, mistaken  # noqa: F401  SOURCE, RELEASE: conftest
+from video_poker_support import (  # noqa: F401  SOURCE, RELEASE: conftest
+    RELEASE,
+    SOURCE,
+    mistaken,
+    module_with,
+)
+
+from plaisante.checking import CheckFailed
 
 
 @pytest.fixture(autouse=True)
@@ -46,6 +53,21 @@ def test_a_failing_machine_check_names_the_call_expected_and_actual(source, test
     message = results["step4_machine"].error[1]
     assert "draw()" in message and "expected machine.cards = [Q♣ K♦ K♥ K♣ A♣]" in message
     assert "got [K♦ K♥ K♣ Q♣ A♣]" in message
+
+
+def test_a_refused_call_that_changes_a_list_in_place_fails_in_both_modes(source, tests, setup,
+                                                                        names) -> None:
+    """A draw refused before a deal that replaced cards first: the judge reads copies, the
+    student's own kernel the machine's own list, and both must see the change."""
+    expected = ("after draw() before a deal (refused): expected machine.cards = "
+                "[Q♣ K♦ K♥ K♣ A♣], got [9♠ K♦ K♥ K♣ 5♠]")
+    results = verdicts(tests, setup, names,
+                       kernel_namespace(source, **mistaken("refused_draw_replaces_cards")))
+    assert results["step4_machine"].error == ("CheckFailed", expected)
+    module = module_with(mistaken("refused_draw_replaces_cards"))
+    with pytest.raises(CheckFailed) as own_kernel:
+        module.check_machine(module.Machine)
+    assert str(own_kernel.value) == expected
 
 
 # ------------------------------------------------------------------ step 5: tests of the port

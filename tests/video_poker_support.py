@@ -73,6 +73,15 @@ MISTAKES: dict[str, shared.Mistake] = {
         "\"a game is on: draw first\")\n        if self.bet < MIN_BET:\n            raise "
         "ValueError(f\"bet at least {MIN_BET} before dealing\")\n",
         {"step4_machine", "step4_bets_hidden"}),
+    "refused_draw_replaces_cards": (
+        "step4_machine_code",
+        "        if not self.dealt:\n            raise ValueError(\"deal first: there is no "
+        "game to draw in\")\n        for position in range(HAND_SIZE):\n            if not "
+        "self.held[position]:\n                self.cards[position] = self.deck.pop()\n",
+        "        for position in range(HAND_SIZE):\n            if not self.held[position]:\n"
+        "                self.cards[position] = self.deck.pop()\n        if not self.dealt:\n"
+        "            raise ValueError(\"deal first: there is no game to draw in\")\n",
+        {"step4_machine"}),
 }
 
 
