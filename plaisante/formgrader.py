@@ -5,7 +5,9 @@ read the course's ``nbgrader_config.py``) and the browser opens on the formgrade
 rest of JupyterLab is at ``/lab`` on the same server. The course's exchange folder
 (``assignments/exchange``, set in ``nbgrader_config.py``) is made first, so nbgrader's
 assignment list finds a writable exchange instead of logging CRITICAL "Unwritable directory"
-every few seconds. Names come from the roster (``plaisante roster import``).
+every few seconds. Names come from the roster (``plaisante roster import``). Its pages are
+served under a Content Security Policy (``plaisante.formgrader_policy``) and show a student's
+notebook in inert forms (``plaisante.inert``, set in the course's ``nbgrader_config.py``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import sys
 from pathlib import Path
 
 from .course import CourseLayout, course_config, nbgrader_env
+
+POLICY_EXTENSION = "plaisante.formgrader_policy"
 
 
 def exchange_folder(root: Path) -> Path:
@@ -34,7 +38,9 @@ def command(root: Path, *, port: int | None = None, open_browser: bool = True,
             extra: tuple[str, ...] = ()) -> list[str]:
     """Return the JupyterLab command line that serves ``root`` and opens the formgrader."""
     cmd = [sys.executable, "-m", "jupyter", "lab", f"--ServerApp.root_dir={root}",
-           "--LabApp.default_url=/formgrader"]
+           "--LabApp.default_url=/formgrader",
+           # the formgrader's pages under a Content Security Policy (plaisante.formgrader_policy)
+           f"--ServerApp.jpserver_extensions={POLICY_EXTENSION}=True"]
     if port is not None:
         cmd += [f"--ServerApp.port={port}", "--ServerApp.port_retries=0"]
     if not open_browser:
