@@ -157,14 +157,18 @@ def main(argv: list[str] | None = None) -> int:
         return _run(args)
     except (ValueError, FileNotFoundError, FileExistsError, PermissionError,
             RuntimeError) as error:  # what the kit raises for a run that cannot go on
-        print(f"plaisante: {error}", file=sys.stderr)
+        from .tables import plain
+
+        print(f"plaisante: {plain(error)}", file=sys.stderr)
     except subprocess.CalledProcessError as error:
         print(f"plaisante: {' '.join(map(str, error.cmd[2:]))} failed (exit {error.returncode});"
               " its output is above", file=sys.stderr)
     except Exception as error:
         if type(error).__name__ != "MissingEntry":  # nbgrader's, imported only when needed
             raise
-        print(f"plaisante: {error}", file=sys.stderr)
+        from .tables import plain
+
+        print(f"plaisante: {plain(error)}", file=sys.stderr)
     return 2
 
 
@@ -387,6 +391,7 @@ def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
     import tempfile
 
     from .collect import DEFAULT_PATTERN, collected
+    from .tables import plain
 
     if args.student:
         raise ValueError("--student names one notebook's student: for a folder or .zip, "
@@ -395,7 +400,7 @@ def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
         found = collected(args.notebook, args.pattern or DEFAULT_PATTERN, Path(unpacked))
         refused = 0
         for student, notebook in found.found:
-            shown = notebook if Path(args.notebook).is_dir() else found.names[student]
+            shown = plain(notebook if Path(args.notebook).is_dir() else found.names[student])
             try:
                 why = _unreadable(notebook)
                 if why:
@@ -413,14 +418,17 @@ def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
                       f"({type(error).__name__}: {_one_line(str(error))})")
     if found.skipped:
         print(f"skipped {len(found.skipped)} file(s) the pattern does not name: "
-              f"{', '.join(found.skipped[:5])}{'…' if len(found.skipped) > 5 else ''}")
+              f"{plain(', '.join(found.skipped[:5]))}{'…' if len(found.skipped) > 5 else ''}")
     print(f"{len(found.found) - refused} submitted, {refused} refused")
     return 1 if refused else 0
 
 
 def _one_line(text: str, most: int = 300) -> str:
-    """Return the first line of ``text``, cut to ``most`` characters."""
-    line = (text.splitlines() or [""])[0]
+    """Return the first line of ``text``, cut to ``most`` characters, as a terminal may show
+    it (``tables.plain``: a message can quote a file name a student chose)."""
+    from .tables import plain
+
+    line = plain((text.splitlines() or [""])[0])
     return line if len(line) <= most else line[:most] + "…"
 
 
