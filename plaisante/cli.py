@@ -4,7 +4,7 @@ Every command that acts on assignments takes their ids (plaisante list shows the
 it acts on every assignment of the course. grade is the way to autograde (sandboxed; README).
 
     plaisante list                                # the course's assignments
-    plaisante release [ID …]                      # solutions/ → starter/ (generate_assignment)
+    plaisante release [ID …]                      # solutions/ → starter/ → exchange (nbgrader)
     plaisante submit NOTEBOOK --student S [--assignment ID]
     plaisante submit FOLDER_OR_ZIP [--pattern REGEX]  # many; ids from file names (zip_collect)
     plaisante grade [ID …] [--student S …]        # autograde, sandboxed; a table of scores
@@ -52,7 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-browser", action="store_true", help="print the address, open nothing")
     p.add_argument("--student", help="play on this student's submitted functions (run in the "
                                      "grading sandbox) instead of the reference")
-    p = sub.add_parser("release", help="generate the student version into starter/")
+    p = sub.add_parser("release", help="generate the student version into starter/ and "
+                                       "release it into the course's exchange")
     p.add_argument("assignments", **ids)
     p = sub.add_parser("submit", help="copy a student's notebook into assignments/submitted; "
                                       "or every notebook of a folder or .zip (LMS download)")
@@ -215,10 +216,10 @@ def _run(args: argparse.Namespace) -> int:
                                 "--log-level=ERROR", root=root)
             print(f"plaisante release: {assignment} -> {_released(layout, assignment)}"
                   + (", replacing the earlier release" if again else ""))
-        try:  # the course's exchange, for nbgrader's release_assignment and collect
-            from .formgrader import exchange_folder
+        try:  # into the course's exchange too: "released" in the formgrader, fetched there
+            from .formgrader import release_to_exchange
 
-            exchange_folder(root)
+            release_to_exchange(root, chosen(layout, args.assignments))
         except ValueError:
             pass  # a course whose nbgrader_config.py sets no exchange: nbgrader's default
     elif args.command == "submit":

@@ -34,6 +34,33 @@ def exchange_folder(root: Path) -> Path:
     return folder
 
 
+def release_to_exchange(root: Path, assignments: list[str]) -> Path:
+    """Release each of ``assignments`` (their student versions in ``starter/``) into the
+    course's exchange with nbgrader's own release (``ExchangeReleaseAssignment``, as
+    ``nbgrader release_assignment --force``), so the formgrader shows them "released" and
+    students on a shared server fetch them from JupyterLab; return the exchange folder.
+    Raises ValueError when the course's nbgrader_config.py sets no exchange."""
+    import logging
+
+    from nbgrader.auth import Authenticator
+    from nbgrader.coursedir import CourseDirectory
+    from nbgrader.exchange.default.release_assignment import ExchangeReleaseAssignment
+
+    folder = exchange_folder(root)
+    config = course_config(root)
+    config.CourseDirectory.root = str(root)
+    quiet = logging.getLogger("plaisante.release")
+    quiet.setLevel(logging.ERROR)  # not its notice that it opens the exchange to students
+    for assignment in assignments:
+        coursedir = CourseDirectory(config=config, log=quiet)
+        coursedir.assignment_id = assignment
+        release = ExchangeReleaseAssignment(coursedir=coursedir, config=config, log=quiet,
+                                            authenticator=Authenticator(config=config))
+        release.force = True
+        release.start()
+    return folder
+
+
 def command(root: Path, *, port: int | None = None, open_browser: bool = True,
             extra: tuple[str, ...] = ()) -> list[str]:
     """Return the JupyterLab command line that serves ``root`` and opens the formgrader."""
