@@ -20,9 +20,8 @@ c.Exchange.root = os.path.join(HERE, "assignments", "exchange")
 c.Execute.timeout = 30
 # Every HTML page nbgrader makes of a notebook (the formgrader's manual-grading page, feedback)
 # shows what a student's kernel wrote or the student typed in inert forms only: text, PNG/JPEG,
-# sanitised HTML (plaisante/inert.py); nbconvert's own sanitising of its templates as well.
+# sanitised HTML (plaisante/inert.py).
 c.HTMLExporter.preprocessors = ["plaisante.inert.InertContent"]
-c.HTMLExporter.sanitize_html = True
 # Feedback never shows hidden tests' code (plaisante/grading/feedback.py).
 # ... and its page is the kit's template: nbgrader's, with an index named by step.
 from importlib.util import find_spec  # noqa: E402  (finds the packages without importing them)

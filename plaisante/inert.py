@@ -9,8 +9,9 @@ the same for both pages and assumes nothing of either:
 
 * **outputs** keep plain text (``text/plain``, streams, errors: nbconvert escapes them), PNG and
   JPEG images whose data is base64 (nothing else reaches the ``src`` attribute nbconvert builds),
-  and HTML passed through nbconvert's own sanitiser (``SanitizeHTML``: bleach, tags stripped, no
-  script, style element, event handler or ``javascript:`` link left). Everything else is dropped:
+  and HTML passed through nbconvert's own sanitiser (``SanitizeHTML``: bleach; the tags of
+  ``TAGS`` kept, any other stripped to its text, so no script, style, image, frame, event
+  handler or ``javascript:`` link is left). Everything else is dropped:
   JavaScript, SVG, Markdown, LaTeX and widget views; so are the outputs' metadata (sizes that
   nbconvert writes into attributes) and the notebook's saved widget state (nbconvert would load
   a widget manager from a CDN to render it);
@@ -21,6 +22,9 @@ the same for both pages and assumes nothing of either:
 * a **raw** cell that is not the release's loses its format, so nbconvert leaves it out;
 * execution counts that are not integers, cell ids and tags that are not plain names, and
   notebook metadata but the kernel's and language's names, are removed.
+
+nbconvert's own ``HTMLExporter.sanitize_html`` is not used: nbgrader's formgrade template
+renders markdown without it, and its filter escapes every paragraph of the HTML it keeps.
 
 Which release: the notebook's ``starter/ASSIGNMENT/NOTEBOOK.ipynb`` under the course root (the
 working folder of nbgrader's commands and of ``plaisante formgrader``), the assignment and
@@ -37,15 +41,22 @@ import re
 from pathlib import Path
 from typing import Any
 
+from bleach import ALLOWED_TAGS
 from nbconvert.preprocessors.sanitize import SanitizeHTML
 from nbformat.notebooknode import NotebookNode
-from traitlets import Bool, Set
+from traitlets import Bool, List, Set, Unicode
 
 from .course import CourseLayout
 
 #: The output representations kept as they are (images checked to be base64).
 PLAIN = frozenset({"text/plain", "image/png", "image/jpeg"})
 IMAGES = frozenset({"image/png", "image/jpeg"})
+#: The tags HTML output keeps (their text stays when a tag goes): bleach's defaults (links,
+#: emphasis, lists, code) and the structure of a table or a paragraph. No image (a request to
+#: anywhere), no form, no style, no class (it would borrow the page's own looks).
+TAGS = sorted({*ALLOWED_TAGS, "p", "div", "span", "pre", "br", "hr", "h1", "h2", "h3", "h4",
+               "h5", "h6", "table", "caption", "thead", "tbody", "tfoot", "tr", "th", "td",
+               "sub", "sup", "small", "del", "ins", "dl", "dt", "dd", "kbd", "samp", "var"})
 #: A cell id, a tag or a language name that can go into an HTML attribute as it is.
 NAME = re.compile(r"[A-Za-z0-9_+.-]{1,64}")
 #: A kernel's or language's name as notebooks write it ("Python 3 (ipykernel)").
@@ -57,6 +68,7 @@ LANGUAGE_INFO = {"name": "python", "pygments_lexer": "ipython3", "file_extension
 class InertContent(SanitizeHTML):
     """Reduce an autograded notebook to inert content before it becomes HTML (module doc)."""
 
+    tags = List(Unicode(), TAGS, help="HTML tags an output's HTML keeps").tag(config=True)
     strip = Bool(True, help="remove unsafe markup rather than showing it escaped"
                  ).tag(config=True)
     safe_output_keys = Set(set(PLAIN), help="output representations kept as they are"
