@@ -191,10 +191,10 @@ def test_only_nbgrader_s_own_inline_scripts_and_handlers_get_a_hash() -> None:
     ("/formgraderx", False, True)])
 def test_the_policy_covers_formgrader_pages_and_refuses_paths_not_made_of_ids(
         path: str, applies: bool, ids_only: bool) -> None:
-    from tornado.httputil import HTTPHeaders, HTTPServerRequest
+    from tornado.httputil import HTTPHeaders, HTTPServerRequest, RequestStartLine
 
-    transform = formgrader_policy.FormgraderPolicy(
-        HTTPServerRequest(method="GET", uri=path, headers=HTTPHeaders({"Host": "h:1"})))
+    transform = formgrader_policy.FormgraderPolicy(HTTPServerRequest(
+        start_line=RequestStartLine("GET", path, "HTTP/1.1"), headers=HTTPHeaders({"Host": "h:1"})))
     assert (transform.applies, transform.ids_only) == (applies, ids_only)
     headers = HTTPHeaders({"Content-Type": "text/html; charset=UTF-8", "Content-Length": "4"})
     status, headers, body = transform.transform_first_chunk(200, headers, b"page", True)
