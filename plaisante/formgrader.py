@@ -39,11 +39,13 @@ def release_to_exchange(root: Path, assignments: list[str]) -> Path:
     course's exchange with nbgrader's own release (``ExchangeReleaseAssignment``, as
     ``nbgrader release_assignment --force``), so the formgrader shows them "released" and
     students on a shared server fetch them from JupyterLab; return the exchange folder.
-    Raises ValueError when the course's nbgrader_config.py sets no exchange."""
+    Raises ValueError when the course's nbgrader_config.py sets no exchange, RuntimeError
+    naming the assignment and the folder when nbgrader cannot release into it."""
     import logging
 
     from nbgrader.auth import Authenticator
     from nbgrader.coursedir import CourseDirectory
+    from nbgrader.exchange import ExchangeError
     from nbgrader.exchange.default.release_assignment import ExchangeReleaseAssignment
 
     folder = exchange_folder(root)
@@ -57,7 +59,11 @@ def release_to_exchange(root: Path, assignments: list[str]) -> Path:
         release = ExchangeReleaseAssignment(coursedir=coursedir, config=config, log=quiet,
                                             authenticator=Authenticator(config=config))
         release.force = True
-        release.start()
+        try:
+            release.start()
+        except ExchangeError as error:
+            raise RuntimeError(f"{assignment} is in starter/ but nbgrader could not release it "
+                               f"into the exchange {folder}: {error}") from None
     return folder
 
 
