@@ -18,6 +18,10 @@ c.CourseDirectory.course_id = "plaisante-kit"
 # /srv/nbgrader/exchange and nbgrader's assignment list stops logging "Unwritable directory".
 c.Exchange.root = os.path.join(HERE, "assignments", "exchange")
 c.Execute.timeout = 30
+# Every HTML page nbgrader makes of a notebook (the formgrader's manual-grading page, feedback)
+# shows what a student's kernel wrote or the student typed in inert forms only: text, PNG/JPEG,
+# sanitised HTML (plaisante/inert.py).
+c.HTMLExporter.preprocessors = ["plaisante.inert.InertContent"]
 # Feedback never shows hidden tests' code (plaisante/grading/feedback.py).
 # ... and its page is the kit's template: nbgrader's, with an index named by step.
 from importlib.util import find_spec  # noqa: E402  (finds the packages without importing them)
@@ -28,9 +32,12 @@ def _package(name):
     return list(spec.submodule_search_locations)[0] if spec else ""
 
 
-c.HTMLExporter.template_name = "feedback"  # nbgrader's, and ours beside it (same name)
-c.HTMLExporter.template_file = "plaisante_index.html.j2"
-c.HTMLExporter.extra_template_basedirs = [
+# Only feedback's exporter (the HTMLExporter whose parent is GenerateFeedback): the formgrader's
+# manual-grading page renders with nbgrader's own formgrade template, which c.HTMLExporter would
+# replace (the page then fails with TemplateNotFound).
+c.GenerateFeedback.HTMLExporter.template_name = "feedback"  # nbgrader's, and ours beside it
+c.GenerateFeedback.HTMLExporter.template_file = "plaisante_index.html.j2"
+c.GenerateFeedback.HTMLExporter.extra_template_basedirs = [
     os.path.join(_package("plaisante"), "templates"),
     os.path.join(_package("nbgrader"), "server_extensions", "formgrader", "templates")]
 c.GenerateFeedback.preprocessors = [

@@ -4,7 +4,7 @@ Every command that acts on assignments takes their ids (plaisante list shows the
 it acts on every assignment of the course. grade is the way to autograde (sandboxed; README).
 
     plaisante list                                # the course's assignments
-    plaisante release [ID …]                      # solutions/ → starter/ (generate_assignment)
+    plaisante release [ID …]                      # solutions/ → starter/ → exchange (nbgrader)
     plaisante submit NOTEBOOK --student S [--assignment ID]
     plaisante submit FOLDER --student S           # one student's folder: notebooks, data files
     plaisante submit FOLDER_OR_ZIP [--pattern REGEX]  # a class: an LMS download, newest attempts
@@ -53,7 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-browser", action="store_true", help="print the address, open nothing")
     p.add_argument("--student", help="play on this student's submitted functions (run in the "
                                      "grading sandbox) instead of the reference")
-    p = sub.add_parser("release", help="generate the student version into starter/")
+    p = sub.add_parser("release", help="generate the student version into starter/ and "
+                                       "release it into the course's exchange")
     p.add_argument("assignments", **ids)
     p = sub.add_parser("submit", help="copy a student's notebook into assignments/submitted; "
                                       "or every notebook of a folder or .zip (LMS download)")
@@ -163,14 +164,18 @@ def main(argv: list[str] | None = None) -> int:
         return _run(args)
     except (ValueError, FileNotFoundError, FileExistsError, PermissionError,
             RuntimeError) as error:  # what the kit raises for a run that cannot go on
-        print(f"plaisante: {error}", file=sys.stderr)
+        from .tables import plain
+
+        print(f"plaisante: {plain(error)}", file=sys.stderr)
     except subprocess.CalledProcessError as error:
         print(f"plaisante: {' '.join(map(str, error.cmd[2:]))} failed (exit {error.returncode});"
               " its output is above", file=sys.stderr)
     except Exception as error:
         if type(error).__name__ != "MissingEntry":  # nbgrader's, imported only when needed
             raise
-        print(f"plaisante: {error}", file=sys.stderr)
+        from .tables import plain
+
+        print(f"plaisante: {plain(error)}", file=sys.stderr)
     return 2
 
 
@@ -217,10 +222,10 @@ def _run(args: argparse.Namespace) -> int:
                                 "--log-level=ERROR", root=root)
             print(f"plaisante release: {assignment} -> {_released(layout, assignment)}"
                   + (", replacing the earlier release" if again else ""))
-        try:  # the course's exchange, for nbgrader's release_assignment and collect
-            from .formgrader import exchange_folder
+        try:  # into the course's exchange too: "released" in the formgrader, fetched there
+            from .formgrader import release_to_exchange
 
-            exchange_folder(root)
+            release_to_exchange(root, chosen(layout, args.assignments))
         except ValueError:
             pass  # a course whose nbgrader_config.py sets no exchange: nbgrader's default
     elif args.command == "submit":
@@ -408,6 +413,7 @@ def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
     import tempfile
 
     from .collect import collected
+    from .tables import plain
 
     if args.student:
         return _submit_folder(layout, args)
@@ -418,19 +424,19 @@ def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
             print(f"read as a download of {found.layout}")
         where = Path(args.notebook) if Path(args.notebook).is_dir() else Path()
         for student, shown, why in found.refused:
-            print(f"{student}: refused ({where / shown}): {why}")
+            print(plain(f"{student}: refused ({where / shown}): {why}"))
         refused = len(found.refused)
         for submission in found.submissions:
             kept, student = submission.kept, submission.student
-            kept.shown = str(where / kept.shown)
+            kept.shown = plain(str(where / kept.shown))
             try:
                 assignment, notes = _submit_attempt(layout, args, kept)
                 target = layout.submitted(student, assignment).parent
                 print(f"{student}: {target} ({', '.join([kept.shown, *notes])})")
                 for older in submission.set_aside:
                     kept_at = course.set_aside(older.files, student, older.label, layout.root)
-                    print(f"{student}: set aside an older attempt ({where / older.shown}), "
-                          f"kept in {kept_at}")
+                    print(plain(f"{student}: set aside an older attempt "
+                                f"({where / older.shown}), kept in {kept_at}"))
             except (ValueError, FileNotFoundError, FileExistsError) as error:
                 refused += 1
                 print(f"{student}: refused ({kept.shown}): {_one_line(str(error))}")
@@ -440,7 +446,7 @@ def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
                       f"({type(error).__name__}: {_one_line(str(error))})")
     if found.skipped:
         print(f"skipped {len(found.skipped)} file(s) the pattern does not name: "
-              f"{', '.join(found.skipped[:5])}{'…' if len(found.skipped) > 5 else ''}")
+              f"{plain(', '.join(found.skipped[:5]))}{'…' if len(found.skipped) > 5 else ''}")
     print(f"{len(found.submissions) + len(found.refused) - refused} submitted, "
           f"{refused} refused")
     return 1 if refused else 0
@@ -535,8 +541,11 @@ def _submit_folder(layout: course.CourseLayout, args: argparse.Namespace) -> int
 
 
 def _one_line(text: str, most: int = 300) -> str:
-    """Return the first line of ``text``, cut to ``most`` characters."""
-    line = (text.splitlines() or [""])[0]
+    """Return the first line of ``text``, cut to ``most`` characters, as a terminal may show
+    it (``tables.plain``: a message can quote a file name a student chose)."""
+    from .tables import plain
+
+    line = plain((text.splitlines() or [""])[0])
     return line if len(line) <= most else line[:most] + "…"
 
 

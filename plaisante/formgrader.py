@@ -5,7 +5,9 @@ read the course's ``nbgrader_config.py``) and the browser opens on the formgrade
 rest of JupyterLab is at ``/lab`` on the same server. The course's exchange folder
 (``assignments/exchange``, set in ``nbgrader_config.py``) is made first, so nbgrader's
 assignment list finds a writable exchange instead of logging CRITICAL "Unwritable directory"
-every few seconds. Names come from the roster (``plaisante roster import``).
+every few seconds. Names come from the roster (``plaisante roster import``). Its pages are
+served under a Content Security Policy (``plaisante.formgrader_policy``) and show a student's
+notebook in inert forms (``plaisante.inert``, set in the course's ``nbgrader_config.py``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import sys
 from pathlib import Path
 
 from .course import CourseLayout, course_config, nbgrader_env
+
+POLICY_EXTENSION = "plaisante.formgrader_policy"
 
 
 def exchange_folder(root: Path) -> Path:
@@ -30,11 +34,46 @@ def exchange_folder(root: Path) -> Path:
     return folder
 
 
+def release_to_exchange(root: Path, assignments: list[str]) -> Path:
+    """Release each of ``assignments`` (their student versions in ``starter/``) into the
+    course's exchange with nbgrader's own release (``ExchangeReleaseAssignment``, as
+    ``nbgrader release_assignment --force``), so the formgrader shows them "released" and
+    students on a shared server fetch them from JupyterLab; return the exchange folder.
+    Raises ValueError when the course's nbgrader_config.py sets no exchange, RuntimeError
+    naming the assignment and the folder when nbgrader cannot release into it."""
+    import logging
+
+    from nbgrader.auth import Authenticator
+    from nbgrader.coursedir import CourseDirectory
+    from nbgrader.exchange import ExchangeError
+    from nbgrader.exchange.default.release_assignment import ExchangeReleaseAssignment
+
+    folder = exchange_folder(root)
+    config = course_config(root)
+    config.CourseDirectory.root = str(root)
+    quiet = logging.getLogger("plaisante.release")
+    quiet.setLevel(logging.ERROR)  # not its notice that it opens the exchange to students
+    for assignment in assignments:
+        coursedir = CourseDirectory(config=config, log=quiet)
+        coursedir.assignment_id = assignment
+        release = ExchangeReleaseAssignment(coursedir=coursedir, config=config, log=quiet,
+                                            authenticator=Authenticator(config=config))
+        release.force = True
+        try:
+            release.start()
+        except ExchangeError as error:
+            raise RuntimeError(f"{assignment} is in starter/ but nbgrader could not release it "
+                               f"into the exchange {folder}: {error}") from None
+    return folder
+
+
 def command(root: Path, *, port: int | None = None, open_browser: bool = True,
             extra: tuple[str, ...] = ()) -> list[str]:
     """Return the JupyterLab command line that serves ``root`` and opens the formgrader."""
     cmd = [sys.executable, "-m", "jupyter", "lab", f"--ServerApp.root_dir={root}",
-           "--LabApp.default_url=/formgrader"]
+           "--LabApp.default_url=/formgrader",
+           # the formgrader's pages under a Content Security Policy (plaisante.formgrader_policy)
+           f"--ServerApp.jpserver_extensions={POLICY_EXTENSION}=True"]
     if port is not None:
         cmd += [f"--ServerApp.port={port}", "--ServerApp.port_retries=0"]
     if not open_browser:

@@ -4,12 +4,14 @@ The file is a CSV (separated by commas, semicolons or tabs) with a header row na
 column (``id`` or ``student_id``: the ids students submit under) and any of ``first_name``,
 ``last_name`` and ``email``. It is checked whole first; then nbgrader's own ``nbgrader db
 student import`` writes it, so formgrader, ``plaisante scores``, ``export`` and ``report`` all
-show the names.
+show the names. Names and emails are plain text: one holding markup (``<``, ``>``) or control
+characters is refused, naming its line (an LMS export is text the students wrote).
 """
 
 from __future__ import annotations
 
 import csv
+import re
 import tempfile
 from pathlib import Path
 
@@ -18,6 +20,11 @@ from .course import STUDENT_ID
 ID_COLUMNS = ("id", "student_id")
 OPTIONAL = ("first_name", "last_name", "email")
 
+
+#: What a name or email may not hold: the angle brackets of HTML tags (nbgrader's formgrader
+#: writes names into its pages unescaped) and the control and text-direction characters that
+#: would act in a terminal or reorder what it shows (as ``plaisante.tables.CONTROL``).
+MARKUP = re.compile("[<>\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 #: Separators a roster may use: commas, semicolons (spreadsheets where the comma is the
 #: decimal mark save CSV so) and tabs.
@@ -38,7 +45,8 @@ def read_roster(path: Path) -> list[dict[str, str]]:
     """Return the roster's students as {"id", "first_name", "last_name", "email"} dicts.
 
     Raises ValueError in one line naming the file, the line and what is allowed, for a file
-    that is not UTF-8 CSV, has no id column, an id nbgrader cannot use, or an id twice."""
+    that is not UTF-8 CSV, has no id column, an id nbgrader cannot use, an id twice, or a
+    name or email holding markup (``MARKUP``)."""
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
@@ -67,6 +75,11 @@ def read_roster(path: Path) -> list[dict[str, str]]:
                              "digits, '_' and '-' (not first) only, as students submit under")
         if student in seen:
             raise ValueError(f"{path} line {line}: student id {student!r} appears twice")
+        for name in OPTIONAL:
+            if MARKUP.search(row.get(name, "")):
+                raise ValueError(f"{path} line {line}: {name} {row[name]!r} holds markup or "
+                                 "control characters (< > or a control or text-direction "
+                                 "character); names and emails are plain text: remove them")
         seen.add(student)
         students.append({"id": student, **{name: row.get(name, "") for name in OPTIONAL}})
     if not students:

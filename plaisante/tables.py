@@ -29,7 +29,17 @@ CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u206
 def cell(value: Any) -> Text:
     """Return ``value`` as a table cell shown as it is written: never read as rich markup (a
     student's ``[/]`` or ``[bold red]``), its control characters removed (a tab as a space)."""
-    return Text(CONTROL.sub("", str(value).replace("\t", " ")))
+    return Text(plain(value))
+
+
+def plain(value: Any) -> str:
+    """Return ``value`` as text a terminal shows as it is written: its control characters
+    (ANSI escape sequences, OSC 8 links) and text-direction overrides removed, a tab as a space.
+
+    >>> plain("ada\x1b[2J\u202egnp.evil\tnote")
+    'ada[2Jgnp.evil note'
+    """
+    return CONTROL.sub("", str(value).replace("\t", " "))
 
 
 def render(table: Table, width: int | None = None) -> str:
@@ -83,7 +93,7 @@ def scores_table(rows: list[Row], step_titles: dict[str, str], title: str,
     footnotes: list[str] = []
     if max(map(len, text.splitlines()), default=0) > (width or _width()):
         text = _scores_grid(rows, title, width, inline=False)
-        footnotes = [f"  [{n}] {row.student}: {row.reason}"
+        footnotes = [plain(f"  [{n}] {row.student}: {row.reason}")
                      for n, row in enumerate((r for r in rows if r.flagged), 1)]
     kept = counted(rows)
     flagged = len(rows) - len(kept)
@@ -93,7 +103,7 @@ def scores_table(rows: list[Row], step_titles: dict[str, str], title: str,
     steps = _steps(rows)
     legend = " · ".join(f"{step.removeprefix('step')} {step_titles[step]}"
                         for step in steps if step_titles.get(step))
-    lines = [*footnotes, summary] + ([f"steps: {legend}"] if legend else [])
+    lines = [*footnotes, summary] + ([plain(f"steps: {legend}")] if legend else [])
     wrap = width or _width()
     return "\n".join([text] + [textwrap.fill(line, wrap, subsequent_indent="      ",
                                              break_on_hyphens=False) for line in lines])

@@ -363,6 +363,10 @@ def test_feedback_for_one_student_prints_no_config_warning(course):
 def test_release_makes_the_course_exchange_for_release_and_collect(course):
     exchange = course["root"] / "assignments" / "exchange"
     assert exchange.is_dir() and os.access(exchange, os.W_OK)
+    # released there too, as nbgrader's release_assignment does: students fetch it from it
+    released = exchange / "plaisante-kit" / "outbound" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+    assert released.read_bytes() == (course["root"] / "starter" / ASSIGNMENT /
+                                     f"{ASSIGNMENT}.ipynb").read_bytes()
 
 def test_regrade_after_a_test_is_fixed_says_whose_score_changed(course):
     """Runs last: it changes the course's source. A test cell was worth too little: its

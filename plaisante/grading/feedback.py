@@ -18,12 +18,11 @@
   not the kernel. Quoting-line filters alone were beaten by a submission that printed every
   later cell's code ROT13-encoded from an IPython hook; what is left to it is at most
   ``max_message`` characters in each such message (docs/threat-model.md);
-* removes, from what is kept, any line that quotes a hidden test's code;
-* shows a markdown cell the submission wrote (one whose text is not in the release) as text:
-  nbgrader's feedback template renders markdown with its HTML as is, so an added
-  ``<img onerror=…>``, ``<script>`` or ``[link](javascript:…)`` would run in the page. Its
-  ``&``, ``<``, ``[`` and ``]`` become entities (no tag, no link can form); a raw cell the
-  release does not have loses its format, so nbconvert leaves it out.
+* removes, from what is kept, any line that quotes a hidden test's code.
+
+What the student wrote themselves (markdown, raw cells, outputs' HTML) is made inert by
+``plaisante.inert.InertContent``, which every HTML page nbgrader makes of a notebook runs
+(feedback and the formgrader alike).
 """
 
 from __future__ import annotations
@@ -80,7 +79,6 @@ class HideHiddenTests(NbGraderPreprocessor):
                     inside = False
                 elif inside and len(line.strip()) >= self.min_quote:
                     self._hidden.add(line.strip())
-        self._released = released_texts(resources)
         nb, resources = super().preprocess(nb, resources)
         resources["plaisante_steps"] = step_index(nb, (resources or {}).get("nbgrader", {})
                                                   .get("assignment", ""))
@@ -91,12 +89,6 @@ class HideHiddenTests(NbGraderPreprocessor):
         had_hidden = self.begin in cell.get("source", "")
         if had_hidden:
             cell.source = self._strip_regions(cell)
-        if cell.get("cell_type") == "markdown" and cell.get("source", "") not in self._released:
-            cell.source = as_text(cell.get("source", ""))
-            cell.pop("attachments", None)
-        if cell.get("cell_type") == "raw" and cell.get("source", "") not in self._released:
-            for key in ("format", "raw_mimetype"):
-                cell.metadata.pop(key, None)
         if cell.get("cell_type") != "code":
             return cell, resources
         is_test = cell.metadata.get("nbgrader", {}).get("grade", False)
@@ -195,28 +187,6 @@ class HideHiddenTests(NbGraderPreprocessor):
         """Return True when ``line`` quotes a hidden line, as text or HTML-escaped."""
         plain = html.unescape(line)
         return any(hidden in line or hidden in plain for hidden in self._hidden)
-
-
-def as_text(markdown: str) -> str:
-    """Return ``markdown`` written so that nbconvert's markdown renders it as text: no tag, no
-    link or image (``&``, ``<``, ``[`` and ``]`` as entities); emphasis, headings, lists stay."""
-    return (markdown.replace("&", "&amp;").replace("<", "&lt;")
-            .replace("[", "&#91;").replace("]", "&#93;"))
-
-
-def released_texts(resources: Any) -> set[str]:
-    """Return the sources of the markdown and raw cells of the release of the notebook nbgrader
-    is making feedback of (``starter/ASSIGNMENT/NOTEBOOK.ipynb`` under the course root, where
-    nbgrader runs); empty when it cannot be read, so that every such cell shows as text."""
-    info = (resources or {}).get("nbgrader", {})
-    try:
-        release = CourseLayout(Path.cwd()).release(info["assignment"]).with_name(
-            f"{info['notebook']}.ipynb")
-        cells = json.loads(release.read_text("utf-8"))["cells"]
-        return {"".join(c["source"]) if isinstance(c["source"], list) else c["source"]
-                for c in cells if c.get("cell_type") in ("markdown", "raw")}
-    except (KeyError, OSError, ValueError, TypeError):
-        return set()
 
 
 def step_index(nb: NotebookNode, assignment: str) -> list[dict[str, Any]]:

@@ -1,7 +1,9 @@
 """The lecture-hall demo in Voila (issue 12): ``plaisante demo plaisante`` at 1920×1080 and
 1280×720, measured (card width, the x-ray's type size, nothing to scroll), then five cards
 selected by click and the x-ray's counts, check answers and score compared with the
-reference solution's."""
+reference solution's; on a student's submission, the presenter, the checklist of a failing
+step, and the checklist of an ``evaluate`` that names hands with markup (shown as text, its
+script never run)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import harness
+import hostile_pages
+import nbformat
 import pytest
+from nbformat.v4 import new_code_cell
 from playwright.sync_api import Page, expect
 
 from plaisante import reference
@@ -70,22 +75,42 @@ def test_presenter_scales_and_scores_five_clicked_cards(page: Page, demo: harnes
     assert page.evaluate("() => document.scrollingElement.scrollHeight") <= height
 
 
+def evaluate_says_markup(sample: Path, dest: Path) -> Path:
+    """Write ``sample`` with a cell after its ``evaluate`` that makes it name every hand with
+    markup that would run script in the demo's page (``hostile_pages``)."""
+    notebook = nbformat.read(sample, as_version=4)
+    at = next(i for i, cell in enumerate(notebook.cells) if "def evaluate(cards)" in cell.source)
+    markup = f'<img src="x" onerror="{hostile_pages.action("demo")}">'
+    notebook.cells.insert(at + 1, new_code_cell(f"def evaluate(cards):\n    return {markup!r}"))
+    nbformat.write(notebook, dest)
+    return dest
+
+
 @pytest.mark.sandbox
 @pytest.mark.parametrize(("sample", "shows"), [("full_marks", "presenter"),
-                                               ("straight_ignores_duplicates", "checklist")])
+                                               ("straight_ignores_duplicates", "checklist"),
+                                               ("full_marks", "markup")])
 def test_demo_on_a_students_submission(page: Page, tmp_path: Path, sample: str,
                                        shows: str) -> None:
     root = harness.course_copy(tmp_path / "course")
     notebook = root / "assignments" / "samples" / "plaisante" / f"{sample}.ipynb"
+    if shows == "markup":
+        notebook = evaluate_says_markup(notebook, tmp_path / "plaisante.ipynb")
     harness.run_course(root, "submit", str(notebook), "--student", "ada")
     server = harness.start_demo(root, tmp_path, "plaisante", "--student", "ada")
     try:
         server.wait_ready(timeout=120)
         page.goto(server.url("/"))
-        if shows == "checklist":
+        if shows in ("checklist", "markup"):
             checklist = page.locator(".plaisante-checklist")
             expect(checklist).to_be_visible(timeout=90_000)
-            expect(checklist.locator("h3")).to_contain_text("step 3 (the has-checks)")
+            failing = "step 3 (the has-checks)" if shows == "checklist" else "step 4 (scoring)"
+            expect(checklist.locator("h3")).to_contain_text(failing)
+            if shows == "markup":  # what evaluate said is shown as text, and does nothing
+                expect(checklist).to_contain_text('<img src="x" onerror=')
+                assert page.title() != hostile_pages.TITLE
+                assert page.evaluate(f"() => window.{hostile_pages.MARK}") is None
+                assert not list(root.rglob(f"{hostile_pages.MARK}-*"))
             return
         cards = page.locator(".plaisante-presenter-cards .plaisante-card")
         expect(cards).to_have_count(8, timeout=90_000)
