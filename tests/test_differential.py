@@ -27,43 +27,28 @@ from mutation import ASSIGNMENTS
 pytestmark = [pytest.mark.nbgrader, pytest.mark.sandbox]
 
 SAMPLED_MUTANTS = 4  # per assignment, in `make test`
-#: Mutants that change a dict, set, nested or object argument in place, and the cells the
-#: modes then disagree on, {grade_id: (grade's points, plain nbgrader's)}: the judge copies
-#: back only list arguments, so a check that the argument is unchanged cannot fail under
-#: grade. ``make test`` grades them beside the sample.
-JUDGE_MISSES_IN_PLACE_CHANGES: dict[tuple[str, str], dict[str, tuple[float, float]]] = {
-    ("holdem", "step4_betting_code:49: new = copy.deepcopy(state) -> new = state"):
-        {"step4_apply": (6.0, 0.0), "step4_apply_hidden": (8.0, 0.0)},
+#: Mutants that change a dict, set, nested or object argument in place: the judge once copied
+#: back only list arguments, so they scored more under grade. ``make test`` grades them beside
+#: the sample.
+IN_PLACE_CHANGES: set[tuple[str, str]] = {
+    ("holdem", "step4_betting_code:49: new = copy.deepcopy(state) -> new = state"),
 }
-REASON = "the judge copies back only list arguments: an in-place change of a dict is unseen"
 
 
-class KnownDisagreement(Exception):
-    """A notebook's cells disagree exactly as JUDGE_MISSES_IN_PLACE_CHANGES says."""
-
-
-def known_disagreement(case: Case) -> dict[str, tuple[float, float]] | None:
-    if case.mutant is None:
-        return None
-    return JUDGE_MISSES_IN_PLACE_CHANGES.get((case.assignment, case.mutant.id))
+def in_place_change(case: Case) -> bool:
+    return case.mutant is not None and (case.assignment, case.mutant.id) in IN_PLACE_CHANGES
 
 
 def params(cases: list[Case]) -> list[pytest.param]:
-    """Each case as a test parameter, its id the notebook's; the judge's known blind spot
-    expected to fail exactly as listed (strictly: a mark left after the fix fails too, and a
-    different disagreement is a failure)."""
-    return [pytest.param(case, id=f"{case.assignment}-{case.student}",
-                         marks=[pytest.mark.xfail(strict=True, raises=KnownDisagreement,
-                                                  reason=REASON)]
-                         if known_disagreement(case) else [])
-            for case in cases]
+    """Each case as a test parameter, its id the notebook's."""
+    return [pytest.param(case, id=f"{case.assignment}-{case.student}") for case in cases]
 
 
 EVERY = [case for assignment in ASSIGNMENTS
          for case in sample_cases(assignment) + mutant_cases(assignment)]
 SAMPLED = sample_cases("plaisante") + [case for assignment in ASSIGNMENTS
                                        for case in mutant_cases(assignment, SAMPLED_MUTANTS)]
-SAMPLED += [case for case in EVERY if known_disagreement(case) and case not in SAMPLED]
+SAMPLED += [case for case in EVERY if in_place_change(case) and case not in SAMPLED]
 
 
 @pytest.fixture(scope="module")
@@ -78,10 +63,7 @@ def every(tmp_path_factory: pytest.TempPathFactory) -> dict[Case, Verdicts]:
 
 def assert_agree(case: Case, verdicts: Verdicts) -> None:
     assert verdicts.judge and set(verdicts.judge) == set(verdicts.plain), case.name
-    found = verdicts.disagreements()
-    if found and found == known_disagreement(case):
-        raise KnownDisagreement(explain(case, verdicts))
-    assert found == {}, explain(case, verdicts)
+    assert verdicts.disagreements() == {}, explain(case, verdicts)
 
 
 @pytest.mark.parametrize("case", params(SAMPLED))
@@ -103,9 +85,9 @@ def test_the_sample_is_fixed_and_reaches_every_assignment() -> None:
     assert [case for case in SAMPLED if case.mutant and case in again] == again
     assert sorted({case.assignment for case in again}) == sorted(ASSIGNMENTS)
     assert len(again) == SAMPLED_MUTANTS * len(ASSIGNMENTS)
-    known = [(case.assignment, case.mutant.id) for case in SAMPLED
-             if case.mutant and known_disagreement(case)]
-    assert sorted(known) == sorted(JUDGE_MISSES_IN_PLACE_CHANGES)  # each still a mutant
+    regressions = [(case.assignment, case.mutant.id) for case in SAMPLED
+                   if case.mutant and in_place_change(case)]
+    assert sorted(regressions) == sorted(IN_PLACE_CHANGES)  # each still a mutant
 
 
 def test_only_samples_marked_as_attacks_are_left_out() -> None:
