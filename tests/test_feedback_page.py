@@ -9,11 +9,11 @@ import os
 import shutil
 import subprocess
 import sys
-from html.parser import HTMLParser
 from pathlib import Path
 
 import nbformat
 import pytest
+from live_html import Live
 from nbformat.v4 import new_markdown_cell, new_raw_cell
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,27 +34,6 @@ def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return done
 
 
-class Live(HTMLParser):
-    """What would run in a browser: every on* attribute, every script's text, every href."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.handlers: list[str] = []
-        self.scripts: list[str] = []
-        self.hrefs: list[str] = []
-        self._in_script = False
-
-    def handle_starttag(self, tag, attrs):
-        self.handlers += [f"{name}={value}" for name, value in attrs if name.startswith("on")]
-        self.hrefs += [value or "" for name, value in attrs if name in ("href", "src")]
-        self._in_script = tag == "script"
-
-    def handle_endtag(self, tag):
-        self._in_script = False
-
-    def handle_data(self, data):
-        if self._in_script:
-            self.scripts.append(data)
 
 
 def test_html_a_student_added_to_markdown_shows_as_text_in_the_feedback_page(tmp_path):

@@ -8,11 +8,11 @@ from __future__ import annotations
 import base64
 import doctest
 import json
-from html.parser import HTMLParser
 from pathlib import Path
 
 import nbformat
 import pytest
+from live_html import Live
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output, new_raw_cell
 
 from plaisante import formgrader_policy, inert, tables
@@ -132,25 +132,6 @@ def test_html_export_of_a_hostile_notebook_keeps_no_script(tmp_path, monkeypatch
     assert "&lt;script&gt;document.title" in page  # the student's markdown, as text
 
 
-class Live(HTMLParser):
-    """What would run in a browser: every script's text, every link."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.scripts: list[str] = []
-        self.hrefs: list[str] = []
-        self._in_script = False
-
-    def handle_starttag(self, tag, attrs):
-        self.hrefs += [value or "" for name, value in attrs if name in ("href", "src")]
-        self._in_script = tag == "script"
-
-    def handle_endtag(self, tag):
-        self._in_script = False
-
-    def handle_data(self, data):
-        if self._in_script:
-            self.scripts.append(data)
 
 
 # ------------------------------------------------------------------------ the formgrader's CSP
