@@ -439,11 +439,11 @@ def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
                                 f"({where / older.shown}), kept in {kept_at}"))
             except (ValueError, FileNotFoundError, FileExistsError) as error:
                 refused += 1
-                print(f"{student}: refused ({kept.shown}): {_one_line(str(error))}")
+                print(plain(f"{student}: refused ({kept.shown}): {_one_line(str(error))}"))
             except Exception as error:  # noqa: BLE001  e.g. RecursionError: the rest go on
                 refused += 1
-                print(f"{student}: refused ({kept.shown}): could not be submitted "
-                      f"({type(error).__name__}: {_one_line(str(error))})")
+                print(plain(f"{student}: refused ({kept.shown}): could not be submitted "
+                            f"({type(error).__name__}: {_one_line(str(error))})"))
     if found.skipped:
         print(f"skipped {len(found.skipped)} file(s) the pattern does not name: "
               f"{plain(', '.join(found.skipped[:5]))}{'…' if len(found.skipped) > 5 else ''}")
@@ -554,15 +554,22 @@ def _assignment_of(layout: course.CourseLayout, notebook: Path, said: str | None
     shares the most grade ids with it (the course's only one, if so). Raises ValueError when
     that cannot be told and ``said`` (--assignment) does not tell it, or when the notebook
     plainly belongs to another assignment than ``said``."""
-    import json
-
     known = layout.assignments()
     if len(known) == 1 and said in (None, known[0]):
         return known[0]
 
+    def cells_of(path: Path) -> list[Any]:
+        """The notebook's cells as grading reads them (v3 converted, up to its size limit)."""
+        from .grading.notebook_check import Unreadable, read_submission
+
+        try:
+            return list(read_submission(path.resolve()).cells)
+        except (Unreadable, RecursionError, OSError, ValueError):
+            return []
+
     def grade_ids(path: Path) -> set[str]:
         try:
-            cells = json.loads(path.read_bytes()[:20_000_000]).get("cells", [])
+            cells = cells_of(path)
             return {str(cell["metadata"]["nbgrader"]["grade_id"]) for cell in cells
                     if isinstance(cell, dict) and "grade_id" in cell.get("metadata", {})
                     .get("nbgrader", {})}
@@ -571,7 +578,7 @@ def _assignment_of(layout: course.CourseLayout, notebook: Path, said: str | None
 
     def locked_sources(path: Path, locked_only: bool) -> set[str]:
         try:
-            cells = json.loads(path.read_bytes()[:20_000_000]).get("cells", [])
+            cells = cells_of(path)
             return {"".join(c.get("source", "")).strip() for c in cells
                     if isinstance(c, dict) and c.get("cell_type") == "code"
                     and (not locked_only or c.get("metadata", {}).get("nbgrader", {})

@@ -39,13 +39,19 @@ import unicodedata
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 #: The default pattern: the file is named after the student, ``alice.ipynb``.
 DEFAULT_PATTERN = r"(?P<student_id>[A-Za-z0-9][A-Za-z0-9_-]*)\.ipynb"
 MAX_NOTEBOOK_BYTES = 100 * 1024 * 1024  # as notebook_check.MAX_FILE_BYTES
 MAX_DATA_BYTES = 20 * 1024 * 1024  # as handed_in.MAX_DATA_BYTES
-MAX_ZIP_BYTES = 2 * 1024 * 1024 * 1024
-MAX_MEMBERS = 10_000
+MiB = 1024 * 1024
+#: what one student may hand in: over it, that student alone is refused
+MAX_STUDENT_BYTES = 1024 * MiB
+MAX_STUDENT_FILES = 1_000
+#: a whole download, a last resort once students over their own caps are left out
+MAX_ZIP_BYTES = 16 * 1024 * MiB
+MAX_MEMBERS = 100_000
 #: files an LMS or an operating system adds, never a student's: not collected, not listed
 NOISE = re.compile(r"(index\.html?|\.DS_Store|Thumbs\.db|desktop\.ini|\._.*)", re.I)
 #: names the course gives files of a submission folder: never taken from a download
@@ -55,12 +61,19 @@ COPY_SUFFIX = r"(?:-Copy\d*| ?\(\d+\)|-\d+)?"
 
 CANVAS = re.compile(r"(?P<name>[a-z0-9]+)(?P<late>_late)?_(?P<user>\d+)_(?P<number>\d+)_"
                     r"(?P<file>.+?)(?:-(?P<again>\d+))?(?P<ext>\.[A-Za-z0-9]+)?", re.I)
-BLACKBOARD = re.compile(r"(?P<title>.+)_(?P<user>[^_/]+)_attempt_"
+#: ``head`` is the LMS's ``TITLE_USER``: the first ``_attempt_DATE`` (lazy), so that a file
+#: the student named ``x_alice_attempt_…`` is still read as its uploader's
+BLACKBOARD = re.compile(r"(?P<head>[^/]+?)_attempt_"
                         r"(?P<when>\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2})(?:_(?P<file>.+)|\.txt)?")
 BRIGHTSPACE = re.compile(r"(?P<number>\d+)-(?P<user>\d+) - (?P<name>.+?) ?- "
                          r"(?P<when>[A-Z][a-z]{2} \d{1,2}, \d{4} \d{3,4} [AP]M)"
                          r"(?: - (?P<file>.+))?")
-MOODLE = re.compile(r"(?P<name>.+)_(?P<user>\d+)_assignsubmission_(?P<plugin>[a-z]+)_?")
+MOODLE = re.compile(r"(?P<name>.+?)_(?P<user>\d+)_assignsubmission_(?P<plugin>[a-z]+)_?")
+#: Moodle's download without "download submissions in folders"
+MOODLE_FILE = re.compile(r"(?P<name>.+?)_(?P<user>\d+)_assignsubmission_(?P<plugin>[a-z]+)_"
+                         r"(?P<file>.+)")
+#: the LMSs, in the order that breaks a tie between two that read as many files
+LMS_NAMES = ("Moodle", "Brightspace", "Canvas", "Blackboard")
 
 
 @dataclass
@@ -164,122 +177,167 @@ def _lms_time(text: str, form: str, zone: datetime.tzinfo) -> datetime.datetime 
         return None
 
 
-def read_path(relative: str, zone: datetime.tzinfo) -> Attempt | None:
-    """Return the attempt an LMS's name for a file (``relative``: its path in the download,
-    ``/``-separated) says it belongs to, its ``files`` still empty and the file's own name
-    in ``label``'s stead in ``shown``; None when no LMS layout reads it. ``zone``: the time
-    zone of the LMS's times, which carry none."""
+def _brightspace(found: re.Match[str], shown: str, zone: datetime.tzinfo) -> Attempt:
+    when = _lms_time(found["when"], "%b %d, %Y %I%M %p", zone)
+    return Attempt(student_id(found["name"]), ("brightspace", found["user"]), shown=shown,
+                   timestamp=when,
+                   order=(when or datetime.datetime.min.replace(tzinfo=zone),
+                          int(found["number"])),
+                   label=f"attempt-{when:%Y%m%dT%H%M}" if when else "attempt",
+                   lms="Brightspace")
+
+
+def read_path(relative: str, zone: datetime.tzinfo, lms: str,
+              title: str | None = None) -> tuple[Attempt, str] | None:
+    """Return the attempt the LMS ``lms`` (one of ``LMS_NAMES``, the whole download's) says
+    the file ``relative`` (its path in the download, ``/``-separated) belongs to, its
+    ``files`` still empty, and the file's own name (without what the LMS added; ``""`` for
+    the LMS's own receipt); None when ``lms`` does not name it so. Only the LMS's part of a
+    path is read: the outermost folder it names, or the start of a file name, never the
+    name the student gave the file. ``zone``: the time zone of the LMS's times, which carry
+    none. ``title``: Blackboard's assignment title (``blackboard_title``); without it the
+    user is the head's last ``_`` part."""
     parts = [p for p in relative.split("/") if p]
     name = parts[-1]
-    for depth, part in enumerate(parts[:-1]):
-        moodle = MOODLE.fullmatch(part)
-        if moodle:
-            return Attempt(student_id(moodle["name"]), ("moodle", moodle["user"]),
-                           shown="/".join(parts[depth:]), order=(0,), label="moodle",
-                           lms="Moodle")
-        space = BRIGHTSPACE.fullmatch(part)
-        if space:
-            when = _lms_time(space["when"], "%b %d, %Y %I%M %p", zone)
-            return Attempt(student_id(space["name"]), ("brightspace", space["user"]),
-                           shown="/".join(parts[depth:]), timestamp=when,
-                           order=(when or datetime.datetime.min.replace(tzinfo=zone),
-                                  int(space["number"])),
-                           label=f"attempt-{when:%Y%m%dT%H%M}" if when else "attempt",
-                           lms="Brightspace")
-    space = BRIGHTSPACE.fullmatch(name)
-    if space and space["file"]:
-        when = _lms_time(space["when"], "%b %d, %Y %I%M %p", zone)
-        return Attempt(student_id(space["name"]), ("brightspace", space["user"]), shown=name,
-                       timestamp=when,
-                       order=(when or datetime.datetime.min.replace(tzinfo=zone),
-                              int(space["number"])),
-                       label=f"attempt-{when:%Y%m%dT%H%M}" if when else "attempt",
-                       lms="Brightspace")
-    board = BLACKBOARD.fullmatch(name)
-    if board:
-        when = _lms_time(board["when"], "%Y-%m-%d-%H-%M-%S", zone)
-        return Attempt(board["user"], ("blackboard", board["user"]), shown=name,
-                       timestamp=when, order=(board["when"],),
-                       label=f"attempt-{board['when']}", lms="Blackboard")
-    canvas = CANVAS.fullmatch(name)
-    if canvas:
-        again = int(canvas["again"] or 0)
-        return Attempt(canvas["name"].lower(), ("canvas", canvas["user"]), shown=name,
-                       late="Canvas marked it LATE" if canvas["late"] else None,
-                       order=(int(canvas["number"]), again),
-                       label=f"file-{canvas['number']}" + (f"-{again}" if again else ""),
-                       lms="Canvas")
+    if lms in ("Moodle", "Brightspace"):
+        for depth, part in enumerate(parts[:-1]):
+            shown = "/".join(parts[depth:])
+            moodle = MOODLE.fullmatch(part) if lms == "Moodle" else None
+            if moodle:
+                return (Attempt(student_id(moodle["name"]), ("moodle", moodle["user"]),
+                                shown=shown, order=(0,), label="moodle", lms="Moodle"),
+                        safe_name(name))
+            space = BRIGHTSPACE.fullmatch(part) if lms == "Brightspace" else None
+            if space:
+                return _brightspace(space, shown, zone), safe_name(name)
+    if lms == "Moodle":
+        flat = MOODLE_FILE.fullmatch(name)
+        if flat:
+            return (Attempt(student_id(flat["name"]), ("moodle", flat["user"]), shown=name,
+                            order=(0,), label="moodle", lms="Moodle"), safe_name(flat["file"]))
+    if lms == "Brightspace":
+        space = BRIGHTSPACE.fullmatch(name)
+        if space and space["file"]:
+            return _brightspace(space, name, zone), safe_name(space["file"])
+    if lms == "Blackboard":
+        board = BLACKBOARD.fullmatch(name)
+        if board:
+            head = board["head"]
+            user = (head[len(title) + 1:] if title is not None and head.startswith(title + "_")
+                    else head.rpartition("_")[2])
+            when = _lms_time(board["when"], "%Y-%m-%d-%H-%M-%S", zone)
+            if not user:
+                return None
+            return (Attempt(user, ("blackboard", user), shown=name, timestamp=when,
+                            order=(board["when"],), label=f"attempt-{board['when']}",
+                            lms="Blackboard"),
+                    safe_name(board["file"]) if board["file"] else "")
+    if lms == "Canvas":
+        canvas = CANVAS.fullmatch(name)
+        if canvas:
+            again = int(canvas["again"] or 0)
+            own = name[canvas.start("file"):]
+            if own.endswith(".ipynb"):  # a resubmitted file's -N: dropped from notebooks only
+                own = canvas["file"] + (canvas["ext"] or "")
+            return (Attempt(canvas["name"].lower(), ("canvas", canvas["user"]), shown=name,
+                            late="Canvas marked it LATE" if canvas["late"] else None,
+                            order=(int(canvas["number"]), again),
+                            label=f"file-{canvas['number']}" + (f"-{again}" if again else ""),
+                            lms="Canvas"), safe_name(own))
     return None
 
 
-def _own_name(attempt: Attempt, relative: str) -> str:
-    """Return the name a file of ``attempt`` takes in the submission folder: the student's
-    own file name, without what the LMS added around it."""
-    name = PurePosixPath(relative).name
-    if attempt.lms == "Canvas":
-        canvas = CANVAS.fullmatch(name)
-        if canvas:  # a resubmitted file's -N is dropped from notebooks only (not data.txt-2)
-            name = name[canvas.start("file"):]
-            if name.endswith(".ipynb"):
-                name = canvas["file"] + (canvas["ext"] or "")
-    elif attempt.lms in ("Blackboard", "Brightspace"):
-        found = (BLACKBOARD if attempt.lms == "Blackboard" else BRIGHTSPACE).fullmatch(name)
-        if found and found["file"]:
-            name = found["file"]
-    return safe_name(name)
+def blackboard_title(names: list[str]) -> str | None:
+    """Return the assignment title that starts Blackboard's ``TITLE_USER_attempt_…`` names
+    (file names of one download, one assignment): the longest ``_``-ended part all their
+    heads share, so that users with an ``_`` (``ada_smith``) stay whole. None when fewer
+    than two users' heads are there to compare (the user is then the head's last part)."""
+    heads = sorted({m["head"] for n in names if (m := BLACKBOARD.fullmatch(n))})
+    if len(heads) < 2:
+        return None
+    shared = heads[0][:next((i for i, (a, b) in enumerate(zip(heads[0], heads[-1])) if a != b),
+                            min(len(heads[0]), len(heads[-1])))]
+    cut = shared.rfind("_")
+    return shared[:cut] if cut > 0 else None
+
+
+def layout_of(relatives: list[str], zone: datetime.tzinfo) -> str:
+    """Return the LMS whose names read the most files of a download (``relatives``: every
+    file's path in it), ``""`` when none reads any. Told from the whole download, never one
+    file: a student can name a file as another LMS would, not every file of the class."""
+    counts = {lms: sum(1 for rel in relatives if read_path(rel, zone, lms) is not None)
+              for lms in LMS_NAMES}
+    best = max(counts.values())
+    return next(lms for lms in LMS_NAMES if counts[lms] == best) if best else ""
 
 
 def collected(source: Path, pattern: str | None = None, into: Path | None = None, *,
               zone: datetime.tzinfo = datetime.timezone.utc,
               assignments: list[str] | None = None) -> Collected:
     """Return the submissions in ``source`` (a folder, searched recursively, or a ``.zip``),
-    read as the module doc says: by ``pattern`` when given, else by the LMS layouts and, for
-    the rest, ``ID.ipynb``. Zip members are written to ``into`` under made-up folders (a
-    member's own path is never used as one). ``zone``: the time zone of the LMS's times.
-    ``assignments``: the course's ids; a folder whose notebooks are named after one of them
+    read as the module doc says: by ``pattern`` when given, else by the names of the LMS the
+    whole download reads as (``layout_of``) and, for the rest, ``ID.ipynb``. Zip members are
+    written to ``into`` under made-up folders (a member's own path is never used as one).
+    ``zone``: the time zone of the LMS's times. ``assignments``: the course's ids; a
+    download no LMS names whose notebooks are all named after one of them
     (``plaisante.ipynb``, ``plaisante-Copy1.ipynb``) is one student's, not a class's.
 
+    One student over ``MAX_STUDENT_FILES`` files or ``MAX_STUDENT_BYTES`` (told from the
+    zip's directory before anything is written, and again while unpacking) is refused alone.
+
     Raises FileNotFoundError for a missing source, ValueError for a bad pattern, an unreadable
-    or oversized zip, one student's folder (say whose with ``--student``) or no notebook that
-    names a student."""
+    zip, one over ``MAX_MEMBERS`` files or ``MAX_ZIP_BYTES`` even without its refused
+    students (naming the student with the most), one student's folder (say whose with
+    ``--student``) or no notebook that names a student."""
     regex = compile_pattern(pattern) if pattern else None
     source = Path(source)
     if source.is_dir():
         files = sorted((p for p in source.rglob("*") if p.is_file() and not p.is_symlink()),
                        key=lambda p: str(p.relative_to(source)))
-        entries: list[tuple[str, Path | None]] = [(p.relative_to(source).as_posix(), p)
-                                                  for p in files]
+        listing: list[tuple[str, Any, int]] = [
+            (p.relative_to(source).as_posix(), p, p.stat().st_size) for p in files]
     elif source.is_file() and zipfile.is_zipfile(source):
         if into is None:
             raise ValueError("a zip file needs a folder to unpack its notebooks into")
-        entries = _unzip(source, into)
+        listing = _zip_listing(source)
     elif source.exists():
         raise ValueError(f"{source} is neither a folder, a .zip file nor a notebook")
     else:
         raise FileNotFoundError(f"no folder or zip file at {source}")
-    entries = [(rel, path) for rel, path in entries
+    listing = [(rel, where, size) for rel, where, size in listing
                if not NOISE.fullmatch(PurePosixPath(rel).name)
                and not rel.startswith("__MACOSX/")]
-    if regex is None and assignments:
-        _refuse_one_students_folder(source, entries, assignments)
+    lms = "" if regex else layout_of([rel for rel, _, _ in listing], zone)
+    title = blackboard_title([PurePosixPath(rel).name for rel, _, _ in listing]) \
+        if lms == "Blackboard" else None
     result = Collected()
-    attempts: dict[tuple, Attempt] = {}
-    for relative, path in entries:
+    read: list[tuple[str, Any, int, Attempt, str]] = []
+    for relative, where, size in listing:
         name = PurePosixPath(relative).name
-        attempt = _by_pattern(regex, name, zone) if regex else read_path(relative, zone)
-        if attempt is None and regex is None:
+        reading = None
+        if regex:
+            attempt = _by_pattern(regex, name, zone)
+            reading = (attempt, safe_name(name)) if attempt else None
+        elif lms:
+            reading = read_path(relative, zone, lms, title)
+        if reading is None and regex is None:
             plain = re.fullmatch(DEFAULT_PATTERN, name)
-            attempt = (Attempt(plain["student_id"], ("file", plain["student_id"]), shown=name,
-                               order=(0,), label="file") if plain else None)
-        if attempt is None or not attempt.student:
+            reading = ((Attempt(plain["student_id"], ("file", plain["student_id"]), shown=name,
+                              order=(0,), label="file"), name) if plain else None)
+        if reading is None or not reading[0].student:
             result.skipped.append(name)
             continue
-        receipt = BLACKBOARD.fullmatch(name) if attempt.lms == "Blackboard" else None
-        if receipt is not None and not receipt["file"]:
-            continue  # the attempt's receipt, the LMS's own
-        key = (attempt.who, attempt.label)
-        attempt = attempts.setdefault(key, attempt)
-        own = _own_name(attempt, relative) if regex is None else safe_name(name)
+        if reading[1]:  # "": the attempt's receipt, the LMS's own
+            read.append((relative, where, size, *reading))
+    if regex is None and assignments and not any(a.lms for _, _, _, a, _ in read):
+        _refuse_one_students_folder(source, [rel for rel, *_ in read], assignments)
+    read = _within_caps(source, read, result)
+    if into is not None and source.is_file():
+        read = _unzipped(source, into, read, result)
+    attempts: dict[tuple, Attempt] = {}
+    for relative, path, _size, attempt, own in read:
+        name = PurePosixPath(relative).name
+        attempt = attempts.setdefault((attempt.who, attempt.label), attempt)
         if own in RESERVED:
             attempt.left_out.append(f"{name} (a name the course uses)")
             continue
@@ -356,12 +414,12 @@ def _by_pattern(regex: re.Pattern[str], name: str, zone: datetime.tzinfo) -> Att
                    label=f"attempt-{when:%Y%m%dT%H%M%S}" if when else "pattern", lms="")
 
 
-def _refuse_one_students_folder(source: Path, entries: list[tuple[str, Path | None]],
+def _refuse_one_students_folder(source: Path, relatives: list[str],
                                 assignments: list[str]) -> None:
     """Raise ValueError when ``source`` holds notebooks named after an assignment (or copies
     of one) and no other: one student's folder, whose notebooks would each become a student
     named after the notebook."""
-    names = sorted({PurePosixPath(rel).name for rel, _ in entries if rel.endswith(".ipynb")})
+    names = sorted({PurePosixPath(rel).name for rel in relatives if rel.endswith(".ipynb")})
     own = re.compile("(" + "|".join(map(re.escape, assignments)) + ")" + COPY_SUFFIX
                      + r"\.ipynb")
     if names and all(own.fullmatch(name) for name in names):
@@ -371,41 +429,99 @@ def _refuse_one_students_folder(source: Path, entries: list[tuple[str, Path | No
                          "notebook is named after its student or as the LMS named it")
 
 
-def _unzip(source: Path, into: Path) -> list[tuple[str, Path | None]]:
-    """Write the members of the zip ``source`` to ``into``, each as ``N/its name`` (N its
-    place in the zip); return (member's path, written path) of each, with None for a path
-    when the member is over its size limit (a notebook over 100 MiB, another file over
-    20 MiB). Raises ValueError for an unreadable zip, over 10,000 members or 2 GiB."""
-    into.mkdir(parents=True, exist_ok=True)
-    entries: list[tuple[str, Path | None]] = []
-    total = 0
+def _zip_listing(source: Path) -> list[tuple[str, Any, int]]:
+    """Return (member's path, its ZipInfo, its size as the zip's directory says) of each file
+    in the zip ``source``, nothing unpacked. Raises ValueError for an unreadable zip."""
     try:
         with zipfile.ZipFile(source) as archive:
-            members = [m for m in archive.infolist() if not m.is_dir()]
-            if len(members) > MAX_MEMBERS:
-                raise ValueError(f"{source} holds over {MAX_MEMBERS} files")
-            for index, member in enumerate(members):
-                relative = member.filename.replace("\\", "/")
-                name = PurePosixPath(relative).name
-                if relative.startswith("__MACOSX/") or NOISE.fullmatch(name):
+            return [(m.filename.replace("\\", "/"), m, m.file_size)
+                    for m in archive.infolist() if not m.is_dir()]
+    except (zipfile.BadZipFile, OSError) as error:
+        raise ValueError(f"{source} cannot be read as a zip file: {error}") from None
+
+
+def _limit(own: str) -> int:
+    return MAX_NOTEBOOK_BYTES if own.endswith(".ipynb") else MAX_DATA_BYTES
+
+
+def _refuse(result: Collected, read: list, who: tuple[str, str], why: str) -> list:
+    """Add the student ``who`` to ``result.refused`` with ``why``; return ``read`` without
+    their files."""
+    theirs = [entry for entry in read if entry[3].who == who]
+    first = next((e for e in theirs if e[0].endswith(".ipynb")), theirs[0])
+    result.refused.append((first[3].student, first[3].shown, why))
+    return [entry for entry in read if entry[3].who != who]
+
+
+def _within_caps(source: Path, read: list, result: Collected) -> list:
+    """Return ``read`` without the files of students over ``MAX_STUDENT_FILES`` or
+    ``MAX_STUDENT_BYTES`` (each counted as at most its file limit), who are refused alone.
+    Raises ValueError, naming the student with the most, when the rest is still over
+    ``MAX_MEMBERS`` files or ``MAX_ZIP_BYTES``."""
+    counts: dict[tuple[str, str], list[int]] = {}
+    for _rel, _where, size, attempt, own in read:
+        count = counts.setdefault(attempt.who, [0, 0])
+        count[0] += 1
+        count[1] += min(size, _limit(own) + 1)
+    for who, (files, size) in counts.items():
+        if files > MAX_STUDENT_FILES:
+            read = _refuse(result, read, who, f"{files} files, over the {MAX_STUDENT_FILES} "
+                           "one student may hand in")
+        elif size > MAX_STUDENT_BYTES:
+            read = _refuse(result, read, who, f"{size / MiB:.0f} MiB of files, over the "
+                           f"{MAX_STUDENT_BYTES // MiB} MiB one student may hand in")
+    kept = {who: c for who, c in counts.items() if any(e[3].who == who for e in read)}
+    total = [sum(c[0] for c in kept.values()), sum(c[1] for c in kept.values())]
+    if total[0] > MAX_MEMBERS or total[1] > MAX_ZIP_BYTES:
+        most = max(kept, key=lambda who: kept[who][1 if total[1] > MAX_ZIP_BYTES else 0])
+        student = next(e[3].student for e in read if e[3].who == most)
+        raise ValueError(f"{source} holds {total[0]} files, {total[1] / MiB:.0f} MiB (at most "
+                         f"{MAX_MEMBERS} files, {MAX_ZIP_BYTES // MiB} MiB in one download): "
+                         f"the most are {student}'s ({kept[most][0]} files, "
+                         f"{kept[most][1] / MiB:.0f} MiB)")
+    return read
+
+
+def _unzipped(source: Path, into: Path, read: list, result: Collected) -> list:
+    """Write the zip members of ``read`` to ``into``, each as ``N/its name`` (N its place in
+    the zip); return ``read`` with the written path of each, None for a member over its size
+    limit (a notebook over 100 MiB, another file over 20 MiB). A student whose files unpack
+    to more than ``MAX_STUDENT_BYTES`` (the zip's directory said less) is refused alone and
+    their files removed. Raises ValueError for an unreadable zip."""
+    into.mkdir(parents=True, exist_ok=True)
+    written: dict[tuple[str, str], int] = {}
+    over: set[tuple[str, str]] = set()
+    done: list = []
+    try:
+        with zipfile.ZipFile(source) as archive:
+            for index, (relative, member, size, attempt, own) in enumerate(read):
+                if attempt.who in over:
                     continue
-                limit = MAX_NOTEBOOK_BYTES if name.endswith(".ipynb") else MAX_DATA_BYTES
-                if member.file_size > limit:
-                    entries.append((relative, None))
+                limit = _limit(own)
+                if size > limit:
+                    done.append((relative, None, size, attempt, own))
                     continue
                 with archive.open(member) as stream:
                     data = stream.read(limit + 1)
+                written[attempt.who] = written.get(attempt.who, 0) + len(data)
                 if len(data) > limit:
-                    entries.append((relative, None))
+                    done.append((relative, None, size, attempt, own))
                     continue
-                total += len(data)
-                if total > MAX_ZIP_BYTES:
-                    raise ValueError(f"{source} unpacks to over 2 GiB")
-                target = into / str(index) / safe_name(name)
+                if written[attempt.who] > MAX_STUDENT_BYTES:
+                    over.add(attempt.who)
+                    continue
+                target = into / str(index) / safe_name(PurePosixPath(relative).name)
                 target.parent.mkdir()
                 target.write_bytes(data)
-                entries.append((relative, target))
+                done.append((relative, target, size, attempt, own))
     except (zipfile.BadZipFile, OSError) as error:
         raise ValueError(f"{source} cannot be read as a zip file: {error}") from None
-    entries.sort(key=lambda entry: entry[0])
-    return entries
+    for who in over:
+        for entry in done:
+            if entry[3].who == who and entry[1] is not None:
+                entry[1].unlink()
+        done = _refuse(result, done + [e for e in read if e[3].who == who], who,
+                       f"its files unpack to over {MAX_STUDENT_BYTES // MiB} MiB, the most "
+                       "one student may hand in")
+    done.sort(key=lambda entry: entry[0])
+    return done
