@@ -196,3 +196,141 @@ def test_a_students_folder_with_a_data_file_is_submitted_and_graded(tmp_path):
     report = json.loads(CourseLayout(root).report(ASSIGNMENT, "ada").read_text("utf-8"))
     assert report["total"] == 100
     assert "plaisante-Copy1.ipynb (12), plaisante.ipynb (0)" in report["reasons"][0]
+
+
+# ------------------------------------------------- what a student names a file never decides whose
+
+@pytest.fixture(scope="module")
+def released_course(tmp_path_factory) -> Path:
+    root = new_course(tmp_path_factory.mktemp("released") / "course")
+    run("release", ASSIGNMENT, cwd=root)
+    return root
+
+
+@pytest.fixture
+def course_root(released_course: Path, tmp_path: Path) -> Path:
+    root = tmp_path / "course"
+    shutil.copytree(released_course, root)
+    return root
+
+
+def submitted_bytes(root: Path, student: str) -> bytes:
+    return CourseLayout(root).submitted(student, ASSIGNMENT).read_bytes()
+
+
+def submitted_files(root: Path, student: str) -> list[str]:
+    return sorted(p.name for p in CourseLayout(root).submitted(student, ASSIGNMENT)
+                  .parent.iterdir())
+
+
+@pytest.mark.nbgrader
+def test_a_blackboard_file_named_after_a_classmate_stays_its_uploaders(course_root, tmp_path):
+    mallory = "Week 3_mallory_attempt_2026-12-01-10-00-00_"
+    forged = "x_alice_attempt_2026-12-01-23-59-00_"
+    members: dict[str, Path | str] = {
+        "Week 3_alice_attempt_2026-12-01-09-00-00_plaisante.ipynb": FULL,
+        "Week 3_alice_attempt_2026-12-01-09-00-00_data.txt": "8\n",
+        mallory + "plaisante.ipynb": UNTOUCHED,
+        mallory + forged + "plaisante.ipynb": PARTIAL,
+        "Week 3_ada_smith_attempt_2026-12-01-08-00-00_plaisante.ipynb": FULL,
+        "Week 3_bob_smith_attempt_2026-12-01-08-30-00_plaisante.ipynb": UNTOUCHED,
+    }
+    for n in range(51):  # would push alice's data.txt out of the 50 copied beside her work
+        members[f"{mallory}x_alice_attempt_2000-01-01-00-00-00_f{n}.txt"] = ""
+    done = run("submit", str(packed(tmp_path, members)), cwd=course_root, check=False)
+    assert "read as a download of Blackboard" in done.stdout
+    assert CourseLayout(course_root).submitted_students(ASSIGNMENT) == [
+        "ada_smith", "alice", "bob_smith", "mallory"]
+    assert submitted_bytes(course_root, "alice") == FULL.read_bytes()
+    assert submitted_bytes(course_root, "ada_smith") == FULL.read_bytes()
+    assert submitted_files(course_root, "alice") == ["data.txt", "plaisante.ipynb",
+                                                     "timestamp.txt"]
+    assert "set aside" not in done.stdout
+    assert len(submitted_files(course_root, "mallory")) == 2 + 51 + 1
+
+
+@pytest.mark.nbgrader
+def test_a_blackboard_file_name_cannot_say_when_it_was_handed_in(course_root, tmp_path):
+    late = "Week 3_mallory_attempt_2026-12-05-10-00-00_"
+    archive = packed(tmp_path, {
+        late + "x_mallory_attempt_2026-11-30-00-00-00_plaisante.ipynb": FULL,
+        "Week 3_alice_attempt_2026-12-01-09-00-00_plaisante.ipynb": FULL})
+    run("submit", str(archive), cwd=course_root)
+    stamp = CourseLayout(course_root).submitted("mallory", ASSIGNMENT).parent / "timestamp.txt"
+    assert stamp.read_text(encoding="utf-8") == "2026-12-05 10:00:00.000000 UTC\n"
+
+
+@pytest.mark.nbgrader
+def test_a_canvas_file_named_as_blackboard_names_is_read_as_canvas(course_root, tmp_path):
+    archive = packed(tmp_path, {
+        "smithada_101_9001_plaisante.ipynb": FULL,
+        "leeben_102_9002_plaisante.ipynb": FULL,
+        "mallory_LATE_333_9003_x_smithada_attempt_2026-11-30-00-00-00_plaisante.ipynb": PARTIAL,
+    })
+    done = run("submit", str(archive), cwd=course_root)
+    assert "read as a download of Canvas" in done.stdout
+    layout = CourseLayout(course_root)
+    assert layout.submitted_students(ASSIGNMENT) == ["leeben", "mallory", "smithada"]
+    assert submitted_bytes(course_root, "smithada") == FULL.read_bytes()
+    assert submitted_bytes(course_root, "mallory") == PARTIAL.read_bytes()
+    assert submitted_files(course_root, "mallory") == ["lms-late.txt", "plaisante.ipynb"]
+
+
+@pytest.mark.nbgrader
+@pytest.mark.parametrize("lms", ["Moodle", "Brightspace"])
+def test_a_download_of_folders_each_holding_the_assignments_notebook_is_a_class(
+        course_root, tmp_path, lms):
+    folders = {"Moodle": ["Ada Smith_501_assignsubmission_file_",
+                          "Ben Lee_502_assignsubmission_file_"],
+               "Brightspace": ["1-501 - Ada Smith - Dec 1, 2026 1030 AM",
+                               "2-502 - Ben Lee - Dec 1, 2026 1045 AM"]}[lms]
+    download = tmp_path / "download"
+    for folder, notebook in zip(folders, (FULL, UNTOUCHED)):
+        (download / folder).mkdir(parents=True)
+        shutil.copy(notebook, download / folder / "plaisante.ipynb")
+    done = run("submit", str(download), cwd=course_root)
+    assert f"read as a download of {lms}" in done.stdout
+    assert done.stdout.splitlines()[-1] == "2 submitted, 0 refused"
+    assert submitted_bytes(course_root, "ada_smith") == FULL.read_bytes()
+    assert submitted_bytes(course_root, "ben_lee") == UNTOUCHED.read_bytes()
+    found = collected(download, None, assignments=CourseLayout(course_root).assignments())
+    assert [s.student for s in found.submissions] == ["ada_smith", "ben_lee"]
+
+
+@pytest.mark.nbgrader
+def test_moodle_flat_names_are_read(course_root, tmp_path):
+    archive = packed(tmp_path, {
+        "Liam Ng_601_assignsubmission_file_plaisante.ipynb": FULL,
+        "Liam Ng_601_assignsubmission_file_data.txt": "8\n",
+        "Erin Stone_602_assignsubmission_file_plaisante.ipynb": UNTOUCHED})
+    done = run("submit", str(archive), cwd=course_root)
+    assert "read as a download of Moodle" in done.stdout
+    assert CourseLayout(course_root).submitted_students(ASSIGNMENT) == ["erin_stone", "liam_ng"]
+    assert submitted_files(course_root, "liam_ng") == ["data.txt", "plaisante.ipynb"]
+
+
+@pytest.mark.nbgrader
+def test_a_refused_id_reaches_the_terminal_without_its_escapes(course_root, tmp_path):
+    archive = packed(tmp_path, {
+        "Week 3_mal\x1b[1A\x1b[2Kory\x07_attempt_2026-12-01-10-00-00_plaisante.ipynb": FULL,
+        "Week 3_alice_attempt_2026-12-01-09-00-00_plaisante.ipynb": FULL})
+    done = run("submit", str(archive), cwd=course_root, check=False)
+    assert done.returncode == 1
+    refused = [line for line in done.stdout.splitlines() if ": refused (" in line]
+    assert len(refused) == 1 and refused[0].startswith("mal[1A[2Kory: refused (")
+    assert "\x1b" not in done.stdout and "\x07" not in done.stdout
+    assert CourseLayout(course_root).submitted_students(ASSIGNMENT) == ["alice"]
+
+
+@pytest.mark.nbgrader
+def test_one_students_many_files_refuse_that_student_only(course_root, tmp_path):
+    members: dict[str, Path | str] = {
+        "Ada Smith_501_assignsubmission_file_/plaisante.ipynb": FULL,
+        "Eve Kay_666_assignsubmission_file_/plaisante.ipynb": FULL}
+    for n in range(1001):
+        members[f"Eve Kay_666_assignsubmission_file_/f{n}.txt"] = ""
+    done = run("submit", str(packed(tmp_path, members)), cwd=course_root, check=False)
+    assert done.returncode == 1
+    assert ("eve_kay: refused (Eve Kay_666_assignsubmission_file_/plaisante.ipynb): 1002 "
+            "files, over the 1000 one student may hand in") in done.stdout.splitlines()
+    assert CourseLayout(course_root).submitted_students(ASSIGNMENT) == ["ada_smith"]

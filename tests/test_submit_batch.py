@@ -139,3 +139,27 @@ def test_submit_help_says_the_pattern_matches_the_whole_name_with_or_without_ipy
     assert "must match a whole file name, with or without its .ipynb" in text
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "--pattern must match a whole file name, with or without its .ipynb" in readme
+
+
+def test_one_students_bytes_refuse_that_student_only_before_anything_is_written(
+        course, tmp_path, capsys, monkeypatch):
+    """Told from the zip's directory: with a 1 MiB cap, eve's 3 MiB of data files (deflated
+    to a few KiB) are refused unread and ada's work is collected."""
+    from plaisante import collect
+
+    monkeypatch.setattr(collect, "MAX_STUDENT_BYTES", 1 << 20)
+    source = tmp_path / "download.zip"
+    with zipfile.ZipFile(source, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.write(GOOD, "Ada Smith_501_assignsubmission_file_/plaisante.ipynb")
+        archive.write(GOOD, "Eve Kay_666_assignsubmission_file_/plaisante.ipynb")
+        for n in range(3):
+            archive.writestr(f"Eve Kay_666_assignsubmission_file_/data{n}.txt", " " * (1 << 20))
+    written: list[str] = []
+    write = Path.write_bytes
+    monkeypatch.setattr(Path, "write_bytes", lambda self, data: (written.append(self.name),
+                                                                 write(self, data))[1])
+    found = collect.collected(source, None, tmp_path / "unpacked")
+    assert [s.student for s in found.submissions] == ["ada_smith"]
+    assert found.refused == [("eve_kay", "Eve Kay_666_assignsubmission_file_/plaisante.ipynb",
+                              "3 MiB of files, over the 1 MiB one student may hand in")]
+    assert written == ["plaisante.ipynb"]
