@@ -334,3 +334,30 @@ def test_one_students_many_files_refuse_that_student_only(course_root, tmp_path)
     assert ("eve_kay: refused (Eve Kay_666_assignsubmission_file_/plaisante.ipynb): 1002 "
             "files, over the 1000 one student may hand in") in done.stdout.splitlines()
     assert CourseLayout(course_root).submitted_students(ASSIGNMENT) == ["ada_smith"]
+
+
+@pytest.mark.nbgrader
+def test_submit_tells_the_assignment_of_notebooks_as_grading_reads_them(course_root, tmp_path):
+    """An nbformat 3 notebook (its cells under ``worksheets``) and one of 38 MB (a pasted
+    image): ``submit`` finds their assignment among the course's five, and grading agrees."""
+    import nbformat
+
+    batch = tmp_path / "batch"
+    batch.mkdir()
+    notebook = nbformat.read(FULL, as_version=4)
+    nbformat.write(nbformat.convert(notebook, 3), batch / "ada.ipynb", version=3)
+    notebook = nbformat.read(FULL, as_version=4)  # convert changed it in place
+    assert "worksheets" in json.loads((batch / "ada.ipynb").read_text(encoding="utf-8"))
+    image = nbformat.v4.new_output("display_data", data={"image/png": "A" * 38_000_000})
+    code = next(cell for cell in notebook.cells if cell.cell_type == "code")
+    code.outputs.append(image)
+    nbformat.write(notebook, batch / "ben.ipynb")
+    assert (batch / "ben.ipynb").stat().st_size > 38_000_000
+    assert len(CourseLayout(course_root).assignments()) == 5
+    done = run("submit", str(batch), cwd=course_root)
+    assert done.stdout.splitlines()[-1] == "2 submitted, 0 refused"
+    assert CourseLayout(course_root).submitted_students(ASSIGNMENT) == ["ada", "ben"]
+    run("grade", ASSIGNMENT, "--workers", "1", cwd=course_root)
+    totals = {s: json.loads(CourseLayout(course_root).report(ASSIGNMENT, s)
+                            .read_text(encoding="utf-8"))["total"] for s in ("ada", "ben")}
+    assert totals == {"ada": 100, "ben": 100}
