@@ -426,6 +426,7 @@ def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
         for student, shown, why in found.refused:
             print(plain(f"{student}: refused ({where / shown}): {why}"))
         refused = len(found.refused)
+        people: dict[str, str] = {}
         for submission in found.submissions:
             kept, student = submission.kept, submission.student
             kept.shown = plain(str(where / kept.shown))
@@ -433,6 +434,8 @@ def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
                 assignment, notes = _submit_attempt(layout, args, kept)
                 target = layout.submitted(student, assignment).parent
                 print(f"{student}: {target} ({', '.join([kept.shown, *notes])})")
+                if kept.person:
+                    people[student] = kept.person
                 for older in submission.set_aside:
                     kept_at = course.set_aside(older.files, student, older.label, layout.root)
                     print(plain(f"{student}: set aside an older attempt "
@@ -444,6 +447,11 @@ def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
                 refused += 1
                 print(plain(f"{student}: refused ({kept.shown}): could not be submitted "
                             f"({type(error).__name__}: {_one_line(str(error))})"))
+    if people:
+        named = course.name_students(people, layout.root)
+        if named:
+            print(f"named {len(named)} student(s) in the gradebook as {found.layout} names "
+                  "them (a roster's names are kept)")
     if found.skipped:
         print(f"skipped {len(found.skipped)} file(s) the pattern does not name: "
               f"{plain(', '.join(found.skipped[:5]))}{'…' if len(found.skipped) > 5 else ''}")

@@ -94,6 +94,8 @@ class Attempt:
     label: str = ""
     lms: str = ""
     left_out: list[str] = field(default_factory=list)
+    #: the person's name as the LMS gives it (Moodle, Brightspace), else ""
+    person: str = ""
 
     @property
     def notebooks(self) -> list[str]:
@@ -184,7 +186,7 @@ def _brightspace(found: re.Match[str], shown: str, zone: datetime.tzinfo) -> Att
                    order=(when or datetime.datetime.min.replace(tzinfo=zone),
                           int(found["number"])),
                    label=f"attempt-{when:%Y%m%dT%H%M}" if when else "attempt",
-                   lms="Brightspace")
+                   lms="Brightspace", person=found["name"])
 
 
 def read_path(relative: str, zone: datetime.tzinfo, lms: str,
@@ -205,7 +207,8 @@ def read_path(relative: str, zone: datetime.tzinfo, lms: str,
             moodle = MOODLE.fullmatch(part) if lms == "Moodle" else None
             if moodle:
                 return (Attempt(student_id(moodle["name"]), ("moodle", moodle["user"]),
-                                shown=shown, order=(0,), label="moodle", lms="Moodle"),
+                                shown=shown, order=(0,), label="moodle", lms="Moodle",
+                                person=moodle["name"]),
                         safe_name(name))
             space = BRIGHTSPACE.fullmatch(part) if lms == "Brightspace" else None
             if space:
@@ -214,7 +217,8 @@ def read_path(relative: str, zone: datetime.tzinfo, lms: str,
         flat = MOODLE_FILE.fullmatch(name)
         if flat:
             return (Attempt(student_id(flat["name"]), ("moodle", flat["user"]), shown=name,
-                            order=(0,), label="moodle", lms="Moodle"), safe_name(flat["file"]))
+                            order=(0,), label="moodle", lms="Moodle", person=flat["name"]),
+                    safe_name(flat["file"]))
     if lms == "Brightspace":
         space = BRIGHTSPACE.fullmatch(name)
         if space and space["file"]:

@@ -231,3 +231,29 @@ def set_aside(files: dict[str, Path], student: str, label: str,
     for name, path in files.items():
         shutil.copyfile(path, folder / name)
     return folder
+
+
+def name_students(names: dict[str, str], root: Path | None = None) -> list[str]:
+    """Give the students of ``names`` (student id -> the person's name, as an LMS download
+    says it: ``"Erin Stone"``) that name in nbgrader's gradebook: first name, then last (its
+    last word), each student added when absent. A student whose gradebook entry already has a
+    first or last name (a roster's) keeps it. Returns the ids named, sorted."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    named = []
+    with Gradebook(CourseLayout.of(root).gradebook_url) as gradebook:
+        for student, name in sorted(names.items()):
+            shown = " ".join("".join(ch for ch in name if ch.isprintable()).split())
+            if not shown:
+                continue
+            try:
+                known = gradebook.find_student(student)
+                if known.first_name or known.last_name:
+                    continue
+            except MissingEntry:
+                pass
+            first, _, last = shown.rpartition(" ")
+            gradebook.update_or_create_student(student, first_name=first or last,
+                                               last_name=last if first else None)
+            named.append(student)
+    return named

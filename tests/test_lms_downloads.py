@@ -298,15 +298,28 @@ def test_a_download_of_folders_each_holding_the_assignments_notebook_is_a_class(
 
 
 @pytest.mark.nbgrader
-def test_moodle_flat_names_are_read(course_root, tmp_path):
+def test_moodle_flat_names_are_read_and_name_students_in_the_gradebook(course_root, tmp_path):
+    from nbgrader.api import Gradebook
+
+    layout = CourseLayout(course_root)
+    with Gradebook(layout.gradebook_url) as gradebook:  # a roster: its names are kept
+        gradebook.update_or_create_student("erin_stone", first_name="Erin",
+                                           last_name="Stone-Ray")
+        gradebook.update_or_create_student("zoe_o_brien")
     archive = packed(tmp_path, {
         "Liam Ng_601_assignsubmission_file_plaisante.ipynb": FULL,
         "Liam Ng_601_assignsubmission_file_data.txt": "8\n",
-        "Erin Stone_602_assignsubmission_file_plaisante.ipynb": UNTOUCHED})
+        "Erin Stone_602_assignsubmission_file_plaisante.ipynb": UNTOUCHED,
+        "Zoë Ó Brien_603_assignsubmission_file_plaisante.ipynb": UNTOUCHED})
     done = run("submit", str(archive), cwd=course_root)
     assert "read as a download of Moodle" in done.stdout
-    assert CourseLayout(course_root).submitted_students(ASSIGNMENT) == ["erin_stone", "liam_ng"]
+    assert layout.submitted_students(ASSIGNMENT) == ["erin_stone", "liam_ng", "zoe_o_brien"]
     assert submitted_files(course_root, "liam_ng") == ["data.txt", "plaisante.ipynb"]
+    assert "named 2 student(s) in the gradebook" in done.stdout
+    with Gradebook(layout.gradebook_url) as gradebook:
+        names = {s.id: (s.first_name, s.last_name) for s in gradebook.students}
+    assert names == {"erin_stone": ("Erin", "Stone-Ray"), "liam_ng": ("Liam", "Ng"),
+                     "zoe_o_brien": ("Zoë Ó", "Brien")}
 
 
 @pytest.mark.nbgrader
