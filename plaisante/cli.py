@@ -423,6 +423,10 @@ def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
         if found.layout:
             print(f"read as a download of {found.layout}")
         where = Path(args.notebook) if Path(args.notebook).is_dir() else Path()
+        for student, ids in found.renamed:
+            print(plain(f"{student}: {len(ids)} people of this name in the download, submitted "
+                        f"as {', '.join(ids)} (their LMS numbers): tell which is the roster's "
+                        f"{student} and resubmit that one with --student {student}"))
         for student, shown, why in found.refused:
             print(plain(f"{student}: refused ({where / shown}): {why}"))
         refused = len(found.refused)

@@ -121,12 +121,14 @@ class Collected:
     first notebook) and ``names`` (student id -> how the download names it) of each, and
     ``skipped`` (file names that are no student's: no notebook, or no name the layout or the
     pattern reads) and ``refused`` (student, as the download names it, why) of students none
-    of whose notebooks could be unpacked."""
+    of whose notebooks could be unpacked or who are over a student's caps."""
 
     submissions: list[Submission] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     refused: list[tuple[str, str, str]] = field(default_factory=list)
     layout: str = ""
+    #: two or more people of one name: (that name's id, the ids given, with their LMS numbers)
+    renamed: list[tuple[str, list[str]]] = field(default_factory=list)
 
     @property
     def found(self) -> list[tuple[str, Path]]:
@@ -382,6 +384,7 @@ def collected(source: Path, pattern: str | None = None, into: Path | None = None
             for attempt in found:
                 attempt.student = f"{student}_{attempt.who[1]}"
                 by_student.setdefault(attempt.student, []).append(attempt)
+            result.renamed.append((student, sorted({a.student for a in found})))
     for student in sorted(by_student):
         found = sorted(by_student[student], key=lambda a: a.order)
         result.submissions.append(Submission(found[-1], found[:-1]))

@@ -310,15 +310,22 @@ def test_moodle_flat_names_are_read_and_name_students_in_the_gradebook(course_ro
         "Liam Ng_601_assignsubmission_file_plaisante.ipynb": FULL,
         "Liam Ng_601_assignsubmission_file_data.txt": "8\n",
         "Erin Stone_602_assignsubmission_file_plaisante.ipynb": UNTOUCHED,
-        "Zoë Ó Brien_603_assignsubmission_file_plaisante.ipynb": UNTOUCHED})
+        "Zoë Ó Brien_603_assignsubmission_file_plaisante.ipynb": UNTOUCHED,
+        "Ada Smith_501_assignsubmission_file_plaisante.ipynb": FULL,
+        "Ada Smith_999_assignsubmission_file_plaisante.ipynb": PARTIAL})
     done = run("submit", str(archive), cwd=course_root)
     assert "read as a download of Moodle" in done.stdout
-    assert layout.submitted_students(ASSIGNMENT) == ["erin_stone", "liam_ng", "zoe_o_brien"]
+    assert layout.submitted_students(ASSIGNMENT) == [
+        "ada_smith_501", "ada_smith_999", "erin_stone", "liam_ng", "zoe_o_brien"]
     assert submitted_files(course_root, "liam_ng") == ["data.txt", "plaisante.ipynb"]
-    assert "named 2 student(s) in the gradebook" in done.stdout
+    assert ("ada_smith: 2 people of this name in the download, submitted as ada_smith_501, "
+            "ada_smith_999 (their LMS numbers): tell which is the roster's ada_smith and "
+            "resubmit that one with --student ada_smith") in done.stdout.splitlines()
+    assert "named 4 student(s) in the gradebook" in done.stdout
     with Gradebook(layout.gradebook_url) as gradebook:
         names = {s.id: (s.first_name, s.last_name) for s in gradebook.students}
     assert names == {"erin_stone": ("Erin", "Stone-Ray"), "liam_ng": ("Liam", "Ng"),
+                     "ada_smith_501": ("Ada", "Smith"), "ada_smith_999": ("Ada", "Smith"),
                      "zoe_o_brien": ("Zoë Ó", "Brien")}
 
 
