@@ -14,7 +14,13 @@ Without ``--pattern`` each file's path is read the way each LMS names what it do
 * Brightspace: ``12345-67890 - Ada Smith - Dec 1, 2026 1030 AM - plaisante.ipynb``, as files or
   as folders of that name (and an ``index.html``, the LMS's own);
 * Moodle: one folder per student, ``Ada Smith_12345_assignsubmission_file_/``, holding what
-  the student uploaded (any notebooks, data files, subfolders).
+  the student uploaded (any notebooks, data files, subfolders), or flat,
+  ``Ada Smith_12345_assignsubmission_file_plaisante.ipynb``.
+
+The LMS is told from the whole download (``layout_of``: the one whose names read the most
+files), and of each path only the LMS's part is read, never the name the student gave a file:
+a file named ``x_alice_attempt_…`` or ``…_LATE_…`` by its uploader picks no one's id and no
+time.
 
 With ``--pattern``, a regex with a ``(?P<student_id>…)`` group that must match a whole file
 name, with its ``.ipynb`` or without it; a ``(?P<timestamp>…)`` group, as nbgrader's
@@ -27,7 +33,9 @@ resubmission number), as nbgrader's collector keeps the newest; the others are *
 kept under ``assignments/replaced/`` and named in the output. Nothing of one student stops
 the others being collected: ``collected`` refuses the batch only when it can tell no one.
 A person's name (Moodle, Brightspace) becomes the student id ``ada_smith`` (accents
-dropped); two students of one name keep their LMS number (``ada_smith_12345``). Files an LMS
+dropped); two students of one name get their LMS user number (``ada_smith_12345``), which the
+LMS keeps whatever name a student shows, and ``renamed`` says so. One student over
+``MAX_STUDENT_FILES`` or ``MAX_STUDENT_BYTES`` is refused alone. Files an LMS
 or an operating system adds (``index.html``, receipts, ``__MACOSX/``) are no one's.
 """
 
