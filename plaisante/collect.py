@@ -297,7 +297,7 @@ def collected(source: Path, pattern: str | None = None, into: Path | None = None
     (``plaisante.ipynb``, ``plaisante-Copy1.ipynb``) is one student's, not a class's.
 
     One student over ``MAX_STUDENT_FILES`` files or ``MAX_STUDENT_BYTES`` (told from the
-    zip's directory before anything is written, and again while unpacking) is refused alone.
+    zip's directory, before anything is written) is refused alone.
 
     Raises FileNotFoundError for a missing source, ValueError for a bad pattern, an unreadable
     zip, one over ``MAX_MEMBERS`` files or ``MAX_ZIP_BYTES`` even without its refused
@@ -347,7 +347,7 @@ def collected(source: Path, pattern: str | None = None, into: Path | None = None
         _refuse_one_students_folder(source, [rel for rel, *_ in read], assignments)
     read = _within_caps(source, read, result)
     if into is not None and source.is_file():
-        read = _unzipped(source, into, read, result)
+        read = _unzipped(source, into, read)
     attempts: dict[tuple, Attempt] = {}
     for relative, path, _size, attempt, own in read:
         name = PurePosixPath(relative).name
@@ -497,33 +497,24 @@ def _within_caps(source: Path, read: list, result: Collected) -> list:
     return read
 
 
-def _unzipped(source: Path, into: Path, read: list, result: Collected) -> list:
+def _unzipped(source: Path, into: Path, read: list) -> list:
     """Write the zip members of ``read`` to ``into``, each as ``N/its name`` (N its place in
     the zip); return ``read`` with the written path of each, None for a member over its size
-    limit (a notebook over 100 MiB, another file over 20 MiB). A student whose files unpack
-    to more than ``MAX_STUDENT_BYTES`` (the zip's directory said less) is refused alone and
-    their files removed. Raises ValueError for an unreadable zip."""
+    limit (a notebook over 100 MiB, another file over 20 MiB). zipfile never gives more of a
+    member than the directory's ``file_size``, so ``_within_caps`` (which read the directory)
+    bounds what is written. Raises ValueError for an unreadable zip."""
     into.mkdir(parents=True, exist_ok=True)
-    written: dict[tuple[str, str], int] = {}
-    over: set[tuple[str, str]] = set()
     done: list = []
     try:
         with zipfile.ZipFile(source) as archive:
             for index, (relative, member, size, attempt, own) in enumerate(read):
-                if attempt.who in over:
-                    continue
                 limit = _limit(own)
-                if size > limit:
+                data = b""
+                if size <= limit:
+                    with archive.open(member) as stream:
+                        data = stream.read(limit + 1)
+                if size > limit or len(data) > limit:
                     done.append((relative, None, size, attempt, own))
-                    continue
-                with archive.open(member) as stream:
-                    data = stream.read(limit + 1)
-                written[attempt.who] = written.get(attempt.who, 0) + len(data)
-                if len(data) > limit:
-                    done.append((relative, None, size, attempt, own))
-                    continue
-                if written[attempt.who] > MAX_STUDENT_BYTES:
-                    over.add(attempt.who)
                     continue
                 target = into / str(index) / safe_name(PurePosixPath(relative).name)
                 target.parent.mkdir()
@@ -531,12 +522,5 @@ def _unzipped(source: Path, into: Path, read: list, result: Collected) -> list:
                 done.append((relative, target, size, attempt, own))
     except (zipfile.BadZipFile, OSError) as error:
         raise ValueError(f"{source} cannot be read as a zip file: {error}") from None
-    for who in over:
-        for entry in done:
-            if entry[3].who == who and entry[1] is not None:
-                entry[1].unlink()
-        done = _refuse(result, done + [e for e in read if e[3].who == who], who,
-                       f"its files unpack to over {MAX_STUDENT_BYTES // MiB} MiB, the most "
-                       "one student may hand in")
     done.sort(key=lambda entry: entry[0])
     return done

@@ -163,3 +163,21 @@ def test_one_students_bytes_refuse_that_student_only_before_anything_is_written(
     assert found.refused == [("eve_kay", "Eve Kay_666_assignsubmission_file_/plaisante.ipynb",
                               "3 MiB of files, over the 1 MiB one student may hand in")]
     assert written == ["plaisante.ipynb"]
+
+
+def test_a_download_over_the_whole_cap_is_refused_naming_the_student_with_the_most(
+        tmp_path, monkeypatch):
+    from plaisante import collect
+
+    monkeypatch.setattr(collect, "MAX_ZIP_BYTES", 2 << 20)
+    source = tmp_path / "download.zip"
+    with zipfile.ZipFile(source, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, extra in (("Ada Smith_501", 1), ("Eve Kay_666", 2)):
+            archive.write(GOOD, f"{name}_assignsubmission_file_/plaisante.ipynb")
+            for n in range(extra):
+                archive.writestr(f"{name}_assignsubmission_file_/data{n}.txt", " " * (1 << 20))
+    with pytest.raises(ValueError, match=r"download.zip holds 5 files, 3 MiB \(at most 100000 "
+                                         r"files, 2 MiB in one download\): the most are "
+                                         r"eve_kay's \(3 files, 2 MiB\)$"):
+        collect.collected(source, None, tmp_path / "unpacked")
+    assert not (tmp_path / "unpacked").exists()
