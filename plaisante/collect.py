@@ -4,8 +4,9 @@ student, as nbgrader's ``zip_collect`` does.
     plaisante submit downloads.zip                    # Canvas, Moodle, Blackboard, Brightspace
     plaisante submit downloads.zip --pattern '(?P<student_id>[a-z]+)_\\d+_\\d+_deck'
 
-Without ``--pattern`` each file's path is read the way each LMS names what it downloads
-(``LAYOUTS``; else ``ID.ipynb``, the file named after the student):
+Without ``--pattern`` each file's path is read the way the LMS of the download names what it
+downloads (files it does not name are skipped; without an LMS, ``ID.ipynb``, the file named
+after the student):
 
 * Canvas: ``smithada_1234_5678_plaisante.ipynb`` (``_LATE_`` after the name when late; a
   resubmitted file gets ``-1``, ``-2`` before its extension and a new file number);
@@ -199,8 +200,8 @@ def _brightspace(found: re.Match[str], shown: str, zone: datetime.tzinfo) -> Att
                    lms="Brightspace", person=found["name"])
 
 
-def read_path(relative: str, zone: datetime.tzinfo, lms: str,
-              title: str | None = None) -> tuple[Attempt, str] | None:
+def read_path(relative: str, zone: datetime.tzinfo, lms: str, title: str | None = None,
+              top: str = "") -> tuple[Attempt, str] | None:
     """Return the attempt the LMS ``lms`` (one of ``LMS_NAMES``, the whole download's) says
     the file ``relative`` (its path in the download, ``/``-separated) belongs to, its
     ``files`` still empty, and the file's own name (without what the LMS added; ``""`` for
@@ -208,9 +209,12 @@ def read_path(relative: str, zone: datetime.tzinfo, lms: str,
     path is read: the outermost folder it names, or the start of a file name, never the
     name the student gave the file. ``zone``: the time zone of the LMS's times, which carry
     none. ``title``: Blackboard's assignment title (``blackboard_title``); without it the
-    user is the head's last ``_`` part."""
+    user is the head's last ``_`` part; with it, a head that does not start with it is not
+    read. ``top``: the download's own folder (``top_folder``): a name the LMS gave a file
+    itself (not a folder) is read only there, as an LMS writes no folders around it."""
     parts = [p for p in relative.split("/") if p]
     name = parts[-1]
+    flat = "/".join(parts[:-1]) == top
     if lms in ("Moodle", "Brightspace"):
         for depth, part in enumerate(parts[:-1]):
             shown = "/".join(parts[depth:])
@@ -223,12 +227,14 @@ def read_path(relative: str, zone: datetime.tzinfo, lms: str,
             space = BRIGHTSPACE.fullmatch(part) if lms == "Brightspace" else None
             if space:
                 return _brightspace(space, shown, zone), safe_name(name)
+    if not flat:
+        return None
     if lms == "Moodle":
-        flat = MOODLE_FILE.fullmatch(name)
-        if flat:
-            return (Attempt(student_id(flat["name"]), ("moodle", flat["user"]), shown=name,
-                            order=(0,), label="moodle", lms="Moodle", person=flat["name"]),
-                    safe_name(flat["file"]))
+        moodle = MOODLE_FILE.fullmatch(name)
+        if moodle:
+            return (Attempt(student_id(moodle["name"]), ("moodle", moodle["user"]), shown=name,
+                            order=(0,), label="moodle", lms="Moodle", person=moodle["name"]),
+                    safe_name(moodle["file"]))
     if lms == "Brightspace":
         space = BRIGHTSPACE.fullmatch(name)
         if space and space["file"]:
@@ -237,8 +243,9 @@ def read_path(relative: str, zone: datetime.tzinfo, lms: str,
         board = BLACKBOARD.fullmatch(name)
         if board:
             head = board["head"]
-            user = (head[len(title) + 1:] if title is not None and head.startswith(title + "_")
-                    else head.rpartition("_")[2])
+            if title is not None and not head.startswith(title + "_"):
+                return None  # not the download's assignment: no name the LMS gave
+            user = head[len(title) + 1:] if title is not None else head.rpartition("_")[2]
             when = _lms_time(board["when"], "%Y-%m-%d-%H-%M-%S", zone)
             if not user:
                 return None
@@ -263,23 +270,40 @@ def read_path(relative: str, zone: datetime.tzinfo, lms: str,
 
 def blackboard_title(names: list[str]) -> str | None:
     """Return the assignment title that starts Blackboard's ``TITLE_USER_attempt_…`` names
-    (file names of one download, one assignment): the longest ``_``-ended part all their
-    heads share, so that users with an ``_`` (``ada_smith``) stay whole. None when fewer
-    than two users' heads are there to compare (the user is then the head's last part)."""
-    heads = sorted({m["head"] for n in names if (m := BLACKBOARD.fullmatch(n))})
+    (the file names in the download's own folder, all the LMS's: one assignment): the
+    longest ``_``-ended start all their distinct heads share, so that users with an ``_``
+    (``ada_smith``) stay whole. None when fewer than two heads are there to compare (the
+    user is then the head's last ``_`` part)."""
+    heads = {m["head"] for n in names if (m := BLACKBOARD.fullmatch(n))}
     if len(heads) < 2:
         return None
-    shared = heads[0][:next((i for i, (a, b) in enumerate(zip(heads[0], heads[-1])) if a != b),
-                            min(len(heads[0]), len(heads[-1])))]
-    cut = shared.rfind("_")
-    return shared[:cut] if cut > 0 else None
+    shared: dict[str, int] = {}
+    for head in heads:
+        for cut in (i for i, ch in enumerate(head) if ch == "_" and i > 0):
+            shared[head[:cut]] = shared.get(head[:cut], 0) + 1
+    titles = [title for title, count in shared.items() if count == len(heads)]
+    return max(titles, key=len) if titles else None
+
+
+def top_folder(relatives: list[str]) -> str:
+    """Return the folder that holds every file of a download (``relatives``: their paths in
+    it, ``/``-separated), ``""`` for the download itself: where an LMS's flat names are."""
+    folders = [PurePosixPath(rel).parent.parts for rel in relatives]
+    shared = list(folders[0]) if folders else []
+    for parts in folders[1:]:
+        same = 0
+        while same < min(len(shared), len(parts)) and shared[same] == parts[same]:
+            same += 1
+        del shared[same:]
+    return "/".join(shared)
 
 
 def layout_of(relatives: list[str], zone: datetime.tzinfo) -> str:
     """Return the LMS whose names read the most files of a download (``relatives``: every
     file's path in it), ``""`` when none reads any. Told from the whole download, never one
     file: a student can name a file as another LMS would, not every file of the class."""
-    counts = {lms: sum(1 for rel in relatives if read_path(rel, zone, lms) is not None)
+    top = top_folder(relatives)
+    counts = {lms: sum(1 for rel in relatives if read_path(rel, zone, lms, top=top) is not None)
               for lms in LMS_NAMES}
     best = max(counts.values())
     return next(lms for lms in LMS_NAMES if counts[lms] == best) if best else ""
@@ -290,7 +314,8 @@ def collected(source: Path, pattern: str | None = None, into: Path | None = None
               assignments: list[str] | None = None) -> Collected:
     """Return the submissions in ``source`` (a folder, searched recursively, or a ``.zip``),
     read as the module doc says: by ``pattern`` when given, else by the names of the LMS the
-    whole download reads as (``layout_of``) and, for the rest, ``ID.ipynb``. Zip members are
+    whole download reads as (``layout_of``; the files it does not name are skipped) or, when
+    no LMS names any, as ``ID.ipynb``. Zip members are
     written to ``into`` under made-up folders (a member's own path is never used as one).
     ``zone``: the time zone of the LMS's times. ``assignments``: the course's ids; a
     download no LMS names whose notebooks are all named after one of them
@@ -322,7 +347,9 @@ def collected(source: Path, pattern: str | None = None, into: Path | None = None
                if not NOISE.fullmatch(PurePosixPath(rel).name)
                and not rel.startswith("__MACOSX/")]
     lms = "" if regex else layout_of([rel for rel, _, _ in listing], zone)
-    title = blackboard_title([PurePosixPath(rel).name for rel, _, _ in listing]) \
+    top = top_folder([rel for rel, _, _ in listing])
+    title = blackboard_title([PurePosixPath(rel).name for rel, _, _ in listing
+                              if "/".join(PurePosixPath(rel).parent.parts) == top]) \
         if lms == "Blackboard" else None
     result = Collected()
     read: list[tuple[str, Any, int, Attempt, str]] = []
@@ -333,9 +360,9 @@ def collected(source: Path, pattern: str | None = None, into: Path | None = None
             attempt = _by_pattern(regex, name, zone)
             reading = (attempt, safe_name(name)) if attempt else None
         elif lms:
-            reading = read_path(relative, zone, lms, title)
-        if reading is None and regex is None:
-            plain = re.fullmatch(DEFAULT_PATTERN, name)
+            reading = read_path(relative, zone, lms, title, top)
+        if reading is None and regex is None and not lms:  # in an LMS's download, a name
+            plain = re.fullmatch(DEFAULT_PATTERN, name)    # it did not give is the student's
             reading = ((Attempt(plain["student_id"], ("file", plain["student_id"]), shown=name,
                               order=(0,), label="file"), name) if plain else None)
         if reading is None or not reading[0].student:

@@ -63,3 +63,26 @@ def test_two_notebooks_of_one_student_are_one_submission_and_nobody_refuses(tmp_
         collected(notebooks(tmp_path / "none", "readme.md"), LMS)
     with pytest.raises(FileNotFoundError):
         collected(tmp_path / "missing", LMS)
+
+
+def test_blackboard_names_are_read_only_in_the_downloads_own_folder(tmp_path: Path) -> None:
+    """The title is what all the LMS's heads share (``ada_smith``, ``ada_jones``, ``bob`` stay
+    whole), and a file in a folder of its own (a ``/`` in a crafted member name) is no LMS
+    name: it changes neither the title nor anyone's id."""
+    from plaisante.collect import blackboard_title
+
+    names = ["Week 3_ada_smith_attempt_2026-12-01-10-00-00_p.ipynb",
+             "Week 3_ada_jones_attempt_2026-12-01-10-00-00_p.ipynb",
+             "Week 3_bob_attempt_2026-12-01-10-00-00_p.ipynb"]
+    assert blackboard_title(names) == "Week 3"
+    archive = tmp_path / "bb.zip"
+    with zipfile.ZipFile(archive, "w") as out:
+        for name in names:
+            out.writestr(name, '{"cells": []}')
+        for n in range(5):
+            out.writestr(f"Week 3_bob_attempt_2026-12-01-10-00-00_http:/x/evil_u{n}_attempt_"
+                         "2026-12-01-10-00-00_p.ipynb", '{"cells": []}')
+    found = collected(archive, None, tmp_path / "unpacked")
+    assert found.layout == "Blackboard"
+    assert [s.student for s in found.submissions] == ["ada_jones", "ada_smith", "bob"]
+    assert len(found.skipped) == 5
