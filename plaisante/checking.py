@@ -65,6 +65,18 @@ def show(value: Any, limit: int = 200) -> str:
     return text if _len(text) <= limit else text[: limit - 1] + "…"
 
 
+def sized(items: list[Any]) -> str:
+    """Return a list's length and item type in words.
+
+    >>> sized([0] * 15)
+    'a list of 15 ints'
+    >>> sized([1, "a"])
+    'a list of 2'
+    """
+    kinds = {_type(item).__name__ for item in items}
+    return f"a list of {_len(items)}" + (f" {kinds.pop()}s" if _len(kinds) == 1 else "")
+
+
 def expect_value(call: str, expected: Any, compute: Callable[..., Any]) -> None:
     """Run ``compute()`` and raise CheckFailed unless it returns exactly ``expected``.
 
@@ -73,6 +85,10 @@ def expect_value(call: str, expected: Any, compute: Callable[..., Any]) -> None:
     """
     actual = run(call, compute)
     if not same(expected, actual):
+        if _type(expected) is list and _type(actual) is list and _len(actual) != _len(expected):
+            # a beginner should not have to count fifteen zeros to see one is missing
+            raise CheckFailed(f"{call}: expected {sized(expected)}, got a list of "
+                              f"{_len(actual)}: {show(actual)}")
         wanted, got = show(expected), show(actual)
         if wanted == got or _type(actual) is not _type(expected):
             wanted += f" ({article(_type(expected).__name__)})"
@@ -237,4 +253,5 @@ def check_shape(name: str, value: Any, kind: type, length: int | None = None,
 
 
 __all__ = ["CheckFailed", "Always", "article", "calls_of", "check_shape", "expect_value",
-           "expect_value_error", "run", "same", "show", "substituted", "visible_checks_pass"]
+           "expect_value_error", "run", "same", "show", "sized", "substituted",
+           "visible_checks_pass"]

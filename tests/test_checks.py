@@ -23,9 +23,18 @@ def test_a_failure_names_the_input_the_expected_and_the_actual_value():
         return [0] * 14
     with pytest.raises(CheckFailed) as failure:
         checks.check_count_values(count_values)
+    # lengths that differ are said in words: nobody should count fifteen zeros
     assert str(failure.value) == (
-        "count_values((no cards)): expected [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], "
-        "got [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]")
+        "count_values((no cards)): expected a list of 15 ints, got a list of 14: "
+        "[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]")
+
+
+def test_a_list_of_the_right_length_still_shows_both_values():
+    def count_values(cards):
+        return [0] * 14 + [1] if cards else [0] * 15
+    with pytest.raises(CheckFailed) as failure:
+        checks.check_count_values(count_values)
+    assert "expected [0, 0," in str(failure.value) and ", got [0, 0," in str(failure.value)
 
 
 @pytest.mark.parametrize(("name", "wrong", "message"), [
