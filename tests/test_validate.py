@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from plaisante.validate import HIDDEN, CellResult, run, summary
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -201,3 +203,31 @@ def test_a_step_left_as_released_is_said_to_be_not_written_yet() -> None:
                                          "raises NotImplementedError)")
     assert not any(error and error.startswith("NotImplementedError")
                    for error in results.values())
+
+
+@pytest.mark.parametrize("sample", ["has_pair_at_least_two", "own_tests_fail_on_correct_code"])
+def test_validate_never_fails_more_points_than_grading_takes(sample) -> None:
+    """validate's failing cells cost, per step, no more than grading takes (the manifest's
+    scores, which the pipeline tests hold grading to): a cell it calls failing is one grading
+    does not give full marks. The own-tests cell that fails on a correct part fails both."""
+    import json
+
+    import nbformat
+
+    manifest = json.loads((SAMPLES / "manifest.json").read_text(encoding="utf-8"))
+    scored = manifest["samples"][sample]["expected"]
+    release = nbformat.read(ROOT / "starter" / "plaisante" / "plaisante.ipynb", as_version=4)
+    most: dict[str, float] = {}
+    for cell in release.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if meta.get("grade"):
+            step = meta["grade_id"].split("_")[0]
+            most[step] = most.get(step, 0) + float(meta.get("points", 0))
+    failing: dict[str, float] = {}
+    for result in run(SAMPLES / f"{sample}.ipynb"):
+        if result.error is not None:
+            step = result.grade_id.split("_")[0]
+            failing[step] = failing.get(step, 0) + result.points
+    assert failing, "the sample fails a visible test"
+    for step, points in failing.items():
+        assert points <= most[step] - scored[step], (step, failing)
