@@ -24,17 +24,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ...cards import RANK_VALUES, RANKS, SUITS, KitCard, hand, label, labels, new_deck
-from ...checking import (
-    Always,
-    CheckFailed,
-    apart,
-    check_shape,
-    expect_value,
-    run,
-    same,
-    show,
-    substituted,
-)
+from ...checking import Always, CheckFailed, check_shape, expect_value, run, same, show, substituted
+from ...checking import apart as _apart
 from ...student_tests import Version, grade_my_tests, try_my_tests, version
 
 # Bound at import so a part that patches builtins cannot change what a check sees.
@@ -125,7 +116,7 @@ def check_shuffle(shuffle: Callable[..., Any]) -> None:
     once = list(shuffled_by(shuffle, deck, 2024))
     again = list(shuffled_by(shuffle, kit_deck(), 2024))
     if not same(once, again):
-        first, then, where = apart(once, again)
+        first, then, where = _apart(once, again)
         raise CheckFailed(f"shuffle(new deck, random.Random(2024)) twice: expected the same "
                           f"order both times (use rng.randrange, not the random module), got "
                           f"{first} then {then} ({where})")
