@@ -65,6 +65,44 @@ def show(value: Any, limit: int = 200) -> str:
     return text if _len(text) <= limit else text[: limit - 1] + "…"
 
 
+def sized(items: list[Any]) -> str:
+    """Return a list's length and item type in words.
+
+    >>> sized([0] * 15)
+    'a list of 15 ints'
+    >>> sized([1, "a"])
+    'a list of 2'
+    """
+    kinds = {_type(item).__name__ for item in items}
+    return f"a list of {_len(items)}" + (f" {kinds.pop()}s" if _len(kinds) == 1 else "")
+
+
+#: a list shown whole in a message up to this many items; a longer one (a 52-card deck, which
+#: wraps into a tall column in a narrow notebook) is shown around its first difference
+LONG_LIST = 20
+
+
+def apart(expected: list[Any], actual: list[Any], around: int = 2) -> tuple[str, str, str]:
+    """Return (expected, actual, where) for two lists of the same length: each shown as the
+    few items around their first difference, and where that is.
+
+    >>> apart(list(range(20)), list(range(12)) + [0] * 8)
+    ('[… 10, 11, 12, 13, 14 …]', '[… 10, 11, 0, 0, 0 …]', '20 items each, first differing at [12]')
+    """
+    first = next((i for i, (e, a) in enumerate(zip(expected, actual)) if not same(e, a)),
+                 _len(expected))
+    start, stop = max(0, first - around), min(_len(expected), first + around + 1)
+
+    def part(items: list[Any]) -> str:
+        inner = show(items[start:stop])[1:-1]
+        return ("[" + ("… " if start else "") + inner + (" …" if stop < _len(items) else "")
+                + "]")
+
+    kind = "cards" if all(hasattr(item, "suit") for item in expected) else "items"
+    return (part(expected), part(actual),
+            f"{_len(expected)} {kind} each, first differing at [{first}]")
+
+
 def expect_value(call: str, expected: Any, compute: Callable[..., Any]) -> None:
     """Run ``compute()`` and raise CheckFailed unless it returns exactly ``expected``.
 
@@ -73,6 +111,13 @@ def expect_value(call: str, expected: Any, compute: Callable[..., Any]) -> None:
     """
     actual = run(call, compute)
     if not same(expected, actual):
+        if _type(expected) is list and _type(actual) is list and _len(actual) != _len(expected):
+            # a beginner should not have to count fifteen zeros to see one is missing
+            raise CheckFailed(f"{call}: expected {sized(expected)}, got a list of "
+                              f"{_len(actual)}: {show(actual)}")
+        if _type(expected) is list and _type(actual) is list and _len(expected) > LONG_LIST:
+            wanted, got, where = apart(expected, actual)
+            raise CheckFailed(f"{call}: expected {wanted}, got {got} ({where})")
         wanted, got = show(expected), show(actual)
         if wanted == got or _type(actual) is not _type(expected):
             wanted += f" ({article(_type(expected).__name__)})"
@@ -236,5 +281,6 @@ def check_shape(name: str, value: Any, kind: type, length: int | None = None,
         raise CheckFailed(f"{name}: expected a {wanted}, got {show(value)}")
 
 
-__all__ = ["CheckFailed", "Always", "article", "calls_of", "check_shape", "expect_value",
-           "expect_value_error", "run", "same", "show", "substituted", "visible_checks_pass"]
+__all__ = ["CheckFailed", "Always", "apart", "article", "calls_of", "check_shape", "expect_value",
+           "expect_value_error", "run", "same", "show", "sized", "substituted",
+           "visible_checks_pass"]

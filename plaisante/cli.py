@@ -22,6 +22,8 @@ it acts on every assignment of the course. grade is the way to autograde (sandbo
     plaisante formgrader                          # JupyterLab on the course, formgrader open
     plaisante demo [ID] [--student S] [--seed N]  # the presenter view in Voila, full screen
     plaisante autograde [ID …] [--student S …]    # plain nbgrader autograde: trusted notebooks only
+    plaisante validate NOTEBOOK                   # a student's check before handing in: which
+                                                  # visible tests pass (needs no course)
     plaisante nbgrader ARGS…                      # any nbgrader command, from the course root
 """
 

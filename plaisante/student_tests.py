@@ -709,6 +709,11 @@ def try_my_tests(tests: Any, mistakes: Sequence[Version], **own: Callable[..., A
     if outcome.status == "todo":
         print(f"Your own {parts} is not finished yet (it raises NotImplementedError), so your "
               "tests were tried on the buggy versions alone.")
+    elif outcome.status == "fail" and (wrong := wrong_parts(tests, own)):
+        named = ", ".join(wrong)
+        print(f"Your tests catch a mistake in your own {named}: {outcome.message}\n"
+              f"Your {named} {'fails its' if len(wrong) == 1 else 'fail their'} visible "
+              "checks too: the test looks right, fix the code.")
     elif outcome.status == "fail":
         print(f"On your own {parts}, your tests fail: {outcome.message}\n"
               f"Either your {parts} or the test is wrong: a test must pass on correct code.")
@@ -728,7 +733,43 @@ def try_my_tests(tests: Any, mistakes: Sequence[Version], **own: Callable[..., A
           "buggy versions.")
 
 
+def wrong_parts(tests: Any, own: dict[str, Any]) -> list[str]:
+    """Return the names of the student's ``own`` parts that a run of ``tests`` called (a
+    class counts as called) and that fail their visible checks (the step checks of the
+    course's assignment that has them): what a failing run of the tests caught, when the
+    tests are right. Empty when no such part is found."""
+    from .games import COURSE, load
+
+    called: set[str] = set()
+
+    def recording(name: str, part: Any) -> Any:
+        if not isinstance(part, types.FunctionType):
+            called.add(name)
+            return part
+
+        @functools.wraps(part)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            called.add(name)
+            return part(*args, **kwargs)
+        return call
+
+    run_locally(tests, {name: recording(name, part) for name, part in own.items()})
+    checks = next(({name: [check for step in assignment.steps for part, check in step.checks
+                           if part == name] for name in own}
+                   for assignment in map(load, COURSE) if set(own) <= set(assignment.parts)),
+                  {})
+    wrong = []
+    for name in own:
+        try:
+            for check in checks.get(name, []) if name in called else []:
+                check(own[name])
+        except Exception:  # noqa: BLE001  a failing or broken check: the part is wrong
+            wrong.append(name)
+    return wrong
+
+
 _OWN_FAIL = re.compile(r"^On your own (.+?), your tests fail(?: when run again)?: (.*)$", re.M)
+_OWN_CAUGHT = re.compile(r"^Your tests catch a mistake in your own (.+?): (.*)$", re.M)
 _CAUGHT = re.compile(r"^They catch (\d+) of the (\d+) buggy versions shown here\.", re.M)
 
 
@@ -737,10 +778,14 @@ def in_short(printed: str) -> tuple[str | None, str | None]:
     validate``: return (the problem, in one line, or None; the catch count, in one line, or
     None). Both None when ``printed`` is not such a report."""
     failed, caught = _OWN_FAIL.search(printed), _CAUGHT.search(printed)
+    right = _OWN_CAUGHT.search(printed)
     problem = (f"your tests fail on your own {failed.group(1)}: {failed.group(2)}"
                if failed else None)
     count = (f"your tests catch {caught.group(1)} of the {caught.group(2)} buggy versions "
              "shown in the notebook" if caught else None)
+    if right:  # not a failure: grading runs the tests on a correct version, where they pass
+        count = "; ".join(filter(None, [f"your tests catch a mistake in your own "
+                                        f"{right.group(1)} (fix it): {right.group(2)}", count]))
     return problem, count
 
 

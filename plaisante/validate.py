@@ -4,7 +4,8 @@ It runs the notebook top to bottom, as Run All would, and reads its test cells. 
 true of a notebook it can run: which visible tests pass or fail (with the failing check's
 message), and that hidden tests run only when the work is graded. As nbgrader's validate does,
 it first warns of test and locked cells edited or turned into markdown (their checksum,
-recorded at release, no longer matches): grading runs them as released. nbgrader's own ``validate``
+recorded at release, no longer matches) and of test cells deleted (missing from the course's
+release, as grading finds them): grading runs them as released. nbgrader's own ``validate``
 says "Success! Your notebook passes all the tests." for a notebook that passes the visible
 tests alone; this never promises more than it ran.
 """
@@ -12,7 +13,10 @@ tests alone; this never promises more than it ran.
 from __future__ import annotations
 
 import os
+import re
 import sys
+import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,19 +39,91 @@ class CellResult:
     note: str | None = None
 
 
-def summary(results: list[CellResult]) -> str:
-    """Return what validate prints for ``results`` (test cells in notebook order)."""
+def summary(results: list[CellResult], deleted: Sequence[str] = ()) -> str:
+    """Return what validate prints for ``results`` (test cells in notebook order) and the
+    grade ids of the released test cells the notebook no longer has (``deleted``): which
+    cells fail (with the message), which pass (their ids, wrapped), which did not run."""
     failed = [result for result in results if result.error is not None]
-    if not results:
+    passing = [result.grade_id for result in results if result.error is None]
+    total = len(results) + len(deleted)
+    if not total:
         return "This notebook has no test cells: is it the assignment's notebook?"
-    if not failed:
-        return "\n".join([f"All {len(results)} test cells pass their visible tests.",
+    if not failed and not deleted:
+        return "\n".join([f"All {total} test cells pass their visible tests.",
                           *_notes(results), HIDDEN])
-    lines = [f"{len(failed)} of {len(results)} test cells fail their visible tests:"]
-    lines += [f"  {result.grade_id}: {result.error}" for result in failed]
+    lines = []
+    if failed:
+        lines.append(f"{len(failed)} of {total} test cells fail their visible tests:")
+        lines += [f"  {result.grade_id}: {result.error}" for result in failed]
+    if passing:
+        lines += textwrap.wrap(f"{len(passing)} of {total} test cells pass: {_compact(results)}",
+                               width=100, subsequent_indent="  ", break_on_hyphens=False)
+    if deleted:
+        one = len(deleted) == 1
+        lines += textwrap.wrap(
+            f"{len(deleted)} of {total} {'was' if one else 'were'} deleted, so did not run "
+            f"here (grading puts {'it' if one else 'them'} back as released and runs "
+            f"{'it' if one else 'them'}): {', '.join(deleted)}", width=100,
+            subsequent_indent="  ", break_on_hyphens=False)
     lines += _notes(results)
     lines.append(HIDDEN)
     return "\n".join(lines)
+
+
+def _compact(results: list[CellResult]) -> str:
+    """Return the passing cells' ids, a step whose every cell here passes as one entry:
+    'step1 (all 4), step2_trace, step2_count_values'."""
+    steps: dict[str, list[CellResult]] = {}
+    for result in results:
+        steps.setdefault(result.grade_id.split("_")[0], []).append(result)
+    entries = []
+    for step, cells in steps.items():
+        if len(cells) > 1 and all(cell.error is None for cell in cells):
+            entries.append(f"{step} (all {len(cells)})")
+        else:
+            entries += [cell.grade_id for cell in cells if cell.error is None]
+    return ", ".join(entries)
+
+
+def deleted_test_cells(notebook: Any, path: Path) -> list[str] | None:
+    """Return the grade ids of the test cells of the assignment's release that ``notebook``
+    (read from ``path``) no longer has, found as grading finds them
+    (``notebook_check.deleted_cells``); None when no release of it is found (no course
+    folder at or above ``path``, nor the kit's own)."""
+    release = release_of(notebook, path)
+    if release is None:
+        return None
+    from .grading.notebook_check import deleted_cells
+
+    return [gid for kind, gid in deleted_cells(notebook.cells, release) if kind == "test"]
+
+
+def release_of(notebook: Any, path: Path) -> Any | None:
+    """Return the released (student) version of the assignment ``notebook`` belongs to: the
+    course's release named as the file is, else the one sharing most grade ids with it; None
+    when there is no course folder or no release shares one."""
+    import nbformat
+
+    from .course import CourseLayout, course_root
+
+    try:
+        layout = CourseLayout.of(course_root(path.resolve().parent))
+    except FileNotFoundError:
+        return None
+    ids = {meta.get("grade_id") for cell in notebook.cells
+           if isinstance(meta := cell.get("metadata", {}).get("nbgrader"), dict)}
+    best, shared = None, 0
+    for assignment in layout.assignments():
+        if not layout.release(assignment).is_file():
+            continue
+        release = nbformat.read(layout.release(assignment), as_version=4)
+        common = len(ids & {cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+                            for cell in release.cells} - {None})
+        if assignment == path.stem and common:
+            return release
+        if common > shared:
+            best, shared = release, common
+    return best
 
 
 def changed_cells(notebook: Any) -> list[str]:
@@ -93,9 +169,30 @@ def _notes(results: list[CellResult]) -> list[str]:
 
 
 def first_line(output: Any) -> str:
-    """Return an error output as 'Name: first line of its message'."""
+    """Return an error output as 'Name: first line of its message'; a bare
+    NotImplementedError (a stub left as released) as 'has_pair is not written yet (…)',
+    naming the function or method that raised it, as the own-tests cells say it."""
     message = (str(output.get("evalue", "")).splitlines() or [""])[0]
+    if output.get("ename") == "NotImplementedError" and not message.strip():
+        return f"{unwritten(output)} is not written yet (it still raises NotImplementedError)"
+    if output.get("ename") == "NotImplementedError" and "is not written yet" in message:
+        return message[:300]
     return f"{output.get('ename', 'Error')}: {message[:300]}"
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+#: a traceback frame in a notebook cell, as IPython prints it:
+#: "Cell In[16], line 4, in has_pair(cards)"
+_CELL_FRAME = re.compile(r"^Cell In\[\d*\], line \d+, in ([\w.]+)\(", re.M)
+
+
+def unwritten(output: Any) -> str:
+    """Return the name of the function a notebook cell defined whose stub raised the
+    NotImplementedError of ``output`` (an error output): the last frame in a cell, e.g.
+    'has_pair' or 'Tableau.toggle_selection'; 'a step' when no frame names one."""
+    frames = _CELL_FRAME.findall(_ANSI.sub("", "\n".join(map(str, output.get("traceback", [])))))
+    names = [name for name in frames if name != "<module>"]
+    return names[-1].removesuffix(".__init__") if names else "a step"
 
 
 def read(path: Path) -> Any:
@@ -165,13 +262,18 @@ def run(path: Path, timeout: int = 30) -> list[CellResult]:
 
 def validate(path: Path) -> int:
     """Run and report (``summary``), after a warning for cells of the assignment that were
-    changed (``changed_cells``); return 0 when every visible test passes and no such cell
-    was changed, 1 otherwise."""
+    changed or deleted (``changed_cells``, ``deleted_test_cells``); return 0 when every
+    visible test passes and no such cell was changed, 1 otherwise."""
     results = run(Path(path))
-    changed = changed_cells(read(Path(path)))
+    notebook = read(Path(path))
+    deleted = deleted_test_cells(notebook, Path(path))
+    changed = [*changed_cells(notebook), *(f"  test cell {gid}: deleted" for gid in deleted or ())]
     if changed:
         print(warning(changed))
-    print(summary(results))
+    if deleted is None:
+        print("No released copy of the assignment was found here, so deleted test cells "
+              "cannot be told: run this from the course folder to check for them.")
+    print(summary(results, deleted or ()))
     passed = results and all(result.error is None for result in results)
     return 0 if passed and not changed else 1
 

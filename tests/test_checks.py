@@ -23,9 +23,18 @@ def test_a_failure_names_the_input_the_expected_and_the_actual_value():
         return [0] * 14
     with pytest.raises(CheckFailed) as failure:
         checks.check_count_values(count_values)
+    # lengths that differ are said in words: nobody should count fifteen zeros
     assert str(failure.value) == (
-        "count_values((no cards)): expected [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], "
-        "got [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]")
+        "count_values((no cards)): expected a list of 15 ints, got a list of 14: "
+        "[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]")
+
+
+def test_a_list_of_the_right_length_still_shows_both_values():
+    def count_values(cards):
+        return [0] * 14 + [1] if cards else [0] * 15
+    with pytest.raises(CheckFailed) as failure:
+        checks.check_count_values(count_values)
+    assert "expected [0, 0," in str(failure.value) and ", got [0, 0," in str(failure.value)
 
 
 @pytest.mark.parametrize(("name", "wrong", "message"), [
@@ -218,3 +227,45 @@ def test_an_evaluate_walking_a_table_of_its_has_checks_is_checked_on_the_stand_i
          "    return HIGH_CARD\n", namespace)
     checks.check_evaluate(namespace["evaluate"])  # passes: the table held the stand-ins
     assert namespace["ORDER"][2][1] is namespace["has_flush"]  # and is put back afterwards
+
+
+def test_the_message_helpers_doctests_hold():
+    import doctest
+
+    from plaisante import checking
+
+    assert doctest.testmod(checking).attempted >= 3 and doctest.testmod(checking).failed == 0
+
+
+def test_long_card_lists_in_a_message_show_the_first_difference():
+    """A tryout: at 800 px with the file browser open, two 52-card lists wrapped into a tall
+    narrow column; the message still names the input, the expected and the actual value."""
+    from plaisante.cards import new_deck
+    from plaisante.checking import expect_value
+
+    deck = new_deck()
+    swapped = [*deck[:13], deck[14], deck[13], *deck[15:]]
+    with pytest.raises(CheckFailed) as failure:
+        expect_value("new_deck()", deck, lambda: swapped)
+    assert str(failure.value) == ("new_deck(): expected [… K♣ A♣ 2♦ 3♦ 4♦ …], got "
+                                  "[… K♣ A♣ 3♦ 2♦ 4♦ …] (52 cards each, first differing at [13])")
+
+
+def test_a_shuffle_that_ignores_its_rng_is_told_in_one_short_line():
+    import random
+
+    from plaisante.games.deck.checks import check_shuffle
+
+    draws = iter(range(1, 100))
+
+    def shuffle(cards, rng):  # the random module, seeded anew on each call: not rng
+        random.Random(next(draws)).shuffle(cards)
+
+    with pytest.raises(CheckFailed) as failure:
+        check_shuffle(shuffle)
+    message = str(failure.value)
+    assert message.startswith("shuffle(new deck, random.Random(2024)) twice: expected the same "
+                              "order both times (use rng.randrange, not the random module), "
+                              "got [")
+    assert message.endswith("(52 cards each, first differing at [0])")
+    assert len(message) < 220 and message.count("♠") <= 6

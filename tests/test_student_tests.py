@@ -461,3 +461,24 @@ def test_honest_tests_stay_far_below_the_bound() -> None:
                             "        else:\n"
                             "            assert False\n")
     assert caught.passed and caught.score == 2
+
+
+def test_own_tests_that_fail_name_only_the_wrong_part_they_called(ref) -> None:
+    """A tryout: tests given five has-checks failed on a has_pair counting 'at least 2', and
+    validate blamed all five."""
+    from plaisante.student_tests import wrong_parts
+
+    def at_least_two(cards):
+        return any(n >= 2 for n in ref.count_values(cards))
+
+    def tests(has_pair, has_three_of_a_kind):
+        assert has_three_of_a_kind(hand("K♥ K♦ K♣"))
+        assert not has_pair(hand("K♥ K♦ K♣"))
+
+    def wrong_tests(has_pair, has_three_of_a_kind):
+        assert has_pair(hand("K♥ 2♦"))
+
+    own = {"has_pair": at_least_two, "has_three_of_a_kind": ref.has_three_of_a_kind}
+    assert wrong_parts(tests, own) == ["has_pair"]
+    correct = {"has_pair": ref.has_pair, "has_three_of_a_kind": ref.has_three_of_a_kind}
+    assert wrong_parts(wrong_tests, correct) == []  # the test is wrong, not the code

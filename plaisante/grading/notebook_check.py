@@ -329,9 +329,8 @@ def sanitize(notebook: NotebookNode, release: NotebookNode, assignment: str) -> 
         cells.append(cell)
     # put back deleted cells, each after the previous graded cell present
     have = {_grade_id(cell) for cell in cells}
-    for position, gid in enumerate(order):
-        if gid in have:
-            continue
+    for kind, gid in deleted_cells(cells, release):
+        position = order.index(gid)
         model = copy.deepcopy(released[gid])
         if model.cell_type == "code":
             model.outputs, model.execution_count = [], None
@@ -340,8 +339,6 @@ def sanitize(notebook: NotebookNode, release: NotebookNode, assignment: str) -> 
             i for i, cell in enumerate(cells) if _grade_id(cell) == previous) + 1
         cells.insert(index, model)
         have.add(gid)
-        kind = "solution" if model.metadata["nbgrader"].get("solution") else (
-            "test" if model.metadata["nbgrader"].get("grade") else "locked")
         reasons.append(f"{kind} cell {gid} was deleted (put back from the source"
                        + (", unsolved" if kind == "solution" else "") + ")")
     notebook.cells = cells
@@ -350,6 +347,22 @@ def sanitize(notebook: NotebookNode, release: NotebookNode, assignment: str) -> 
     _unique_cell_ids(notebook)
     nbformat.validate(notebook)
     return result
+
+
+def deleted_cells(cells: list, release: NotebookNode) -> list[tuple[str, str]]:
+    """Return (kind, grade id) for each graded or locked cell of ``release`` that no cell of
+    ``cells`` carries the grade id of, in release order; kind is 'solution', 'test' (graded,
+    not a solution) or 'locked'. Grading puts these back; ``plaisante validate`` warns of
+    them."""
+    have = {_grade_id(cell) for cell in cells}
+    missing = []
+    for cell in release.cells:
+        gid = _grade_id(cell)
+        if gid is not None and gid not in have:
+            meta = cell.metadata["nbgrader"]
+            kind = "solution" if meta.get("solution") else "test" if meta.get("grade") else "locked"
+            missing.append((kind, gid))
+    return missing
 
 
 def restore_by_position(notebook: NotebookNode, release: NotebookNode,

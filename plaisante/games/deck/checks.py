@@ -25,6 +25,7 @@ from typing import Any
 
 from ...cards import RANK_VALUES, RANKS, SUITS, KitCard, hand, label, labels, new_deck
 from ...checking import Always, CheckFailed, check_shape, expect_value, run, same, show, substituted
+from ...checking import apart as _apart
 from ...student_tests import Version, grade_my_tests, try_my_tests, version
 
 # Bound at import so a part that patches builtins cannot change what a check sees.
@@ -115,16 +116,17 @@ def check_shuffle(shuffle: Callable[..., Any]) -> None:
     once = list(shuffled_by(shuffle, deck, 2024))
     again = list(shuffled_by(shuffle, kit_deck(), 2024))
     if not same(once, again):
+        first, then, where = _apart(once, again)
         raise CheckFailed(f"shuffle(new deck, random.Random(2024)) twice: expected the same "
                           f"order both times (use rng.randrange, not the random module), got "
-                          f"{show(once)} then {show(again)}")
+                          f"{first} then {then} ({where})")
     if same(kit_deck(), once):
         raise CheckFailed("shuffle(new deck, random.Random(2024)): expected the cards mixed, "
                           "got them in new-deck order")
     other = shuffled_by(shuffle, kit_deck(), 7)
     if same(once, other):
         raise CheckFailed("shuffle with random.Random(2024) and with random.Random(7): expected "
-                          f"two different orders, got {show(once)} both times")
+                          f"two different orders, got {show(once[:5])[:-1]} …] both times")
     for size in (0, 1):
         shuffled_by(shuffle, kit_deck()[:size], 1)
 
