@@ -35,6 +35,7 @@ from typing import Any
 
 from . import course
 from .course import course_root
+from .lateness import LMS_LATE
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -498,7 +499,7 @@ def _submit_attempt(layout: course.CourseLayout, args: argparse.Namespace,
     target = course.submit_files(files, attempt.student, layout.root, replace=args.replace,
                                  assignment=assignment, timestamp=timestamp)
     if late:
-        (target.parent / "lms-late.txt").write_text(late + "\n", encoding="utf-8")
+        (target.parent / LMS_LATE).write_text(late + "\n", encoding="utf-8")
     return assignment, notes
 
 

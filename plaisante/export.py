@@ -8,8 +8,10 @@ gradebook stays the record and its export command does the work:
   step's points (``step1`` …), ``raw_score, late_submission_penalty, score, max_score``, then
   ``flagged`` (``yes``/``no``), ``reason`` (the grader's reasons for flagged work), ``late``
   (``yes``/``no``: after the due date and any extension, with or without a penalty method)
-  and ``seconds_late``. Due dates and timestamps are ISO 8601 with their zone
-  (``2026-12-01T10:30:15+00:00``). Only students who have something for an assignment are
+  and ``seconds_late`` (lateness as ``plaisante.lateness`` rules it: work its LMS marked
+  late without its time is ``late`` ``yes`` with ``seconds_late`` empty). Due dates and
+  timestamps are ISO 8601 with their zone, any fraction of a second kept
+  (``2026-12-01T10:30:15.250000+00:00``). Only students who have something for an assignment are
   listed under it.
 * ``LmsCsvExport`` (``--layout lms``): what a learning platform's grade book imports: one row
   per student of the roster or with a submission, ``student_id, last_name, first_name, email``,
@@ -35,6 +37,7 @@ from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.plugins import ExportPlugin
 
 from .course import CourseLayout
+from .lateness import time_text
 from .scores import Row, rows_from
 
 BASE_COLUMNS = ["assignment", "duedate", "timestamp", "student_id", "last_name", "first_name",
@@ -44,22 +47,13 @@ SCORE_COLUMNS = ["raw_score", "late_submission_penalty", "score", "max_score", "
 
 
 def utc_text(value: Any) -> str:
-    """Return a gradebook time (naive UTC, as nbgrader keeps it: a datetime or its text) as
-    ISO 8601 with its zone, to the second; "" for none.
+    """Return a gradebook time as ISO 8601 with its zone, its fraction of a second kept
+    (``plaisante.lateness.time_text``); "" for none.
 
     >>> utc_text("2026-12-01 10:30:15.250000"), utc_text(None)
-    ('2026-12-01T10:30:15+00:00', '')
+    ('2026-12-01T10:30:15.250000+00:00', '')
     """
-    import datetime
-
-    from nbgrader.utils import parse_utc
-
-    if value in (None, ""):
-        return ""
-    when = parse_utc(value) if isinstance(value, str) else value
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=datetime.timezone.utc)
-    return when.astimezone(datetime.timezone.utc).isoformat(timespec="seconds")
+    return time_text(value)
 
 
 def number(value: float) -> str:
@@ -144,7 +138,9 @@ class StepsCsvExport(_CourseExport):
                         *(number(row.steps[s]) if s in row.steps else "" for s in steps),
                         number(row.raw), number(row.late_penalty), number(row.total),
                         number(row.max_total), "yes" if row.flagged else "no", row.reason,
-                        "yes" if row.seconds_late > 0 else "no", number(row.seconds_late)])
+                        "yes" if row.late else "no",
+                        "" if row.lms_late and not row.seconds_late
+                        else number(row.seconds_late)])
 
 
 class LmsCsvExport(_CourseExport):

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .course import CourseLayout
+from .lateness import late_text, time_text
 from .scores import Row, TestCell, class_rows, counted, step_titles, test_cells
 from .style import STYLE
 from .tables import points
@@ -193,7 +194,7 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
     failing = cell_summaries(rows, cells)
     kept = counted(rows)
     flagged = [row for row in rows if row.flagged]
-    late = [row for row in rows if row.late_penalty or row.seconds_late > 0]
+    late = [row for row in rows if row.late or row.late_penalty]
     top = max((row.max_total for row in rows), default=0.0)
     totals = [row.total for row in kept]
     mean = statistics.fmean(totals) if totals else None
@@ -266,8 +267,9 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
     parts.append("<h2 id='late'>Late submissions</h2>")
     if late:
         parts.append(_table(["student", "name", "submitted", "late by", "penalty"],
-                            [[_esc(r.student), _esc(r.name), _esc(r.timestamp),
-                              _esc(_duration(r.seconds_late)), points(r.late_penalty)]
+                            [[_esc(r.student), _esc(r.name), _esc(time_text(r.timestamp, " ")),
+                              _esc(late_text(r.seconds_late, lms=r.lms_late)),
+                              points(r.late_penalty)]
                              for r in late], numeric={3, 4},
                             attrs=[f"data-late='{_esc(r.student)}'" for r in late]))
     else:
@@ -285,7 +287,7 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
                                  if r.name else "")
         body.append([who,
                      *(points(r.steps.get(s, 0.0)) for s in step_names),
-                     f"-{points(r.late_penalty)}" if r.late_penalty else "",
+                     _esc(late_text(r.seconds_late, r.late_penalty, r.lms_late)),
                      f"<b>{points(r.total)}</b>", status, link])
         attrs.append(f"data-student='{_esc(r.student)}' data-total='{r.total:.6f}'"
                      f" data-flagged-row='{'yes' if r.flagged else 'no'}'")
@@ -296,19 +298,6 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
                         caption="Step columns: " + ", ".join(
                             f"{s.step.removeprefix('step')} {s.title}" for s in steps)))
     return ("<div class='plaisante-page plaisante-report'>" + "\n".join(parts) + "</div>")
-
-
-def _duration(seconds: float) -> str:
-    """Return a lateness as people say it.
-
-    >>> _duration(90), _duration(7200), _duration(200000)
-    ('2 min', '2.0 h', '2.3 days')
-    """
-    if seconds < 3600:
-        return f"{max(1, round(seconds / 60))} min"
-    if seconds < 86400:
-        return f"{seconds / 3600:.1f} h"
-    return f"{seconds / 86400:.1f} days"
 
 
 def write(root: Path, assignment: str) -> Path:

@@ -17,6 +17,7 @@ from pathlib import Path
 from nbgrader.api import Gradebook
 
 from .course import CourseLayout
+from .lateness import is_late, lms_said
 
 STEP_OF_GRADE_ID = re.compile(r"^step(\d+)_")
 
@@ -71,7 +72,9 @@ class Row:
     computes it. ``flagged`` is nbgrader's own flag on the submitted notebook (``plaisante
     grade`` sets it on work it could not fully grade); ``reasons`` are the grader's, from
     ``assignments/reports/<assignment>/<student>.json``. A flagged row is marked everywhere and
-    left out of every average (``average``)."""
+    left out of every average (``average``). ``manual`` lists the grade cells given a manual
+    grade in the formgrader (nbgrader counts it instead of the autograded score);
+    ``lms_late`` what the LMS said of work it marked late without its time ("" if none)."""
 
     assignment: str
     student: str
@@ -90,6 +93,14 @@ class Row:
     flagged: bool
     reasons: list[str] = field(default_factory=list)
     seconds_late: float = 0.0
+    manual: list[str] = field(default_factory=list)
+    lms_late: str = ""
+
+    @property
+    def late(self) -> bool:
+        """Whether the work is late (``plaisante.lateness.is_late``: after the due date and
+        any extension, or marked late by the LMS, ``lms_late`` saying how)."""
+        return is_late(self.seconds_late, self.lms_late)
 
     @property
     def name(self) -> str:
@@ -132,12 +143,15 @@ def rows_from(gradebook: Gradebook, layout: CourseLayout, assignment: str) -> li
         steps: dict[str, float] = defaultdict(float)
         step_max: dict[str, float] = defaultdict(float)
         cells, cell_max = {}, {}
+        manual: list[str] = []
         flagged = False
         for notebook in submission.notebooks:
             flagged = flagged or bool(notebook.flagged)
             for grade in notebook.grades:
                 score, top = float(grade.score or 0), float(grade.max_score or 0)
                 cells[grade.name], cell_max[grade.name] = score, top
+                if grade.manual_score is not None:
+                    manual.append(grade.name)
                 steps[step_of(grade.name)] += score
                 step_max[step_of(grade.name)] += top
         penalty = float(submission.late_submission_penalty or 0.0)
@@ -152,7 +166,8 @@ def rows_from(gradebook: Gradebook, layout: CourseLayout, assignment: str) -> li
             total=max(0.0, raw - penalty), max_total=float(found.max_score or 0.0),
             flagged=flagged,
             reasons=_reasons(layout, assignment, student.id) if flagged else [],
-            seconds_late=float(submission.total_seconds_late or 0.0)))
+            seconds_late=float(submission.total_seconds_late or 0.0), manual=manual,
+            lms_late=lms_said(layout.submitted(student.id, assignment).parent)))
     return sorted(rows, key=lambda row: row.student)
 
 

@@ -19,7 +19,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from .lateness import late_text
 from .scores import Row, average, counted
+
+__all__ = ["cell", "late_text", "plain", "points", "render", "scores_table"]
 
 # C0 and C1 control characters but the newline (an escape sequence such as OSC 8 would be
 # sent to the terminal as is), and the bidirectional overrides that reorder what is shown.
@@ -63,23 +66,6 @@ def points(value: float) -> str:
     ('15', '7.5', '81.6')
     """
     return f"{round(value, 1):g}"
-
-
-def late_text(seconds_late: float, penalty: float = 0.0) -> str:
-    """Return how late work is, as a table cell: "" when on time; the time past the due date
-    (and any extension), with the penalty in front when the course's late method gave one.
-
-    >>> late_text(0), late_text(3 * 3600 + 125), late_text(90000, 10), late_text(42)
-    ('', '3h 2m late', '-10 (1d 1h late)', '42s late')
-    """
-    if seconds_late <= 0:
-        return "-" + points(penalty) if penalty else ""
-    left = int(seconds_late)
-    parts = [(left // 86400, "d"), (left % 86400 // 3600, "h"), (left % 3600 // 60, "m"),
-             (left % 60, "s")]
-    shown = [f"{n}{unit}" for n, unit in parts if n][:2] or ["1s"]
-    late = " ".join(shown) + " late"
-    return f"-{points(penalty)} ({late})" if penalty else late
 
 
 def scores_table(rows: list[Row], step_titles: dict[str, str], title: str,
@@ -142,7 +128,8 @@ def _scores_grid(rows: list[Row], title: str, width: int | None, inline: bool) -
         if row.flagged:
             note += 1
             flag = f"FLAGGED: {row.reason}" if inline else f"FLAGGED [{note}]"
-        cells += [late_text(row.seconds_late, row.late_penalty), points(row.total), flag]
+        cells += [late_text(row.seconds_late, row.late_penalty, row.lms_late), points(row.total),
+                  flag]
         table.add_row(*map(cell, cells))
     kept = counted(rows)
     maxima = {step: max((row.step_max.get(step, 0.0) for row in rows), default=0.0)

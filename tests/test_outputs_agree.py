@@ -1,0 +1,112 @@
+"""The instructor's commands agree with each other on one course: ``grade`` and ``regrade``
+show the total the gradebook holds (a manual grade from the formgrader included, and said
+so), and lateness is computed and written one way in ``grade``, ``scores``, ``report`` and
+``export``."""
+
+from __future__ import annotations
+
+import csv
+import re
+from pathlib import Path
+
+import pytest
+from course_cli import cli as run
+from course_cli import new_course
+from nbgrader.api import Gradebook
+
+from plaisante.course import CourseLayout
+
+ROOT = Path(__file__).resolve().parents[1]
+ASSIGNMENT = "plaisante"
+SAMPLES = ROOT / "assignments" / "samples" / ASSIGNMENT
+DUE = "2026-01-01 00:00:00 UTC"
+MANUAL_CELL = "step2_count_values"
+
+
+def line_of(text: str, student: str) -> str:
+    return next(line for line in text.splitlines() if line.startswith(student + " "))
+
+
+@pytest.fixture(scope="module")
+def first_grading(tmp_path_factory) -> tuple[Path, str]:
+    """A course graded once: bob full marks on time, carol full marks 0.016 s late, frank an
+    invalid JSON file 12.9 s late."""
+    root = new_course(tmp_path_factory.mktemp("agree") / "course")
+    run("release", ASSIGNMENT, cwd=root)
+    run("nbgrader", "db", "assignment", "add", ASSIGNMENT, f"--duedate={DUE}", cwd=root)
+    layout = CourseLayout(root)
+    broken = root / "broken.ipynb"
+    broken.write_text('{"cells": [{"source": "unterminated', encoding="utf-8")
+    for student, notebook, stamp in (
+            ("bob", SAMPLES / "full_marks.ipynb", "2025-12-31 23:00:00.000000 UTC"),
+            ("carol", SAMPLES / "full_marks.ipynb", "2026-01-01 00:00:00.015665 UTC"),
+            ("frank", broken, "2026-01-01 00:00:12.900000 UTC")):
+        folder = layout.submitted_root / student / ASSIGNMENT
+        folder.mkdir(parents=True)
+        (folder / f"{ASSIGNMENT}.ipynb").write_bytes(notebook.read_bytes())
+        (folder / "timestamp.txt").write_text(stamp + "\n", encoding="utf-8")
+    return root, run("grade", ASSIGNMENT, "--workers", "1", cwd=root, check=False).stdout
+
+
+@pytest.fixture(scope="module")
+def graded(first_grading) -> Path:
+    return first_grading[0]
+
+
+@pytest.mark.nbgrader
+def test_lateness_is_computed_and_written_one_way_in_every_output(first_grading, tmp_path):
+    root, shown = first_grading
+    assert ("late: <1s late, no late penalty method (submitted "
+            "2026-01-01 00:00:00.015665+00:00)") in shown, shown
+    assert ("late: 12s late, no late penalty method (submitted "
+            "2026-01-01 00:00:12.900000+00:00)") in shown, shown
+    assert "starting at line 1" in shown and "at at" not in shown
+
+    scores = run("scores", ASSIGNMENT, cwd=root).stdout
+    assert "<1s late" in line_of(scores, "carol") and "12s late" in line_of(scores, "frank")
+    assert "late" not in line_of(scores, "bob")
+
+    target = tmp_path / "grades.csv"
+    run("export", ASSIGNMENT, "--to", str(target), cwd=root)
+    with target.open(encoding="utf-8") as file:
+        rows = {row["student_id"]: row for row in csv.DictReader(file)}
+    assert [rows["carol"][k] for k in ("late", "seconds_late", "timestamp")] == [
+        "yes", "0.015665", "2026-01-01T00:00:00.015665+00:00"]
+    assert [rows["frank"][k] for k in ("late", "seconds_late", "timestamp")] == [
+        "yes", "12.9", "2026-01-01T00:00:12.900000+00:00"]
+    assert (rows["bob"]["late"], rows["bob"]["seconds_late"]) == ("no", "0")
+
+    run("report", ASSIGNMENT, cwd=root)
+    page = (CourseLayout(root).root / "assignments" / "reports" / ASSIGNMENT
+            / "index.html").read_text(encoding="utf-8")
+    assert "data-key='late'>late <b>2</b>" in page
+    for student, late in (("carol", "&lt;1s late"), ("frank", "12s late")):
+        listed = re.search(rf"<tr data-late='{student}'>(.*?)</tr>", page, re.S)
+        assert listed and late in listed.group(1), page
+        assert "00:00:" in listed.group(1) and "+00:00" in listed.group(1)
+        row = re.search(rf"<tr data-student='{student}'[^>]*>(.*?)</tr>", page, re.S)
+        assert row and late in row.group(1), page
+    bob = re.search(r"<tr data-student='bob'[^>]*>(.*?)</tr>", page, re.S)
+    assert bob and "late" not in bob.group(1)
+
+
+@pytest.mark.nbgrader
+def test_grade_and_regrade_show_the_gradebooks_total_with_a_manual_grade(graded):
+    with Gradebook(CourseLayout(graded).gradebook_url) as gradebook:
+        grade = gradebook.find_grade(MANUAL_CELL, ASSIGNMENT, ASSIGNMENT, "bob")
+        top = float(grade.max_score)
+        grade.manual_score = top - 3
+        gradebook.db.commit()
+    expected = f"{100 - 3:g} / 100 (manual grade: {MANUAL_CELL})"
+
+    shown = run("grade", ASSIGNMENT, "--student", "bob", "--workers", "1", cwd=graded).stdout
+    assert expected in line_of(shown, "bob"), shown
+    assert "count_values -3" in shown
+    again = run("regrade", ASSIGNMENT, cwd=graded, check=False).stdout
+    assert expected in line_of(again, "bob"), again
+    assert "(manual grade" not in line_of(again, "carol")
+    with Gradebook(CourseLayout(graded).gradebook_url) as gradebook:
+        kept = gradebook.find_grade(MANUAL_CELL, ASSIGNMENT, ASSIGNMENT, "bob")
+        assert (kept.manual_score, kept.auto_score) == (top - 3, top)
+    scores = run("scores", ASSIGNMENT, "--student", "bob", cwd=graded).stdout
+    assert re.search(r"bob\b.*\b97\b", scores), scores
