@@ -24,11 +24,14 @@ from typing import Any
 
 from .course import CourseLayout
 from .lateness import late_text, time_text
-from .scores import Row, TestCell, class_rows, counted, step_titles, test_cells
+from .scores import Row, TestCell, class_rows, counted, cut_at_word, step_titles, test_cells
 from .style import STYLE
 from .tables import points
 
 FIGURES = ("histogram.png", "steps.png", "failing.png")
+HIDDEN_MEANS = ("hidden test: the cell holds hidden tests, whose code is not shown to "
+                "students (their feedback says only whether it passed)")
+HIDDEN_TAG = f"<span class='plaisante-tag' title='{HIDDEN_MEANS}'>hidden</span>"
 TOP_FAILING = 10
 
 
@@ -137,7 +140,7 @@ def _figures(folder: Path, rows: list[Row], steps: list[StepSummary],
     height = 1.2 + 0.38 * max(1, len(shown))
     fig, ax = plt.subplots(figsize=(7.2, height), layout="constrained")
     if shown:
-        labels = [_short(_label(c.cell), 48) + (" (hidden)" if c.cell.hidden else "")
+        labels = [cut_at_word(_label(c.cell), 56) + (" (hidden)" if c.cell.hidden else "")
                   for c in shown]
         ax.barh(range(len(shown)), [c.failed for c in shown], color="#a3001b")
         ax.set_yticks(range(len(shown)), labels, fontsize=9)
@@ -152,8 +155,6 @@ def _figures(folder: Path, rows: list[Row], steps: list[StepSummary],
     return paths
 
 
-def _short(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
 
 
 # -------------------------------------------------------------------------------------- page
@@ -237,14 +238,15 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
         attrs=[f"data-step='{_esc(s.step)}' data-mean='{s.mean:.6f}' "
                f"data-pass-rate='{s.pass_rate:.6f}'" for s in steps]))
     parts.append("<h2 id='failing'>Test cells that fail most</h2>")
+    if any(c.cell.hidden for c in failing[:TOP_FAILING]):
+        parts.append(f"<p class='plaisante-note'>{HIDDEN_TAG} {_esc(HIDDEN_MEANS)}.</p>")
     if failing:
         parts.append(f"<img src='{figures[2]}' alt='the test cells most students lost points "
                      "in'>")
         parts.append(_table(
             ["step", "test cell (grade id)", "points", "lost points"],
             [[_esc(c.cell.step.removeprefix("step")),
-              _esc(c.cell.title) + (" <span class='plaisante-tag'>hidden</span>"
-                                    if c.cell.hidden else "")
+              _esc(c.cell.title) + (f" {HIDDEN_TAG}" if c.cell.hidden else "")
               + f"<br><code>{_esc(c.cell.grade_id)}</code>",
               points(c.cell.points), f"{c.failed} of {c.of}"] for c in failing[:TOP_FAILING]],
             numeric={0, 2, 3},

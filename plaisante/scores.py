@@ -259,10 +259,26 @@ def test_cells(root: Path, assignment: str) -> list[TestCell]:
     return cells
 
 
-def cell_title(source: str, step: str, titles: dict[str, str], width: int = 72) -> str:
+def cut_at_word(text: str, width: int) -> str:
+    """Return ``text``, or when it is longer than ``width`` its words that fit with "…" after
+    them (a single word longer than ``width`` is cut in it).
+
+    >>> cut_at_word("a hand that leaves the last card", 24), cut_at_word("short", 24)
+    ('a hand that leaves the…', 'short')
+    """
+    if len(text) <= width:
+        return text
+    head = text[: width - 1]
+    if not text[width - 1].isspace() and " " in head:
+        head = head.rsplit(" ", 1)[0]
+    return head.rstrip(" ,;:(") + "…"
+
+
+def cell_title(source: str, step: str, titles: dict[str, str], width: int = 120) -> str:
     r"""Return a test cell's short title from its released ``source``: its first line, a
     comment stating what it checks, without the "Step N:" in front; "hidden tests of <step
     title>" for a cell of hidden tests only (no code but comments, or a comment saying so).
+    Over ``width`` characters it is cut at a word (``cut_at_word``).
 
     >>> cell_title("# Step 3: has_flush (exactly 5 cards).\ncheck_has(has_flush)", "step3", {})
     'has_flush (exactly 5 cards).'
@@ -276,7 +292,7 @@ def cell_title(source: str, step: str, titles: dict[str, str], width: int = 72) 
         first.startswith("#") else ""
     if not code or not title or title.lower().startswith("hidden tests"):
         title = f"hidden tests of {titles.get(step, step)}"
-    return title if len(title) <= width else title[: width - 1].rstrip() + "…"
+    return cut_at_word(title, width)
 
 
 def cell_maxima(root: Path, assignment: str) -> dict[str, float]:

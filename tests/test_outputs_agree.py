@@ -6,6 +6,7 @@ so), and lateness is computed and written one way in ``grade``, ``scores``, ``re
 from __future__ import annotations
 
 import csv
+import doctest
 import re
 from pathlib import Path
 
@@ -14,7 +15,11 @@ from course_cli import cli as run
 from course_cli import new_course
 from nbgrader.api import Gradebook
 
+from plaisante import export, lateness, scores
 from plaisante.course import CourseLayout
+from plaisante.games import COURSE
+from plaisante.report import HIDDEN_MEANS
+from plaisante.scores import cell_title, test_cells
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSIGNMENT = "plaisante"
@@ -110,3 +115,28 @@ def test_grade_and_regrade_show_the_gradebooks_total_with_a_manual_grade(graded)
         assert (kept.manual_score, kept.auto_score) == (top - 3, top)
     scores = run("scores", ASSIGNMENT, "--student", "bob", cwd=graded).stdout
     assert re.search(r"bob\b.*\b97\b", scores), scores
+
+    # the class report names the cell bob lost points in, its "hidden" badge explained
+    run("report", ASSIGNMENT, cwd=graded)
+    page = (graded / "assignments" / "reports" / ASSIGNMENT / "index.html").read_text("utf-8")
+    failing = page.split("<h2 id='failing'>")[1].split("<h2")[0]
+    assert f"<p class='plaisante-note'><span class='plaisante-tag' title='{HIDDEN_MEANS}'>" \
+        f"hidden</span> {HIDDEN_MEANS}.</p>" in failing
+    listed = re.search(rf"<tr data-cell='{MANUAL_CELL}'[^>]*>(.*?)</tr>", failing, re.S)
+    assert listed and f"title='{HIDDEN_MEANS}'>hidden</span>" in listed.group(1)
+
+
+def test_the_lateness_rule_and_its_neighbours_hold_their_doctests():
+    for module in (lateness, export, scores):
+        assert doctest.testmod(module).failed == 0, module.__name__
+
+
+def test_test_cell_titles_are_whole_and_a_long_one_is_cut_at_a_word():
+    for assignment in COURSE:
+        for found in test_cells(ROOT, assignment):
+            assert not found.title.endswith("…"), (assignment, found.title)
+    long = "# Step 5: move_selected_to_play_area keeps the selection order and leaves the " \
+           "last card where it was, whatever the order of the clicks was.\ncheck()"
+    title = cell_title(long, "step5", {}, width=90)
+    assert title == ("move_selected_to_play_area keeps the selection order and leaves the "
+                     "last card where it…")
