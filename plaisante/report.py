@@ -5,7 +5,8 @@ It writes ``assignments/reports/<ID>/index.html`` and its figures (PNG, matplotl
 the score histogram, each step's mean and pass rate, the test cells that fail most, the
 flagged submissions with the grader's reasons, the late ones, and one row per student linking
 to their feedback page. Every number comes from nbgrader's gradebook (``scores.class_rows``);
-flagged work is listed and marked, and left out of every average, rate and figure.
+flagged work is listed and marked; work that could not be graded in full is left out of every
+average, rate and figure, work only noted (a sound grade with a note) counts.
 
 Test cells are named by their step and the first comment line of the *released* cell (what
 students see); a cell of hidden tests is "hidden tests of <step>". No code of the source
@@ -194,7 +195,8 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
     steps = step_summaries(rows, titles)
     failing = cell_summaries(rows, cells)
     kept = counted(rows)
-    flagged = [row for row in rows if row.flagged]
+    flagged = [row for row in rows if row.ungraded]
+    noted = [row for row in rows if row.noted]
     late = [row for row in rows if row.late or row.late_penalty]
     top = max((row.max_total for row in rows), default=0.0)
     totals = [row.total for row in kept]
@@ -221,9 +223,11 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
                     "average")
              + chip("median", points(median) if median is not None else "-", "median")
              + chip("flagged", str(len(flagged)), "flagged")
+             + (chip("noted", str(len(noted)), "noted") if noted else "")
              + chip("late", str(len(late)), "late") + "</p>",
              "<p class='plaisante-note'>Averages, rates and figures leave flagged work out: "
-             "its score is not a measure of the work. Scores are nbgrader's gradebook's, after "
+             "the grader could not grade all of it, so its score is not a measure of the work. "
+             "Noted work was graded soundly and counts. Scores are nbgrader's gradebook's, after "
              "late penalties.</p>"]
 
     parts.append("<h2 id='scores'>Scores</h2>"
@@ -266,6 +270,15 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
                             attrs=[f"data-flagged='{_esc(r.student)}'" for r in flagged]))
     else:
         parts.append("<p>None.</p>")
+    if noted:
+        parts.append("<h2 id='noted'>Noted submissions</h2>")
+        parts.append("<p class='plaisante-note'>Graded soundly and counted in averages and "
+                     "exports; each has a note for you to check (the formgrader shows them "
+                     "flagged too).</p>")
+        parts.append(_table(["student", "name", "score", "notes"],
+                            [[_esc(r.student), _esc(r.name), points(r.total),
+                              "<br>".join(_esc(x) for x in r.reasons)] for r in noted],
+                            numeric={2}, attrs=[f"data-noted='{_esc(r.student)}'" for r in noted]))
     parts.append("<h2 id='late'>Late submissions</h2>")
     if late:
         parts.append(_table(["student", "name", "submitted", "late by", "penalty"],
@@ -283,7 +296,8 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
         feedback = layout.feedback(r.student, assignment)
         link = (f"<a href='{_esc(os.path.relpath(feedback, here))}'>feedback</a>"
                 if feedback.is_file() else "<span class='plaisante-note'>none yet</span>")
-        status = ("<span class='plaisante-tag plaisante-flag'>flagged</span>" if r.flagged
+        status = ("<span class='plaisante-tag'>noted</span>" if r.noted
+                  else "<span class='plaisante-tag plaisante-flag'>flagged</span>" if r.flagged
                   else "graded")
         who = _esc(r.student) + (f"<br><span class='plaisante-note'>{_esc(r.name)}</span>"
                                  if r.name else "")
@@ -292,7 +306,8 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
                      _esc(late_text(r.seconds_late, r.late_penalty, r.lms_late)),
                      f"<b>{points(r.total)}</b>", status, link])
         attrs.append(f"data-student='{_esc(r.student)}' data-total='{r.total:.6f}'"
-                     f" data-flagged-row='{'yes' if r.flagged else 'no'}'")
+                     f" data-flagged-row='{'yes' if r.flagged else 'no'}'"
+                     f" data-counted='{'no' if r.ungraded else 'yes'}'")
     parts.append("<h2 id='students'>Students</h2>")
     parts.append(_table(["student", *(s.removeprefix("step") for s in step_names),
                          "late", "total", "status", "feedback"], body,

@@ -1,8 +1,9 @@
 """The instructor's terminal tables, drawn with rich: ``plaisante scores`` (a class, step by
 step, with its maximum and average) and ``plaisante grade``'s closing table.
 
-Flagged work is marked in its row and left out of the average row; the line under the table
-says how many were left out and why that matters.
+Flagged work is marked in its row: "NOTED" for a sound grade with a note for the instructor
+(counted in the average row), "FLAGGED" for work that could not all be graded (left out of
+it); the line under the table says how many of each, and why that matters.
 """
 
 from __future__ import annotations
@@ -81,11 +82,16 @@ def scores_table(rows: list[Row], step_titles: dict[str, str], title: str,
         text = _scores_grid(rows, title, width, inline=False)
         footnotes = [plain(f"  [{n}] {row.student}: {row.reason}")
                      for n, row in enumerate((r for r in rows if r.flagged), 1)]
-    kept = counted(rows)
-    flagged = len(rows) - len(kept)
-    summary = (f"{len(rows)} submission(s), {flagged} flagged (marked above, left out of the "
-               "average: their scores are not a real measure of the work)" if flagged
-               else f"{len(rows)} submission(s), none flagged")
+    flagged = sum(row.ungraded for row in rows)
+    noted = sum(row.noted for row in rows)
+    parts = [f"{len(rows)} submission(s)"]
+    if noted:
+        parts.append(f"{noted} noted (graded soundly and counted in the average; the note is "
+                     "for you to check)")
+    parts.append(f"{flagged} flagged (could not be graded in full: left out of the average, "
+                 "their scores are not a real measure of the work)" if flagged
+                 else "none flagged")
+    summary = ", ".join(parts)
     steps = _steps(rows)
     legend = " · ".join(f"{step.removeprefix('step')} {step_titles[step]}"
                         for step in steps if step_titles.get(step))
@@ -127,7 +133,8 @@ def _scores_grid(rows: list[Row], title: str, width: int | None, inline: bool) -
         flag = ""
         if row.flagged:
             note += 1
-            flag = f"FLAGGED: {row.reason}" if inline else f"FLAGGED [{note}]"
+            word = "NOTED" if row.noted else "FLAGGED"
+            flag = f"{word}: {row.reason}" if inline else f"{word} [{note}]"
         cells += [late_text(row.seconds_late, row.late_penalty, row.lms_late), points(row.total),
                   flag]
         table.add_row(*map(cell, cells))
@@ -143,5 +150,5 @@ def _scores_grid(rows: list[Row], title: str, width: int | None, inline: bool) -
     table.add_row("average", *([""] if named else []),
                   *(points(m) if m is not None else "-" for m in means.values()), "",
                   points(total_mean) if total_mean is not None else "-",
-                  f"of {len(kept)} not flagged" if len(kept) != len(rows) else "")
+                  f"of {len(kept)} counted" if len(kept) != len(rows) else "")
     return render(table, width)

@@ -81,11 +81,14 @@ def table(results: Iterable[SubmissionResult], maxima: Mapping[str, float] | Non
             total = f"{row.total:g} / {row.max_total:g}"
             if row.manual:
                 total += f" (manual grade: {', '.join(row.manual)})"
-        grid.add_row(*map(cell, (r.student, r.status, total,
+        status = "noted" if r.noted else r.status
+        grid.add_row(*map(cell, (r.student, status, total,
                                  f"{r.seconds:.1f}", "\n".join(map(str, notes)))))
-    flagged = sum(r.status == "flagged" for r in results)
+    flagged = sum(r.status == "flagged" and not r.noted for r in results)
+    noted = sum(r.noted for r in results)
     return (render(grid) + "\n" + f"{len(results)} submission(s): {len(results) - flagged} "
-            f"graded, {flagged} flagged")
+            f"graded" + (f" ({noted} noted: sound, with a note to check)" if noted else "")
+            + f", {flagged} flagged")
 
 
 def all_accounted_for(results: Iterable[SubmissionResult]) -> bool:

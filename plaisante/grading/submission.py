@@ -142,16 +142,16 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
             result.flag(str(problem))
             _remove_stale(out_dir, assignment)
             return result
-        if choice.reason:
-            result.flag(choice.reason)
+        if choice.reason:  # the notebook holding the work is graded: a note, not a doubt
+            result.note(choice.reason)
         elif choice.path.name != f"{assignment}.ipynb":
-            result.flag(f"graded {choice.path.name}, the only notebook of the assignment "
+            result.note(f"graded {choice.path.name}, the only notebook of the assignment "
                         f"submitted (expected {assignment}.ipynb)")
         for reason in clean.reasons:
             result.flag(reason)
         late = lms_late(submitted_dir)
         if late:
-            result.flag(late)
+            result.note(late)
         data = data_files(submitted_dir)
         if data.reason:
             result.flag(data.reason)
