@@ -37,6 +37,7 @@ from typing import Any
 
 from . import course
 from .course import course_root
+from .lateness import LMS_LATE
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -205,11 +206,12 @@ def _run(args: argparse.Namespace) -> int:
         ordered = [a for a in COURSE if a in found] + [a for a in found if a not in COURSE]
         titles = {a: load(a).title if a in COURSE else "" for a in ordered}
         wide = max((len(a) for a in ordered), default=0), max(map(len, titles.values()), default=0)
+        states = {a: release_state(layout, a) for a in ordered}
+        wide_state = max(map(len, states.values()), default=0)
         for assignment in ordered:  # in teaching order (the course's list), then any other
-            released = "released" if layout.release(assignment).is_file() else "not released"
             count = len(layout.submitted_students(assignment))
-            print(f"{assignment:<{wide[0]}}  {titles[assignment]:<{wide[1]}}  {released:<12}  "
-                  f"{count} submission(s)")
+            print(f"{assignment:<{wide[0]}}  {titles[assignment]:<{wide[1]}}  "
+                  f"{states[assignment]:<{wide_state}}  {count} submission(s)")
     elif args.command == "demo":
         from . import demo
         from .games import COURSE
@@ -369,6 +371,23 @@ def _submitted_by(layout: course.CourseLayout, assignments: list[str],
     return [a for a in assignments if submitted[a] & set(students)]
 
 
+def release_state(layout: course.CourseLayout, assignment: str) -> str:
+    """Return what ``list`` says of an assignment's release: whether its student version is
+    generated in ``starter/``, and whether it is released into nbgrader's exchange (students
+    can fetch it; the formgrader says "released") or not (the formgrader says "draft").
+    Nothing is made: a course without an exchange folder has released nothing into it."""
+    if not layout.release(assignment).is_file():
+        return "not generated (plaisante release)"
+    config = course.course_config(layout.root)
+    exchange = config.get("Exchange", {}).get("root")
+    course_id = config.get("CourseDirectory", {}).get("course_id")
+    if not isinstance(exchange, str) or not exchange or not isinstance(course_id, str):
+        return "in starter/ (no exchange configured)"
+    if (Path(exchange) / course_id / "outbound" / assignment).is_dir():
+        return "released (students can fetch it)"
+    return "in starter/, not released (plaisante release)"
+
+
 def _released(layout: course.CourseLayout, assignment: str) -> str:
     """Return what ``release`` made of ``assignment``: the student version's path, its test
     cells and points."""
@@ -512,7 +531,7 @@ def _submit_attempt(layout: course.CourseLayout, args: argparse.Namespace,
     target = course.submit_files(files, attempt.student, layout.root, replace=args.replace,
                                  assignment=assignment, timestamp=timestamp)
     if late:
-        (target.parent / "lms-late.txt").write_text(late + "\n", encoding="utf-8")
+        (target.parent / LMS_LATE).write_text(late + "\n", encoding="utf-8")
     return assignment, notes
 
 

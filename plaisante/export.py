@@ -6,16 +6,20 @@ gradebook stays the record and its export command does the work:
 * ``StepsCsvExport`` (the default, ``--layout steps``): one row per submission, under its
   assignment: ``assignment, duedate, timestamp, student_id, last_name, first_name, email``, each
   step's points (``step1`` …), ``raw_score, late_submission_penalty, score, max_score``, then
-  ``flagged`` (``yes``/``no``), ``reason`` (the grader's reasons for flagged work), ``late``
+  ``flagged`` (``yes``: could not be graded in full; ``noted``: a sound grade with a note for
+  the instructor; ``no``), ``reason`` (the grader's reasons for flagged work), ``late``
   (``yes``/``no``: after the due date and any extension, with or without a penalty method)
-  and ``seconds_late``. Due dates and timestamps are ISO 8601 with their zone
-  (``2026-12-01T10:30:15+00:00``). Only students who have something for an assignment are
+  and ``seconds_late`` (lateness as ``plaisante.lateness`` rules it: work its LMS marked
+  late without its time is ``late`` ``yes`` with ``seconds_late`` empty). Due dates and
+  timestamps are ISO 8601 with their zone, any fraction of a second kept
+  (``2026-12-01T10:30:15.250000+00:00``). Only students who have something for an assignment are
   listed under it.
 * ``LmsCsvExport`` (``--layout lms``): what a learning platform's grade book imports: one row
   per student of the roster or with a submission, ``student_id, last_name, first_name, email``,
   then one column per assignment holding the score after any late penalty. The cell is empty
-  when the student has nothing for that assignment, or when the work is flagged (a flagged
-  score is not a real measure of the work: grade it by hand, then fill it in).
+  when the student has nothing for that assignment, or when the work could not be graded in
+  full (its score is not a real measure of the work: grade it by hand, then fill it in); a
+  noted grade is exported.
 
 Names and emails come from nbgrader's student table, filled with ``plaisante roster import``.
 A text cell that a spreadsheet would read as a formula (starting with ``=``, ``+``, ``-``,
@@ -35,6 +39,7 @@ from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.plugins import ExportPlugin
 
 from .course import CourseLayout
+from .lateness import time_text
 from .scores import Row, rows_from
 
 BASE_COLUMNS = ["assignment", "duedate", "timestamp", "student_id", "last_name", "first_name",
@@ -44,22 +49,13 @@ SCORE_COLUMNS = ["raw_score", "late_submission_penalty", "score", "max_score", "
 
 
 def utc_text(value: Any) -> str:
-    """Return a gradebook time (naive UTC, as nbgrader keeps it: a datetime or its text) as
-    ISO 8601 with its zone, to the second; "" for none.
+    """Return a gradebook time as ISO 8601 with its zone, its fraction of a second kept
+    (``plaisante.lateness.time_text``); "" for none.
 
     >>> utc_text("2026-12-01 10:30:15.250000"), utc_text(None)
-    ('2026-12-01T10:30:15+00:00', '')
+    ('2026-12-01T10:30:15.250000+00:00', '')
     """
-    import datetime
-
-    from nbgrader.utils import parse_utc
-
-    if value in (None, ""):
-        return ""
-    when = parse_utc(value) if isinstance(value, str) else value
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=datetime.timezone.utc)
-    return when.astimezone(datetime.timezone.utc).isoformat(timespec="seconds")
+    return time_text(value)
 
 
 def number(value: float) -> str:
@@ -86,6 +82,12 @@ def cell(value: Any) -> str:
     if text.startswith(FORMULA_START) and not NUMBER.fullmatch(text):
         return "'" + text
     return text
+
+
+def flag_cell(row: Row) -> str:
+    """Return the ``flagged`` cell of ``row``: "yes" (could not be graded in full), "noted"
+    (a sound grade with a note) or "no"."""
+    return "noted" if row.noted else "yes" if row.flagged else "no"
 
 
 def write_row(out: Any, values: Iterable[Any]) -> None:
@@ -143,8 +145,10 @@ class StepsCsvExport(_CourseExport):
                         row.student, row.last_name, row.first_name, row.email,
                         *(number(row.steps[s]) if s in row.steps else "" for s in steps),
                         number(row.raw), number(row.late_penalty), number(row.total),
-                        number(row.max_total), "yes" if row.flagged else "no", row.reason,
-                        "yes" if row.seconds_late > 0 else "no", number(row.seconds_late)])
+                        number(row.max_total), flag_cell(row), row.reason,
+                        "yes" if row.late else "no",
+                        "" if row.lms_late and not row.seconds_late
+                        else number(row.seconds_late)])
 
 
 class LmsCsvExport(_CourseExport):
@@ -158,7 +162,7 @@ class LmsCsvExport(_CourseExport):
         for assignment in assignments:
             for row in self._rows(gradebook, assignment):
                 cells.setdefault(row.student, {})[assignment] = (
-                    "" if row.flagged else number(row.total))
+                    "" if row.ungraded else number(row.total))
         self.log.info("Exporting %d student(s) × %d assignment(s) to %s", len(cells),
                       len(assignments), self._target())
         with open(self._target(), "w", newline="", encoding="utf-8") as handle:

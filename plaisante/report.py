@@ -5,7 +5,8 @@ It writes ``assignments/reports/<ID>/index.html`` and its figures (PNG, matplotl
 the score histogram, each step's mean and pass rate, the test cells that fail most, the
 flagged submissions with the grader's reasons, the late ones, and one row per student linking
 to their feedback page. Every number comes from nbgrader's gradebook (``scores.class_rows``);
-flagged work is listed and marked, and left out of every average, rate and figure.
+flagged work is listed and marked; work that could not be graded in full is left out of every
+average, rate and figure, work only noted (a sound grade with a note) counts.
 
 Test cells are named by their step and the first comment line of the *released* cell (what
 students see); a cell of hidden tests is "hidden tests of <step>". No code of the source
@@ -23,11 +24,15 @@ from pathlib import Path
 from typing import Any
 
 from .course import CourseLayout
-from .scores import Row, TestCell, class_rows, counted, step_titles, test_cells
+from .lateness import late_text, time_text
+from .scores import Row, TestCell, class_rows, counted, cut_at_word, step_titles, test_cells
 from .style import STYLE
 from .tables import points
 
 FIGURES = ("histogram.png", "steps.png", "failing.png")
+HIDDEN_MEANS = ("hidden test: the cell holds hidden tests, whose code is not shown to "
+                "students (their feedback says only whether it passed)")
+HIDDEN_TAG = f"<span class='plaisante-tag' title='{HIDDEN_MEANS}'>hidden</span>"
 TOP_FAILING = 10
 
 
@@ -136,7 +141,7 @@ def _figures(folder: Path, rows: list[Row], steps: list[StepSummary],
     height = 1.2 + 0.38 * max(1, len(shown))
     fig, ax = plt.subplots(figsize=(7.2, height), layout="constrained")
     if shown:
-        labels = [_short(_label(c.cell), 48) + (" (hidden)" if c.cell.hidden else "")
+        labels = [cut_at_word(_label(c.cell), 56) + (" (hidden)" if c.cell.hidden else "")
                   for c in shown]
         ax.barh(range(len(shown)), [c.failed for c in shown], color="#a3001b")
         ax.set_yticks(range(len(shown)), labels, fontsize=9)
@@ -151,8 +156,6 @@ def _figures(folder: Path, rows: list[Row], steps: list[StepSummary],
     return paths
 
 
-def _short(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
 
 
 # -------------------------------------------------------------------------------------- page
@@ -192,8 +195,9 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
     steps = step_summaries(rows, titles)
     failing = cell_summaries(rows, cells)
     kept = counted(rows)
-    flagged = [row for row in rows if row.flagged]
-    late = [row for row in rows if row.late_penalty or row.seconds_late > 0]
+    flagged = [row for row in rows if row.ungraded]
+    noted = [row for row in rows if row.noted]
+    late = [row for row in rows if row.late or row.late_penalty]
     top = max((row.max_total for row in rows), default=0.0)
     totals = [row.total for row in kept]
     mean = statistics.fmean(totals) if totals else None
@@ -219,9 +223,11 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
                     "average")
              + chip("median", points(median) if median is not None else "-", "median")
              + chip("flagged", str(len(flagged)), "flagged")
+             + (chip("noted", str(len(noted)), "noted") if noted else "")
              + chip("late", str(len(late)), "late") + "</p>",
              "<p class='plaisante-note'>Averages, rates and figures leave flagged work out: "
-             "its score is not a measure of the work. Scores are nbgrader's gradebook's, after "
+             "the grader could not grade all of it, so its score is not a measure of the work. "
+             "Noted work was graded soundly and counts. Scores are nbgrader's gradebook's, after "
              "late penalties.</p>"]
 
     parts.append("<h2 id='scores'>Scores</h2>"
@@ -236,14 +242,15 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
         attrs=[f"data-step='{_esc(s.step)}' data-mean='{s.mean:.6f}' "
                f"data-pass-rate='{s.pass_rate:.6f}'" for s in steps]))
     parts.append("<h2 id='failing'>Test cells that fail most</h2>")
+    if any(c.cell.hidden for c in failing[:TOP_FAILING]):
+        parts.append(f"<p class='plaisante-note'>{HIDDEN_TAG} {_esc(HIDDEN_MEANS)}.</p>")
     if failing:
         parts.append(f"<img src='{figures[2]}' alt='the test cells most students lost points "
                      "in'>")
         parts.append(_table(
             ["step", "test cell (grade id)", "points", "lost points"],
             [[_esc(c.cell.step.removeprefix("step")),
-              _esc(c.cell.title) + (" <span class='plaisante-tag'>hidden</span>"
-                                    if c.cell.hidden else "")
+              _esc(c.cell.title) + (f" {HIDDEN_TAG}" if c.cell.hidden else "")
               + f"<br><code>{_esc(c.cell.grade_id)}</code>",
               points(c.cell.points), f"{c.failed} of {c.of}"] for c in failing[:TOP_FAILING]],
             numeric={0, 2, 3},
@@ -263,11 +270,21 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
                             attrs=[f"data-flagged='{_esc(r.student)}'" for r in flagged]))
     else:
         parts.append("<p>None.</p>")
+    if noted:
+        parts.append("<h2 id='noted'>Noted submissions</h2>")
+        parts.append("<p class='plaisante-note'>Graded soundly and counted in averages and "
+                     "exports; each has a note for you to check (the formgrader shows them "
+                     "flagged too).</p>")
+        parts.append(_table(["student", "name", "score", "notes"],
+                            [[_esc(r.student), _esc(r.name), points(r.total),
+                              "<br>".join(_esc(x) for x in r.reasons)] for r in noted],
+                            numeric={2}, attrs=[f"data-noted='{_esc(r.student)}'" for r in noted]))
     parts.append("<h2 id='late'>Late submissions</h2>")
     if late:
         parts.append(_table(["student", "name", "submitted", "late by", "penalty"],
-                            [[_esc(r.student), _esc(r.name), _esc(r.timestamp),
-                              _esc(_duration(r.seconds_late)), points(r.late_penalty)]
+                            [[_esc(r.student), _esc(r.name), _esc(time_text(r.timestamp, " ")),
+                              _esc(late_text(r.seconds_late, lms=r.lms_late)),
+                              points(r.late_penalty)]
                              for r in late], numeric={3, 4},
                             attrs=[f"data-late='{_esc(r.student)}'" for r in late]))
     else:
@@ -279,16 +296,18 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
         feedback = layout.feedback(r.student, assignment)
         link = (f"<a href='{_esc(os.path.relpath(feedback, here))}'>feedback</a>"
                 if feedback.is_file() else "<span class='plaisante-note'>none yet</span>")
-        status = ("<span class='plaisante-tag plaisante-flag'>flagged</span>" if r.flagged
+        status = ("<span class='plaisante-tag'>noted</span>" if r.noted
+                  else "<span class='plaisante-tag plaisante-flag'>flagged</span>" if r.flagged
                   else "graded")
         who = _esc(r.student) + (f"<br><span class='plaisante-note'>{_esc(r.name)}</span>"
                                  if r.name else "")
         body.append([who,
                      *(points(r.steps.get(s, 0.0)) for s in step_names),
-                     f"-{points(r.late_penalty)}" if r.late_penalty else "",
+                     _esc(late_text(r.seconds_late, r.late_penalty, r.lms_late)),
                      f"<b>{points(r.total)}</b>", status, link])
         attrs.append(f"data-student='{_esc(r.student)}' data-total='{r.total:.6f}'"
-                     f" data-flagged-row='{'yes' if r.flagged else 'no'}'")
+                     f" data-flagged-row='{'yes' if r.flagged else 'no'}'"
+                     f" data-counted='{'no' if r.ungraded else 'yes'}'")
     parts.append("<h2 id='students'>Students</h2>")
     parts.append(_table(["student", *(s.removeprefix("step") for s in step_names),
                          "late", "total", "status", "feedback"], body,
@@ -296,19 +315,6 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
                         caption="Step columns: " + ", ".join(
                             f"{s.step.removeprefix('step')} {s.title}" for s in steps)))
     return ("<div class='plaisante-page plaisante-report'>" + "\n".join(parts) + "</div>")
-
-
-def _duration(seconds: float) -> str:
-    """Return a lateness as people say it.
-
-    >>> _duration(90), _duration(7200), _duration(200000)
-    ('2 min', '2.0 h', '2.3 days')
-    """
-    if seconds < 3600:
-        return f"{max(1, round(seconds / 60))} min"
-    if seconds < 86400:
-        return f"{seconds / 3600:.1f} h"
-    return f"{seconds / 86400:.1f} days"
 
 
 def write(root: Path, assignment: str) -> Path:

@@ -3,7 +3,8 @@
 Grade cells are named ``stepN_…``; a step's score is the sum of its cells' scores. ``class_rows``
 reads a whole class (one ``Row`` per submission: steps, total, late penalty, nbgrader's flag and
 the grader's reasons, the roster's name and email): what ``plaisante scores``, ``plaisante
-export`` and ``plaisante report`` show, flagged work marked and left out of averages.
+export`` and ``plaisante report`` show, flagged work marked, and work that could not be graded
+left out of averages.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 from nbgrader.api import Gradebook
 
 from .course import CourseLayout
+from .lateness import is_late, lms_said
 
 STEP_OF_GRADE_ID = re.compile(r"^step(\d+)_")
 
@@ -69,9 +71,14 @@ class Row:
     ``steps`` maps ``stepN`` to points and ``step_max`` to that step's maximum; ``raw`` is the
     sum before the late penalty and ``total`` after it (never below 0), as nbgrader's export
     computes it. ``flagged`` is nbgrader's own flag on the submitted notebook (``plaisante
-    grade`` sets it on work it could not fully grade); ``reasons`` are the grader's, from
-    ``assignments/reports/<assignment>/<student>.json``. A flagged row is marked everywhere and
-    left out of every average (``average``)."""
+    grade`` sets it on work it could not fully grade, and on work it graded soundly but with a
+    note for the instructor); ``reasons`` are the grader's, from
+    ``assignments/reports/<assignment>/<student>.json``, ``notes`` those of them that are
+    notes. A flagged row is marked everywhere; one that could not be graded (``ungraded``) is
+    left out of every average (``counted``), one only ``noted`` counts. ``manual`` lists the
+    grade cells given a manual grade in the formgrader (nbgrader counts it instead of the
+    autograded score); ``lms_late`` what the LMS said of work it marked late without its
+    time ("" if none)."""
 
     assignment: str
     student: str
@@ -90,6 +97,28 @@ class Row:
     flagged: bool
     reasons: list[str] = field(default_factory=list)
     seconds_late: float = 0.0
+    manual: list[str] = field(default_factory=list)
+    lms_late: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def noted(self) -> bool:
+        """Whether the work is flagged only with notes (``SubmissionResult.noted``): a sound
+        grade with something for the instructor to check, counted and exported."""
+        return self.flagged and bool(self.reasons) and \
+            all(reason in self.notes for reason in self.reasons)
+
+    @property
+    def ungraded(self) -> bool:
+        """Whether the work is flagged as not all gradable: its score is left out of averages
+        and of the LMS export (a flag without reasons, set in the formgrader, is one)."""
+        return self.flagged and not self.noted
+
+    @property
+    def late(self) -> bool:
+        """Whether the work is late (``plaisante.lateness.is_late``: after the due date and
+        any extension, or marked late by the LMS, ``lms_late`` saying how)."""
+        return is_late(self.seconds_late, self.lms_late)
 
     @property
     def name(self) -> str:
@@ -111,14 +140,18 @@ def step_of(grade_id: str) -> str:
     return f"step{match.group(1)}" if match else grade_id
 
 
-def _reasons(layout: CourseLayout, assignment: str, student: str) -> list[str]:
-    """Return the grader's reasons for a flagged submission (its report), [] if none."""
+def _reasons(layout: CourseLayout, assignment: str, student: str) -> tuple[list[str], list[str]]:
+    """Return the grader's reasons for a flagged submission (its report) and those of them
+    that are notes (``SubmissionResult.notes``); ([], []) if none."""
     try:
         report = json.loads(layout.report(assignment, student).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return []
-    reasons = report.get("reasons") if isinstance(report, dict) else None
-    return [str(r) for r in reasons] if isinstance(reasons, list) else []
+        return [], []
+    if not isinstance(report, dict):
+        return [], []
+    reasons, notes = report.get("reasons"), report.get("notes")
+    return ([str(r) for r in reasons] if isinstance(reasons, list) else [],
+            [str(r) for r in notes] if isinstance(notes, list) else [])
 
 
 def rows_from(gradebook: Gradebook, layout: CourseLayout, assignment: str) -> list[Row]:
@@ -132,16 +165,20 @@ def rows_from(gradebook: Gradebook, layout: CourseLayout, assignment: str) -> li
         steps: dict[str, float] = defaultdict(float)
         step_max: dict[str, float] = defaultdict(float)
         cells, cell_max = {}, {}
+        manual: list[str] = []
         flagged = False
         for notebook in submission.notebooks:
             flagged = flagged or bool(notebook.flagged)
             for grade in notebook.grades:
                 score, top = float(grade.score or 0), float(grade.max_score or 0)
                 cells[grade.name], cell_max[grade.name] = score, top
+                if grade.manual_score is not None:
+                    manual.append(grade.name)
                 steps[step_of(grade.name)] += score
                 step_max[step_of(grade.name)] += top
         penalty = float(submission.late_submission_penalty or 0.0)
         raw = float(submission.score or 0.0)
+        reasons, notes = _reasons(layout, assignment, student.id) if flagged else ([], [])
         rows.append(Row(
             assignment=assignment, student=student.id, first_name=student.first_name or "",
             last_name=student.last_name or "", email=student.email or "",
@@ -151,8 +188,9 @@ def rows_from(gradebook: Gradebook, layout: CourseLayout, assignment: str) -> li
             cells=cells, cell_max=cell_max, raw=raw, late_penalty=penalty,
             total=max(0.0, raw - penalty), max_total=float(found.max_score or 0.0),
             flagged=flagged,
-            reasons=_reasons(layout, assignment, student.id) if flagged else [],
-            seconds_late=float(submission.total_seconds_late or 0.0)))
+            reasons=reasons, notes=notes,
+            seconds_late=float(submission.total_seconds_late or 0.0), manual=manual,
+            lms_late=lms_said(layout.submitted(student.id, assignment).parent)))
     return sorted(rows, key=lambda row: row.student)
 
 
@@ -182,8 +220,9 @@ def average(values: list[float]) -> float | None:
 
 
 def counted(rows: list[Row]) -> list[Row]:
-    """Return the rows that count in averages: every one that is not flagged."""
-    return [row for row in rows if not row.flagged]
+    """Return the rows that count in averages: every one but work that could not be graded
+    (``Row.ungraded``); work flagged only with a note counts."""
+    return [row for row in rows if not row.ungraded]
 
 
 # ------------------------------------------------------------------------------- test cells
@@ -244,10 +283,26 @@ def test_cells(root: Path, assignment: str) -> list[TestCell]:
     return cells
 
 
-def cell_title(source: str, step: str, titles: dict[str, str], width: int = 72) -> str:
+def cut_at_word(text: str, width: int) -> str:
+    """Return ``text``, or when it is longer than ``width`` its words that fit with "…" after
+    them (a single word longer than ``width`` is cut in it).
+
+    >>> cut_at_word("a hand that leaves the last card", 24), cut_at_word("short", 24)
+    ('a hand that leaves the…', 'short')
+    """
+    if len(text) <= width:
+        return text
+    head = text[: width - 1]
+    if not text[width - 1].isspace() and " " in head:
+        head = head.rsplit(" ", 1)[0]
+    return head.rstrip(" ,;:(") + "…"
+
+
+def cell_title(source: str, step: str, titles: dict[str, str], width: int = 120) -> str:
     r"""Return a test cell's short title from its released ``source``: its first line, a
     comment stating what it checks, without the "Step N:" in front; "hidden tests of <step
     title>" for a cell of hidden tests only (no code but comments, or a comment saying so).
+    Over ``width`` characters it is cut at a word (``cut_at_word``).
 
     >>> cell_title("# Step 3: has_flush (exactly 5 cards).\ncheck_has(has_flush)", "step3", {})
     'has_flush (exactly 5 cards).'
@@ -261,7 +316,7 @@ def cell_title(source: str, step: str, titles: dict[str, str], width: int = 72) 
         first.startswith("#") else ""
     if not code or not title or title.lower().startswith("hidden tests"):
         title = f"hidden tests of {titles.get(step, step)}"
-    return title if len(title) <= width else title[: width - 1].rstrip() + "…"
+    return cut_at_word(title, width)
 
 
 def cell_maxima(root: Path, assignment: str) -> dict[str, float]:

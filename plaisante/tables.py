@@ -1,8 +1,9 @@
 """The instructor's terminal tables, drawn with rich: ``plaisante scores`` (a class, step by
 step, with its maximum and average) and ``plaisante grade``'s closing table.
 
-Flagged work is marked in its row and left out of the average row; the line under the table
-says how many were left out and why that matters.
+Flagged work is marked in its row: "NOTED" for a sound grade with a note for the instructor
+(counted in the average row), "FLAGGED" for work that could not all be graded (left out of
+it); the line under the table says how many of each, and why that matters.
 """
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from .lateness import late_text
 from .scores import Row, average, counted
+
+__all__ = ["cell", "late_text", "plain", "points", "render", "scores_table"]
 
 # C0 and C1 control characters but the newline (an escape sequence such as OSC 8 would be
 # sent to the terminal as is), and the bidirectional overrides that reorder what is shown.
@@ -65,23 +69,6 @@ def points(value: float) -> str:
     return f"{round(value, 1):g}"
 
 
-def late_text(seconds_late: float, penalty: float = 0.0) -> str:
-    """Return how late work is, as a table cell: "" when on time; the time past the due date
-    (and any extension), with the penalty in front when the course's late method gave one.
-
-    >>> late_text(0), late_text(3 * 3600 + 125), late_text(90000, 10), late_text(42)
-    ('', '3h 2m late', '-10 (1d 1h late)', '42s late')
-    """
-    if seconds_late <= 0:
-        return "-" + points(penalty) if penalty else ""
-    left = int(seconds_late)
-    parts = [(left // 86400, "d"), (left % 86400 // 3600, "h"), (left % 3600 // 60, "m"),
-             (left % 60, "s")]
-    shown = [f"{n}{unit}" for n, unit in parts if n][:2] or ["1s"]
-    late = " ".join(shown) + " late"
-    return f"-{points(penalty)} ({late})" if penalty else late
-
-
 def scores_table(rows: list[Row], step_titles: dict[str, str], title: str,
                  width: int | None = None) -> str:
     """Return the class table of one assignment: a row per student (each step's points, the
@@ -95,11 +82,16 @@ def scores_table(rows: list[Row], step_titles: dict[str, str], title: str,
         text = _scores_grid(rows, title, width, inline=False)
         footnotes = [plain(f"  [{n}] {row.student}: {row.reason}")
                      for n, row in enumerate((r for r in rows if r.flagged), 1)]
-    kept = counted(rows)
-    flagged = len(rows) - len(kept)
-    summary = (f"{len(rows)} submission(s), {flagged} flagged (marked above, left out of the "
-               "average: their scores are not a real measure of the work)" if flagged
-               else f"{len(rows)} submission(s), none flagged")
+    flagged = sum(row.ungraded for row in rows)
+    noted = sum(row.noted for row in rows)
+    parts = [f"{len(rows)} submission(s)"]
+    if noted:
+        parts.append(f"{noted} noted (graded soundly and counted in the average; the note is "
+                     "for you to check)")
+    parts.append(f"{flagged} flagged (could not be graded in full: left out of the average, "
+                 "their scores are not a real measure of the work)" if flagged
+                 else "none flagged")
+    summary = ", ".join(parts)
     steps = _steps(rows)
     legend = " · ".join(f"{step.removeprefix('step')} {step_titles[step]}"
                         for step in steps if step_titles.get(step))
@@ -141,8 +133,10 @@ def _scores_grid(rows: list[Row], title: str, width: int | None, inline: bool) -
         flag = ""
         if row.flagged:
             note += 1
-            flag = f"FLAGGED: {row.reason}" if inline else f"FLAGGED [{note}]"
-        cells += [late_text(row.seconds_late, row.late_penalty), points(row.total), flag]
+            word = "NOTED" if row.noted else "FLAGGED"
+            flag = f"{word}: {row.reason}" if inline else f"{word} [{note}]"
+        cells += [late_text(row.seconds_late, row.late_penalty, row.lms_late), points(row.total),
+                  flag]
         table.add_row(*map(cell, cells))
     kept = counted(rows)
     maxima = {step: max((row.step_max.get(step, 0.0) for row in rows), default=0.0)
@@ -156,5 +150,5 @@ def _scores_grid(rows: list[Row], title: str, width: int | None, inline: bool) -
     table.add_row("average", *([""] if named else []),
                   *(points(m) if m is not None else "-" for m in means.values()), "",
                   points(total_mean) if total_mean is not None else "-",
-                  f"of {len(kept)} not flagged" if len(kept) != len(rows) else "")
+                  f"of {len(kept)} counted" if len(kept) != len(rows) else "")
     return render(table, width)

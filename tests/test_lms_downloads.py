@@ -5,8 +5,10 @@ one student's folder is never read as a class of students named after its notebo
 
 from __future__ import annotations
 
+import csv
 import datetime
 import json
+import re
 import shutil
 import zipfile
 from pathlib import Path
@@ -177,6 +179,26 @@ def test_a_canvas_class_with_a_resubmission_is_collected_whole_and_graded(tmp_pa
     assert reports["wucy"]["reasons"] == [
         "late: Canvas marked it LATE, and its download gives no submission time, so no late "
         "penalty was computed: check the time in the LMS"]
+
+    # late in every output, with no time where the LMS gave none
+    late = "late (Canvas marked it LATE, time not known)"
+    scores = run("scores", ASSIGNMENT, cwd=root).stdout
+    assert late in next(line for line in scores.splitlines() if line.startswith("wucy "))
+    assert "late" not in next(line for line in scores.splitlines()
+                              if line.startswith("smithada "))
+    target = tmp_path / "grades.csv"
+    run("export", ASSIGNMENT, "--to", str(target), cwd=root)
+    with target.open(encoding="utf-8") as file:
+        rows = {row["student_id"]: row for row in csv.DictReader(file)}
+    assert (rows["wucy"]["late"], rows["wucy"]["seconds_late"]) == ("yes", "")
+    assert (rows["smithada"]["late"], rows["smithada"]["seconds_late"]) == ("no", "0")
+    run("report", ASSIGNMENT, cwd=root)
+    page = (root / "assignments" / "reports" / ASSIGNMENT / "index.html").read_text("utf-8")
+    assert "data-key='late'>late <b>1</b>" in page
+    listed = re.search(r"<tr data-late='wucy'>(.*?)</tr>", page, re.S)
+    assert listed and late in listed.group(1), page
+    row = re.search(r"<tr data-student='wucy'[^>]*>(.*?)</tr>", page, re.S)
+    assert row and late in row.group(1), page
 
 
 @pytest.mark.nbgrader

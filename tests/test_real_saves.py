@@ -118,3 +118,16 @@ def test_submit_tells_the_assignment_of_a_vscode_save_from_its_locked_cells(tmp_
 
     saved = vscode_saved(NOTEBOOK, tmp_path / "mine.ipynb")
     assert _assignment_of(CourseLayout(ROOT), saved, None) == ASSIGNMENT
+
+
+@pytest.mark.parametrize("text, said", [
+    ('{"cells": [{"source": "unterminated', "Unterminated string starting at line 1, column 23"),
+    ('{"cells": ["a\x01"]}', "Invalid control character at line 1, column 14"),
+    ('{"cells": [}', "Expecting value at line 1, column 12"),
+])
+def test_an_invalid_json_reason_says_at_once(tmp_path, text, said):
+    path = tmp_path / "plaisante.ipynb"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(Unreadable) as raised:
+        read_submission(path)
+    assert str(raised.value) == f"invalid notebook: not valid JSON ({said})"

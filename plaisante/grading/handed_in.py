@@ -21,9 +21,9 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..lateness import LMS_LATE, lms_said
 from .notebook_check import MAX_FILE_BYTES
 
-LMS_LATE = "lms-late.txt"  # the LMS's late marker, from a download that gives no time
 #: files of a submission folder that are the course's (nbgrader's exchange writes the first
 #: two, ``submit`` the last), never the student's data
 NOT_DATA = {"timestamp.txt", "submission_secret.txt", LMS_LATE}
@@ -124,10 +124,9 @@ def chosen_notebook(folder: Path, assignment: str, release_cells: list[dict]) ->
 def lms_late(folder: Path) -> str | None:
     """Return the flag for a submission its LMS marked late without saying when (``submit``
     of a Canvas download writes the marker): no late penalty could be computed."""
-    marker = folder / LMS_LATE
-    if not marker.is_file() or marker.is_symlink():
+    said = lms_said(folder)
+    if not said:
         return None
-    said = marker.read_text(encoding="utf-8", errors="replace")[:80].strip()
     return (f"late: {said}, and its download gives no submission time, so no late penalty "
             "was computed: check the time in the LMS")
 

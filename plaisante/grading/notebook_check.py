@@ -139,7 +139,9 @@ def read_submission(path: Path) -> NotebookNode:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise Unreadable(f"invalid notebook: not valid JSON ({error.msg} at line "
+        # some of json's messages end in "at" ("Unterminated string starting at")
+        said = error.msg.removesuffix(" at")
+        raise Unreadable(f"invalid notebook: not valid JSON ({said} at line "
                          f"{error.lineno}, column {error.colno})") from None
     if isinstance(data, dict) and not isinstance(data.get("cells"), list) and \
             isinstance(data.get("worksheets"), list) and data.get("nbformat") == 3:

@@ -81,6 +81,9 @@ class SubmissionResult:
     * ``reasons``: one short sentence per problem, e.g. ``"timeout: cell step3_has_pair ran
       over 30 s"``, ``"kernel died in cell step2_count_values_code"``, ``"invalid notebook:
       …"``, ``"cell step1_card deleted (restored from the source)"``. Empty when graded.
+    * ``notes``: those of ``reasons`` that leave the grade sound, said for the instructor to
+      check (``note``: a notebook graded under another name, work its LMS marked late). A
+      flagged result all of whose reasons are notes is ``noted``: its score counts.
     * ``cell_scores``: {grade_id: points} for every grade cell of the assignment (0 for what
       could not be graded).
     * ``total`` / ``max_total``: the sum of ``cell_scores`` less ``late_penalty`` (never below
@@ -118,6 +121,19 @@ class SubmissionResult:
     failed_in: dict[str, str] = field(default_factory=dict)
     autograded_sha256: str | None = None
     submission_sha256: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def noted(self) -> bool:
+        """Whether the work is flagged only with notes: a sound grade, counted and exported."""
+        return self.status == "flagged" and bool(self.reasons) and \
+            all(reason in self.notes for reason in self.reasons)
+
+    def note(self, reason: str) -> None:
+        """Flag the submission with ``reason``, a note that leaves its grade sound."""
+        self.flag(reason)
+        if reason not in self.notes:
+            self.notes.append(reason)
 
     def still_current(self, submitted_dir: Path, assignment: str) -> bool:
         """Return False, flagging this result, when the submission in ``submitted_dir`` is no

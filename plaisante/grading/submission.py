@@ -133,6 +133,8 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
     judge: dict[str, Any] = {}
     try:
         result.timestamp = read_timestamp(submitted_dir / "timestamp.txt", result)
+        # before anything can fail: work that cannot be graded is still as late as it is
+        result.seconds_late = seconds_late(facts, student, result.timestamp)
         choice = chosen_notebook(submitted_dir, assignment, release.cells)
         try:
             clean = sanitize(read_submission(choice.path), release, assignment)
@@ -140,16 +142,16 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
             result.flag(str(problem))
             _remove_stale(out_dir, assignment)
             return result
-        if choice.reason:
-            result.flag(choice.reason)
+        if choice.reason:  # the notebook holding the work is graded: a note, not a doubt
+            result.note(choice.reason)
         elif choice.path.name != f"{assignment}.ipynb":
-            result.flag(f"graded {choice.path.name}, the only notebook of the assignment "
+            result.note(f"graded {choice.path.name}, the only notebook of the assignment "
                         f"submitted (expected {assignment}.ipynb)")
         for reason in clean.reasons:
             result.flag(reason)
         late = lms_late(submitted_dir)
         if late:
-            result.flag(late)
+            result.note(late)
         data = data_files(submitted_dir)
         if data.reason:
             result.flag(data.reason)
@@ -363,7 +365,6 @@ def _grade_in_memory(work: Path, student: str, facts: Any, notebook: nbformat.No
     for grade_id in result.cell_scores:
         result.cell_scores[grade_id] = done.scores.get(grade_id, 0.0)
     result.late_penalty = done.late_penalty
-    result.seconds_late = seconds_late(facts, student, result.timestamp)
     if not result.still_current(submitted_dir, assignment):
         return  # the newer submission's grading publishes its own
     target = out_dir / f"{assignment}.ipynb"

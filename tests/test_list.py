@@ -1,0 +1,34 @@
+"""``plaisante list`` says what students can have: an assignment generated in ``starter/`` is
+not released until ``plaisante release`` puts it in nbgrader's exchange."""
+
+from __future__ import annotations
+
+from course_cli import cli as run
+from course_cli import new_course
+
+from plaisante.games import COURSE
+
+
+def states(listing: str) -> dict[str, str]:
+    return {line.split()[0]: line for line in listing.splitlines()}
+
+
+def test_a_fresh_clone_lists_starters_as_not_released_until_release(tmp_path):
+    root = new_course(tmp_path / "course", ("solutions", "starter"))
+    before = states(run("list", cwd=root).stdout)
+    assert sorted(before) == sorted(COURSE)
+    for assignment in COURSE:
+        assert "in starter/, not released (plaisante release)" in before[assignment]
+        assert "0 submission(s)" in before[assignment]
+
+    run("release", "deck", cwd=root)
+    after = states(run("list", cwd=root).stdout)
+    assert "released (students can fetch it)" in after["deck"]
+    for assignment in set(COURSE) - {"deck"}:
+        assert "not released" in after[assignment], after[assignment]
+
+
+def test_an_assignment_without_its_starter_is_not_generated(tmp_path):
+    root = new_course(tmp_path / "course")
+    listing = states(run("list", cwd=root).stdout)
+    assert all("not generated (plaisante release)" in listing[a] for a in COURSE)
