@@ -24,6 +24,8 @@ from .course import CourseLayout, course_config, nbgrader_env
 POLICY_EXTENSION = "plaisante.formgrader_policy"
 #: The Autograde button grades in the sandbox (``plaisante grade``), not in the server.
 GRADING_EXTENSION = "plaisante.formgrader_grading"
+#: nbgrader's page of a submission with no autograded notebook, made to render.
+PAGES_EXTENSION = "plaisante.formgrader_pages"
 #: nbgrader's Validate runs the notebook it is given in the server, as the instructor: off here,
 #: where the notebooks at hand are students' (students validate in their own JupyterLab).
 VALIDATE_EXTENSION = "nbgrader.server_extensions.validate_assignment"
@@ -82,6 +84,7 @@ def command(root: Path, *, port: int | None = None, open_browser: bool = True,
            # the formgrader's pages under a Content Security Policy (plaisante.formgrader_policy)
            f"--ServerApp.jpserver_extensions={POLICY_EXTENSION}=True",
            f"--ServerApp.jpserver_extensions={GRADING_EXTENSION}=True",
+           f"--ServerApp.jpserver_extensions={PAGES_EXTENSION}=True",
            f"--ServerApp.jpserver_extensions={VALIDATE_EXTENSION}=False"]
     if port is not None:
         cmd += [f"--ServerApp.port={port}", "--ServerApp.port_retries=0"]

@@ -3,6 +3,9 @@ grades with ``plaisante grade`` in the sandbox: a submission whose code writes a
 its sandbox writes nothing, and the gradebook holds the judge's score for it. nbgrader's
 Validate, which would run the submission in the server too, is not served there.
 
+A flagged submission with no autograded notebook (its file was not a notebook) opens on
+nbgrader's own "not found" page, answered 404, never a 500.
+
 Its own course copy, released; the submission is handed in and not graded before the click."""
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.sandbox]
 
 SAMPLE = "straight_ignores_duplicates"  # not full marks: the score says which grader ran
 STUDENT = "mallory"
+UNREADABLE = "eve"  # her file is not JSON: flagged, no autograded notebook
 
 
 def marked_copy(source: Path, dest: Path, marker: Path) -> Path:
@@ -39,10 +43,12 @@ def marked_copy(source: Path, dest: Path, marker: Path) -> Path:
     return dest
 
 
-@pytest.fixture
-def formgrader(tmp_path):
-    """``plaisante formgrader --no-browser`` on a released course copy with one submission
-    handed in (not graded); yields the server, the course and the marker's path."""
+@pytest.fixture(scope="module")
+def formgrader(tmp_path_factory: pytest.TempPathFactory):
+    """``plaisante formgrader --no-browser`` on a released course copy with mallory's
+    submission handed in (not graded) and eve's, not a notebook, graded (flagged); yields the
+    server, the course and the marker's path."""
+    tmp_path = tmp_path_factory.mktemp("autograde-button")
     course = harness.course_copy(tmp_path / "course")
     harness.run_course(course, "release", "plaisante")
     outside = tmp_path / "outside"
@@ -53,6 +59,10 @@ def formgrader(tmp_path):
     handed = marked_copy(samples / f"{SAMPLE}.ipynb", tmp_path / "handed" / "plaisante.ipynb",
                          marker)
     harness.run_course(course, "submit", str(handed), "--student", STUDENT)
+    unreadable = course / "assignments" / "submitted" / UNREADABLE / "plaisante"
+    unreadable.mkdir(parents=True)
+    (unreadable / "plaisante.ipynb").write_bytes(b'{"cells": [')
+    harness.run_course(course, "grade", "plaisante", "--student", UNREADABLE)
     home = tmp_path / "home"
     settings = harness._lab_settings(home)
     port, token = harness.free_port(), secrets.token_hex(16)
@@ -112,3 +122,22 @@ def test_the_autograde_button_grades_in_the_sandbox(
     assert graded.status == 200, graded.text()
     assert graded.json()["score"] == expected
     assert graded.json()["max_score"] == 100
+
+
+def test_a_submission_with_no_autograded_notebook_opens_a_not_found_page(
+        page: Page, formgrader: tuple[harness.Server, Path, Path]) -> None:
+    server, course, _ = formgrader
+    from nbgrader.api import Gradebook
+
+    with Gradebook("sqlite:///" + str(course / "assignments" / "gradebook.db"),
+                   "plaisante-kit") as gradebook:
+        notebook = gradebook.find_submission_notebook("plaisante", "plaisante", UNREADABLE)
+        submission_id, flagged = notebook.id, notebook.flagged
+    assert flagged
+    page.goto(server.url("/formgrader"))
+    expect(page.locator("#main-table")).to_be_visible(timeout=60_000)
+    answer = page.goto(server.base + f"/formgrader/submissions/{submission_id}/")
+    assert answer is not None and answer.status == 404, answer and answer.text()
+    expect(page.locator("#notebook-container")).to_contain_text(
+        "Submission notebook file not found")
+    expect(page.locator(".navbar")).to_be_visible()  # nbgrader's own page, with its menu
