@@ -4,7 +4,9 @@ its sandbox writes nothing, and the gradebook holds the judge's score for it. nb
 Validate, which would run the submission in the server too, is not served there.
 
 A flagged submission with no autograded notebook (its file was not a notebook) opens on
-nbgrader's own "not found" page, answered 404, never a 500.
+nbgrader's own "not found" page, answered 404, never a 500. nbgrader's own scripts work under
+the pages' Content Security Policy: the grading page's keyboard navigation (which waits for
+MathJax), and the "Add new assignment/student" links (``onClick=``), with no CSP violation.
 
 Its own course copy, released; the submission is handed in and not graded before the click."""
 
@@ -27,6 +29,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.sandbox]
 SAMPLE = "straight_ignores_duplicates"  # not full marks: the score says which grader ran
 STUDENT = "mallory"
 UNREADABLE = "eve"  # her file is not JSON: flagged, no autograded notebook
+GRADED = ("ada", "grace")  # full marks, graded before the server starts
 
 
 def marked_copy(source: Path, dest: Path, marker: Path) -> Path:
@@ -62,7 +65,11 @@ def formgrader(tmp_path_factory: pytest.TempPathFactory):
     unreadable = course / "assignments" / "submitted" / UNREADABLE / "plaisante"
     unreadable.mkdir(parents=True)
     (unreadable / "plaisante.ipynb").write_bytes(b'{"cells": [')
-    harness.run_course(course, "grade", "plaisante", "--student", UNREADABLE)
+    for student in GRADED:
+        harness.run_course(course, "submit", str(samples / "full_marks.ipynb"), "--student",
+                           student)
+    harness.run_course(course, "grade", "plaisante", "--student", UNREADABLE,
+                       *[f"--student={student}" for student in GRADED])
     home = tmp_path / "home"
     settings = harness._lab_settings(home)
     port, token = harness.free_port(), secrets.token_hex(16)
@@ -141,3 +148,65 @@ def test_a_submission_with_no_autograded_notebook_opens_a_not_found_page(
     expect(page.locator("#notebook-container")).to_contain_text(
         "Submission notebook file not found")
     expect(page.locator(".navbar")).to_be_visible()  # nbgrader's own page, with its menu
+
+
+def csp_violations(page: Page) -> list[str]:
+    """Collect the console's Content Security Policy messages of ``page`` from now on."""
+    said: list[str] = []
+    page.on("console", lambda message: said.append(message.text)
+            if "Content Security Policy" in message.text else None)
+    return said
+
+
+def test_the_grading_page_s_keyboard_navigation_works_under_the_policy(
+        page: Page, formgrader: tuple[harness.Server, Path, Path]) -> None:
+    server, course, _ = formgrader
+    from nbgrader.api import Gradebook
+
+    autograded = course / "assignments" / "autograded"
+    with Gradebook("sqlite:///" + str(course / "assignments" / "gradebook.db"),
+                   "plaisante-kit") as gradebook:
+        ids = [notebook.id for notebook in gradebook.notebook_submissions("plaisante", "plaisante")
+               if (autograded / notebook.student.id / "plaisante" / "plaisante.ipynb").is_file()]
+    assert len(ids) >= len(GRADED)
+    page.goto(server.url("/formgrader"))
+    expect(page.locator("#main-table")).to_be_visible(timeout=60_000)
+    violations = csp_violations(page)
+    page.goto(server.base + f"/formgrader/submissions/{ids[0]}/?index=0")
+    page.wait_for_function("() => window.formgrader && formgrader.loaded === true"
+                           " && MathJax.loaded === true", timeout=60_000)
+    # once MathJax has "started", formgrade.js focuses an input; Tab moves to the next one
+    active = "() => [document.activeElement.className, document.activeElement.id]"
+    page.wait_for_function("() => document.activeElement.classList.contains('tabbable')",
+                           timeout=30_000)
+    before = page.evaluate(active)
+    page.keyboard.press("Tab")
+    after = page.evaluate(active)
+    assert "tabbable" in after[0] and after != before, (before, after)
+    with page.expect_navigation(timeout=60_000):
+        page.keyboard.press("Control+Period")
+    # nbgrader's "next": the following submission's page, or after the last the notebook's list
+    after_last = page.url.endswith("/formgrader/gradebook/plaisante/plaisante")
+    assert after_last or any(f"/formgrader/submissions/{other}/" in page.url
+                             for other in ids[1:]), (page.url, ids)
+    if not after_last:
+        page.wait_for_function("() => window.formgrader && formgrader.loaded === true",
+                               timeout=60_000)
+    assert violations == []
+
+
+@pytest.mark.parametrize(("path", "link", "dialog"), [
+    ("/formgrader/manage_assignments", "Add new assignment...", "#add-assignment-modal"),
+    ("/formgrader/manage_students", "Add new student...", "#add-student-modal")])
+def test_the_add_links_open_their_dialogs_under_the_policy(
+        page: Page, formgrader: tuple[harness.Server, Path, Path], path: str, link: str,
+        dialog: str) -> None:
+    server, _, _ = formgrader
+    page.goto(server.url("/formgrader"))
+    expect(page.locator("#main-table")).to_be_visible(timeout=60_000)
+    violations = csp_violations(page)
+    page.goto(server.base + path)
+    expect(page.locator("#main-table")).to_be_visible(timeout=60_000)
+    page.get_by_role("link", name=link).click()
+    expect(page.locator(dialog)).to_be_visible(timeout=30_000)
+    assert violations == []
