@@ -285,7 +285,9 @@ def _run(args: argparse.Namespace) -> int:
         return max(statuses, default=0)
     elif args.command == "feedback":
         from .grading.feedback import write_missing_pages
+        from .tables import plain
 
+        failed: list[str] = []
         for assignment in chosen(layout, args.assignments):
             present = layout.submitted_students(assignment)
             for student in args.student or []:
@@ -294,16 +296,32 @@ def _run(args: argparse.Namespace) -> int:
                                      f"{student!r}; submitted: {', '.join(present) or 'none'}")
             if not present:
                 continue
-            course.run_nbgrader("generate_feedback", assignment, "--force",
-                                *only_students(args.student, present), "--log-level=ERROR",
-                                root=root, check=False)
-            for page in write_missing_pages(root, assignment, args.student):
+            said = course.run_nbgrader("generate_feedback", assignment, "--force",
+                                       *only_students(args.student, present),
+                                       "--log-level=ERROR", root=root, check=False,
+                                       capture=True)
+            sys.stdout.write(said.stdout)
+            unmade = [s for s in args.student or present
+                      if layout.autograded(s, assignment).is_file()
+                      and not layout.feedback(s, assignment).is_file()]
+            for page in write_missing_pages(root, assignment, args.student,
+                                            after_nbgrader=True):
                 print(f"plaisante feedback: no notebook to show, wrote the grader's reasons "
                       f"to {page}")
+            if unmade:
+                last = said.stderr.strip().splitlines()[-1:] or ["no error shown"]
+                failed.append(f"nbgrader made no feedback page of {assignment!r} for "
+                              f"{', '.join(unmade)} (a page with the grader's reasons instead); "
+                              f"nbgrader said: {plain(last[0])[:300]}")
+            else:
+                sys.stderr.write(said.stderr)
             made = [s for s in args.student or present
                     if layout.feedback(s, assignment).is_file()]
             print(f"plaisante feedback: {len(made)} page(s) of {assignment!r} in "
                   f"{layout.feedback('STUDENT', assignment)}")
+        for line in failed:
+            print(f"plaisante feedback: {line}", file=sys.stderr)
+        return 1 if failed else 0
     elif args.command == "export":
         from .export import LAYOUTS
 

@@ -8,6 +8,8 @@ assignment list finds a writable exchange instead of logging CRITICAL "Unwritabl
 every few seconds. Names come from the roster (``plaisante roster import``). Its pages are
 served under a Content Security Policy (``plaisante.formgrader_policy``) and show a student's
 notebook in inert forms (``plaisante.inert``, set in the course's ``nbgrader_config.py``).
+Its Autograde button grades with ``plaisante grade`` in the sandbox
+(``plaisante.formgrader_grading``), never with nbgrader's autograde in the server.
 """
 
 from __future__ import annotations
@@ -20,6 +22,13 @@ from pathlib import Path
 from .course import CourseLayout, course_config, nbgrader_env
 
 POLICY_EXTENSION = "plaisante.formgrader_policy"
+#: The Autograde button grades in the sandbox (``plaisante grade``), not in the server.
+GRADING_EXTENSION = "plaisante.formgrader_grading"
+#: nbgrader's page of a submission with no autograded notebook, made to render.
+PAGES_EXTENSION = "plaisante.formgrader_pages"
+#: nbgrader's Validate runs the notebook it is given in the server, as the instructor: off here,
+#: where the notebooks at hand are students' (students validate in their own JupyterLab).
+VALIDATE_EXTENSION = "nbgrader.server_extensions.validate_assignment"
 
 
 def exchange_folder(root: Path) -> Path:
@@ -73,7 +82,10 @@ def command(root: Path, *, port: int | None = None, open_browser: bool = True,
     cmd = [sys.executable, "-m", "jupyter", "lab", f"--ServerApp.root_dir={root}",
            "--LabApp.default_url=/formgrader",
            # the formgrader's pages under a Content Security Policy (plaisante.formgrader_policy)
-           f"--ServerApp.jpserver_extensions={POLICY_EXTENSION}=True"]
+           f"--ServerApp.jpserver_extensions={POLICY_EXTENSION}=True",
+           f"--ServerApp.jpserver_extensions={GRADING_EXTENSION}=True",
+           f"--ServerApp.jpserver_extensions={PAGES_EXTENSION}=True",
+           f"--ServerApp.jpserver_extensions={VALIDATE_EXTENSION}=False"]
     if port is not None:
         cmd += [f"--ServerApp.port={port}", "--ServerApp.port_retries=0"]
     if not open_browser:

@@ -8,8 +8,11 @@ second line. Every HTML page under ``/formgrader`` gets a policy under which a b
 only
 
 * scripts loaded from the formgrader's own static folder (``/formgrader/static/``: nbgrader's
-  jQuery, Backbone and formgrader code); no other origin (the MathJax that nbgrader's template
-  asks of a CDN included, which the notebooks do not need), no other folder of the server;
+  jQuery, Backbone and formgrader code, and the kit's stand-in for MathJax in
+  ``/formgrader/static/plaisante/``); no other origin (the MathJax that nbgrader's template
+  asks of a CDN included: its script tag becomes the stand-in's, which tells formgrade.js
+  MathJax's start-up has ended, so its keyboard navigation works offline; TeX shows as text),
+  no other folder;
 * inline scripts that are nbgrader's own: each inline script of the page is allowed by its
   hash only when it is, character for character, one of the inline scripts of nbgrader's
   formgrader templates with their values filled in by ids (letters, digits, ``_ . / : + -``);
@@ -35,16 +38,24 @@ from typing import Any
 from urllib.parse import unquote
 
 from tornado.httputil import HTTPHeaders, HTTPServerRequest
-from tornado.web import OutputTransform
+from tornado.routing import HostMatches, Rule
+from tornado.web import OutputTransform, StaticFileHandler, _ApplicationRouter
 
 #: A value nbgrader fills into its templates' inline scripts: an id, a path, a time zone.
 TEMPLATE_VALUE = r"[\w./:+-]*"
 #: A formgrader page's path below ``formgrader/``: ids between slashes.
 PAGE_PATH = re.compile(r"[A-Za-z0-9_.-]*(/[A-Za-z0-9_.-]*)*")
 SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script\s*>", re.S | re.I)
-HANDLER = re.compile(r"\bon[a-z]+=\"([^\"]*)\"")
+# HTML attribute names are case-insensitive: nbgrader's templates write ``onClick=`` too
+HANDLER = re.compile(r"\bon[a-z]+=\"([^\"]*)\"", re.I)
 PLACEHOLDER = re.compile(r"\{\{.*?\}\}", re.S)
 JAVASCRIPT_TYPES = ("", "text/javascript", "application/javascript", "module")
+#: The script that stands in for MathJax (``templates/formgrader/mathjax_absent.js``), served
+#: from the formgrader's static folder in place of the CDN's MathJax nbgrader's template loads.
+KIT_STATIC = "/formgrader/static/plaisante/"
+MATHJAX_ABSENT = "mathjax_absent.js"
+CDN_MATHJAX = re.compile(rb'<script src="https://cdnjs\.cloudflare\.com/ajax/libs/mathjax/'
+                         rb'[^"]*">\s*</script>')
 
 
 def _jupyter_server_extension_points() -> list[dict[str, str]]:
@@ -55,6 +66,11 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
     """Apply the policy to every response of the server's web application."""
     FormgraderPolicy.base_url = serverapp.web_app.settings.get("base_url", "/")
     serverapp.web_app.add_transform(FormgraderPolicy)
+    static = Path(__file__).parent / "templates" / "formgrader"
+    route = FormgraderPolicy.base_url.rstrip("/") + KIT_STATIC + "(.*)"
+    app = serverapp.web_app
+    app.default_router.rules.insert(0, Rule(HostMatches(".*$"), _ApplicationRouter(
+        app, [(route, StaticFileHandler, {"path": str(static)})])))
     serverapp.log.info("plaisante: a Content Security Policy on the formgrader's pages")
 
 
@@ -111,6 +127,13 @@ def allowed_hashes(page: str) -> list[str]:
     return sorted(set(found))
 
 
+def with_mathjax_absent(page: bytes, base_url: str) -> bytes:
+    """Return ``page`` with the CDN's MathJax script tag (which the policy would refuse)
+    replaced by the kit's stand-in (``MATHJAX_ABSENT``, from the server)."""
+    tag = f'<script src="{base_url.rstrip("/")}{KIT_STATIC}{MATHJAX_ABSENT}"></script>'
+    return CDN_MATHJAX.sub(tag.encode("ascii"), page)
+
+
 def policy(origin: str, base_url: str, hashes: list[str]) -> str:
     """Return the Content-Security-Policy of a formgrader page served from ``origin`` (e.g.
     ``http://127.0.0.1:8888``) under ``base_url`` (``/`` or a JupyterHub prefix), whose own
@@ -156,6 +179,9 @@ class FormgraderPolicy(OutputTransform):
             status_code = 400
         hashes = []
         if finishing and "Content-Encoding" not in headers:  # the whole page, as written
+            chunk = with_mathjax_absent(chunk, self.base_url)
+            if "Content-Length" in headers:
+                headers["Content-Length"] = str(len(chunk))
             hashes = allowed_hashes(chunk.decode("utf-8", errors="replace"))
         origin = f"{self.request.protocol}://{self.request.host}"
         headers["Content-Security-Policy"] = policy(origin, self.base_url, hashes)

@@ -21,7 +21,10 @@ the same for both pages and assumes nothing of either:
   Its attachments go. The release's own cells are the instructor's and render as written;
 * a **raw** cell that is not the release's loses its format, so nbconvert leaves it out;
 * execution counts that are not integers, cell ids and tags that are not plain names, and
-  notebook metadata but the kernel's and language's names, are removed.
+  notebook metadata but the kernel's and language's names, are removed; a cell's metadata
+  keeps only nbgrader's, its tags and a plain ``magics_language`` (``inert_cell_metadata``):
+  nbconvert's templates read others (``transient`` leaves a cell's input out of the page, a
+  ``magics_language`` that is not text makes the page fail).
 
 nbconvert's own ``HTMLExporter.sanitize_html`` is not used: nbgrader's formgrade template
 renders markdown without it, and its filter escapes every paragraph of the HTML it keeps.
@@ -85,12 +88,10 @@ class InertContent(SanitizeHTML):
                         ) -> tuple[NotebookNode, Any]:
         if "id" in cell and not NAME.fullmatch(str(cell.id)):
             cell.id = f"cell-{index}"
-        tags = cell.get("metadata", {}).get("tags")
-        if tags is not None:
-            cell.metadata["tags"] = [t for t in tags if isinstance(t, str) and NAME.fullmatch(t)] \
-                if isinstance(tags, list) else []
         kind = cell.get("cell_type")
         source = cell.get("source", "")
+        cell.metadata = inert_cell_metadata(cell.get("metadata", {}),
+                                            kind == "raw" and source in self._released)
         if kind == "markdown":
             if source not in self._released:
                 cell.source = as_text(source)
@@ -99,9 +100,6 @@ class InertContent(SanitizeHTML):
                 cell.attachments = inert_attachments(cell.get("attachments", {}))
             return cell, resources
         if kind == "raw":
-            if source not in self._released:
-                for key in ("format", "raw_mimetype"):
-                    cell.metadata.pop(key, None)
             return cell, resources
         if kind == "code":
             if not _is_count(cell.get("execution_count")):
@@ -187,6 +185,37 @@ def inert_metadata(metadata: Any) -> NotebookNode:
                 field: value[field] if isinstance(value.get(field), str)
                 and PLAIN_NAME.fullmatch(value[field]) else default
                 for field, default in defaults.items()})
+    return kept
+
+
+def inert_cell_metadata(metadata: Any, released_raw: bool = False) -> NotebookNode:
+    """Return a cell's metadata reduced to what the pages read of it: nbgrader's (a dict:
+    the grade cells' ids and points, restored from the release when autograded), the tags that
+    are plain names, a ``magics_language`` that is a plain name (nbconvert highlights with it)
+    and, for a raw cell that is the release's (``released_raw``), its format. Everything else
+    goes: ``transient`` (nbconvert leaves out a cell's input for it), ``jupyter``, collapse and
+    scroll states, slideshow, widgets' and any other tool's.
+
+    >>> inert_cell_metadata({"transient": {"remove_source": True}, "magics_language": 5,
+    ...                      "tags": ["ok", "<x>", 1], "nbgrader": {"grade_id": "a"}})
+    {'nbgrader': {'grade_id': 'a'}, 'tags': ['ok']}
+    """
+    kept = NotebookNode()
+    if not isinstance(metadata, dict):
+        return kept
+    if isinstance(metadata.get("nbgrader"), dict):
+        kept["nbgrader"] = metadata["nbgrader"]
+    tags = metadata.get("tags")
+    if tags is not None:
+        kept["tags"] = [t for t in tags if isinstance(t, str) and NAME.fullmatch(t)] \
+            if isinstance(tags, list) else []
+    language = metadata.get("magics_language")
+    if isinstance(language, str) and NAME.fullmatch(language):
+        kept["magics_language"] = language
+    if released_raw:
+        for key in ("format", "raw_mimetype"):
+            if isinstance(metadata.get(key), str):
+                kept[key] = metadata[key]
     return kept
 
 

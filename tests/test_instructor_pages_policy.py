@@ -133,6 +133,38 @@ def test_html_export_of_a_hostile_notebook_keeps_no_script(tmp_path, monkeypatch
 
 
 
+@pytest.mark.parametrize("template", ["classic", "formgrade"])
+def test_cell_metadata_cannot_hide_an_answer_or_break_the_page(
+        tmp_path, monkeypatch, template) -> None:
+    """nbconvert reads a cell's ``transient`` (leaves its input out; a string fails) and its
+    ``magics_language`` (``.lower()`` on it): on the formgrader's own template and the classic
+    one, every answer shows and the page renders."""
+    from nbconvert import HTMLExporter
+    from traitlets.config import Config
+
+    monkeypatch.chdir(tmp_path)
+    answers = [new_code_cell(f"answer_{n} = {n}", metadata=metadata) for n, metadata in enumerate([
+        {"transient": {"remove_source": True},
+         "nbgrader": {"grade": False, "solution": True, "grade_id": "a0", "locked": False,
+                      "schema_version": 3}},
+        {"transient": "x"}, {"magics_language": 5}, {"jupyter": {"source_hidden": True}},
+        {"magics_language": "python"}])]
+    config = Config()
+    config.HTMLExporter.preprocessors = ["plaisante.inert.InertContent"]
+    config.HTMLExporter.template_name = template
+    config.HTMLExporter.extra_template_basedirs = [str(formgrader_policy.template_folder())]
+    resources = {"assignment_id": "demo", "notebook_id": "demo", "base_url": "", "index": 0,
+                 "total": 1, "submission_id": "s", "student": "eve", "notebook_path": "x",
+                 "last_name": "E", "first_name": "Eve"}
+    page, _ = HTMLExporter(config=config).from_notebook_node(
+        new_notebook(cells=answers), resources=resources)
+    for n in range(len(answers)):
+        assert f"answer_{n}" in page.replace('<span class="n">', "").replace("</span>", ""), n
+    metadata = inert_copy(new_notebook(cells=answers), {}).cells
+    assert metadata[0].metadata == {"nbgrader": answers[0].metadata.nbgrader}
+    assert [cell.metadata for cell in metadata[1:]] == [{}, {}, {}, {"magics_language": "python"}]
+
+
 
 # ------------------------------------------------------------------------ the formgrader's CSP
 

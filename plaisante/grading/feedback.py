@@ -248,12 +248,14 @@ def judged_report(resources: Any) -> dict[str, Any] | None:
     return report
 
 
-def write_missing_pages(root: Path, assignment: str,
-                        students: list[str] | None = None) -> list[Path]:
+def write_missing_pages(root: Path, assignment: str, students: list[str] | None = None,
+                        *, after_nbgrader: bool = False) -> list[Path]:
     """Write a short feedback page for every graded student (of ``students``, default every
     one) with no autograded notebook, so none from nbgrader (a submission that was empty, not
     a notebook, or another assignment's): its score and the grader's stated reasons, from
-    ``assignments/reports/``. Returns the pages written."""
+    ``assignments/reports/``. With ``after_nbgrader`` (``generate_feedback`` has run), a
+    student whose notebook nbgrader made no page of gets one too, saying so. Returns the pages
+    written."""
     written = []
     layout = CourseLayout(Path(root))
     reports = layout.report(assignment, "-").parent
@@ -267,8 +269,15 @@ def write_missing_pages(root: Path, assignment: str,
         if not isinstance(result, dict) or "student" not in result:
             continue
         page = layout.feedback(result["student"], assignment)
-        if page.exists() or layout.autograded(result["student"], assignment).is_file():
-            continue  # a notebook to show: its page is nbgrader's, never this one
+        if page.exists():
+            continue
+        has_notebook = layout.autograded(result["student"], assignment).is_file()
+        if has_notebook and not after_nbgrader:
+            continue  # a notebook to show: its page is nbgrader's
+        why = ("The page of your graded notebook could not be made, so there is no "
+               "cell-by-cell feedback." if has_notebook else
+               "Your submission could not be graded as a notebook, so there is no cell-by-cell "
+               "feedback.")
         reasons = "".join(f"<li>{html.escape(reason)}</li>" for reason in result["reasons"])
         page.parent.mkdir(parents=True, exist_ok=True)
         page.write_text(
@@ -276,8 +285,7 @@ def write_missing_pages(root: Path, assignment: str,
             f"<title>{html.escape(assignment)}: feedback</title>{STYLE}</head>"
             "<body class='plaisante-page'>"
             f"<h1>{html.escape(assignment)}: {result['total']:g} / {result['max_total']:g}</h1>"
-            "<p>Your submission could not be graded as a notebook, so there is no cell-by-cell "
-            f"feedback. The grader's reasons:</p><ul>{reasons}</ul>"
+            f"<p>{why} The grader's reasons:</p><ul>{reasons}</ul>"
             "<p>Ask your instructor how to submit again.</p></body></html>\n", encoding="utf-8")
         written.append(page)
     return written
