@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .cards import labels
+from .cards import KitCard, labels
 from .tracebacks import BriefTraceback
 
 # Bound at import so a submission that patches builtins later cannot change what a check sees.
@@ -63,6 +63,37 @@ def plain_keys(mapping: dict[Any, Any]) -> bool:
     """Return True when every key of the dict ``mapping`` is exactly a str or an int: a key
     that is anything else could answer a lookup (``key in mapping``) with its own ``==``."""
     return all(_type(key) is str or _type(key) is int for key in mapping)
+
+
+#: Most items ``plain`` walks: a state read back from a student's object is far smaller.
+PLAIN_MOST = 10_000
+
+_SCALARS = (bool, int, float, str, type(None), KitCard)
+
+
+def plain(value: Any) -> bool:
+    """Return True when ``value`` is plain data at every depth: exactly a bool, int, float,
+    str, None or kit card, or a list, tuple or dict (keys exactly str or int) of plain data,
+    at most ``PLAIN_MOST`` items in all (a list shared many times counts each time; a cycle
+    is not plain). Plain data answers no comparison itself, so it can be what a check
+    compares with (``same``'s ``expected``)."""
+    left = [PLAIN_MOST]
+
+    def walk(item: Any, path: frozenset[int]) -> bool:
+        left[0] -= 1
+        kind = _type(item)
+        if left[0] < 0:
+            return False
+        if kind in _SCALARS:
+            return True
+        if kind not in (list, tuple, dict) or id(item) in path:
+            return False
+        inner = path | {id(item)}
+        if kind is dict:
+            return plain_keys(item) and all(walk(entry, inner) for entry in item.values())
+        return all(walk(entry, inner) for entry in item)
+
+    return walk(value, frozenset())
 
 
 def article(noun: str) -> str:
@@ -332,5 +363,5 @@ def check_shape(name: str, value: Any, kind: type, length: int | None = None,
 
 
 __all__ = ["CheckFailed", "Always", "article", "calls_of", "check_shape", "expect_value",
-           "expect_value_error", "plain_keys", "run", "same", "show", "substituted",
+           "expect_value_error", "plain", "plain_keys", "run", "same", "show", "substituted",
            "visible_checks_pass"]
