@@ -104,8 +104,9 @@ def article(noun: str) -> str:
 #: How deep ``show`` looks into lists, tuples, dicts and sets before writing "…".
 SHOW_DEPTH = 4
 
-#: Most items a list of cards given to ``show`` may have to be written as labels ('[K♥ 3♣]').
-_LABELLED_MOST = 60
+#: Most cards ``show`` (and a game's own printer of hands) writes as labels ('[K♥ 3♣]'); a
+#: longer list is written item by item within the limit.
+LABELLED_MOST = 60
 
 
 def show(value: Any, limit: int = 200) -> str:
@@ -147,7 +148,7 @@ def _write(value: Any, out: list[str], room: list[int], depth: int, path: set[in
     """Write ``value``'s repr into ``out``, at most ``room[0]`` characters (raises _Full past
     them); ``path`` holds the ids of the containers being written, for "[...]" on a cycle."""
     kind = _type(value)
-    if kind is list and depth == SHOW_DEPTH and value and _len(value) <= _LABELLED_MOST:
+    if kind is list and depth == SHOW_DEPTH and value and _len(value) <= LABELLED_MOST:
         try:
             if all(hasattr(v, "suit") for v in value):
                 _put("[" + labels(value) + "]", out, room)
@@ -363,5 +364,5 @@ def check_shape(name: str, value: Any, kind: type, length: int | None = None,
 
 
 __all__ = ["CheckFailed", "Always", "article", "calls_of", "check_shape", "expect_value",
-           "expect_value_error", "plain", "plain_keys", "run", "same", "show", "substituted",
-           "visible_checks_pass"]
+           "expect_value_error", "LABELLED_MOST", "plain", "plain_keys", "run", "same", "show",
+           "substituted", "visible_checks_pass"]

@@ -162,3 +162,17 @@ def test_show_writes_small_values_as_repr_does():
         assert show(value) == repr(value)
     assert show(hand("K♥ 3♣")) == "[K♥ 3♣]"
     assert show(list(range(1000))) == repr(list(range(1000)))[:199] + "…"
+
+
+def test_a_games_printer_of_hands_and_tricks_does_bounded_work():
+    from plaisante.games.deck import checks as deck
+    from plaisante.games.tricks import checks as tricks
+
+    Counted.asked = 0
+    shared = [Counted()] * 45_000
+    for text in (deck.show_hands([shared] * 45_000), tricks.show_hands([shared] * 45_000),
+                 tricks.show_trick([(0, shared)] * 45_000)):
+        assert len(text) == 200
+    assert Counted.asked <= 600
+    assert tricks.show_hands([hand("9♥ A♠"), []]) == "[9♥ A♠ | -]"
+    assert deck.show_hands([hand("K♥ 3♣"), []]) == "[K♥ 3♣] []"
