@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .cards import labels
+from .cards import KitCard, labels
 from .tracebacks import BriefTraceback
 
 # Bound at import so a submission that patches builtins later cannot change what a check sees.
@@ -35,17 +35,65 @@ class CheckFailed(BriefTraceback, AssertionError):
 # ---------------------------------------------------------------------------- comparing values
 
 def same(expected: Any, actual: Any) -> bool:
-    """Return True when ``actual`` has exactly the type of ``expected`` and an equal value.
+    """Return True when ``actual`` has exactly the type of ``expected`` and an equal value, at
+    every depth.
 
-    Lists compare element by element. Only bool, int, str, None and lists of them are expected.
+    Lists and tuples compare item by item, dicts key by key (each of ``actual``'s keys must be
+    exactly a str or an int); bool and None by identity; anything else (int, str, float, the
+    kit's cards) by the ``__eq__`` of ``expected``'s type, so ``actual``'s own ``==`` is never
+    asked. The walk follows ``expected`` (the check's own, small value) and stops at the first
+    difference: its cost does not depend on how often ``actual`` shares one object.
     """
-    if _type(actual) is not _type(expected):
+    kind = _type(expected)
+    if _type(actual) is not kind:
         return False
-    if _type(expected) is list:
-        return _len(actual) == _len(expected) and all(same(e, a) for e, a in zip(expected, actual))
-    if _type(expected) in (bool, type(None)):
+    if kind is list or kind is tuple:
+        return _len(actual) == _len(expected) and all(
+            same(e, a) for e, a in zip(expected, actual))
+    if kind is dict:
+        return (_len(actual) == _len(expected) and plain_keys(actual)
+                and all(key in expected and same(expected[key], item)
+                        for key, item in actual.items()))
+    if kind in (bool, type(None)):
         return actual is expected
-    return _type(expected).__eq__(expected, actual) is True
+    return kind.__eq__(expected, actual) is True
+
+
+def plain_keys(mapping: dict[Any, Any]) -> bool:
+    """Return True when every key of the dict ``mapping`` is exactly a str or an int: a key
+    that is anything else could answer a lookup (``key in mapping``) with its own ``==``."""
+    return all(_type(key) is str or _type(key) is int for key in mapping)
+
+
+#: Most items ``plain`` walks: a state read back from a student's object is far smaller.
+PLAIN_MOST = 10_000
+
+_SCALARS = (bool, int, float, str, type(None), KitCard)
+
+
+def plain(value: Any) -> bool:
+    """Return True when ``value`` is plain data at every depth: exactly a bool, int, float,
+    str, None or kit card, or a list, tuple or dict (keys exactly str or int) of plain data,
+    at most ``PLAIN_MOST`` items in all (a list shared many times counts each time; a cycle
+    is not plain). Plain data answers no comparison itself, so it can be what a check
+    compares with (``same``'s ``expected``)."""
+    left = [PLAIN_MOST]
+
+    def walk(item: Any, path: frozenset[int]) -> bool:
+        left[0] -= 1
+        kind = _type(item)
+        if left[0] < 0:
+            return False
+        if kind in _SCALARS:
+            return True
+        if kind not in (list, tuple, dict) or id(item) in path:
+            return False
+        inner = path | {id(item)}
+        if kind is dict:
+            return plain_keys(item) and all(walk(entry, inner) for entry in item.values())
+        return all(walk(entry, inner) for entry in item)
+
+    return walk(value, frozenset())
 
 
 def article(noun: str) -> str:
@@ -53,16 +101,95 @@ def article(noun: str) -> str:
     return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
 
+#: How deep ``show`` looks into lists, tuples, dicts and sets before writing "…".
+SHOW_DEPTH = 4
+
+#: Most cards ``show`` (and a game's own printer of hands) writes as labels ('[K♥ 3♣]'); a
+#: longer list is written item by item within the limit.
+LABELLED_MOST = 60
+
+
 def show(value: Any, limit: int = 200) -> str:
-    """Return a short, safe repr: cards as 'K♥ 3♣', anything else by repr, cut to ``limit``."""
+    """Return a short, safe repr: cards as 'K♥ 3♣', anything else by repr, cut to ``limit``
+    characters (an int; the text ends with "…" when cut).
+
+    The work is bounded by ``limit`` and ``SHOW_DEPTH``, not by the value: containers (exact
+    list, tuple, dict, set) are written item by item until ``limit`` characters are written,
+    so a list holding one big list many times costs what its first ``limit`` characters do.
+    A repr that raises is written as "<unprintable TYPE: ERROR>".
+    """
+    out: list[str] = []
+    room = [limit + 1]
     try:
-        if _type(value) is list and value and all(hasattr(v, "suit") for v in value):
-            text = "[" + labels(value) + "]"
-        else:
-            text = _repr(value)
-    except Exception as error:  # a student's __repr__ may itself be broken
-        text = f"<unprintable {_type(value).__name__}: {error!r}>"
+        _write(value, out, room, SHOW_DEPTH, set())
+    except _Full:
+        pass
+    text = "".join(out)
     return text if _len(text) <= limit else text[: limit - 1] + "…"
+
+
+class _Full(Exception):
+    """``show`` has written more than its limit: the rest is not needed."""
+
+
+def _put(text: str, out: list[str], room: list[int]) -> None:
+    out.append(text[: room[0]])
+    room[0] -= _len(text)
+    if room[0] <= 0:
+        raise _Full
+
+
+_BRACKETS: dict[type, tuple[str, str]] = {list: ("[", "]"), tuple: ("(", ")"),
+                                          dict: ("{", "}"), set: ("{", "}"),
+                                          frozenset: ("frozenset({", "})")}
+
+
+def _write(value: Any, out: list[str], room: list[int], depth: int, path: set[int]) -> None:
+    """Write ``value``'s repr into ``out``, at most ``room[0]`` characters (raises _Full past
+    them); ``path`` holds the ids of the containers being written, for "[...]" on a cycle."""
+    kind = _type(value)
+    if kind is list and depth == SHOW_DEPTH and value and _len(value) <= LABELLED_MOST:
+        try:
+            if all(hasattr(v, "suit") for v in value):
+                _put("[" + labels(value) + "]", out, room)
+                return
+        except Exception as error:  # a student's card may itself be broken
+            _put(f"<unprintable {kind.__name__}: {error!r}>", out, room)
+            return
+    if kind not in _BRACKETS:
+        if kind is str:
+            value = value[: room[0] + 2]  # its repr is cut anyway: quote only what is shown
+        try:
+            text = _repr(value)
+        except Exception as error:  # a student's __repr__ may itself be broken
+            text = f"<unprintable {kind.__name__}: {error!r}>"
+        _put(text if _type(text) is str else "<unprintable>", out, room)
+        return
+    opening, closing = _BRACKETS[kind]
+    if id(value) in path:
+        _put(opening + "..." + closing, out, room)
+        return
+    if not value:
+        _put("set()" if kind is set else opening + closing, out, room)
+        return
+    if depth == 0:
+        _put(opening + "…" + closing, out, room)
+        return
+    path.add(id(value))
+    _put(opening, out, room)
+    items = value.items() if kind is dict else value
+    for position, item in enumerate(items):
+        if position:
+            _put(", ", out, room)
+        if kind is dict:
+            _write(item[0], out, room, depth - 1, path)
+            _put(": ", out, room)
+            item = item[1]
+        _write(item, out, room, depth - 1, path)
+    if kind is tuple and _len(value) == 1:
+        _put(",", out, room)
+    _put(closing, out, room)
+    path.discard(id(value))
 
 
 def sized(items: list[Any]) -> str:
@@ -282,5 +409,5 @@ def check_shape(name: str, value: Any, kind: type, length: int | None = None,
 
 
 __all__ = ["CheckFailed", "Always", "apart", "article", "calls_of", "check_shape", "expect_value",
-           "expect_value_error", "run", "same", "show", "sized", "substituted",
-           "visible_checks_pass"]
+           "expect_value_error", "LABELLED_MOST", "plain", "plain_keys", "run", "same", "show",
+           "sized", "substituted", "visible_checks_pass"]

@@ -24,7 +24,17 @@ from collections.abc import Callable
 from typing import Any
 
 from ...cards import RANK_VALUES, RANKS, SUITS, KitCard, hand, label, labels, new_deck
-from ...checking import Always, CheckFailed, check_shape, expect_value, run, same, show, substituted
+from ...checking import (
+    LABELLED_MOST,
+    Always,
+    CheckFailed,
+    check_shape,
+    expect_value,
+    run,
+    same,
+    show,
+    substituted,
+)
 from ...checking import apart as _apart
 from ...student_tests import Version, grade_my_tests, try_my_tests, version
 
@@ -203,7 +213,8 @@ def expect_deal(deal: Callable[..., Any], deck_text: str, num_players: int,
 
 def show_hands(hands: Any) -> str:
     """Return hands as '[K♥ 3♣] [2♦]' (or their repr when they are not lists of cards)."""
-    if _type(hands) is list and all(_type(h) is list for h in hands):
+    if _type(hands) is list and _len(hands) <= LABELLED_MOST and all(
+            _type(h) is list for h in hands) and sum(_len(h) for h in hands) <= LABELLED_MOST:
         return " ".join(show(h) if h else "[]" for h in hands) or "(no hands)"
     return show(hands)
 

@@ -19,8 +19,18 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from ...cards import hand, labels
-from ...checking import Always, CheckFailed, check_shape, expect_value, run, same, show, substituted
+from ...cards import KitCard, hand, labels
+from ...checking import (
+    Always,
+    CheckFailed,
+    check_shape,
+    expect_value,
+    plain_keys,
+    run,
+    same,
+    show,
+    substituted,
+)
 from .betting import make_state, problems
 from .rules import CATEGORIES, kit_best_five, kit_category, value
 
@@ -89,9 +99,9 @@ def expect_best_five(best_five: Callable[[list[Any]], Any], text: str) -> None:
     if _type(result) is not tuple or _len(result) != 2 or _type(result[1]) is not list:
         raise CheckFailed(f"{call}: {shape}")
     got, five = result
-    keys = [(getattr(c, "rank", None), getattr(c, "suit", None)) for c in five]
-    if _len(five) != 5 or _len(set(keys)) != 5 or not set(keys) <= {(c.rank, c.suit)
-                                                                    for c in before}:
+    keys = [(c.rank, c.suit) for c in five if _type(c) is KitCard]  # the kit's: plain strs
+    if _len(five) != 5 or _len(keys) != 5 or _len(set(keys)) != 5 or not set(keys) <= {
+            (c.rank, c.suit) for c in before}:
         raise CheckFailed(f"{call}: expected five different cards of the seven, got "
                           f"{show(five)}")
     if not same(wanted, got):
@@ -160,8 +170,7 @@ def expect_legal(legal_actions: Callable[[dict[str, Any]], Any], fields: dict[st
     state = valid(make_state(**fields))
     call = f"legal_actions({state_text(state)})"
     result = run(call, lambda: legal_actions(copy.deepcopy(state)))
-    if _type(result) is not dict or result != expected or any(
-            _type(result[key]) is not _type(expected[key]) for key in expected):
+    if not same(expected, result):
         raise CheckFailed(f"{call}: expected {expected!r}, got {show(result)}")
 
 
@@ -176,16 +185,16 @@ def expect_apply(apply: Callable[..., Any], fields: dict[str, Any], action: str,
             + ("" if amount is None else f", {amount}") + ")")
     result = run(call, lambda: apply(given, action) if amount is None else
                  apply(given, action, amount))
-    if _type(result) is not dict:
+    if _type(result) is not dict or not plain_keys(result):
         raise CheckFailed(f"{call}: expected the new state (a dict), got {show(result)}")
-    wrong = [key for key in expected if key not in result or result[key] != expected[key]
-             or _type(result[key]) is not _type(expected[key])]
-    if wrong or set(result) != set(expected):
-        extra = _sorted(set(result) - set(expected), key=str)
+    if not same(expected, result):
+        wrong = [key for key in expected if key not in result
+                 or not same(expected[key], result[key])]
+        extra = _sorted((key for key in result if key not in expected), key=str)
         detail = "; ".join(f"{key}: expected {expected[key]!r}, got "
                            f"{show(result.get(key, '(missing)'))}" for key in wrong)
         raise CheckFailed(f"{call}: {detail or f'unexpected fields {extra}'}")
-    if given != state:
+    if not same(state, given):
         raise CheckFailed(f"{call} changed the state it was given (return a new one): "
                           f"{show(given)}")
     return expected
@@ -201,7 +210,7 @@ def expect_illegal(apply: Callable[..., Any], fields: dict[str, Any], action: st
             + ("" if amount is None else f", {amount}") + ")")
     expect_error(call, lambda: apply(given, action) if amount is None else
                  apply(given, action, amount), mentions)
-    if given != state:
+    if not same(state, given):
         raise CheckFailed(f"{call}: an illegal action changed the state: {show(given)}")
 
 

@@ -76,7 +76,8 @@ def check_card_values(Card: Callable[[str, str], Any]) -> None:
 
 
 def check_card_equality(Card: Callable[[str, str], Any]) -> None:
-    """Check step 1's == (same rank and suit) and a hash that agrees with it."""
+    """Check step 1's == (same rank and suit, never equal to a non-card) and a hash that
+    agrees with it."""
     expect_value("Card('Q', 'clubs') == Card('Q', 'clubs')", True,
                  lambda: Card("Q", "clubs") == Card("Q", "clubs"))
     expect_value("Card('Q', 'clubs') == Card('Q', 'spades')", False,
@@ -87,10 +88,12 @@ def check_card_equality(Card: Callable[[str, str], Any]) -> None:
                  lambda: hash(Card("Q", "clubs")) == hash(Card("Q", "clubs")))
     expect_value("len({Card('Q', 'clubs'), Card('Q', 'clubs')})", 1,
                  lambda: _len({Card("Q", "clubs"), Card("Q", "clubs")}))
+    expect_value("Card('K', 'hearts') == 'K♥'", False, lambda: Card("K", "hearts") == "K♥")
 
 
 def check_card_text(Card: Callable[[str, str], Any]) -> None:
-    """Check step 1's readable repr and the ValueError naming the allowed ranks or suits."""
+    """Check step 1's readable repr and the ValueError naming the allowed ranks or suits (the
+    rank checked first)."""
     text = run("repr(Card('10', 'diamonds'))", lambda: _repr(Card("10", "diamonds")))
     if _type(text) is not str or " object at 0x" in text or "10" not in text:
         raise CheckFailed(
@@ -98,6 +101,7 @@ def check_card_text(Card: Callable[[str, str], Any]) -> None:
             f"suit, got {show(text)}")
     expect_value_error("Card('1', 'hearts')", lambda: Card("1", "hearts"), RANKS, "ranks")
     expect_value_error("Card('K', 'stars')", lambda: Card("K", "stars"), SUITS, "suits")
+    expect_value_error("Card('hearts', 'K')", lambda: Card("hearts", "K"), RANKS, "ranks")
 
 
 def check_card(Card: Callable[[str, str], Any]) -> None:

@@ -19,7 +19,17 @@ from collections.abc import Callable
 from typing import Any
 
 from ...cards import SUITS, KitCard, hand, label, labels
-from ...checking import Always, CheckFailed, check_shape, expect_value, run, same, show, substituted
+from ...checking import (
+    LABELLED_MOST,
+    Always,
+    CheckFailed,
+    check_shape,
+    expect_value,
+    run,
+    same,
+    show,
+    substituted,
+)
 from .rules import (
     STRENGTH_ORDER,
     card_points,
@@ -40,15 +50,16 @@ _type, _len = builtins.type, builtins.len
 def show_trick(trick: Any) -> str:
     """Return a trick as '[(0, 9♥), (1, K♥)]' (or its repr when it is not (player, card)
     pairs)."""
-    if _type(trick) is list and all(_type(p) is tuple and _len(p) == 2 and
-                                    hasattr(p[1], "suit") for p in trick):
+    if _type(trick) is list and _len(trick) <= LABELLED_MOST and all(
+            _type(p) is tuple and _len(p) == 2 and hasattr(p[1], "suit") for p in trick):
         return "[" + ", ".join(f"({p[0]!r}, {label(p[1])})" for p in trick) + "]"
     return show(trick)
 
 
 def show_hands(hands: Any) -> str:
     """Return hands as '[9♥ A♠ | K♥ 7♣ | …]' (or their repr)."""
-    if _type(hands) is list and all(_type(h) is list for h in hands):
+    if _type(hands) is list and _len(hands) <= LABELLED_MOST and all(
+            _type(h) is list for h in hands) and sum(_len(h) for h in hands) <= LABELLED_MOST:
         return "[" + " | ".join(labels(h) if h else "-" for h in hands) + "]"
     return show(hands)
 

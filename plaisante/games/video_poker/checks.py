@@ -26,7 +26,17 @@ from functools import partial
 from typing import Any
 
 from ...cards import KitCard, hand, labels, new_deck
-from ...checking import Always, CheckFailed, check_shape, expect_value, run, same, show, substituted
+from ...checking import (
+    Always,
+    CheckFailed,
+    check_shape,
+    expect_value,
+    plain,
+    run,
+    same,
+    show,
+    substituted,
+)
 from ...student_tests import Version, grade_my_tests, try_my_tests, version
 from .rules import (
     FLUSH,
@@ -174,8 +184,13 @@ def state(machine: Any) -> dict[str, Any]:
 def expect_refused(machine: Any, call: str, action: Callable[[], Any],
                    mentions: tuple[str, ...] = ()) -> None:
     """Check ``action`` raises ValueError whose message holds every text of ``mentions``, and
-    leaves the machine exactly as it was."""
+    leaves the machine exactly as it was (its state before, read from the student's machine,
+    must be plain data: it is what the state after is compared with)."""
     before = state(machine)
+    for name, value in before.items():
+        if not plain(value):
+            raise CheckFailed(f"before {call}: machine.{name} should be plain data (an int, a "
+                              f"bool, a list of cards or bools), got {show(value)}")
     try:
         value = action()
     except NotImplementedError:
