@@ -9,7 +9,7 @@ only
 
 * scripts loaded from the formgrader's own static folder (``/formgrader/static/``: nbgrader's
   jQuery, Backbone and formgrader code, and the kit's stand-in for MathJax in
-  ``/formgrader/static/plaisante/``); no other origin (the MathJax that nbgrader's template
+  ``/formgrader/static/kit/``); no other origin (the MathJax that nbgrader's template
   asks of a CDN included: its script tag becomes the stand-in's, which tells formgrade.js
   MathJax's start-up has ended, so its keyboard navigation works offline; TeX shows as text),
   no other folder;
@@ -52,7 +52,7 @@ PLACEHOLDER = re.compile(r"\{\{.*?\}\}", re.S)
 JAVASCRIPT_TYPES = ("", "text/javascript", "application/javascript", "module")
 #: The script that stands in for MathJax (``templates/formgrader/mathjax_absent.js``), served
 #: from the formgrader's static folder in place of the CDN's MathJax nbgrader's template loads.
-KIT_STATIC = "/formgrader/static/plaisante/"
+KIT_STATIC = "/formgrader/static/kit/"
 MATHJAX_ABSENT = "mathjax_absent.js"
 CDN_MATHJAX = re.compile(rb'<script src="https://cdnjs\.cloudflare\.com/ajax/libs/mathjax/'
                          rb'[^"]*">\s*</script>')
