@@ -122,5 +122,6 @@ def test_a_value_sharing_one_list_many_times_fails_with_a_short_message(graded: 
     assert honest["step2_count_values"] == 0 and sum(honest.values()) == 92
     assert scores.cell_scores(graded, "shared_bomb", "plaisante") == honest
     message = failure_text(graded, "shared_bomb", "step2_count_values")
-    assert message.startswith("count_values((no cards)): expected [0, 0, 0")
-    assert "got [[[...], [...]" in message and len(message) < 400
+    assert message.startswith("count_values((no cards)): expected a list of 15 ints, got a list "
+                              "of 45000: [[[...], [...]")
+    assert len(message) < 400
