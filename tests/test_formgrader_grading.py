@@ -4,11 +4,21 @@ assignment "id" that is an option (``--no-sandbox``) or a path is refused before
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from plaisante.formgrader_grading import grade_command, grade_in_sandbox
+
+
+def run_on_its_own_loop(coroutine: Coroutine[Any, Any, Any]) -> Any:
+    """Run a coroutine in a thread of its own: Playwright's sync API keeps an event loop running
+    in the main thread for the rest of the session once a browser test has run."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
 
 
 @pytest.mark.parametrize(("assignment", "student", "named"), [
@@ -20,7 +30,7 @@ from plaisante.formgrader_grading import grade_command, grade_in_sandbox
 def test_an_id_that_is_not_an_id_is_refused_before_grading(
         tmp_path: Path, assignment: str, student: str, named: str) -> None:
     with pytest.raises(ValueError, match="is not an id") as refused:
-        asyncio.run(grade_in_sandbox(tmp_path, assignment, student))
+        run_on_its_own_loop(grade_in_sandbox(tmp_path, assignment, student))
     assert named in str(refused.value)
     assert list(tmp_path.iterdir()) == []
 

@@ -79,7 +79,8 @@ def context(new_context: Any, request: pytest.FixtureRequest, output_path: str,
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Run the formgrader test last: the samples' autograding (started with the session, at a
     lower CPU priority) then has the other tests' time to finish in."""
-    items.sort(key=lambda item: "test_formgrader" in item.nodeid)
+    items.sort(key=lambda item: item.path.parent.name == "browser"
+               and item.path.name.startswith("test_formgrader"))
 
 
 # --------------------------------------------------------------------------- the browser
