@@ -26,7 +26,7 @@ from mutation import ASSIGNMENTS
 
 pytestmark = [pytest.mark.nbgrader, pytest.mark.sandbox]
 
-SAMPLED_MUTANTS = 4  # per assignment, in `make test`
+SAMPLED_MUTANTS = 2  # per assignment, in `make test`
 #: Mutants that change a dict, set, nested or object argument in place: the judge once copied
 #: back only list arguments, so they scored more under grade. ``make test`` grades them beside
 #: the sample.

@@ -1,5 +1,5 @@
 """The judge sees every effect a check reads, and tells the kernel nothing of a test cell, on
-all five assignments, through the real commands.
+all five assignments (two in `make test`, all in `make test-slow`), through the real commands.
 
 * For each assignment, a notebook made from the reference with one mutation of what a part is
   given or of a model's state (a dict, a nested list, a list changed before an error, a list a
@@ -27,6 +27,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from course_cli import cli, new_course
+from selection import selected, slow_except
 
 from plaisante import scores
 from plaisante.course import CourseLayout
@@ -115,15 +116,25 @@ def probing(assignment: str) -> nbformat.NotebookNode:
     return notebook
 
 
+#: What ``make test`` runs of each family; ``make test-slow`` runs every assignment.
+FAST = {"holdem", "video_poker"}
+
+
 @pytest.fixture(scope="module")
-def submitted(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A course with the five assignments released and, for each, the mutated notebook
+def assignments(request: pytest.FixtureRequest) -> list[str]:
+    """The assignments the selected tests of this module are about."""
+    return selected(request, "assignment")
+
+
+@pytest.fixture(scope="module")
+def submitted(tmp_path_factory: pytest.TempPathFactory, assignments: list[str]) -> Path:
+    """A course with the selected assignments released and, for each, the mutated notebook
     (student ``mutated``), the reference (``reference``) and for the find-the-bugs steps the
     probe (``probe``) submitted."""
     root = new_course(tmp_path_factory.mktemp("course"), ("solutions", "notebooks"))
-    cli("release", *COURSE, cwd=root, course=root)
+    cli("release", *assignments, cwd=root, course=root)
     folder = tmp_path_factory.mktemp("notebooks")
-    for assignment in COURSE:
+    for assignment in assignments:
         made = {"mutated": mutated(assignment),
                 "reference": nbformat.read(CourseLayout(ROOT).samples(assignment)
                                            / "full_marks.ipynb", as_version=4)}
@@ -137,24 +148,27 @@ def submitted(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def graded(submitted: Path, factory: pytest.TempPathFactory, command: str) -> Path:
+def graded(submitted: Path, factory: pytest.TempPathFactory, command: str,
+           assignments: list[str]) -> Path:
     course = factory.mktemp(command) / "course"
     shutil.copytree(submitted, course)
-    cli(command, *COURSE, cwd=course, course=course)
+    cli(command, *assignments, cwd=course, course=course)
     return course
 
 
 @pytest.fixture(scope="module")
-def judged(submitted: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return graded(submitted, tmp_path_factory, "grade")
+def judged(submitted: Path, tmp_path_factory: pytest.TempPathFactory,
+           assignments: list[str]) -> Path:
+    return graded(submitted, tmp_path_factory, "grade", assignments)
 
 
 @pytest.fixture(scope="module")
-def own_kernel(submitted: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return graded(submitted, tmp_path_factory, "autograde")
+def own_kernel(submitted: Path, tmp_path_factory: pytest.TempPathFactory,
+               assignments: list[str]) -> Path:
+    return graded(submitted, tmp_path_factory, "autograde", assignments)
 
 
-@pytest.mark.parametrize("assignment", COURSE)
+@pytest.mark.parametrize("assignment", slow_except(COURSE, FAST))
 def test_a_mutation_scores_under_the_judge_what_it_scores_in_its_own_kernel(
         judged: Path, own_kernel: Path, assignment: str) -> None:
     judge = scores.cell_scores(judged, "mutated", assignment)
@@ -200,7 +214,7 @@ def hidden_names(assignment: str, submission: nbformat.NotebookNode) -> tuple[se
     return {name for name in names if not name.startswith("__")} - public, descriptions
 
 
-@pytest.mark.parametrize("assignment", COURSE)
+@pytest.mark.parametrize("assignment", slow_except(COURSE, FAST))
 def test_nothing_of_a_hidden_test_cell_is_sent_to_the_kernel(
         submitted: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         assignment: str) -> None:
@@ -228,7 +242,7 @@ def test_nothing_of_a_hidden_test_cell_is_sent_to_the_kernel(
     assert any(request.get("op") == "call" for request in judged_requests)
 
 
-@pytest.mark.parametrize("assignment", sorted(PROBES))
+@pytest.mark.parametrize("assignment", slow_except(sorted(PROBES), FAST))
 def test_own_tests_that_record_every_request_show_no_hidden_name_in_feedback(
         judged: Path, assignment: str) -> None:
     cli("feedback", assignment, "--student", "probe", cwd=judged, course=judged)

@@ -13,6 +13,8 @@ Three ways a grader runs: as root (a cgroup under its own), as the ordinary grad
 the cgroup root delegated to it (``tools/grader-user.sh``), and as that user without any
 cgroup (``PLAISANTE_MEMORY_CGROUP=off``: the system-call filter and the tmpfs sizes alone;
 there many processes are bounded only by processes x address space, so that attack is left out).
+``make test`` grades the attacks the way it grades every class (the grading user, its cgroup);
+the other ways are in ``make test-slow``.
 """
 
 from __future__ import annotations
@@ -232,6 +234,7 @@ def check(results: dict, kinds: list[str], fall: int, rise: int) -> None:
     assert fall <= BOUND + GRADER_ROOM, f"the host's MemAvailable fell by {fall // MiB} MiB"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not as_root(), reason="the root grader's cgroup: the suite runs as a user")
 def test_as_root_a_cgroup_bounds_the_whole_sandbox(course):
     kinds = list(ATTACKS)
@@ -249,6 +252,7 @@ def test_as_the_grading_user_the_delegated_cgroup_bounds_the_whole_sandbox(cours
     check(results, kinds, fall, rise)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cgroup", ["auto", "off"])
 def test_a_kernel_in_a_sandbox_of_its_own_is_bounded_the_same(course, cgroup):
     """Without the zygote (it cannot start, e.g. the kit under /tmp), each kernel gets its own
@@ -259,6 +263,7 @@ def test_a_kernel_in_a_sandbox_of_its_own_is_bounded_the_same(course, cgroup):
     check(results, kinds, fall, rise)
 
 
+@pytest.mark.slow
 def test_without_a_cgroup_memory_files_shared_memory_and_tmpfs_are_still_bounded(course):
     kinds = [kind for kind in ATTACKS if kind != "many_processes"]
     results, fall, rise = grade_all(course, "user", "off", kinds)

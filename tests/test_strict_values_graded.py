@@ -70,7 +70,8 @@ NOTEBOOKS = {
 }
 
 
-@pytest.fixture(scope="module", params=["grade", "autograde"])
+#: the judge in ``make test``; the notebook's own kernel too in ``make test-slow``
+@pytest.fixture(scope="module", params=["grade", pytest.param("autograde", marks=pytest.mark.slow)])
 def graded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A course with each notebook of NOTEBOOKS submitted, graded by the command."""
     root = new_course(tmp_path_factory.mktemp("course"), ("solutions", "notebooks"))
