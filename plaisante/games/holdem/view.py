@@ -17,7 +17,8 @@ import ipywidgets as widgets
 
 from ...card_widgets import Table, card_button, chip
 from ...style import STYLE
-from .model import BOT, YOU, IllegalAction, Match, StudentCodeError
+from ..shell import act
+from .model import BOT, YOU, Match
 
 ACTION_LABELS = {"fold": "Fold", "check": "Check", "call": "Call", "bet": "Bet", "raise": "Raise"}
 
@@ -90,15 +91,7 @@ class HoldemView(Table):
         self._act(self.match.new_hand)
 
     def _act(self, action: Callable[[], Any]) -> None:
-        try:
-            action()
-            self.message.value = ""
-        except IllegalAction as rule:
-            self.message.value = f"⚠ {html.escape(str(rule))}"
-        except StudentCodeError as error:
-            self.message.value = html.escape(
-                f"⚠ Your code stopped the table ({error}). Fix step {error.step} and run its "
-                "cells again.")
+        self.message.value = act(action)
         self.render()
 
     # ------------------------------------------------------------------------- render

@@ -17,7 +17,8 @@ import ipywidgets as widgets
 from ...card_widgets import Table, card_button, chip, focusable_text, restyle
 from ...cards import labels
 from ...style import STYLE
-from .model import IllegalAction, Round, StudentCodeError
+from ..shell import IllegalAction, act
+from .model import Round
 from .rules import DISCARDS_PER_ROUND, HANDS_PER_ROUND, MAX_SELECTED
 
 
@@ -130,15 +131,7 @@ class RoundView(Table):
                                 "click a selected card to deselect it first")
 
     def _act(self, action: Callable[[], Any], refocus: bool = False) -> None:
-        try:
-            action()
-            self.message.value = ""
-        except IllegalAction as rule:
-            self.message.value = f"⚠ {html.escape(str(rule))}"
-        except StudentCodeError as error:
-            self.message.value = (f"⚠ Your code stopped the game (step {error.step}, "
-                                  f"{html.escape(str(error.function))}): "
-                                  f"{html.escape(str(error))}. Fix it and run the cells again.")
+        self.message.value = act(action, "Your code stopped the game")
         self.render()
         if refocus:
             self._refocus()

@@ -18,7 +18,8 @@ import ipywidgets as widgets
 from ...card_widgets import Table, card_button, chip, focusable_text
 from ...cards import SUIT_SYMBOLS, label, spoken_name
 from ...style import STYLE
-from .model import IllegalAction, StudentCodeError, TrickTable
+from ..shell import StudentCodeError, act, stopped_message
+from .model import TrickTable
 from .rules import BOTS, CARDS_EACH, PLAYERS, SEATS
 
 
@@ -84,20 +85,10 @@ class TrickView(Table):
         self._act(self.table.start)
 
     def _act(self, action: Callable[[], Any], after: Any = None) -> None:
-        try:
-            action()
-            self.message.value = ""
-        except IllegalAction as rule:
-            self.message.value = focusable_text(f"⚠ {html.escape(str(rule))}")
-        except StudentCodeError as error:
-            self._stopped(error)
+        message = act(action)
+        self.message.value = focusable_text(message) if message else ""
         self.render()
         self._refocus(after)
-
-    def _stopped(self, error: StudentCodeError) -> None:
-        self.message.value = focusable_text(
-            f"⚠ Your code stopped the table ({html.escape(str(error))}). Fix step "
-            f"{error.step} and run its cells again.")
 
     def _refocus(self, card: Any) -> None:
         # A played card's button leaves the hand and would take the keyboard focus with it:
@@ -137,7 +128,7 @@ class TrickView(Table):
         try:
             self._render_hand()
         except StudentCodeError as error:  # your hand cannot be shown: say why, offer no card
-            self._stopped(error)
+            self.message.value = focusable_text(stopped_message(error))
             self._buttons = {}
             self.your_row.children = []
 

@@ -21,7 +21,8 @@ import ipywidgets as widgets
 from ...card_widgets import chip, restyle
 from ...cards import label, spoken_name
 from ...style import STYLE
-from .model import IllegalAction, MachinePlay, Snapshot, StudentCodeError
+from ..shell import act
+from .model import MachinePlay, Snapshot
 from .rules import BETS, HAND_ORDER, HAND_SIZE, MAX_BET, MIN_BET, PAYS
 
 
@@ -107,14 +108,7 @@ class MachineView(widgets.VBox):
         self.toggle(position)
 
     def _act(self, action: Callable[[], Any]) -> None:
-        try:
-            action()
-            self.message.value = ""
-        except IllegalAction as rule:
-            self.message.value = f"⚠ {html.escape(str(rule))}"
-        except StudentCodeError as error:
-            self.message.value = (f"⚠ Your Machine stopped ({html.escape(str(error))}). Fix step "
-                                  f"{error.step} and run its cells again.")
+        self.message.value = act(action, "Your Machine stopped")
         self.render()
 
     # ------------------------------------------------------------------------- render
