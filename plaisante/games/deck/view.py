@@ -15,7 +15,7 @@ import ipywidgets as widgets
 
 from ...card_widgets import Table, card_button, chip
 from ...cards import spoken_name
-from ...style import STYLE
+from ...style import game_style
 from ..shell import act
 from .model import MAX_PLAYERS, DealerTable
 
@@ -65,7 +65,7 @@ class TableView(Table):
         others_area.add_class("plaisante-area").add_class("plaisante-area-play")
         self.others_area = others_area
         self.message = widgets.HTML().add_class("plaisante-message")
-        self.children = [widgets.HTML(STYLE), controls, self.status, yours,
+        self.children = [widgets.HTML(game_style("deck")), controls, self.status, yours,
                          actions, others_area, self.message]
         self.deal()
 

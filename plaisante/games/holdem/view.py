@@ -16,7 +16,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from ...card_widgets import Table, card_button, chip
-from ...style import STYLE
+from ...style import game_style
 from ..shell import act
 from .model import BOT, YOU, Match
 
@@ -75,8 +75,9 @@ class HoldemView(Table):
             areas[css] = widgets.VBox([title, row]).add_class("plaisante-area").add_class(css)
         players = widgets.HBox([areas["holdem-area-you"], areas["holdem-area-bot"]])
         players.add_class("holdem-players")
-        self.children = [widgets.HTML(STYLE), self.status, areas["holdem-area-board"], players,
-                         actions, self.message, self.log_view]
+        self.children = [widgets.HTML(game_style("holdem")), self.status,
+                         areas["holdem-area-board"], players, actions, self.message,
+                         self.log_view]
         self.next_hand()
 
     # ----------------------------------------------------------------------- handlers

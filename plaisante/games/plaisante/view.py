@@ -16,7 +16,7 @@ import ipywidgets as widgets
 
 from ...card_widgets import Table, card_button, chip, focusable_text, restyle
 from ...cards import labels
-from ...style import STYLE
+from ...style import game_style
 from ..shell import IllegalAction, act
 from .model import Round
 from .rules import DISCARDS_PER_ROUND, HANDS_PER_ROUND, MAX_SELECTED
@@ -90,8 +90,8 @@ class RoundView(Table):
         self.held_area = widgets.VBox([held_title.add_class("plaisante-area-title"),
                                        self.held_row])
         self.held_area.add_class("plaisante-area").add_class("plaisante-area-held")
-        self.children = [widgets.HTML(STYLE), self.status, self.over_panel, play_area,
-                         self.held_area, actions, self.confirm, self.message]
+        self.children = [widgets.HTML(game_style("plaisante")), self.status, self.over_panel,
+                         play_area, self.held_area, actions, self.confirm, self.message]
         self.render()
 
     # ----------------------------------------------------------------------- handlers

@@ -17,7 +17,7 @@ import ipywidgets as widgets
 
 from ...card_widgets import Table, card_button, chip, focusable_text
 from ...cards import SUIT_SYMBOLS, label, spoken_name
-from ...style import STYLE
+from ...style import game_style
 from ..shell import StudentCodeError, act, stopped_message
 from .model import TrickTable
 from .rules import BOTS, CARDS_EACH, PLAYERS, SEATS
@@ -72,7 +72,8 @@ class TrickView(Table):
         self.new_deal_button.add_class("tricks-new-deal").add_class("plaisante-new-round")
         self.new_deal_button.on_click(lambda _: self.new_deal())
         actions = widgets.HBox([self.new_deal_button]).add_class("plaisante-actions")
-        self.children = [widgets.HTML(STYLE), self.status, trick_area, yours, actions]
+        self.children = [widgets.HTML(game_style("tricks")), self.status, trick_area, yours,
+                         actions]
         self.render()
 
     # ----------------------------------------------------------------------- handlers
