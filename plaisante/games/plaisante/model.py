@@ -70,9 +70,10 @@ class Round:
     shuffled deck and is copied, never changed.
     """
 
-    def __init__(self, *, card_class: Callable[[str, str], Any], evaluate: Callable[[list], str],
-                 total_value: Callable[[list], int], base_mult: Callable[[list], int],
-                 score: Callable[[list], int], tableau_class: Callable[[], Any],
+    def __init__(self, *, card_class: Callable[[str, str], Any],
+                 evaluate: Callable[[list[Any]], str],
+                 total_value: Callable[[list[Any]], int], base_mult: Callable[[list[Any]], int],
+                 score: Callable[[list[Any]], int], tableau_class: Callable[[], Any],
                  seed: int | None = None, deck: list[Any] | None = None):
         if seed is not None and type(seed) is not int:
             raise TypeError(f"seed must be an int or None, got {seed!r}")
