@@ -88,7 +88,6 @@ CSS = """
 @container (max-width: 540px) {
   .plaisante-table .plaisante-held { --card-w: min(74px, calc((100cqi - 70px) / 4));
     max-width: calc(4 * var(--card-w) + 38px); padding-top: 22px; min-height: 0; }
-  .plaisante-table .plaisante-play-area { min-height: 0; gap: 6px; }
   .plaisante-table .plaisante-area { padding: 4px 10px 8px; }
   .plaisante-table .plaisante-chip { font-size: 15px; padding: 2px 10px; }
   .plaisante-table .plaisante-chip b { font-size: 19px; }
