@@ -4,9 +4,11 @@ says in one escaped line what happened."""
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
-from plaisante.games import load
+from plaisante.games import COURSE, load
 from plaisante.games.shell import (
     IllegalAction,
     StudentCodeError,
@@ -93,3 +95,13 @@ def test_short_cuts_a_long_repr_and_survives_a_broken_one() -> None:
             raise RuntimeError("no")
 
     assert short(Unprintable()) == "<unprintable: RuntimeError('no')>"
+
+
+@pytest.mark.parametrize("game", COURSE)
+def test_every_games_model_raises_the_shells_errors_and_keeps_no_step_table(game: str) -> None:
+    model = importlib.import_module(f"plaisante.games.{game}.model")
+    assert model.IllegalAction is IllegalAction and model.StudentCodeError is StudentCodeError
+    own = [name for name, value in vars(model).items() if isinstance(value, type)
+           and issubclass(value, BaseException) and value.__module__ == model.__name__]
+    assert own == [] and not hasattr(model, "STEP_OF")
+    assert model.STUDENT.assignment is load(game)
