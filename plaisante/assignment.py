@@ -170,14 +170,7 @@ def checklist_html(results: list[StepResult]) -> str:
 def checklist_widget(results: list[StepResult]) -> Any:
     """Return the checklist as an ipywidgets HTML that a saved notebook keeps as plain HTML
     too, so a reopened notebook shows the checklist, not ``HTML(value='<style>…')``."""
-    import ipywidgets as widgets  # only the view needs widgets; keeps the checks pure
-
-    class Checklist(widgets.HTML):
-        def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-            bundle = super()._repr_mimebundle_(**kwargs)
-            bundle["text/html"] = self.value
-            bundle["text/plain"] = "Not yet: run this cell to see which step needs work."
-            return bundle
+    from .card_widgets import Checklist  # only the view needs widgets; keeps the checks pure
 
     return Checklist(checklist_html(results))
 

@@ -1,6 +1,6 @@
 """Cards drawn as ipywidgets buttons, shared by every game's view: a card's CSS classes (suit
 colour, four-colour deck, selected), a button that shows it and speaks its name, and a chip of
-the status line. Styles: ``plaisante.style``."""
+the status line; the gate's checklist as a widget. Styles: ``plaisante.style``."""
 
 from __future__ import annotations
 
@@ -71,4 +71,16 @@ class Table(widgets.VBox):
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         bundle = super()._repr_mimebundle_(**kwargs)
         bundle["text/plain"] = self.placeholder
+        return bundle
+
+
+class Checklist(widgets.HTML):
+    """The gate's checklist (``plaisante.assignment.checklist_html``) as an ipywidgets HTML that
+    a saved notebook keeps as plain HTML too, so a reopened notebook shows the checklist, not
+    ``HTML(value='<style>…')``."""
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        bundle = super()._repr_mimebundle_(**kwargs)
+        bundle["text/html"] = self.value
+        bundle["text/plain"] = "Not yet: run this cell to see which step needs work."
         return bundle

@@ -274,7 +274,8 @@ def calls_of(function: Callable[..., Any], arg_lists: list[tuple[Any, ...]]
     ``__plaisante_calls__``: a check that stops at its first wrong answer is unchanged."""
     hook = getattr(_type(function), "__plaisante_calls__", None)
     if hook is not None:
-        return hook(function, arg_lists)
+        thunks: list[Callable[[], Any]] = hook(function, arg_lists)
+        return thunks
 
     def thunk(args: tuple[Any, ...]) -> Callable[[], Any]:
         return lambda: function(*args)

@@ -1,8 +1,17 @@
-"""The kit's one stylesheet: the card table (every game's view), the gate's checklist and the
-feedback page the grader writes itself. Views and pages put ``STYLE`` in front of what they
-render; classes are the ``plaisante-`` ones (``deck-`` for the dealer's table's layout)."""
+"""The kit's stylesheet: the card table every game's view is drawn on, the gate's checklist and
+the pages the kit writes itself (feedback, class report) are shared here; what only one game
+draws is in that game's own folder, ``plaisante/games/<id>/style.css``.
+
+Pages and the checklist put ``STYLE`` (the shared stylesheet) in front of what they render; a
+game's view puts ``game_style(<id>)`` (the shared one and its own). Classes are the
+``plaisante-`` ones, and a game's own prefix (``deck-``, ``vp-``…) for its own layout.
+"""
 
 from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
 
 CSS = """
 /* the card table: every game's view */
@@ -18,7 +27,6 @@ CSS = """
 .plaisante-chip { background: rgba(0,0,0,0.28); border-radius: 999px; padding: 3px 14px;
   font-size: 17px; white-space: nowrap; }
 .plaisante-chip b { font-size: 22px; }
-.plaisante-chip.plaisante-total { background: #f5c518; color: #1b1b1b; }
 .plaisante-area { border-radius: 12px; padding: 6px 14px 10px; }
 .plaisante-area-play { background: rgba(0,0,0,0.30); border: 2px dashed rgba(255,255,255,0.55); }
 .plaisante-area-held { background: rgba(255,255,255,0.07);
@@ -26,10 +34,8 @@ CSS = """
 .plaisante-area-title .widget-html-content { font-size: 17px; }
 .plaisante-area-title b { letter-spacing: 0.02em; }
 .plaisante-hand-name { font-size: 21px; font-weight: 700; color: #ffe28a; }
-.plaisante-hand-score b { font-size: 22px; }
 .plaisante-row { gap: 24px 10px; flex-wrap: wrap; min-height: 122px; align-items: flex-end;
   padding: 30px 2px 2px; overflow: visible; }
-.plaisante-row.plaisante-play-area { min-height: 88px; padding-top: 6px; }
 .plaisante-card.jupyter-button { position: relative; flex: none;
   width: var(--card-w); height: auto; aspect-ratio: 74 / 104;
   display: flex; flex-direction: column; align-items: flex-start; justify-content: flex-start;
@@ -77,182 +83,20 @@ CSS = """
 .plaisante-actions .fa-refresh::before { content: "\\f021" / ""; }
 .plaisante-actions .plaisante-new-round.jupyter-button { background: #fdfdf8; color: #1b1b1b; }
 .plaisante-message .widget-html-content { color: #ffe28a; min-height: 1.4em; font-size: 17px; }
-.plaisante-formula-caption { font-size: 15px; opacity: 0.85; }
-.plaisante-formula { display: inline-block; max-width: 100%;
-  font: 700 18px/1.6 'DejaVu Sans Mono', monospace; background: #fdfdf8; color: #1b1b1b;
-  border-radius: 6px; padding: 1px 8px;
-  -webkit-box-decoration-break: clone; box-decoration-break: clone; }
-.plaisante-confirm { background: #fdfdf8; border-radius: 12px; padding: 8px 14px; }
-.plaisante-confirm .widget-html .widget-html-content { color: #1b1b1b; font-size: 17px; }
-.plaisante-confirm .jupyter-button { min-width: 0; }
-.plaisante-over { background: #fdfdf8; border-radius: 12px; padding: 6px 18px; }
-.plaisante-over .widget-html, .plaisante-over .widget-html-content { color: #161616; }
-.plaisante-over h3 { margin: 6px 0; font-size: 24px; }
-.plaisante-over ol { margin: 4px 0 8px; font-size: 17px; }
 /* A table too narrow for 8 cards in a row (JupyterLab at 800 px with its file browser open, a
    600 px window) deals them 4 and 4, and tightens its spacing to stay on one screen. */
 @container (max-width: 540px) {
   .plaisante-table .plaisante-held { --card-w: min(74px, calc((100cqi - 70px) / 4));
     max-width: calc(4 * var(--card-w) + 38px); padding-top: 22px; min-height: 0; }
-  .plaisante-table .plaisante-play-area { min-height: 0; gap: 6px; }
   .plaisante-table .plaisante-area { padding: 4px 10px 8px; }
   .plaisante-table .plaisante-chip { font-size: 15px; padding: 2px 10px; }
   .plaisante-table .plaisante-chip b { font-size: 19px; }
   .plaisante-table .plaisante-card.jupyter-button.plaisante-small { width: 44px; height: 62px;
     font-size: 15px; }
   .plaisante-table .plaisante-card.jupyter-button.plaisante-small::before { font-size: 24px; }
-  .plaisante-table .plaisante-formula { font-size: 15px; }
   .plaisante-table .plaisante-actions { gap: 8px; }
   .plaisante-table .plaisante-actions .jupyter-button { padding: 0 12px; min-width: 0; }
 }
-/* the dealer's table (deck) */
-.deck-table .deck-hand { flex-wrap: wrap; row-gap: 14px; min-height: 0; }
-.deck-table .deck-yours { padding-top: 24px; min-height: 130px; }
-.deck-table .deck-others { flex-wrap: wrap; gap: 10px 22px; }
-.deck-table .deck-player { gap: 2px; max-width: 100%; }
-.deck-table .deck-player .deck-hand { padding: 2px; gap: 6px; row-gap: 6px; }
-.deck-table .deck-player-name .widget-html-content { font-size: 16px; }
-.deck-table .deck-controls { gap: 14px; align-items: center; flex-wrap: wrap; }
-.deck-table .deck-controls .widget-inline-hbox .widget-label { color: #fdfdf8;
-  font-size: 17px; width: auto; min-width: 0; margin-right: 6px; }
-.deck-table .deck-controls input { font-size: 18px; height: 36px; width: 64px; }
-.deck-table .deck-controls .widget-text { width: auto; }
-/* the trick-taking table (tricks): four seats, the last trick, your hand (playable bright) */
-.tricks-table .tricks-seats { gap: 10px; flex-wrap: wrap; overflow: visible; }
-.tricks-table .tricks-seat { flex: 1 1 110px; min-width: 110px; margin: 0; }
-.tricks-seat-box { display: flex; flex-direction: column; align-items: center; gap: 4px;
-  background: rgba(0,0,0,0.22); border: 2px solid transparent; border-radius: 10px;
-  padding: 6px 6px 8px; text-align: center; }
-.tricks-turn .tricks-seat-box { border-color: #5cc8ff; background: rgba(92,200,255,0.16); }
-.tricks-name { font-size: 18px; }
-.tricks-rule { font-size: 13px; opacity: 0.85; line-height: 1.2; min-height: 2.4em; }
-.tricks-played, .tricks-slot { display: flex; align-items: flex-start; justify-content: flex-start;
-  width: 54px; height: 76px; box-sizing: border-box; border-radius: 8px; padding: 4px 6px; }
-.tricks-played { background: #ffffff; color: #161616; border: 1px solid #9a9a9a;
-  font: 700 19px/1.05 Georgia, 'DejaVu Serif', serif; box-shadow: 0 2px 5px rgba(0,0,0,0.40); }
-.tricks-played.plaisante-red { color: #c8102e; }
-.tricks-slot { border: 2px dashed rgba(255,255,255,0.45); }
-.tricks-to-play { font-size: 14px; font-weight: 700; color: #5cc8ff; }
-.tricks-table .tricks-last .widget-html-content { font-size: 16px; }
-.tricks-winner { color: #ffe28a; }
-.tricks-table .plaisante-card.jupyter-button.tricks-legal { border: 3px solid #ffe28a;
-  padding: 3px 5px; }
-.tricks-table .plaisante-card.jupyter-button.tricks-dimmed { opacity: 0.42;
-  filter: grayscale(0.7); box-shadow: none; }
-.tricks-table .plaisante-card.jupyter-button.tricks-dimmed:hover:enabled { transform: none; }
-.tricks-table .plaisante-row.tricks-yours { padding-top: 8px; min-height: 0; }
-.tricks-table .tricks-seat .plaisante-chip { font-size: 15px; padding: 2px 10px; }
-.tricks-table .tricks-seat .plaisante-chip b { font-size: 18px; }
-/* narrow (800 px with the file browser open): four seats still in a row, the bots' rules in
-   their tooltips only */
-@container (max-width: 540px) {
-  .tricks-table .tricks-seats { gap: 6px; }
-  .tricks-table .tricks-seat { flex: 1 1 0; min-width: 0; }
-  .tricks-table .tricks-seat-box { padding: 4px 2px 6px; }
-  .tricks-table .tricks-rule { display: none; }
-  .tricks-table .tricks-name { font-size: 15px; }
-  .tricks-table .tricks-played, .tricks-table .tricks-slot { width: 44px; height: 62px;
-    font-size: 15px; }
-  .tricks-table .tricks-seat .plaisante-chip { font-size: 12px; padding: 1px 6px; }
-  .tricks-table .tricks-seat .plaisante-chip b { font-size: 15px; }
-  .tricks-table .tricks-to-play { font-size: 12px; }
-}
-/* the heads-up table (holdem): the bot's cards, the board, yours; actions, amount, the log */
-.plaisante-table.holdem-table { --card-w: clamp(44px, calc((100cqi - 130px) / 7), 74px); }
-.holdem-table .plaisante-row { min-height: 0; padding-top: 4px; flex-wrap: nowrap; }
-.holdem-table .holdem-players { gap: 8px; flex-wrap: wrap; overflow: visible; }
-.holdem-table .holdem-players .plaisante-area { flex: 1 1 200px; margin: 0; }
-.holdem-table .plaisante-area { background: rgba(0,0,0,0.18); padding: 4px 14px 8px; }
-.holdem-table .holdem-area-you { background: rgba(255,255,255,0.07);
-  border: 2px solid rgba(255,255,255,0.25); }
-.holdem-table .plaisante-card.jupyter-button.holdem-back { background:
-  repeating-linear-gradient(45deg, #a3001b 0 6px, #c8102e 6px 12px); color: #fdfdf8;
-  border: 3px solid #fdfdf8; align-items: center; justify-content: center; }
-.holdem-table .holdem-actions .jupyter-button { min-width: 0; padding: 0 16px; }
-.holdem-table .holdem-amount { width: auto; flex: 1 1 220px; min-width: 200px; }
-.holdem-table .holdem-amount .widget-label { color: #fdfdf8; width: auto; min-width: 0;
-  margin-right: 8px; font-size: 17px; }
-.holdem-table .holdem-amount .widget-readout { color: #fdfdf8; font-size: 19px;
-  font-weight: 700; min-width: 3.5em; }
-.holdem-table .holdem-log .widget-html-content { font-size: 16px; line-height: 1.35;
-  background: rgba(0,0,0,0.25); border-radius: 10px; padding: 4px 12px; }
-.holdem-table .holdem-log ol { margin: 2px 0 4px; padding-left: 1.6em; }
-/* the presenter view (plaisante demo): sized from the window, readable from the back row */
-.plaisante-table.plaisante-presenter { --presenter-text: clamp(15px, 1.36vw, 34px);
-  max-width: none; width: 100%; font-size: var(--presenter-text); padding: 0.6em 1em;
-  gap: 0.35em; }
-.plaisante-presenter .widget-html, .plaisante-presenter .widget-html-content,
-.plaisante-presenter .widget-label, .plaisante-presenter input,
-.plaisante-presenter .plaisante-xray { font-size: var(--presenter-text); }
-.plaisante-presenter-controls { gap: 0.6em; align-items: center; flex-wrap: wrap; }
-.plaisante-presenter-controls .widget-label { color: #fdfdf8; width: auto; min-width: 0;
-  margin-right: 0.3em; }
-.plaisante-presenter-controls .widget-text input { height: 1.8em;
-  font-size: var(--presenter-text); }
-.plaisante-presenter-controls .plaisante-seed { width: auto; }
-.plaisante-presenter-controls .plaisante-seed input { width: 5em; flex: none; }
-.plaisante-presenter-controls .plaisante-notation { width: auto; }
-.plaisante-presenter-controls .plaisante-notation input { width: 19em; flex: none; }
-.plaisante-presenter-controls .jupyter-button { font-size: 1em; height: 1.9em; width: auto;
-  padding: 0 0.9em; border-radius: 8px; font-weight: 600; }
-.plaisante-presenter .plaisante-presenter-cards { flex-wrap: wrap; gap: 0.6vw;
-  min-height: 0; padding-top: 1.3vw; }
-.plaisante-presenter .plaisante-card.jupyter-button { width: clamp(64px, 7.3vw, 180px);
-  height: clamp(90px, 10.2vw, 252px); font-size: clamp(20px, 2.3vw, 56px);
-  padding: 0.25em 0.3em; }
-.plaisante-presenter .plaisante-card.jupyter-button::before { font-size: 1.9em; }
-.plaisante-presenter .plaisante-card.jupyter-button.plaisante-selected {
-  transform: translateY(-1vw); }
-.plaisante-xray { display: flex; flex-wrap: wrap; gap: 0.8em 2em; align-items: flex-start;
-  background: rgba(0,0,0,0.28); border-radius: 12px; padding: 0.5em 0.9em 0.7em; }
-.plaisante-xray h4 { margin: 0 0 0.3em; font-size: 0.85em; font-weight: 600;
-  color: #cfe8d8; }
-.plaisante-xray h4 code { font-size: 1em; color: #fdfdf8; }
-.plaisante-xray-hint { margin: 0.3em 0; }
-.plaisante-bars { display: flex; gap: 0.22em; align-items: flex-end; height: 7.2em; }
-.plaisante-bar { display: flex; flex-direction: column; align-items: center;
-  justify-content: flex-end; width: 1.45em; height: 100%; }
-.plaisante-bar-fill { display: block; width: 100%; background: rgba(255,255,255,0.25);
-  border-radius: 4px 4px 0 0; min-height: 2px; }
-.plaisante-bar-some .plaisante-bar-fill { background: #f5c518; }
-.plaisante-bar-n { font-weight: 700; min-height: 1.2em; line-height: 1.2; }
-.plaisante-bar-slot { font-size: 0.8em; opacity: 0.85; }
-.plaisante-xray-checks ol { list-style: none; margin: 0; padding: 0; }
-.plaisante-xray-checks li { display: flex; gap: 0.5em; align-items: baseline; line-height: 1.32;
-  padding: 0 0.4em; border-radius: 6px; }
-.plaisante-xray-checks li span:first-child { min-width: 12em; font-family: monospace; }
-.plaisante-xray-checks li b { min-width: 2em; }
-.plaisante-check-no { opacity: 0.6; }
-.plaisante-check-yes b { color: #ffe28a; }
-.plaisante-check-first { background: #f5c518; color: #1b1b1b; opacity: 1; }
-.plaisante-check-hand { font-size: 0.85em; }
-.plaisante-xray-name { font-size: 1.5em; font-weight: 700; color: #ffe28a; }
-.plaisante-xray-formula { font-size: 1.6em; font-weight: 700; }
-.plaisante-xray-cards, .plaisante-xray-sum { opacity: 0.9; }
-.plaisante-xray-warn { color: #ffb4b4; font-weight: 600; max-width: 22em; }
-/* the video-poker machine (video_poker) */
-.vp-machine { max-width: 760px; }
-.vp-machine .vp-paytable { border-collapse: collapse; width: 100%; font-size: 15px;
-  line-height: 1.25; background: rgba(0,0,0,0.25); border-radius: 8px; }
-.vp-paytable caption { text-align: left; font-size: 14px; padding: 0 0 2px; color: #fdfdf8; }
-.vp-paytable th, .vp-paytable td { padding: 1px 10px; text-align: left; font-weight: 400; }
-.vp-paytable thead th { font-weight: 700; }
-.vp-paytable .num { text-align: right; font-variant-numeric: tabular-nums; }
-.vp-paytable .vp-lit { background: #f5c518; color: #1b1b1b; font-weight: 700; }
-.vp-paytable tr.vp-hit th, .vp-paytable tr.vp-hit td { background: #ffe28a; color: #1b1b1b;
-  font-weight: 700; }
-.vp-machine .vp-cards { gap: 12px; padding-top: 4px; min-height: 0; justify-content: center;
-  overflow: visible; }
-.vp-machine .vp-slot { align-items: center; gap: 8px; padding-top: 22px; overflow: visible; }
-.vp-slot .vp-hold.jupyter-button { width: 74px; height: 30px; font-weight: 700; font-size: 14px;
-  margin: 0; border-radius: 6px; }
-.vp-slot .vp-hold.jupyter-button.mod-active { background: #f5c518; color: #1b1b1b; }
-.vp-slot .vp-hold.jupyter-button:focus-visible { outline: 4px solid #ffe28a; outline-offset: 2px; }
-.plaisante-card.jupyter-button.vp-back { background: repeating-linear-gradient(45deg, #7a1f2b 0
-  6px, #a3323f 6px 12px); border: 3px solid #fdfdf8; }
-.vp-machine .vp-actions { flex-wrap: wrap; gap: 10px; }
-.vp-machine .vp-actions .jupyter-button { min-width: 120px; padding: 0 14px; }
-.vp-result .widget-html-content { font-size: 18px; min-height: 1.5em; }
 /* the gate's checklist (the last cell while a step fails) */
 .plaisante-checklist { font-size: 18px; line-height: 1.35; color: #1b1b1b; background: #fffdf7;
   border: 3px solid #a3001b; border-radius: 12px; padding: 10px 18px 14px; max-width: 900px; }
@@ -300,3 +144,26 @@ CSS = """
 """
 
 STYLE = f"<style>{CSS}</style>"
+
+_GAME_ID = re.compile(r"[a-z][a-z0-9_]*")
+
+
+@lru_cache(maxsize=None)
+def game_css(game: str) -> str:
+    """Return the CSS of the game ``game`` alone: the text of ``plaisante/games/<game>/style.css``.
+    Raises ValueError naming the file when ``game`` is not a game's folder name or the file is
+    missing."""
+    if not _GAME_ID.fullmatch(game):
+        raise ValueError(f"game {game!r}: a game's folder name is lowercase letters, digits and "
+                         "_ (plaisante/games/<id>/)")
+    sheet = resources.files("plaisante.games") / game / "style.css"
+    if not sheet.is_file():
+        raise ValueError(f"game {game!r} has no stylesheet: plaisante/games/{game}/style.css "
+                         "is missing")
+    return sheet.read_text(encoding="utf-8")
+
+
+def game_style(game: str) -> str:
+    """Return the ``<style>`` element a view of ``game`` puts first: the shared stylesheet, then
+    the game's own (``game_css``). Raises ValueError as ``game_css`` does."""
+    return f"<style>{CSS}{game_css(game)}</style>"

@@ -11,31 +11,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
+
+from ..shell import IllegalAction, StudentCodeError, StudentParts, short
+from . import ASSIGNMENT
 
 MAX_PLAYERS = 8
 DECK_SIZE = 52
 
-#: The notebook step of each of the student's functions.
-STEP_OF = {"new_deck": 1, "shuffle": 2, "deal": 3, "draw": 4, "discard": 4, "sort_key": 5,
-           "order_hand": 5}
-
-
-class IllegalAction(Exception):
-    """An action the table does not allow now; the message names the rule."""
-
-
-class StudentCodeError(Exception):
-    """A student's function raised, or left the cards in an impossible state.
-
-    ``step`` is the notebook step the function belongs to, ``function`` its name and ``error``
-    the original exception (None when an invariant was broken)."""
-
-    def __init__(self, function: str, message: str, error: BaseException | None = None):
-        self.step, self.function, self.error = STEP_OF[function], function, error
-        super().__init__(f"step {self.step}, {function}: {message}")
+STUDENT = StudentParts(ASSIGNMENT)
 
 
 class DealerTable:
@@ -77,18 +62,18 @@ class DealerTable:
                                 f"{num_players * cards_each}, more than the {DECK_SIZE} cards "
                                 "of a deck")
         rng = random.Random(None if self.seed is None else self.seed + self.deals)
-        with self._student("new_deck", "could not make a deck"):
+        with STUDENT.calling("new_deck", "could not make a deck"):
             deck = self.new_deck()
         self._expect_cards("new_deck", deck, DECK_SIZE)
-        with self._student("shuffle", "could not shuffle the deck"):
+        with STUDENT.calling("shuffle", "could not shuffle the deck"):
             self.shuffle(deck, rng)
         self._expect_cards("shuffle", deck, DECK_SIZE)
-        with self._student("deal", "could not deal"):
+        with STUDENT.calling("deal", "could not deal"):
             hands = self.deal(deck, num_players, cards_each)
         if type(hands) is not list or len(hands) != num_players or any(
                 type(h) is not list or len(h) != cards_each for h in hands):
-            raise StudentCodeError("deal", f"returned {_short(hands)}; expected {num_players} "
-                                   f"lists of {cards_each} cards")
+            raise STUDENT.error("deal", f"returned {short(hands)}; expected {num_players} "
+                                f"lists of {cards_each} cards")
         self._expect_cards("deal", [*deck, *(c for h in hands for c in h)], DECK_SIZE)
         ordered = [self._ordered(h) for h in hands]
         self.deck, self.hands, self.marked = deck, ordered, []
@@ -123,17 +108,17 @@ class DealerTable:
             raise IllegalAction(reason)
         held, deck, positions = list(self.hands[0]), list(self.deck), list(self.marked)
         total = len(held) + len(deck)
-        with self._student("discard", "could not discard the marked cards"):
+        with STUDENT.calling("discard", "could not discard the marked cards"):
             removed = self.discard(held, positions)
         if type(removed) is not list or len(removed) != len(positions) or \
                 len(held) != len(self.hands[0]) - len(positions):
-            raise StudentCodeError("discard", f"returned {_short(removed)} and left "
-                                   f"{len(held)} cards for {len(positions)} positions")
-        with self._student("draw", "could not draw"):
+            raise STUDENT.error("discard", f"returned {short(removed)} and left "
+                                f"{len(held)} cards for {len(positions)} positions")
+        with STUDENT.calling("draw", "could not draw"):
             self.draw(deck, held, len(removed))
         if len(held) != len(self.hands[0]) or len(held) + len(deck) != total - len(removed):
-            raise StudentCodeError("draw", f"left {len(held)} cards in the hand and "
-                                   f"{len(deck)} in the deck")
+            raise STUDENT.error("draw", f"left {len(held)} cards in the hand and "
+                                f"{len(deck)} in the deck")
         self.hands[0] = self._ordered(held)
         self.deck, self.marked = deck, []
         return removed
@@ -141,32 +126,17 @@ class DealerTable:
     # --------------------------------------------------------------------------- helpers
     def _ordered(self, cards: list[Any]) -> list[Any]:
         before = list(cards)
-        with self._student("order_hand", "could not order a hand"):
+        with STUDENT.calling("order_hand", "could not order a hand"):
             result = self.order_hand(cards)
         if type(result) is not list or Counter(map(id, result)) != Counter(map(id, before)):
-            raise StudentCodeError("order_hand", f"returned {_short(result)}; expected the same "
-                                   "cards in order")
+            raise STUDENT.error("order_hand", f"returned {short(result)}; expected the same "
+                                "cards in order")
         return list(result)
 
     def _expect_cards(self, function: str, cards: Any, size: int) -> None:
         if type(cards) is not list or len(cards) != size or len(set(cards)) != size:
-            raise StudentCodeError(function, f"left {_short(cards)}; expected {size} different "
-                                   "cards")
-
-    @contextmanager
-    def _student(self, function: str, what: str) -> Iterator[None]:
-        try:
-            yield
-        except StudentCodeError:
-            raise
-        except Exception as error:
-            raise StudentCodeError(function, f"{what}: {type(error).__name__}: {error}",
-                                   error) from error
+            raise STUDENT.error(function, f"left {short(cards)}; expected {size} different "
+                                "cards")
 
 
-def _short(value: Any, limit: int = 120) -> str:
-    try:
-        text = repr(value)
-    except Exception as error:
-        text = f"<unprintable: {error!r}>"
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+__all__ = ["DealerTable", "IllegalAction", "StudentCodeError", "MAX_PLAYERS", "DECK_SIZE"]

@@ -8,7 +8,6 @@ game of the kit (``plaisante.card_widgets``, ``plaisante.style``).
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from typing import Any
 
@@ -16,8 +15,9 @@ import ipywidgets as widgets
 
 from ...card_widgets import Table, card_button, chip
 from ...cards import spoken_name
-from ...style import STYLE
-from .model import MAX_PLAYERS, DealerTable, IllegalAction, StudentCodeError
+from ...style import game_style
+from ..shell import act
+from .model import MAX_PLAYERS, DealerTable
 
 
 class TableView(Table):
@@ -65,7 +65,7 @@ class TableView(Table):
         others_area.add_class("plaisante-area").add_class("plaisante-area-play")
         self.others_area = others_area
         self.message = widgets.HTML().add_class("plaisante-message")
-        self.children = [widgets.HTML(STYLE), controls, self.status, yours,
+        self.children = [widgets.HTML(game_style("deck")), controls, self.status, yours,
                          actions, others_area, self.message]
         self.deal()
 
@@ -88,14 +88,7 @@ class TableView(Table):
         self._act(self.table.replace_marked)
 
     def _act(self, action: Callable[[], Any]) -> None:
-        try:
-            action()
-            self.message.value = ""
-        except IllegalAction as rule:
-            self.message.value = f"⚠ {html.escape(str(rule))}"
-        except StudentCodeError as error:
-            self.message.value = (f"⚠ Your code stopped the table ({html.escape(str(error))})."
-                                  f" Fix step {error.step} and run its cells again.")
+        self.message.value = act(action)
         self.render()
 
     # ------------------------------------------------------------------------- render

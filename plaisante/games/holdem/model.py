@@ -19,7 +19,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from ...cards import label, labels, shuffled_deck
-from . import betting
+from ..shell import IllegalAction, StudentCodeError, StudentParts, short
+from . import ASSIGNMENT, betting
 from .rules import (
     BIG_BLIND,
     CATEGORIES,
@@ -33,22 +34,7 @@ from .rules import (
 YOU, BOT = 0, 1
 NAMES = ("You", "The bot")
 
-#: The notebook step of each of the student's functions.
-STEP_OF = {"category": 1, "best_five": 2, "compare": 3, "legal_actions": 4, "apply": 4,
-           "settle": 5}
-
-
-class IllegalAction(Exception):
-    """An action the table does not allow now; the message names the rule."""
-
-
-class StudentCodeError(Exception):
-    """A student's function raised or broke a rule of the game; ``step`` is its notebook step,
-    ``function`` its name, ``error`` the original exception (None for a broken rule)."""
-
-    def __init__(self, function: str, message: str, error: BaseException | None = None):
-        self.step, self.function, self.error = STEP_OF[function], function, error
-        super().__init__(f"step {self.step}, {function}: {message}")
+STUDENT = StudentParts(ASSIGNMENT)
 
 
 def bot_choice(legal: dict[str, Any], state: dict[str, Any], hole: list[Any],
@@ -197,37 +183,37 @@ class Match:
         state = dict(self.state, stacks=list(self.state["stacks"]),
                      bets=list(self.state["bets"]), put_in=list(self.state["put_in"]),
                      acted=list(self.state["acted"]))
-        with self._student("legal_actions", "could not say what is allowed"):
+        with STUDENT.calling("legal_actions", "could not say what is allowed"):
             legal = self.legal_actions(state)
         if type(legal) is not dict or not legal or any(
                 name not in ("fold", "check", "call", "bet", "raise") for name in legal):
-            raise StudentCodeError("legal_actions", f"returned {_short(legal)} for a player "
-                                   "who has to act; expected a dict such as {'fold': None, "
-                                   "'check': None, 'bet': (10, 1000)}")
+            raise STUDENT.error("legal_actions", f"returned {short(legal)} for a player "
+                                "who has to act; expected a dict such as {'fold': None, "
+                                "'check': None, 'bet': (10, 1000)}")
         for name in ("bet", "raise"):
             span = legal.get(name)
             if name in legal and not (type(span) is tuple and len(span) == 2 and all(
                     type(x) is int for x in span) and 0 < span[0] <= span[1]):
-                raise StudentCodeError("legal_actions", f"{name} maps to {_short(span)}; "
-                                       "expected (least, most)")
+                raise STUDENT.error("legal_actions", f"{name} maps to {short(span)}; "
+                                    "expected (least, most)")
         return legal
 
     def _apply(self, action: str, amount: int | None) -> None:
         before = self.state
         given = dict(before, stacks=list(before["stacks"]), bets=list(before["bets"]),
                      put_in=list(before["put_in"]), acted=list(before["acted"]))
-        with self._student("apply", f"could not {action}"):
+        with STUDENT.calling("apply", f"could not {action}"):
             after = self.apply(given, action) if amount is None else \
                 self.apply(given, action, amount)
         wrong = betting.problems(after)
         if wrong:
-            raise StudentCodeError("apply", f"{action} returned an impossible state: "
-                                   f"{'; '.join(wrong)}")
+            raise STUDENT.error("apply", f"{action} returned an impossible state: "
+                                f"{'; '.join(wrong)}")
         mover = before["to_act"]
         if after["to_act"] == mover:
-            raise StudentCodeError("apply", f"after {NAMES[mover].lower()} "
-                                   f"{action}{'' if amount is None else f' {amount}'}, "
-                                   f"to_act is {mover} again: a player acts out of turn")
+            raise STUDENT.error("apply", f"after {NAMES[mover].lower()} "
+                                f"{action}{'' if amount is None else f' {amount}'}, "
+                                f"to_act is {mover} again: a player acts out of turn")
         self.state = after
         put = after["put_in"][mover] - before["put_in"][mover]
         text = {"fold": "fold", "check": "check", "call": f"call {put}",
@@ -239,31 +225,31 @@ class Match:
         state = dict(self.state)
         if state["folded"] is None:
             sevens = [self.hole[p] + self.board for p in (YOU, BOT)]
-            with self._student("compare", "could not decide the showdown"):
+            with STUDENT.calling("compare", "could not decide the showdown"):
                 result = self.compare(list(sevens[0]), list(sevens[1]))
             if result not in (1, -1, 0) or type(result) is not int:
-                raise StudentCodeError("compare", f"returned {_short(result)}; expected 1, -1 "
-                                       "or 0")
+                raise STUDENT.error("compare", f"returned {short(result)}; expected 1, -1 "
+                                    "or 0")
             shown = []
             for player in (YOU, BOT):
-                with self._student("best_five", "could not name a hand"):
+                with STUDENT.calling("best_five", "could not name a hand"):
                     named = self.best_five(list(sevens[player]))
                 if type(named) is not tuple or len(named) != 2:
-                    raise StudentCodeError("best_five", f"returned {_short(named)}; expected "
-                                           "(category, five cards)")
+                    raise STUDENT.error("best_five", f"returned {short(named)}; expected "
+                                        "(category, five cards)")
                 shown.append((str(named[0]), list(named[1])))
             state["showdown"] = result
-        with self._student("settle", "could not pay the pot"):
+        with STUDENT.calling("settle", "could not pay the pot"):
             paid = self.settle(dict(state, stacks=list(state["stacks"]),
                                     put_in=list(state["put_in"])))
         if type(paid) is not tuple or len(paid) != 2 or type(paid[0]) is not list or \
                 len(paid[0]) != 2 or any(type(x) is not int or x < 0 for x in paid[0]) or \
                 sum(paid[0]) != TOTAL_CHIPS or type(paid[1]) is not bool:
-            raise StudentCodeError("settle", f"returned {_short(paid)}; expected ([chips, "
-                                   f"chips] adding up to {TOTAL_CHIPS}, True or False)")
+            raise STUDENT.error("settle", f"returned {short(paid)}; expected ([chips, "
+                               f"chips] adding up to {TOTAL_CHIPS}, True or False)")
         if paid[1] != (min(paid[0]) < BIG_BLIND):
-            raise StudentCodeError("settle", f"returned {_short(paid)}: the match is over "
-                                   f"exactly when a player has fewer than {BIG_BLIND} chips")
+            raise STUDENT.error("settle", f"returned {short(paid)}: the match is over "
+                                f"exactly when a player has fewer than {BIG_BLIND} chips")
         pot = sum(state["put_in"])
         if state["folded"] is None:
             self.showdown = shown
@@ -311,24 +297,6 @@ class Match:
             self.__dict__.update(saved)
             self.rng.setstate(rng_state)
             raise
-
-    @contextmanager
-    def _student(self, function: str, what: str) -> Iterator[None]:
-        try:
-            yield
-        except (StudentCodeError, IllegalAction):
-            raise
-        except Exception as error:
-            raise StudentCodeError(function, f"{what}: {type(error).__name__}: {error}",
-                                   error) from error
-
-
-def _short(value: Any, limit: int = 120) -> str:
-    try:
-        text = repr(value)
-    except Exception as error:
-        text = f"<unprintable: {error!r}>"
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 __all__ = ["Match", "IllegalAction", "StudentCodeError", "bot_choice", "YOU", "BOT", "label"]

@@ -16,8 +16,9 @@ from typing import Any
 import ipywidgets as widgets
 
 from ...card_widgets import Table, card_button, chip
-from ...style import STYLE
-from .model import BOT, YOU, IllegalAction, Match, StudentCodeError
+from ...style import game_style
+from ..shell import act
+from .model import BOT, YOU, Match
 
 ACTION_LABELS = {"fold": "Fold", "check": "Check", "call": "Call", "bet": "Bet", "raise": "Raise"}
 
@@ -74,8 +75,9 @@ class HoldemView(Table):
             areas[css] = widgets.VBox([title, row]).add_class("plaisante-area").add_class(css)
         players = widgets.HBox([areas["holdem-area-you"], areas["holdem-area-bot"]])
         players.add_class("holdem-players")
-        self.children = [widgets.HTML(STYLE), self.status, areas["holdem-area-board"], players,
-                         actions, self.message, self.log_view]
+        self.children = [widgets.HTML(game_style("holdem")), self.status,
+                         areas["holdem-area-board"], players, actions, self.message,
+                         self.log_view]
         self.next_hand()
 
     # ----------------------------------------------------------------------- handlers
@@ -90,15 +92,7 @@ class HoldemView(Table):
         self._act(self.match.new_hand)
 
     def _act(self, action: Callable[[], Any]) -> None:
-        try:
-            action()
-            self.message.value = ""
-        except IllegalAction as rule:
-            self.message.value = f"⚠ {html.escape(str(rule))}"
-        except StudentCodeError as error:
-            self.message.value = html.escape(
-                f"⚠ Your code stopped the table ({error}). Fix step {error.step} and run its "
-                "cells again.")
+        self.message.value = act(action)
         self.render()
 
     # ------------------------------------------------------------------------- render

@@ -16,29 +16,11 @@ from typing import Any, Callable, Iterator
 
 from ...cards import label, labels, shuffled_deck
 from ...checking import article
+from ..shell import IllegalAction, StudentCodeError, StudentParts
+from . import ASSIGNMENT
 from .rules import DISCARDS_PER_ROUND, HAND_SIZE, HANDS_PER_ROUND, MAX_SELECTED, MULTIPLIERS
 
-
-class IllegalAction(Exception):
-    """An action the rules do not allow now; the message names the rule."""
-
-
-class StudentCodeError(Exception):
-    """A student's function raised, or left the cards in an impossible state, during an action.
-
-    ``step`` is the notebook step the function belongs to, ``function`` its name and
-    ``error`` the original exception (None when an invariant was broken).
-    """
-
-    def __init__(self, step: int, function: str, message: str, error: BaseException | None = None):
-        super().__init__(f"step {step}, {function}: {message}")
-        self.step, self.function, self.error = step, function, error
-
-
-# The notebook step each of the student's functions belongs to (SPEC §3).
-STEP_OF = {"Card": 1, "evaluate": 4, "total_value": 4, "base_mult": 4, "score": 4,
-           "Tableau": 5, "deal_from": 5,
-           "toggle_selection": 5, "move_selected_to_play_area": 5}
+STUDENT = StudentParts(ASSIGNMENT)
 
 
 def _describe(card: Any) -> str:
@@ -88,9 +70,10 @@ class Round:
     shuffled deck and is copied, never changed.
     """
 
-    def __init__(self, *, card_class: Callable[[str, str], Any], evaluate: Callable[[list], str],
-                 total_value: Callable[[list], int], base_mult: Callable[[list], int],
-                 score: Callable[[list], int], tableau_class: Callable[[], Any],
+    def __init__(self, *, card_class: Callable[[str, str], Any],
+                 evaluate: Callable[[list[Any]], str],
+                 total_value: Callable[[list[Any]], int], base_mult: Callable[[list[Any]], int],
+                 score: Callable[[list[Any]], int], tableau_class: Callable[[], Any],
                  seed: int | None = None, deck: list[Any] | None = None):
         if seed is not None and type(seed) is not int:
             raise TypeError(f"seed must be an int or None, got {seed!r}")
@@ -157,7 +140,8 @@ class Round:
         if card not in self.tableau.held_cards:
             raise IllegalAction(f"{_describe(card)} is not among the held cards")
         before = list(self.tableau.selected)
-        with self._student("toggle_selection", f"toggle_selection({label(card)}) failed"):
+        with self._student("Tableau", f"toggle_selection({label(card)}) failed",
+                           function="toggle_selection"):
             self.tableau.toggle_selection(card)
         refused = card not in before and len(before) >= MAX_SELECTED
         return not refused
@@ -168,7 +152,8 @@ class Round:
         Raises IllegalAction naming the rule when Play is not allowed now.
         """
         self._require(self.why_not_play())
-        with self._student("move_selected_to_play_area", "could not move the selection"):
+        with self._student("Tableau", "could not move the selection",
+                           function="move_selected_to_play_area"):
             cards = self._move_selection()
             with self._student("evaluate", f"evaluate({labels(cards)}) failed"):
                 name = self.evaluate(list(cards))
@@ -187,10 +172,10 @@ class Round:
             self._require_result("base_mult", multiplier, int)
             self._require_result("score", points, int)
             if name not in MULTIPLIERS:
-                raise StudentCodeError(4, "evaluate", f"returned {name!r}; one of the hand names "
-                                       f"was expected: {', '.join(MULTIPLIERS)}")
+                raise STUDENT.error("evaluate", f"returned {name!r}; one of the hand names "
+                                    f"was expected: {', '.join(MULTIPLIERS)}")
             if points < 0:
-                raise StudentCodeError(4, "score", f"returned {points}; a score is never negative")
+                raise STUDENT.error("score", f"returned {points}; a score is never negative")
             self.tableau.play_area.clear()
             self.hands_left -= 1
             self.total += points
@@ -205,7 +190,8 @@ class Round:
         Raises IllegalAction naming the rule when Discard is not allowed now.
         """
         self._require(self.why_not_discard())
-        with self._student("move_selected_to_play_area", "could not move the selection"):
+        with self._student("Tableau", "could not move the selection",
+                           function="move_selected_to_play_area"):
             gone = self._move_selection()
             self.tableau.play_area.clear()
             self.discards_left -= 1
@@ -221,8 +207,8 @@ class Round:
     @staticmethod
     def _require_result(function: str, value: Any, kind: type, what: str = "returned") -> None:
         if type(value) is not kind:
-            raise StudentCodeError(STEP_OF[function], function,
-                                   f"{what} {value!r}; {article(kind.__name__)} was expected")
+            raise STUDENT.error(function,
+                                f"{what} {value!r}; {article(kind.__name__)} was expected")
 
     def _move_selection(self) -> list[Any]:
         """Call the student's move_selected_to_play_area and check what it did."""
@@ -230,29 +216,32 @@ class Round:
         self.tableau.move_selected_to_play_area()
         moved, held = list(self.tableau.play_area), list(self.tableau.held_cards)
         if moved != chosen:
-            raise StudentCodeError(5, "move_selected_to_play_area",
-                                   f"moved {labels(moved)}; the selection was {labels(chosen)}")
+            raise STUDENT.error("Tableau",
+                                f"moved {labels(moved)}; the selection was {labels(chosen)}",
+                                function="move_selected_to_play_area")
         still_held = [card for card in moved if card in held]
         if still_held or self.tableau.selected:
-            raise StudentCodeError(5, "move_selected_to_play_area",
-                                   f"left {labels(still_held or self.tableau.selected)} "
-                                   f"{'held' if still_held else 'selected'} after moving them")
+            raise STUDENT.error("Tableau",
+                                f"left {labels(still_held or self.tableau.selected)} "
+                                f"{'held' if still_held else 'selected'} after moving them",
+                                function="move_selected_to_play_area")
         return moved
 
     def _refill(self) -> None:
-        with self._student("deal_from", "could not refill the held cards"):
+        with self._student("Tableau", "could not refill the held cards", function="deal_from"):
             self.tableau.deal_from(self.deck)
         self._check_invariants()
 
     def _check_invariants(self) -> None:
         held, selected = list(self.tableau.held_cards), list(self.tableau.selected)
         if len(held) > HAND_SIZE:
-            raise StudentCodeError(5, "Tableau", f"{len(held)} cards are held; at most 8 allowed")
+            raise STUDENT.error("Tableau", f"{len(held)} cards are held; at most 8 allowed")
         if len(selected) > MAX_SELECTED:
-            raise StudentCodeError(5, "toggle_selection",
-                                   f"{len(selected)} cards are selected; at most 5 allowed")
+            raise STUDENT.error("Tableau",
+                                f"{len(selected)} cards are selected; at most 5 allowed",
+                                function="toggle_selection")
         if any(card not in held for card in selected):
-            raise StudentCodeError(5, "Tableau", "a selected card is not among the held cards")
+            raise STUDENT.error("Tableau", "a selected card is not among the held cards")
 
     def _snapshot(self) -> dict[str, Any]:
         t = self.tableau
@@ -268,23 +257,20 @@ class Round:
         self.total = saved["total"]
 
     @contextmanager
-    def _student(self, function: str, message: str) -> Iterator[None]:
-        """Run student code; on error put the round back as it was and say which step failed."""
+    def _student(self, part: str, message: str, *, function: str | None = None
+                 ) -> Iterator[None]:
+        """Run the student's ``part`` (``function``: the method of it called, if not itself);
+        on error put the round back as it was and say which step failed."""
         saved = self._snapshot() if hasattr(self, "tableau") else None
         try:
-            yield
+            with STUDENT.calling(part, message, function=function):
+                yield
             if saved is not None:
                 self._check_invariants()
-        except StudentCodeError:
-            if saved is not None:
-                self._restore(saved)
-            raise
-        except Exception as error:
-            if saved is not None:
-                self._restore(saved)
-            raise StudentCodeError(STEP_OF[function], function,
-                                   f"{message}: {type(error).__name__}: {error}", error) from error
         except BaseException:  # an interrupt (stopping a looping evaluate) must not corrupt state
             if saved is not None:
                 self._restore(saved)
             raise
+
+
+__all__ = ["Round", "PlayedHand", "IllegalAction", "StudentCodeError"]

@@ -16,8 +16,9 @@ import ipywidgets as widgets
 
 from ...card_widgets import Table, card_button, chip, focusable_text, restyle
 from ...cards import labels
-from ...style import STYLE
-from .model import IllegalAction, Round, StudentCodeError
+from ...style import game_style
+from ..shell import IllegalAction, act
+from .model import Round
 from .rules import DISCARDS_PER_ROUND, HANDS_PER_ROUND, MAX_SELECTED
 
 
@@ -89,8 +90,8 @@ class RoundView(Table):
         self.held_area = widgets.VBox([held_title.add_class("plaisante-area-title"),
                                        self.held_row])
         self.held_area.add_class("plaisante-area").add_class("plaisante-area-held")
-        self.children = [widgets.HTML(STYLE), self.status, self.over_panel, play_area,
-                         self.held_area, actions, self.confirm, self.message]
+        self.children = [widgets.HTML(game_style("plaisante")), self.status, self.over_panel,
+                         play_area, self.held_area, actions, self.confirm, self.message]
         self.render()
 
     # ----------------------------------------------------------------------- handlers
@@ -130,15 +131,7 @@ class RoundView(Table):
                                 "click a selected card to deselect it first")
 
     def _act(self, action: Callable[[], Any], refocus: bool = False) -> None:
-        try:
-            action()
-            self.message.value = ""
-        except IllegalAction as rule:
-            self.message.value = f"⚠ {html.escape(str(rule))}"
-        except StudentCodeError as error:
-            self.message.value = (f"⚠ Your code stopped the game (step {error.step}, "
-                                  f"{html.escape(str(error.function))}): "
-                                  f"{html.escape(str(error))}. Fix it and run the cells again.")
+        self.message.value = act(action, "Your code stopped the game")
         self.render()
         if refocus:
             self._refocus()

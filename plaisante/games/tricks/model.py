@@ -13,30 +13,15 @@ saying why.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 from ...cards import label, labels
+from ..shell import IllegalAction, StudentCodeError, StudentParts
+from . import ASSIGNMENT
 from .rules import BOTS, CARDS_EACH, PLAYERS, SEATS, card_points, deal_hands, led_suit_of
 
-#: The notebook step of each of the student's parts.
-STEP_OF = {"trick_strength": 1, "sort_hand": 2, "legal_plays": 3, "trick_winner": 4, "Trick": 5}
-
-
-class IllegalAction(Exception):
-    """An action the rules do not allow now; the message says why and what is allowed."""
-
-
-class StudentCodeError(Exception):
-    """A student's part raised, or left the deal in an impossible state.
-
-    ``step`` is the notebook step of the part, ``function`` its name, ``error`` the original
-    exception (None when an invariant was broken)."""
-
-    def __init__(self, function: str, message: str, error: BaseException | None = None):
-        self.step, self.function, self.error = STEP_OF[function], function, error
-        super().__init__(f"step {self.step}, {function}: {message}")
+STUDENT = StudentParts(ASSIGNMENT)
 
 
 class TrickTable:
@@ -99,11 +84,11 @@ class TrickTable:
     def your_hand(self) -> list[Any]:
         """Your cards, ordered by the student's ``sort_hand``."""
         held = list(self.game.hands[0])
-        with self._student("sort_hand", "could not sort your hand"):
+        with STUDENT.calling("sort_hand", "could not sort your hand"):
             ordered = self.sort_hand(list(held))
         if type(ordered) is not list or sorted(map(label, ordered)) != sorted(map(label, held)):
             shown = labels(ordered) if isinstance(ordered, list) else repr(ordered)
-            raise StudentCodeError("sort_hand", f"returned {shown} for the hand {labels(held)}")
+            raise STUDENT.error("sort_hand", f"returned {shown} for the hand {labels(held)}")
         return ordered
 
     def playable(self) -> list[Any]:
@@ -126,7 +111,7 @@ class TrickTable:
         seed = None if self.seed is None else self.seed + self.deals
         hands = deal_hands(seed)
         leader = self.deals % PLAYERS
-        with self._student("Trick", "could not start a deal"):
+        with STUDENT.calling("Trick", "could not start a deal"):
             game = self.Trick(hands, leader)
         self.game, self.tricks = game, []
         self.deals += 1
@@ -155,12 +140,12 @@ class TrickTable:
     # ------------------------------------------------------------------------- helpers
     def _legal(self, player: int) -> list[Any]:
         held = list(self.game.hands[player])
-        with self._student("legal_plays", "could not tell the playable cards"):
+        with STUDENT.calling("legal_plays", "could not tell the playable cards"):
             legal = self.legal_plays(list(held), self.led_suit)
         if type(legal) is not list or not legal or any(card not in held for card in legal):
-            raise StudentCodeError("legal_plays", f"returned {legal!r} for the hand "
-                                   f"{labels(held)} and led suit {self.led_suit!r}; expected "
-                                   "some of those cards")
+            raise STUDENT.error("legal_plays", f"returned {legal!r} for the hand "
+                                f"{labels(held)} and led suit {self.led_suit!r}; expected "
+                                "some of those cards")
         return legal
 
     def _refusal(self, card: Any) -> str:
@@ -172,46 +157,39 @@ class TrickTable:
         except ValueError as error:
             after = (list(self.game.hands[0]), self.on_table, self.turn, self.won)
             if after != before:
-                raise StudentCodeError("Trick", f"play_card(0, {label(card)}) refused the card "
-                                       "but changed the deal") from error
+                raise STUDENT.error("Trick", f"play_card(0, {label(card)}) refused the card "
+                                    "but changed the deal") from error
             return str(error)
         except Exception as error:
-            raise StudentCodeError("Trick", f"play_card(0, {label(card)}): "
-                                   f"{type(error).__name__}: {error}", error) from error
-        raise StudentCodeError("Trick", f"play_card(0, {label(card)}) accepted a card that does "
-                               "not follow suit")
+            raise STUDENT.error("Trick", f"play_card(0, {label(card)}): "
+                                f"{type(error).__name__}: {error}", error) from error
+        raise STUDENT.error("Trick", f"play_card(0, {label(card)}) accepted a card that does "
+                            "not follow suit")
 
     def _play(self, player: int, card: Any) -> None:
         plays = self.on_table + [(player, card)]
-        with self._student("Trick", f"could not play {label(card)} for {SEATS[player]}"):
+        with STUDENT.calling("Trick", f"could not play {label(card)} for {SEATS[player]}"):
             winner = self.game.play_card(player, card)
         if card in self.game.hands[player]:
-            raise StudentCodeError("Trick", f"play_card({player}, {label(card)}) left the card "
-                                   "in the hand")
+            raise STUDENT.error("Trick", f"play_card({player}, {label(card)}) left the card "
+                                "in the hand")
         if len(plays) == PLAYERS:
             if type(winner) is not int or not 0 <= winner < PLAYERS:
-                raise StudentCodeError("Trick", f"play_card ended a trick and returned "
-                                       f"{winner!r}; expected the winner, 0 to 3")
+                raise STUDENT.error("Trick", f"play_card ended a trick and returned "
+                                    f"{winner!r}; expected the winner, 0 to 3")
             self.tricks.append((plays, winner))
         elif winner is not None:
-            raise StudentCodeError("Trick", f"play_card returned {winner!r} before the trick "
-                                   "was complete; expected None")
+            raise STUDENT.error("Trick", f"play_card returned {winner!r} before the trick "
+                                "was complete; expected None")
 
     def _bots_play(self) -> None:
         while not self.over and self.turn != 0:
             player = self.turn
             legal = self._legal(player)
             _, bot = BOTS[player - 1]
-            with self._student("trick_strength", "could not rank a card for a bot"):
+            with STUDENT.calling("trick_strength", "could not rank a card for a bot"):
                 card = bot(legal, self.on_table, self.trick_strength)
             self._play(player, card)
 
-    @contextmanager
-    def _student(self, function: str, what: str) -> Iterator[None]:
-        try:
-            yield
-        except (StudentCodeError, IllegalAction):
-            raise
-        except Exception as error:
-            raise StudentCodeError(function, f"{what}: {type(error).__name__}: {error}",
-                                   error) from error
+
+__all__ = ["TrickTable", "IllegalAction", "StudentCodeError"]

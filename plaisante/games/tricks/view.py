@@ -17,8 +17,9 @@ import ipywidgets as widgets
 
 from ...card_widgets import Table, card_button, chip, focusable_text
 from ...cards import SUIT_SYMBOLS, label, spoken_name
-from ...style import STYLE
-from .model import IllegalAction, StudentCodeError, TrickTable
+from ...style import game_style
+from ..shell import StudentCodeError, act, stopped_message
+from .model import TrickTable
 from .rules import BOTS, CARDS_EACH, PLAYERS, SEATS
 
 
@@ -71,7 +72,8 @@ class TrickView(Table):
         self.new_deal_button.add_class("tricks-new-deal").add_class("plaisante-new-round")
         self.new_deal_button.on_click(lambda _: self.new_deal())
         actions = widgets.HBox([self.new_deal_button]).add_class("plaisante-actions")
-        self.children = [widgets.HTML(STYLE), self.status, trick_area, yours, actions]
+        self.children = [widgets.HTML(game_style("tricks")), self.status, trick_area, yours,
+                         actions]
         self.render()
 
     # ----------------------------------------------------------------------- handlers
@@ -84,20 +86,10 @@ class TrickView(Table):
         self._act(self.table.start)
 
     def _act(self, action: Callable[[], Any], after: Any = None) -> None:
-        try:
-            action()
-            self.message.value = ""
-        except IllegalAction as rule:
-            self.message.value = focusable_text(f"⚠ {html.escape(str(rule))}")
-        except StudentCodeError as error:
-            self._stopped(error)
+        message = act(action)
+        self.message.value = focusable_text(message) if message else ""
         self.render()
         self._refocus(after)
-
-    def _stopped(self, error: StudentCodeError) -> None:
-        self.message.value = focusable_text(
-            f"⚠ Your code stopped the table ({html.escape(str(error))}). Fix step "
-            f"{error.step} and run its cells again.")
 
     def _refocus(self, card: Any) -> None:
         # A played card's button leaves the hand and would take the keyboard focus with it:
@@ -137,7 +129,7 @@ class TrickView(Table):
         try:
             self._render_hand()
         except StudentCodeError as error:  # your hand cannot be shown: say why, offer no card
-            self._stopped(error)
+            self.message.value = focusable_text(stopped_message(error))
             self._buttons = {}
             self.your_row.children = []
 

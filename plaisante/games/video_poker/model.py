@@ -12,22 +12,14 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from ..shell import IllegalAction, StudentCodeError, StudentParts
+from . import ASSIGNMENT
 from .rules import BET_STEP, HAND_SIZE, MAX_BET, MIN_BET
 
 ACTIONS = ("place_bet", "bet_max", "deal", "toggle_hold", "draw")
 
 
-class IllegalAction(Exception):
-    """The machine refused an action now (its ValueError's message names the rule)."""
-
-
-class StudentCodeError(Exception):
-    """The student's Machine raised something other than a rule's ValueError, or was left in
-    a state that cannot be shown; ``step`` is the step to fix."""
-
-    def __init__(self, message: str, step: int = 4) -> None:
-        super().__init__(message)
-        self.step = step
+STUDENT = StudentParts(ASSIGNMENT)
 
 
 @dataclass(frozen=True)
@@ -79,8 +71,8 @@ class MachinePlay:
         try:
             self.machine = machine_class(rng=random.Random(seed), path=path)
         except Exception as error:
-            raise StudentCodeError(f"Machine(rng=…, path={path!r}) raised "
-                                   f"{type(error).__name__}: {error}") from error
+            raise STUDENT.error("Machine", f"Machine(rng=…, path={path!r}) raised "
+                                f"{type(error).__name__}: {error}") from error
         self.state = self.read()
 
     def act(self, action: str, *args: Any) -> Snapshot:
@@ -93,8 +85,8 @@ class MachinePlay:
         except ValueError as rule:
             raise IllegalAction(str(rule)) from rule
         except Exception as error:
-            raise StudentCodeError(f"{action}() raised {type(error).__name__}: {error}"
-                                   ) from error
+            raise STUDENT.error("Machine", f"{action}() raised {type(error).__name__}: {error}"
+                                ) from error
         finally:
             self.state = self.read()
         return self.state
@@ -106,24 +98,30 @@ class MachinePlay:
         values: dict[str, Any] = {}
         for name in ("credits", "games", "bet", "cards", "held", "dealt", "name", "win"):
             if not hasattr(machine, name):
-                raise StudentCodeError(f"the machine has no attribute {name!r}")
+                raise STUDENT.error("Machine", f"the machine has no attribute {name!r}")
             values[name] = getattr(machine, name)
         values["notice"] = getattr(machine, "notice", None)
         for name in ("credits", "games", "bet", "win"):
             if type(values[name]) is not int or values[name] < 0:
-                raise StudentCodeError(f"machine.{name} is {values[name]!r}, not an int ≥ 0")
+                raise STUDENT.error("Machine",
+                                    f"machine.{name} is {values[name]!r}, not an int ≥ 0")
         cards, held = values["cards"], values["held"]
         if not isinstance(cards, list) or len(cards) not in (0, HAND_SIZE) or not all(
                 hasattr(card, "rank") and hasattr(card, "suit") for card in cards):
-            raise StudentCodeError(f"machine.cards is {cards!r:.120}, not 0 or {HAND_SIZE} cards")
+            raise STUDENT.error("Machine",
+                                f"machine.cards is {cards!r:.120}, not 0 or {HAND_SIZE} cards")
         if not isinstance(held, list) or len(held) != HAND_SIZE or not all(
                 type(flag) is bool for flag in held):
-            raise StudentCodeError(f"machine.held is {held!r:.120}, not {HAND_SIZE} bools")
+            raise STUDENT.error("Machine", f"machine.held is {held!r:.120}, not {HAND_SIZE} bools")
         if type(values["dealt"]) is not bool:
-            raise StudentCodeError(f"machine.dealt is {values['dealt']!r}, not a bool")
+            raise STUDENT.error("Machine", f"machine.dealt is {values['dealt']!r}, not a bool")
         for name in ("name", "notice"):
             if values[name] is not None and type(values[name]) is not str:
-                raise StudentCodeError(f"machine.{name} is {values[name]!r}, not a str or None")
+                raise STUDENT.error("Machine",
+                                    f"machine.{name} is {values[name]!r}, not a str or None")
         return Snapshot(credits=values["credits"], games=values["games"], bet=values["bet"],
                         cards=tuple(cards), held=tuple(held), dealt=values["dealt"],
                         name=values["name"], win=values["win"], notice=values["notice"])
+
+
+__all__ = ["ACTIONS", "MachinePlay", "Snapshot", "IllegalAction", "StudentCodeError"]

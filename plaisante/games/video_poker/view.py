@@ -20,8 +20,9 @@ import ipywidgets as widgets
 
 from ...card_widgets import chip, restyle
 from ...cards import label, spoken_name
-from ...style import STYLE
-from .model import IllegalAction, MachinePlay, Snapshot, StudentCodeError
+from ...style import game_style
+from ..shell import act
+from .model import MachinePlay, Snapshot
 from .rules import BETS, HAND_ORDER, HAND_SIZE, MAX_BET, MIN_BET, PAYS
 
 
@@ -85,8 +86,8 @@ class MachineView(widgets.VBox):
                                 self.draw_button]).add_class("plaisante-actions")
         actions.add_class("vp-actions")
         self.message = widgets.HTML().add_class("plaisante-message")
-        self.children = [widgets.HTML(STYLE), self.pay_table, self.status, self.cards_row,
-                         self.result, actions, self.message]
+        self.children = [widgets.HTML(game_style("video_poker")), self.pay_table, self.status,
+                         self.cards_row, self.result, actions, self.message]
         self._rendering = False
         notice = play.state.notice
         self.message.value = f"⚠ {html.escape(notice)}" if notice else ""
@@ -107,14 +108,7 @@ class MachineView(widgets.VBox):
         self.toggle(position)
 
     def _act(self, action: Callable[[], Any]) -> None:
-        try:
-            action()
-            self.message.value = ""
-        except IllegalAction as rule:
-            self.message.value = f"⚠ {html.escape(str(rule))}"
-        except StudentCodeError as error:
-            self.message.value = (f"⚠ Your Machine stopped ({html.escape(str(error))}). Fix step "
-                                  f"{error.step} and run its cells again.")
+        self.message.value = act(action, "Your Machine stopped")
         self.render()
 
     # ------------------------------------------------------------------------- render

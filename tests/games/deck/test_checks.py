@@ -136,3 +136,19 @@ def test_each_visible_buggy_deal_differs_from_a_correct_one_in_its_own_way() -> 
     with pytest.raises(IndexError):
         unchecked(hand("2♣ 3♣"), 3, 1)
     assert unchecked(hand("2♣ 3♣ 4♣"), 2) == reference.deal(hand("2♣ 3♣ 4♣"), 2)
+
+
+def test_a_shuffle_that_ignores_its_rng_is_told_in_one_short_line():
+    draws = iter(range(1, 100))
+
+    def shuffle(cards, rng):  # the random module, seeded anew on each call: not rng
+        random.Random(next(draws)).shuffle(cards)
+
+    with pytest.raises(checks.CheckFailed) as failure:
+        checks.check_shuffle(shuffle)
+    message = str(failure.value)
+    assert message.startswith("shuffle(new deck, random.Random(2024)) twice: expected the same "
+                              "order both times (use rng.randrange, not the random module), "
+                              "got [")
+    assert message.endswith("(52 cards each, first differing at [0])")
+    assert len(message) < 220 and message.count("♠") <= 6

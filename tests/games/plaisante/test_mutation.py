@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 #: Survivors: each mutant that no test can kill, and why it behaves as the reference does.
 EQUIVALENT: dict[str, str] = {

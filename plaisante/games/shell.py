@@ -1,0 +1,104 @@
+"""The shell every game shares, between the game's pure model and the student's parts: the two
+ways an action can fail, one way to call a student's part, and one way for a view to run an
+action and say how it went. Pure: no widget, no grading import.
+
+- ``IllegalAction``: the game's rules refuse the action now (the student did nothing wrong);
+  the message names the rule.
+- ``StudentCodeError``: one of the student's parts raised, or left the game in a state the
+  rules do not allow. It names the notebook step of that part, read from the game's
+  ``Assignment`` (``StudentParts.error``), so a step is never written twice.
+- ``StudentParts(assignment).calling(part, what)``: the block in which a model calls a part;
+  any exception from it becomes a ``StudentCodeError`` naming the step.
+- ``act(action, stopped)``: what a view runs on a click; it returns the message line to show.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from ..assignment import Assignment
+
+
+class IllegalAction(Exception):
+    """An action the game's rules do not allow now; the message names the rule (and, where
+    there is a choice, what is allowed)."""
+
+
+class StudentCodeError(Exception):
+    """A student's part raised, or left the game in a state its rules do not allow.
+
+    ``step`` (int) is the notebook step the part is written in, ``function`` (str) the name
+    shown to the student (the part, or one of its methods such as ``toggle_selection``) and
+    ``error`` the original exception (None when a rule of the game was broken). ``str()`` is
+    ``"step <step>, <function>: <message>"``. Build one with ``StudentParts.error`` so the step
+    comes from the assignment."""
+
+    def __init__(self, step: int, function: str, message: str,
+                 error: BaseException | None = None) -> None:
+        super().__init__(f"step {step}, {function}: {message}")
+        self.step, self.function, self.error = step, function, error
+
+
+@dataclass(frozen=True)
+class StudentParts:
+    """How a game's model reaches the student's parts of ``assignment``: the errors it raises
+    name the step ``assignment.step_of`` gives."""
+
+    assignment: Assignment
+
+    def error(self, part: str, message: str, error: BaseException | None = None, *,
+              function: str | None = None) -> StudentCodeError:
+        """Return the StudentCodeError for ``part`` (one of the assignment's parts) with
+        ``message``; ``function`` is the name shown when it is not the part itself (a method
+        of a student's class). Raises KeyError naming the parts for any other ``part``."""
+        return StudentCodeError(self.assignment.step_of(part), function or part, message, error)
+
+    @contextmanager
+    def calling(self, part: str, what: str, *, function: str | None = None) -> Iterator[None]:
+        """Run the block that calls the student's ``part``: an IllegalAction or a
+        StudentCodeError raised in it goes through unchanged; any other exception becomes
+        ``error(part, f"{what}: {type}: {message}")``, chained to it. ``what`` says what the
+        game was doing ("could not deal"). BaseException (an interrupt) goes through."""
+        step = self.assignment.step_of(part)  # a wrong part is the kit's bug: say so at once
+        try:
+            yield
+        except (IllegalAction, StudentCodeError):
+            raise
+        except Exception as error:
+            raise StudentCodeError(step, function or part,
+                                   f"{what}: {type(error).__name__}: {error}", error) from error
+
+
+def act(action: Callable[[], object], stopped: str = "Your code stopped the table") -> str:
+    """Run a view's ``action`` (a click) and return the message line to show, as HTML with
+    every text from the game or the student's code escaped: ``""`` when it went through,
+    ``"⚠ <the rule>"`` for an IllegalAction and ``"⚠ <stopped> (step N, part: …). Fix step N
+    and run its cells again."`` for a StudentCodeError. Any other exception (the kit's own
+    bug) goes through."""
+    try:
+        action()
+    except IllegalAction as rule:
+        return f"⚠ {html.escape(str(rule))}"
+    except StudentCodeError as error:
+        return stopped_message(error, stopped)
+    return ""
+
+
+def stopped_message(error: StudentCodeError, stopped: str = "Your code stopped the table") -> str:
+    """Return the HTML line for ``error`` that ``act`` shows (``stopped`` is its opening
+    words, e.g. "Your Machine stopped")."""
+    return (f"⚠ {html.escape(stopped)} ({html.escape(str(error))}). Fix step {error.step} and "
+            "run its cells again.")
+
+
+def short(value: object, limit: int = 120) -> str:
+    """Return ``repr(value)`` cut to ``limit`` characters (the last one "…"), or
+    ``"<unprintable: …>"`` when that repr raises (a student's object may)."""
+    try:
+        text = repr(value)
+    except Exception as error:
+        text = f"<unprintable: {error!r}>"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
