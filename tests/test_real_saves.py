@@ -1,4 +1,4 @@
-"""Submissions as students really save them (issue 11): a notebook re-downloaded as
+"""Submissions as students really save them: a notebook re-downloaded as
 ``plaisante (1).ipynb``, and one saved by an editor that replaced every code cell's metadata
 with its own (``{"vscode": {"languageId": "python"}}``), are graded as the work they are and
 flagged by name for what was unusual.

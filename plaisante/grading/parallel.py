@@ -1,4 +1,4 @@
-"""Grade a whole class in parallel: on every core of this machine, or on a Dask cluster (issue 5).
+"""Grade a whole class in parallel: on every core of this machine, or on a Dask cluster.
 
     from plaisante.grading.parallel import grade_parallel
 
@@ -6,7 +6,7 @@
     results = grade_parallel(root, "deck", scheduler="tcp://10.0.0.5:8786")  # a Dask cluster
 
 Each submission is one task: ``plaisante.grading.grade_submission`` (the sandboxed grading of
-issue 4) run in a worker process, one submission per worker at a time.
+one submission) run in a worker process, one submission per worker at a time.
 
 * Without a scheduler address the workers are ``workers`` processes of this machine (default:
   every core this process may run on), forked from this one once its grading code is
