@@ -1,4 +1,4 @@
-"""How fast a class is graded: serial nbgrader, ``plaisante grade``, and the floor (issue 5).
+"""How fast a class is graded: serial nbgrader, ``plaisante grade``, and the floor.
 
     python bench/grading.py [--submissions N] [--workers W] [--keep]
 

@@ -1,4 +1,4 @@
-"""How fast the presenter view's x-ray follows a click in the browser (issue 12's 100 ms goal).
+"""How fast the presenter view's x-ray follows a click in the browser (the goal: 100 ms).
 
     python bench/presenter.py [--clicks 20]
 

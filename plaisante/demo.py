@@ -1,4 +1,4 @@
-"""The lecture-hall demo (issue 12): an assignment's presenter view on the reference solution or
+"""The lecture-hall demo: an assignment's presenter view on the reference solution or
 on a student's submitted functions (run in the grader's sandbox, ``plaisante.grading.live``),
 or the gate's checklist when a step fails. ``plaisante demo [ID] [--student S]`` opens it in
 Voila, full screen; a notebook calls ``show(ID)``."""

@@ -1,4 +1,4 @@
-"""What an instructor reads about a class (issue 11): ``scores``, ``export`` (per-step and LMS
+"""What an instructor reads about a class: ``scores``, ``export`` (per-step and LMS
 layouts), ``roster import`` and the class report, on the samples plus a broken file that
 reached the submitted folder as nbgrader's collect would put it there; and ``submit``, which
 refuses that file before it is collected.

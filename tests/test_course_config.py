@@ -1,4 +1,4 @@
-"""plaisante grade follows the course's nbgrader_config.py, as nbgrader autograde does (issue 8):
+"""plaisante grade follows the course's nbgrader_config.py, as nbgrader autograde does:
 the cell time limit (``c.Execute.timeout``) and late penalties (the due date in the gradebook,
 ``c.LateSubmissionPlugin.penalty_method``); ``plaisante submit`` stamps the time."""
 

@@ -1,4 +1,4 @@
-"""Every assignment of the course is one unit (issue 9): its description, its notebooks, its
+"""Every assignment of the course is one unit: its description, its notebooks, its
 samples and manifest agree, the committed files are what the tools make, and no code outside an
 assignment's own folder names it."""
 

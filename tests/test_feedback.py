@@ -1,4 +1,4 @@
-"""Feedback keeps no text a submission could write: the ROT13 history leak (issue 4)."""
+"""Feedback keeps no text a submission could write: the ROT13 history leak."""
 
 import codecs
 

@@ -1,4 +1,4 @@
-"""README.md's first block sets the kit up on a fresh clone (issue 17).
+"""README.md's first block sets the kit up on a fresh clone.
 
 A newcomer runs the two commands of README.md's first fenced block and nothing else, so a
 missing install step must fail here, not on their machine.

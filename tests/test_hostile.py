@@ -1,18 +1,18 @@
-"""Hostile and broken submissions against the sandboxed grader (SPEC §5, issues 4 and 8).
+"""Hostile and broken submissions against the sandboxed grader (SPEC §5).
 
 One batch, graded once per module in a temporary copy of the course, **as an ordinary user**
 (``grader_user``: the system user ``plaisante-grader`` when the suite runs as root, else the
 suite's own user), so the sandbox runs without root: a victim with full marks (through
-``plaisante grade``), then every kind of ``hostile/corpus.py`` (two at a time, as issue 5's
+``plaisante grade``), then every kind of ``hostile/corpus.py`` (two at a time, as the grading
 pool would; the output floods alone, each in a child process whose peak memory is measured),
 then ``record`` and ``plaisante feedback``. A few later tests grade as root when the suite runs
 as root, so the root path (throw-away user ids) is covered too.
 
-Each kind's total, status and reason are asserted, each trick of issue 8 scores as the same
-code without it, and everything that must stay untouched is asserted too: the gradebook while
-grading runs, the solutions, the victim's files and scores, the owner, mode and content of
-canaries outside the sandbox; no process of any submission survives; the batch ends within a
-bound; the grader's memory stays under its bound.
+Each kind's total, status and reason are asserted, each verdict forged in the kernel scores as
+the same code without it, and everything that must stay untouched is asserted too: the
+gradebook while grading runs, the solutions, the victim's files and scores, the owner, mode and
+content of canaries outside the sandbox; no process of any submission survives; the batch ends
+within a bound; the grader's memory stays under its bound.
 """
 
 from __future__ import annotations
@@ -263,7 +263,7 @@ def test_each_kind_ends_as_expected(batch, kind):
 
 @pytest.mark.parametrize("kind", sorted(SAME_AS))
 def test_each_trick_scores_as_the_same_code_without_it(batch, kind):
-    """Issue 8: the kernel can only choose what its parts return; a trick that prints, patches
+    """The kernel can only choose what its parts return; a trick that prints, patches
     or installs something in the kernel earns what the same code without it earns."""
     trick, plain = batch["results"][kind], batch["results"][SAME_AS[kind]]
     assert (trick.status, trick.total) == (plain.status, plain.total), trick.reasons
@@ -300,7 +300,7 @@ def test_no_file_outside_the_sandbox_changes_owner_or_content(batch):
 
 
 def test_the_batch_was_graded_by_an_ordinary_user_in_an_ascii_locale_too(batch):
-    """Issue 8: no root needed; the non-UTF-8 kind really ran under an ASCII locale."""
+    """No root needed; the non-UTF-8 kind really ran under an ASCII locale."""
     assert grader_uid() != 0
     assert set(batch["encodings"].values()) <= {"ANSI_X3.4-1968", "ascii", "US-ASCII"}
 
@@ -437,7 +437,7 @@ def test_a_slow_notebook_is_cut_at_the_submission_time_limit(batch):
 
 
 def test_cells_run_again_after_a_restart_stop_at_the_submission_time_limit(batch):
-    """Found by the attack review of issue 16: cells that stall only when run again after a
+    """Found by an attack review: cells that stall only when run again after a
     restart (a counter the test cells' single calls raise) and a kernel that dies at the end. The
     rerun stops at the notebook's 8 s instead of giving each of 30 cells a second more."""
     root = batch["root"]
@@ -478,7 +478,7 @@ def test_a_cpu_hog_is_stopped_by_the_cpu_limit(batch):
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the root path: the batch already ran as a user")
 def test_as_root_the_connection_file_links_change_nothing_outside_either(batch):
-    """Issue 8: as root too (kernels under throw-away uids) nothing outside the sandbox changes;
+    """As root too (kernels under throw-away uids) nothing outside the sandbox changes;
     there the sockets folder is locked once the kernel has made its sockets, so the swap itself
     is refused (PermissionError in the student's cell), the kernel lives on, and the work
     keeps its full marks."""
@@ -541,7 +541,7 @@ def test_validate_agrees_with_grading(batch, validations, kind):
 
 
 def test_a_bad_timestamp_flags_one_submission_and_the_batch_goes_on(tmp_path):
-    """Issue 8: a timestamp.txt reading words, in one of five submissions, is flagged with a
+    """A timestamp.txt reading words, in one of five submissions, is flagged with a
     reason naming the timestamp; the other four are graded, and all five are recorded."""
     root = tmp_path / "course"
     root.mkdir()

@@ -1,4 +1,4 @@
-"""A student's submission live for the demo (``plaisante demo ID --student S``, issue 12): its
+"""A student's submission live for the demo (``plaisante demo ID --student S``): its
 cells run in the grading sandbox and its parts answer the judge's requests, so the gate and the
 presenter run here on the student's code without it running here."""
 

@@ -1,5 +1,5 @@
 """A failing check in the notebook shows the test cell's line, the student's line that raised
-and the check's message, not a traceback through the kit's frames (issue 10). Run in a real
+and the check's message, not a traceback through the kit's frames. Run in a real
 kernel: the starter's own setup and visible test cells, with a wrong answer."""
 
 from __future__ import annotations

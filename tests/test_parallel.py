@@ -1,4 +1,4 @@
-"""Grading a class in parallel gives exactly the scores of serial grading (issue 5).
+"""Grading a class in parallel gives exactly the scores of serial grading.
 
 Every Plaisante sample (``assignments/samples/plaisante``) is submitted to a temporary copy of
 the course and graded three ways, sandbox on: serially (``grade(workers=1)``), by ``plaisante grade

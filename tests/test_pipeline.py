@@ -1,4 +1,4 @@
-"""The real nbgrader CLI on the samples, in a temporary copy of the course (SPEC §5, issue 2).
+"""The real nbgrader CLI on the samples, in a temporary copy of the course (SPEC §5).
 
 release (generate_assignment) → submit → autograde → generate_feedback → export, then every
 sample's per-step scores are read from the gradebook and compared with the manifest.

@@ -1,4 +1,4 @@
-"""Submissions as students really save them (issue 11): a notebook re-downloaded as
+"""Submissions as students really save them: a notebook re-downloaded as
 ``plaisante (1).ipynb``, and one saved by an editor that replaced every code cell's metadata
 with its own (``{"vscode": {"languageId": "python"}}``), are graded as the work they are and
 flagged by name for what was unusual.
@@ -114,10 +114,10 @@ def test_both_are_graded_to_the_samples_score_and_flagged_by_name(tmp_path):
 
 
 def test_submit_tells_the_assignment_of_a_vscode_save_from_its_locked_cells(tmp_path):
-    from plaisante.cli import _assignment_of
+    from plaisante.commands.submit import assignment_of
 
     saved = vscode_saved(NOTEBOOK, tmp_path / "mine.ipynb")
-    assert _assignment_of(CourseLayout(ROOT), saved, None) == ASSIGNMENT
+    assert assignment_of(CourseLayout(ROOT), saved, None) == ASSIGNMENT
 
 
 @pytest.mark.parametrize("text, said", [

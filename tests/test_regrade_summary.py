@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from plaisante.cli import regrade_summary
+from plaisante.commands.regrade import regrade_summary
 
 
 def test_unchanged_scores_are_not_counted_as_score_changes():

@@ -13,7 +13,7 @@ import pytest
 from course_cli import cli as run
 from course_cli import new_course
 
-from plaisante.cli import only_students
+from plaisante.commands.feedback import only_students
 from plaisante.course import CourseLayout
 
 ROOT = Path(__file__).resolve().parents[1]

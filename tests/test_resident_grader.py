@@ -1,4 +1,4 @@
-"""The resident grader (issue 16): with ``plaisante grader`` running, ``plaisante grade ID
+"""The resident grader: with ``plaisante grader`` running, ``plaisante grade ID
 --student S`` hands the submission to it; the scores, the gradebook and the table are those of
 grading without it, a bad request gets ``grade``'s own error and the grader goes on, a command
 from other kit code is refused (it then grades by itself), and no other user reaches it.

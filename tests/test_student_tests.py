@@ -1,4 +1,4 @@
-"""Students' own tests (issue 10): run on the reference and on buggy versions, each call of an
+"""Students' own tests: run on the reference and on buggy versions, each call of an
 implementation routed from the kernel to the grader (a threaded loopback stands in for the
 kernel's stdin channel here)."""
 

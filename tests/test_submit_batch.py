@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from plaisante import cli
+from plaisante import course as kit_course
 from plaisante.course import CourseLayout
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,13 +71,13 @@ def test_any_error_while_submitting_one_notebook_refuses_only_that_one(course, t
     batch.mkdir()
     for name in ("ada", "ben", "cy"):
         shutil.copy(GOOD, batch / f"{name}.ipynb")
-    submit = cli.course.submit_files
+    submit = kit_course.submit_files
 
     def failing(files, student, *args, **kwargs):
         if student == "ben":
             raise RuntimeError("disk on fire\nsecond line")
         return submit(files, student, *args, **kwargs)
-    monkeypatch.setattr(cli.course, "submit_files", failing)
+    monkeypatch.setattr(kit_course, "submit_files", failing)
     assert cli.main(["--course", str(course), "submit", str(batch)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert (f"ben: refused ({batch / 'ben.ipynb'}): could not be submitted "

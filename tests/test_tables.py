@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from plaisante import cli
+from plaisante.commands import grade as grade_verb
 from plaisante.grading.report import table
 from plaisante.grading.result import SubmissionResult
 from plaisante.scores import Row
@@ -51,11 +51,11 @@ def test_a_table_that_cannot_be_drawn_never_stops_grading_the_next_assignment(
         if assignment == "a":
             raise RuntimeError("the table could not be drawn")
         return 0
-    monkeypatch.setattr(cli, "_grade", grade)
-    monkeypatch.setattr(cli, "chosen", lambda layout, asked: ["a", "b"])
+    monkeypatch.setattr(grade_verb, "grade_assignment", grade)
+    monkeypatch.setattr(grade_verb, "chosen", lambda layout, asked: ["a", "b"])
     args = argparse.Namespace(command="grade", assignments=["a", "b"], student=None,
                               course=tmp_path)
-    status = cli._run(args)
+    status = grade_verb.run(args)
     assert graded == ["a", "b"] and status == 2
     assert "plaisante grade: a: RuntimeError: the table could not be drawn" in \
         capsys.readouterr().err
@@ -78,7 +78,7 @@ def test_grade_says_the_work_is_graded_when_only_its_table_fails(tmp_path, monke
     monkeypatch.setattr(report, "table", broken)
     args = argparse.Namespace(student=None, cell_timeout=1.0, timeout=60.0, no_sandbox=True,
                               workers=1, scheduler=None)
-    assert cli._grade(tmp_path, "plaisante", args) == 0
+    assert grade_verb.grade_assignment(tmp_path, "plaisante", args) == 0
     assert "plaisante is graded (see `plaisante scores plaisante`), but its table could not " \
         "be drawn: ValueError: no table" in capsys.readouterr().err
 

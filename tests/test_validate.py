@@ -1,4 +1,4 @@
-"""`plaisante validate`: what a student is told before handing in (issue 10)."""
+"""`plaisante validate`: what a student is told before handing in."""
 
 from __future__ import annotations
 

@@ -101,7 +101,7 @@ def lab_round(page, lab, out: Path) -> None:
 
 
 def lab_round_narrow(page, lab, out: Path) -> None:
-    """The round in narrow windows (issue 11), at the bottom of the table where the buttons are."""
+    """The round in narrow windows, at the bottom of the table where the buttons are."""
     from playwright.sync_api import expect
 
     from plaisante import reference

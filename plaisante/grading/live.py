@@ -1,5 +1,5 @@
-"""A student's submitted parts, live for the lecture-hall demo (``plaisante demo ID --student S``,
-issue 12): the submission's cells run in the grader's sandbox (bubblewrap, the same limits; as
+"""A student's submitted parts, live for the lecture-hall demo (``plaisante demo ID --student S``):
+the submission's cells run in the grader's sandbox (bubblewrap, the same limits; as
 root a throw-away uid), in a plain process (``plaisante.live_oracle``), and every call of a part
 is a judge request over a pipe. This process gets plain data and ``Remote`` handles, exactly as
 the judge does (``plaisante.grading.judge``), so the gate's checks and the presenter view run

@@ -1,4 +1,4 @@
-"""Grade a whole class in parallel: on every core of this machine, or on a Dask cluster (issue 5).
+"""Grade a whole class in parallel: on every core of this machine, or on a Dask cluster.
 
     from plaisante.grading.parallel import grade_parallel
 
@@ -6,7 +6,7 @@
     results = grade_parallel(root, "deck", scheduler="tcp://10.0.0.5:8786")  # a Dask cluster
 
 Each submission is one task: ``plaisante.grading.grade_submission`` (the sandboxed grading of
-issue 4) run in a worker process, one submission per worker at a time.
+one submission) run in a worker process, one submission per worker at a time.
 
 * Without a scheduler address the workers are ``workers`` processes of this machine (default:
   every core this process may run on), forked from this one once its grading code is
@@ -37,7 +37,7 @@ from pathlib import Path
 
 from .collector import Collector
 from .result import Limits, SubmissionResult
-from .run import submitted_among
+from .run import DEFAULT_LIMITS, grade_submission, record, submitted_among
 from .worker import Grader
 
 
@@ -91,3 +91,26 @@ def grade_parallel(root: Path, assignment: str,
     finally:
         collector.close()
     return [collector.results[student] for student in chosen]
+
+
+def grade(root: Path, assignment: str, students: Iterable[str] | None = None, *,
+          limits: Limits = DEFAULT_LIMITS, sandbox: bool = True, workers: int = 1
+          ) -> list[SubmissionResult]:
+    """Grade ``students`` (default: every submitted student) and record the results; return
+    them in student order.
+
+    ``workers == 1`` grades one after another in this process (``grade_submission`` each,
+    then ``record`` once); ``workers > 1`` is ``grade_parallel`` on that many worker
+    processes. Raises ValueError for ``workers < 1`` or an unknown student.
+    """
+    root = Path(root).resolve()
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive int, got {workers!r}")
+    chosen = submitted_among(root, assignment, students)
+    if workers > 1:
+        return grade_parallel(root, assignment, chosen, limits=limits, sandbox=sandbox,
+                              workers=workers)
+    results = [grade_submission(root, student, assignment, limits=limits, sandbox=sandbox)
+               for student in chosen]
+    record(root, results, assignment)
+    return results

@@ -6,6 +6,7 @@ one coordinator that writes the gradebook (``plaisante.grading.record``).
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -103,7 +104,7 @@ class SubmissionResult:
     * ``timestamp``: the submission's timestamp.txt content, if any and if it is a date
       (recorded in the gradebook); one that is not a date is flagged and left out.
     * ``submission_sha256``: the sha256 of the submitted notebook and its timestamp.txt as
-      they were when grading began (``submission.submission_digest``): a result whose
+      they were when grading began (``submission_digest``): a result whose
       submission was replaced since is neither published nor recorded.
     """
 
@@ -138,8 +139,6 @@ class SubmissionResult:
     def still_current(self, submitted_dir: Path, assignment: str) -> bool:
         """Return False, flagging this result, when the submission in ``submitted_dir`` is no
         longer the one it graded (replaced while it was being graded); True otherwise."""
-        from .submission import submission_digest
-
         if self.submission_sha256 is None or \
                 submission_digest(submitted_dir, assignment) == self.submission_sha256:
             return True
@@ -151,3 +150,19 @@ class SubmissionResult:
         if reason not in self.reasons:
             self.reasons.append(reason)
         self.status = "flagged"
+
+
+def submission_digest(submitted_dir: Path, assignment: str) -> str | None:
+    """Return the sha256 (hex) of the submitted notebook and timestamp.txt in
+    ``submitted_dir`` (None when the notebook cannot be read): what tells a resubmission
+    apart (``SubmissionResult.still_current``)."""
+    digest = hashlib.sha256()
+    try:
+        digest.update((submitted_dir / f"{assignment}.ipynb").read_bytes())
+    except OSError:
+        return None
+    try:
+        digest.update(b"\0" + (submitted_dir / "timestamp.txt").read_bytes())
+    except OSError:
+        pass
+    return digest.hexdigest()

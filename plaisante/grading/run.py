@@ -1,5 +1,7 @@
-"""Grade submissions: one at a time in a sandbox (``grade_submission``), then record the results
-in the course gradebook from one process (``record``); ``grade`` does both for a class."""
+"""Grade one submission in a sandbox (``grade_submission``), record results in the course
+gradebook from one process (``record``), and tell whose submissions there are
+(``submitted_among``). ``parallel.grade`` and ``parallel.grade_parallel`` do both for a
+class."""
 
 from __future__ import annotations
 
@@ -69,29 +71,3 @@ def record(root: Path, results: Iterable[SubmissionResult], assignment: str) -> 
     from .gradebook import record_results
 
     record_results(Path(root).resolve(), list(results), assignment)
-
-
-def grade(root: Path, assignment: str, students: Iterable[str] | None = None, *,
-          limits: Limits = DEFAULT_LIMITS, sandbox: bool = True, workers: int = 1
-          ) -> list[SubmissionResult]:
-    """Grade ``students`` (default: every submitted student) and record the results; return
-    them in student order.
-
-    ``workers == 1`` grades one after another in this process. ``workers > 1`` is handed to
-    ``plaisante.grading.parallel.grade_parallel(root, assignment, students, limits=…,
-    sandbox=…, workers=…)`` (issue 5), which must call ``grade_submission`` per student and
-    ``record`` once. Raises ValueError for ``workers < 1`` or an unknown student.
-    """
-    root = Path(root).resolve()
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be a positive int, got {workers!r}")
-    chosen = submitted_among(root, assignment, students)
-    if workers > 1:
-        from .parallel import grade_parallel  # issue 5
-
-        return grade_parallel(root, assignment, chosen, limits=limits, sandbox=sandbox,
-                              workers=workers)
-    results = [grade_submission(root, student, assignment, limits=limits, sandbox=sandbox)
-               for student in chosen]
-    record(root, results, assignment)
-    return results

@@ -1,6 +1,6 @@
 """The resident grader: ``plaisante grader`` keeps one course's grading code imported and its
 grading worker warm, and ``plaisante grade ID --student S`` hands it the submission instead of
-starting all that itself (issue 16: a submission graded and recorded in under 1.5 s).
+starting all that itself: a submission graded and recorded in under 1.5 s.
 
 Both ends of one local socket:
 

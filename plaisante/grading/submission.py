@@ -14,7 +14,7 @@ import sys
 import tempfile
 import time
 import warnings
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +27,9 @@ from . import sandbox as sb
 from .autograde import assignment_facts, autograde, seconds_late, write_notebook
 from .execute import is_setup
 from .handed_in import chosen_notebook, data_files, lms_late
+from .kernel_manager import SandboxKernelManager
 from .notebook_check import Unreadable, read_submission, sanitize
-from .result import Limits, SubmissionResult
+from .result import Limits, SubmissionResult, submission_digest
 
 TMP_PREFIX = "plaisante-grade-"
 
@@ -101,6 +102,37 @@ def student_names(release: nbformat.NotebookNode) -> list[str]:
 
 # ------------------------------------------------------------------------------ grading one
 
+@dataclass(frozen=True)
+class Job:
+    """One submission's grading, as ``grade_one`` sets it up: everything the notebook's run
+    in memory (``_grade_in_memory``) and its kernel's settings (``_kernel_config``) need.
+
+    ``facts``: the assignment's ``autograde.AssignmentFacts`` (points, test sources, due
+    date); ``uid``: the user id the kernel runs as (a throw-away one when sandboxed as root,
+    else 0: the grader's own); ``zygote``: the worker's ``zygote.Zygote`` that forks the
+    kernel, or None for a kernel started on its own; ``instructor``: the course's nbgrader
+    config without the grader's own sections (``config_of``); ``setup_sources`` and
+    ``student_names``: the release's (``setup_sources``, ``student_names``);
+    ``data_files``: {name: path} of the submission's data files; ``work``: a temporary
+    folder of this grading's own; ``submitted_dir`` and ``out_dir``: the submission's
+    folder and the folder its autograded notebook is published to.
+    """
+
+    student: str
+    facts: Any
+    limits: Limits
+    sandbox: bool
+    uid: int
+    zygote: Any
+    instructor: Config
+    setup_sources: tuple[str, ...]
+    student_names: tuple[str, ...]
+    data_files: dict[str, Path]
+    work: Path
+    submitted_dir: Path
+    out_dir: Path
+
+
 def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
               sandbox: bool, submitted_dir: Path | None = None,
               out_dir: Path | None = None) -> SubmissionResult:
@@ -124,13 +156,12 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
     uid = zygote.uid if zygote is not None else (sb.pick_uid() if sandbox else 0)
     try:  # the course's own set-up: a problem here stops the run, it is no student's fault
         facts = assignment_facts(root, assignment)
-        points, tests = facts.points, facts.test_sources
+        points = facts.points
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
     result.cell_scores = {grade_id: 0.0 for grade_id in points}
     result.max_total = sum(points.values())
-    judge: dict[str, Any] = {}
     try:
         result.timestamp = read_timestamp(submitted_dir / "timestamp.txt", result)
         # before anything can fail: work that cannot be graded is still as late as it is
@@ -155,11 +186,11 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
         data = data_files(submitted_dir)
         if data.reason:
             result.flag(data.reason)
-        judge["data_files"] = data.files
-        judge.update({"test_sources": tests, "student_names": list(names),
-                      "setup_sources": list(setup)})
-        _grade_in_memory(work, student, facts, clean.notebook, result, limits, sandbox, uid,
-                         judge, config_of(root), zygote, (submitted_dir, out_dir))
+        job = Job(student=student, facts=facts, limits=limits, sandbox=sandbox, uid=uid,
+                  zygote=zygote, instructor=config_of(root), setup_sources=tuple(setup),
+                  student_names=tuple(names), data_files=dict(data.files), work=work,
+                  submitted_dir=submitted_dir, out_dir=out_dir)
+        _grade_in_memory(job, clean.notebook, result)
     except Exception as error:  # noqa: BLE001  the grader's own failure: flag, never stop a batch
         result.flag(f"grader error: {type(error).__name__}: {error}")
     finally:
@@ -175,21 +206,6 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
         result.total = round(max(0.0, sum(result.cell_scores.values()) - result.late_penalty), 6)
         result.seconds = round(time.monotonic() - started, 3)
     return result
-
-
-def submission_digest(submitted_dir: Path, assignment: str) -> str | None:
-    """Return the sha256 of the submitted notebook and timestamp.txt in ``submitted_dir``
-    (None when the notebook cannot be read): what tells a resubmission apart."""
-    digest = hashlib.sha256()
-    try:
-        digest.update((submitted_dir / f"{assignment}.ipynb").read_bytes())
-    except OSError:
-        return None
-    try:
-        digest.update(b"\0" + (submitted_dir / "timestamp.txt").read_bytes())
-    except OSError:
-        pass
-    return digest.hexdigest()
 
 
 def warm_up(root: Path, assignment: str, *, limits: Limits, sandbox: bool) -> None:
@@ -251,37 +267,37 @@ def _zygote(limits: Limits, modules: tuple[str, ...]) -> Any:
 _SAID_NO_ZYGOTE = False
 
 
-def _kernel_config(config: Config, limits: Limits, sandbox: bool, uid: int,
-                   judge: dict[str, Any], incidents: Path, scratch: Path, sockets: Path,
-                   zygote: Any) -> None:
-    """Set, in ``config``, how ``JudgedExecute`` runs the notebook and how its
-    ``SandboxKernelManager`` starts the kernel (``judge``: its test_sources, setup_sources and
-    student_names)."""
+def _kernel_config(config: Config, job: Job, incidents: Path, scratch: Path,
+                   sockets: Path) -> None:
+    """Set, in ``config``, how ``JudgedExecute`` runs ``job``'s notebook (its limits, the
+    judge's test and setup sources and the student's names, the file ``incidents`` it writes
+    to) and how its ``SandboxKernelManager`` starts the kernel (in ``scratch``, talking over
+    ``sockets``)."""
     execute = config.JudgedExecute
-    execute.kernel_manager_class = sb.SandboxKernelManager
+    execute.kernel_manager_class = SandboxKernelManager
     execute.kernel_name = "python3"
+    limits = job.limits
     execute.timeout = max(1, int(limits.cell_seconds))
     execute.submission_seconds = float(limits.submission_seconds)
     execute.output_bytes = int(limits.output_bytes)
     execute.incident_file = str(incidents)
-    data = judge.get("data_files", {})
-    for name, value in judge.items():
-        if name != "data_files":
-            setattr(execute, name, value)
+    execute.test_sources = job.facts.test_sources
+    execute.setup_sources = list(job.setup_sources)
+    execute.student_names = list(job.student_names)
     execute.extra_arguments = ["--HistoryManager.hist_file=:memory:",
-                               *_data_arguments(data, scratch, sockets, sandbox)]
+                               *_data_arguments(job.data_files, scratch, sockets, job.sandbox)]
     execute.shutdown_kernel = "immediate"
     execute.store_widget_state = False  # widget messages would escape the output allowance
     manager = config.SandboxKernelManager
-    manager.sandbox_enabled = 1 if sandbox else 0
+    manager.sandbox_enabled = 1 if job.sandbox else 0
     manager.sandbox_work_dir = str(scratch)
     manager.sandbox_socket_dir = str(sockets)
-    manager.sandbox_uid = uid
+    manager.sandbox_uid = job.uid
     manager.sandbox_limits = asdict(limits)
     manager.sandbox_extra_env = {"NBGRADER_EXECUTION": "autograde"}
-    if zygote is not None:
+    if job.zygote is not None:
         manager.sandbox_zygote = 1
-        manager.sandbox_preload = list(zygote.modules)
+        manager.sandbox_preload = list(job.zygote.modules)
 
 
 def _data_arguments(files: dict[str, Path], scratch: Path, sockets: Path,
@@ -322,15 +338,13 @@ def _read_incidents(incidents: Path, result: SubmissionResult) -> None:
                 result.flag(entry["text"])
 
 
-def _grade_in_memory(work: Path, student: str, facts: Any, notebook: nbformat.NotebookNode,
-                     result: SubmissionResult, limits: Limits, sandbox: bool, uid: int,
-                     judge: dict[str, Any], instructor: Config, zygote: Any,
-                     folders: tuple[Path, Path]) -> None:
-    """Autograde ``notebook`` in memory (``autograde.autograde``), put its scores and late
-    penalty in ``result`` and publish the autograded notebook to the second of ``folders``
-    (the submitted folder, then the autograded one), unless the submission was replaced
-    meanwhile."""
-    submitted_dir, out_dir = folders
+def _grade_in_memory(job: Job, notebook: nbformat.NotebookNode,
+                     result: SubmissionResult) -> None:
+    """Autograde ``notebook`` (``job``'s submission, sanitized) in memory
+    (``autograde.autograde``), put its scores and late penalty in ``result`` and publish the
+    autograded notebook to ``job.out_dir``, unless the submission in ``job.submitted_dir``
+    was replaced meanwhile."""
+    submitted_dir, out_dir, zygote, work = job.submitted_dir, job.out_dir, job.zygote, job.work
     if zygote is not None:
         scratch, sockets = zygote.work_dir, zygote.sockets
     else:
@@ -340,14 +354,15 @@ def _grade_in_memory(work: Path, student: str, facts: Any, notebook: nbformat.No
         sockets.mkdir()
     incidents = work / "incidents.jsonl"
     config = Config()
-    config.merge(instructor)  # the instructor's settings (late penalties, Execute.timeout…)
+    config.merge(job.instructor)  # the instructor's settings (late penalties, Execute.timeout…)
     config.OverwriteCells.add_missing_cells = True
-    _kernel_config(config, limits, sandbox, uid, judge, incidents, scratch, sockets, zygote)
-    assignment = facts.assignment
+    _kernel_config(config, job, incidents, scratch, sockets)
+    assignment = job.facts.assignment
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            done = autograde(notebook, facts, student, result.timestamp, config, str(scratch))
+            done = autograde(notebook, job.facts, job.student, result.timestamp, config,
+                             str(scratch))
     except Exception as error:  # noqa: BLE001  nbgrader refused the notebook: flag it
         detail = str(error).strip().splitlines()[0] if str(error).strip() else ""
         result.flag(f"nbgrader could not autograde this notebook: {type(error).__name__}"

@@ -1,4 +1,4 @@
-"""Shared machinery for driving JupyterLab and Voila in headless Chromium (issue 3).
+"""Shared machinery for driving JupyterLab and Voila in headless Chromium.
 
 Used by the browser tests (``tests/browser``), ``bench/browser.py`` and
 ``bench/screenshots.py``. Recipe: ``../shared/guides/browser-testing.md`` — Debian's chromium
@@ -415,7 +415,7 @@ def discard(table: Table, positions: list[int]) -> None:
 
 
 def play_whole_round(page: Any, table: Table, ref: Any) -> list[int]:
-    """Play a whole round by clicking, checking every rule the view shows (issue 3).
+    """Play a whole round by clicking, checking every rule the view shows.
 
     Select five, a sixth is refused, deselect one, select one more by keyboard (Tab, Enter);
     Play; four discards (then Discard is disabled); three more hands; the round-over panel's

@@ -1,4 +1,4 @@
-"""The lecture-hall demo in Voila (issue 12): ``plaisante demo plaisante`` at 1920×1080 and
+"""The lecture-hall demo in Voila: ``plaisante demo plaisante`` at 1920×1080 and
 1280×720, measured (card width, the x-ray's type size, nothing to scroll), then five cards
 selected by click and the x-ray's counts, check answers and score compared with the
 reference solution's; on a student's submission, the presenter, the checklist of a failing

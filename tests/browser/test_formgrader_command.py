@@ -1,4 +1,4 @@
-"""``plaisante formgrader`` (issue 11): JupyterLab on the course opens on nbgrader's formgrader,
+"""``plaisante formgrader``: JupyterLab on the course opens on nbgrader's formgrader,
 the students appear with the roster's names, and the server logs no CRITICAL line (the exchange
 is the course's own) while the formgrader and JupyterLab's assignment list are used.
 

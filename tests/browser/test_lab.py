@@ -1,4 +1,4 @@
-"""The round and the gate in a real JupyterLab, driven by clicks in headless Chromium (issue 3)."""
+"""The round and the gate in a real JupyterLab, driven by clicks in headless Chromium."""
 
 from __future__ import annotations
 

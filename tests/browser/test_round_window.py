@@ -1,4 +1,4 @@
-"""The round in narrow JupyterLab windows and played with the keyboard alone (issue 11).
+"""The round in narrow JupyterLab windows and played with the keyboard alone.
 
 At 800 px (file browser open and closed) and 600 px wide, 720 px high: every card and button
 lies inside the notebook, fully in view once scrolled to, and takes a click. A whole round is

@@ -229,7 +229,7 @@ for path in ["{ROOT}/assignments/gradebook.db", "../../gradebook.db", "../../../
 """
 # A kernel forked by the zygote shares its sandbox with the next submission's kernels: it
 # plants an IPython config that flips every bool its parts answer (and fills /dev), which the
-# next kernels of its worker would load. Their root and /dev are read-only (issue 16 review).
+# next kernels of its worker would load. Their root and /dev are read-only.
 PLANT_FOR_THE_NEXT = """\
 import os
 _payload = "import plaisante.oracle as _o\\n_a = _o.answer\\n" \\
@@ -333,7 +333,7 @@ SUITS_PRINT = 'print("♠♥♦♣ é ß", [Card("A", s) for s in SUITS])'
 BIG_LINE = 'print("x" * 50_000_000)'
 MILLION_LINES = 'for i in range(1_000_000):\n    print(i)'
 
-# The attacks of issue 8: tricks that today turn wrong work into points, because every verdict
+# The verdict forgeries: tricks that today turn wrong work into points, because every verdict
 # is decided inside the student's kernel. A grader whose tests run in its own process (the
 # kernel only answers calls of the student's parts with plain data) must score each trick
 # exactly as the same code without it: ``SAME_AS`` pairs each trick with its control.
@@ -421,7 +421,7 @@ if not getattr(has_pair, "flooded", False):
     return 2 in count_values(cards)"""
 WARNS = ('import warnings\n    warnings.warn("has_pair: counting values")\n    '
          "return 2 in count_values(cards)")
-# New attacks, not in issue 8 ---------------------------------------------------------------
+# New attacks, not verdict forgeries ----------------------------------------------------------
 # a trace function rewrites expect_value's ``compute`` into "return expected" as it is called
 # (sys.settrace's frame locals are written back to the frame in CPython ≤ 3.12; a write-through
 # proxy since 3.13); the guard restores names, not the interpreter's trace hook
@@ -524,7 +524,7 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
     "other_assignment": (raw((SAMPLES.parent / "deck" / "full_marks.ipynb").read_bytes()),
                          Expect(0, "flagged", "not a notebook of assignment 'plaisante'")),
     # Plaisante's own notebook with every grade id renamed: recognised by its locked cells,
-    # graded, and flagged saying so (issue 11: grade what a person would recognise)
+    # graded, and flagged saying so (grade what a person would recognise)
     "renamed_grade_ids": (edit(_rename_every_id),
                           Expect(100, "flagged", "matched to the release")),
     "print_hidden_tests": (append("step5_tableau", PRINT_HIDDEN), Expect(100, "graded")),
@@ -532,9 +532,9 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
                    Expect(100, "flagged", "input() called in step1_card_code")),
     "widget_in_graded_step": (append("step4_scoring", WIDGET), Expect(100, "graded")),
     "suits_non_utf8_locale": (append("step1_card_code", SUITS_PRINT), Expect(100, "graded")),
-    # issue 8. "today" is what the grader before the judge (6609a45: tests run in the kernel,
-    # an in-kernel guard) gave, each kind graded alone with this module's limits. Controls
-    # (the same code without the trick) carry no "today".
+    # the verdict forgeries. "today" is what the grader before the judge (6609a45: tests run
+    # in the kernel, an in-kernel guard) gave, each kind graded alone with this module's
+    # limits. Controls (the same code without the trick) carry no "today".
     # the starter as released: every part raises NotImplementedError, every test cell fails
     "untouched": (made(starter), Expect(0, "graded")),
     # today: 4 (step3_has_pair: its execute_result 'ok' comes before the error, and nbgrader
@@ -629,8 +629,8 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
     # today: 96 (the warning is stderr in step3_has_pair's output: nbgrader scores it 0). A
     # judge: 100, graded: has_pair returns the right values
     "warns_once": (made(base, swap("step3_has_checks", PAIR_RIGHT, WARNS)), Expect(100, "graded")),
-    # new attacks, not in issue 8
-    # found by the attack review of issue 16: the kernel publishes an error output whose
+    # new attacks, not verdict forgeries
+    # found by an attack review of the resident grader: the kernel publishes an error output whose
     # traceback is not a list (nbgrader then refused the whole notebook: 0). Dropped, flagged;
     # the wrong has_pair still loses its points
     "malformed_output": (made(base, swap("step3_has_checks", PAIR_RIGHT, PAIR_AT_LEAST_TWO),

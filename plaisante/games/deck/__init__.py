@@ -1,4 +1,4 @@
-"""Deck and deal (SPEC §6, issue 9): a 52-card deck that deals to N players, lets a player draw
+"""Deck and deal (SPEC §6): a 52-card deck that deals to N players, lets a player draw
 and discard, and keeps hands ordered by suit then rank. This package is the whole assignment:
 its description (``ASSIGNMENT``), its checks, the dealer's table (model and view) and the names
 its notebook's setup cell imports (``setup``).

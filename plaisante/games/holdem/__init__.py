@@ -1,4 +1,4 @@
-"""Heads-up Hold'em (SPEC §6, issue 14): no-limit Texas Hold'em against the kit's bot, with the
+"""Heads-up Hold'em (SPEC §6): no-limit Texas Hold'em against the kit's bot, with the
 house rules of the small game it comes from (the ace always low, ties by the sum of the five
 cards). This package is the whole assignment: its description (``ASSIGNMENT``), its house rules
 (``rules``), the betting state and the kit's part of the hand flow (``betting``), its checks,

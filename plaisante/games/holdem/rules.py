@@ -1,4 +1,4 @@
-"""Heads-up Hold'em's house rules (issue 14), written once: card values with the ace always
+"""Heads-up Hold'em's house rules, written once: card values with the ace always
 low, the order of the categories, the blinds and stacks, and the kit's own known-good
 ``category`` and ``best_five`` (the stand-ins a check uses while a later step is graded, and
 what the kit's bot reads its cards with). Pure: no widget, no grading import.

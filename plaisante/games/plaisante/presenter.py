@@ -1,4 +1,4 @@
-"""The presenter view of the lecture-hall demo (issue 12): eight cards dealt by seed or written
+"""The presenter view of the lecture-hall demo: eight cards dealt by seed or written
 in notation, and beside them the scoring x-ray of the selected cards (``xray.py``), sized from
 the window so the back row can read it. It renders state and forwards clicks; every number
 comes from the parts handed in (``xray``), the cards from their ``Card`` class.

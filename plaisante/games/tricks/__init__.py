@@ -1,4 +1,4 @@
-"""Tricks (SPEC §6, issue 15): a four-player trick-taking game with 32 cards (7…A), the order
+"""Tricks (SPEC §6): a four-player trick-taking game with 32 cards (7…A), the order
 A 10 K Q J 9 8 7 inside a suit, and following suit. This package is the whole assignment: its
 description (``ASSIGNMENT``), its rules and bots (``rules``), its checks, the table (model and
 view) and the names its notebook's setup cell imports (``setup``)."""

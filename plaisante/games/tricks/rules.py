@@ -1,4 +1,4 @@
-"""The rules of the trick-taking game (issue 15), as the kit's known-good code: the 32-card deck,
+"""The rules of the trick-taking game, as the kit's known-good code: the 32-card deck,
 the order inside a suit (A 10 K Q J 9 8 7), hand order, following suit, the winner of a trick,
 the seeded deal and the three bots. Pure: no widget, no grading import.
 

@@ -1,4 +1,4 @@
-"""Video poker (SPEC §6, issue 13): a five-card draw machine with bets, holds, a pay table and
+"""Video poker (SPEC §6): a five-card draw machine with bets, holds, a pay table and
 saved credits. This package is the whole assignment: its description (``ASSIGNMENT``), its
 rules, its checks, the saved-credits file (``saving``), the machine on the student's code
 (model and view) and the names its notebook's setup cell imports (``setup``).

@@ -1,4 +1,4 @@
-"""The rules of the video-poker machine (issue 13): hand names in the order they are checked,
+"""The rules of the video-poker machine: hand names in the order they are checked,
 the pay table, the bets and the credits.
 
 The names are poker's (``plaisante.hand_names``) plus ``NOTHING``, this machine's name for a

@@ -1,4 +1,4 @@
-"""The last cell: the checklist while a step fails, the game once all pass (issue 2, the gate)."""
+"""The last cell: the checklist while a step fails, the game once all pass (the gate)."""
 
 import pytest
 

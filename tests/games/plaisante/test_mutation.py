@@ -1,4 +1,4 @@
-"""Mutation run of the Plaisante reference (issue 10, `make test-slow`): every one-change
+"""Mutation run of the Plaisante reference (`make test-slow`): every one-change
 mutant of the solution cells is judged by the step's test cells through the loopback judge
 (tests/mutation.py). Per step, at least 95 % of the non-equivalent mutants fail a visible
 test and 99 % fail some test; every survivor is listed below with why it is equivalent, and

@@ -1,4 +1,4 @@
-"""The reference evaluate against pokerkit, an independent poker hand evaluator (issue 2).
+"""The reference evaluate against pokerkit, an independent poker hand evaluator.
 
 Our rules differ from poker's in two places, mapped here: the ace is always high, so A-2-3-4-5
 is High Card (Flush if suited), and a straight flush scores as a Flush.

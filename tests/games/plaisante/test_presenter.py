@@ -1,4 +1,4 @@
-"""The lecture-hall presenter view and its scoring x-ray, driven headless (issue 12): every
+"""The lecture-hall presenter view and its scoring x-ray, driven headless: every
 number on it is the parts' own, deals repeat by seed, notation deals exactly its cards."""
 
 from __future__ import annotations

@@ -1,0 +1,49 @@
+"""Generate the student version into starter/ and release it into the course's exchange.
+
+nbgrader's generate_assignment, from solutions/ID/ID.ipynb; then, when nbgrader_config.py sets
+an exchange, nbgrader's release_assignment, so the formgrader says "released" and students can
+fetch it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from .. import course
+from . import add_assignment_ids, chosen, course_layout
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The assignments to release (default: every one)."""
+    add_assignment_ids(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Release each chosen assignment, saying what was made; return 0."""
+    layout = course_layout(args)
+    for assignment in chosen(layout, args.assignments):
+        again = layout.release(assignment).is_file()
+        course.run_nbgrader("generate_assignment", assignment, "--force", "--log-level=ERROR",
+                            root=layout.root)
+        print(f"plaisante release: {assignment} -> {released(layout, assignment)}"
+              + (", replacing the earlier release" if again else ""))
+    try:  # into the course's exchange too: "released" in the formgrader, fetched there
+        from ..formgrader import release_to_exchange
+
+        release_to_exchange(layout.root, chosen(layout, args.assignments))
+    except ValueError:
+        pass  # a course whose nbgrader_config.py sets no exchange: nbgrader's default
+    return 0
+
+
+def released(layout: course.CourseLayout, assignment: str) -> str:
+    """Return what ``release`` made of ``assignment``: the student version's path, its test
+    cells and points."""
+    path = layout.release(assignment)
+    cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
+    graded = [c.get("metadata", {}).get("nbgrader", {}) for c in cells]
+    points = sum(float(g.get("points", 0)) for g in graded if g.get("grade"))
+    tests = sum(1 for g in graded if g.get("grade") and not g.get("solution"))
+    shown = path.relative_to(layout.root) if path.is_relative_to(layout.root) else path
+    return f"{shown} ({tests} test cells, {points:g} points)"

@@ -1,0 +1,32 @@
+"""The class report: assignments/reports/ID/index.html with figures (histogram, steps, failing
+test cells).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from . import add_assignment_ids, chosen, course_layout
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The assignments (default: every one someone submitted to) and ``--open``."""
+    add_assignment_ids(parser)
+    parser.add_argument("--open", action="store_true", help="open the page in a web browser")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write each report page, saying where; return 0."""
+    from .. import report
+
+    layout = course_layout(args)
+    for assignment in chosen(layout, args.assignments):
+        if not args.assignments and not layout.submitted_students(assignment):
+            continue
+        page = report.write(layout.root, assignment)
+        print(f"plaisante report: wrote {page}")
+        if args.open:
+            import webbrowser
+
+            webbrowser.open(page.as_uri())
+    return 0

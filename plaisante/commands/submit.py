@@ -1,0 +1,292 @@
+"""Copy a student's notebook into assignments/submitted; or every notebook of a folder or
+.zip (LMS download).
+
+A notebook needs --student; a folder with --student is that student's submission (its notebooks
+and the data files beside them); a folder or .zip without it is a class, each student's newest
+attempt found by --pattern or by the names LMS downloads give. Nothing unreadable is collected.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from .. import course
+from ..lateness import LMS_LATE
+from . import chosen, course_layout
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The notebook, folder or .zip; the student, the file-name pattern, the assignment,
+    ``--replace`` and the download's time zone."""
+    parser.add_argument("notebook", type=Path, help="a notebook (with --student), or a folder "
+                                                    "or .zip of notebooks named by --pattern")
+    parser.add_argument("--student", help="the student's id (a notebook, or one student's "
+                                          "folder: its notebooks and data files)")
+    parser.add_argument("--pattern", help="for a folder or .zip: a regex with a "
+                                          "(?P<student_id>…) group that must match a whole "
+                                          "file name, with or without its .ipynb (so "
+                                          "'(?P<student_id>[a-z]+)_\\d+_deck' names "
+                                          "smithkara_1234_deck.ipynb; default: the names "
+                                          "Canvas, Moodle, Blackboard and Brightspace "
+                                          "downloads give, else ID.ipynb)")
+    parser.add_argument("--assignment", help="its assignment (default: the one whose cells the "
+                                             "notebook holds; checked either way)")
+    parser.add_argument("--replace", action="store_true",
+                        help="replace an earlier submission (kept in assignments/replaced/)")
+    parser.add_argument("--timezone", help="for an LMS download: the time zone of the times in "
+                                           "its file names (an IANA name; default UTC)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Submit; return 0, or 1 when a class download had work that was refused. Raises
+    ValueError (one line: what, and what to do) for a notebook that cannot be submitted."""
+    layout = course_layout(args)
+    chosen(layout, [args.assignment] if args.assignment else [])
+    if args.notebook.is_dir() or args.notebook.suffix.lower() == ".zip":
+        return _submit_many(layout, args)
+    if not args.student:
+        raise ValueError("submit NOTEBOOK needs --student ID (a folder or .zip of "
+                         "notebooks needs none: --pattern names them)")
+    _readable(args.notebook)
+    assignment = assignment_of(layout, args.notebook, args.assignment)
+    print(course.submit(args.notebook, args.student, layout.root, replace=args.replace,
+                        assignment=assignment))
+    return 0
+
+
+def _unreadable(notebook: Path) -> str | None:
+    """Return why ``notebook`` is not a notebook the grader can read (the grader's own test: a
+    file, UTF-8 JSON, a list of cells), in one line; None when it is one."""
+    from ..grading.notebook_check import Unreadable, read_submission
+
+    try:
+        read_submission(Path(notebook).resolve())
+    except Unreadable as problem:
+        return f"{problem}. Submit the .ipynb file as Jupyter saved it (File > Download)"
+    except RecursionError:
+        return "it is nested too deep to be a notebook Jupyter saved"
+    return None
+
+
+def _readable(notebook: Path) -> None:
+    """Raise ValueError in one line unless ``notebook`` is a notebook the grader can read, so
+    that nothing unreadable is collected."""
+    if not Path(notebook).is_file():
+        raise FileNotFoundError(f"no notebook at {notebook}")
+    why = _unreadable(notebook)
+    if why:
+        raise ValueError(f"refused {notebook}, nothing was collected: {why}")
+
+
+def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
+    """Submit the folder or zip ``args.notebook``: with ``--student``, as that one student's
+    submission; else each student's newest attempt in it (``plaisante.collect``), older
+    attempts set aside in ``replaced/``; print one line per student. A student whose work
+    cannot be submitted is said and skipped; returns 1 when any was."""
+    import tempfile
+
+    from ..collect import collected
+    from ..tables import plain
+
+    if args.student:
+        return _submit_folder(layout, args)
+    with tempfile.TemporaryDirectory(prefix="plaisante-collect-") as unpacked:
+        found = collected(args.notebook, args.pattern, Path(unpacked), zone=_zone(args),
+                          assignments=layout.assignments())
+        if found.layout:
+            print(f"read as a download of {found.layout}")
+        where = Path(args.notebook) if Path(args.notebook).is_dir() else Path()
+        for student, ids in found.renamed:
+            print(plain(f"{student}: {len(ids)} people of this name in the download, submitted "
+                        f"as {', '.join(ids)} (their LMS numbers): tell which is the roster's "
+                        f"{student} and resubmit that one with --student {student}"))
+        for student, shown, why in found.refused:
+            print(plain(f"{student}: refused ({where / shown}): {why}"))
+        refused = len(found.refused)
+        people: dict[str, str] = {}
+        for submission in found.submissions:
+            kept, student = submission.kept, submission.student
+            kept.shown = plain(str(where / kept.shown))
+            try:
+                assignment, notes = _submit_attempt(layout, args, kept)
+                target = layout.submitted(student, assignment).parent
+                print(f"{student}: {target} ({', '.join([kept.shown, *notes])})")
+                if kept.person:
+                    people[student] = kept.person
+                for older in submission.set_aside:
+                    kept_at = course.set_aside(older.files, student, older.label, layout.root)
+                    print(plain(f"{student}: set aside an older attempt "
+                                f"({where / older.shown}), kept in {kept_at}"))
+            except (ValueError, FileNotFoundError, FileExistsError) as error:
+                refused += 1
+                print(plain(f"{student}: refused ({kept.shown}): {_one_line(str(error))}"))
+            except Exception as error:  # noqa: BLE001  e.g. RecursionError: the rest go on
+                refused += 1
+                print(plain(f"{student}: refused ({kept.shown}): could not be submitted "
+                            f"({type(error).__name__}: {_one_line(str(error))})"))
+    if people:
+        named = course.name_students(people, layout.root)
+        if named:
+            print(f"named {len(named)} student(s) in the gradebook as {found.layout} names "
+                  "them (a roster's names are kept)")
+    if found.skipped:
+        print(f"skipped {len(found.skipped)} file(s) the pattern does not name: "
+              f"{plain(', '.join(found.skipped[:5]))}{'…' if len(found.skipped) > 5 else ''}")
+    print(f"{len(found.submissions) + len(found.refused) - refused} submitted, "
+          f"{refused} refused")
+    return 1 if refused else 0
+
+
+def _zone(args: argparse.Namespace) -> Any:
+    """Return the time zone ``--timezone`` names (default UTC). Raises ValueError for one
+    that is not an IANA name."""
+    import datetime
+    import zoneinfo
+
+    if not getattr(args, "timezone", None):
+        return datetime.timezone.utc
+    try:
+        return zoneinfo.ZoneInfo(args.timezone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"--timezone {args.timezone!r} is not a time zone name; use an "
+                         "IANA name such as Europe/Paris or America/New_York") from None
+
+
+def _submit_attempt(layout: course.CourseLayout, args: argparse.Namespace,
+                    attempt: Any) -> tuple[str, list[str]]:
+    """Submit one attempt of ``plaisante.collect`` (its notebooks and data files); return its
+    assignment and what the output line says of it. Raises ValueError when none of its
+    notebooks can be read."""
+    notebooks = attempt.notebooks
+    problems = [why for name in notebooks if (why := _unreadable(attempt.files[name]))]
+    if len(problems) == len(notebooks):
+        raise ValueError(problems[0])
+    readable = [n for n in notebooks if not _unreadable(attempt.files[n])]
+    assignment = assignment_of(layout, attempt.files[readable[0]], args.assignment)
+    files = dict(attempt.files)
+    if len(notebooks) == 1:  # one notebook: under the name nbgrader expects
+        files[f"{assignment}.ipynb"] = files.pop(notebooks[0])
+    notes = []
+    timestamp: Any = attempt.timestamp or (None if attempt.lms else True)
+    if attempt.lms and attempt.timestamp is None:
+        notes.append(f"{attempt.lms} gives no time: no timestamp.txt")
+    late = None
+    if attempt.late:
+        notes.append(attempt.late.replace(" it ", " this "))
+        late = attempt.late
+    if len(notebooks) > 1:
+        notes.append(f"{len(notebooks)} notebooks: the grader grades the one holding the work")
+    if len(files) > len(notebooks):
+        notes.append(f"{len(files) - len(notebooks)} data file(s)")
+    if attempt.left_out:
+        notes.append(f"left out: {', '.join(attempt.left_out[:3])}")
+    target = course.submit_files(files, attempt.student, layout.root, replace=args.replace,
+                                 assignment=assignment, timestamp=timestamp)
+    if late:
+        (target.parent / LMS_LATE).write_text(late + "\n", encoding="utf-8")
+    return assignment, notes
+
+
+def _submit_folder(layout: course.CourseLayout, args: argparse.Namespace) -> int:
+    """Submit the folder ``args.notebook`` as student ``args.student``'s submission: its
+    notebooks and the data files beside them (not its subfolders), as nbgrader's exchange
+    copies a submission folder."""
+    from ..collect import RESERVED, safe_name
+    from ..grading.handed_in import MAX_DATA_BYTES
+
+    if Path(args.notebook).suffix.lower() == ".zip":
+        raise ValueError("--student names one student: give that student's notebook or "
+                         "folder; for a .zip of a class, --pattern (or the LMS's names) finds "
+                         "each student")
+    folder = Path(args.notebook)
+    entries = [p for p in sorted(folder.iterdir()) if not p.name.startswith(".")]
+    files = {safe_name(p.name): p for p in entries
+             if p.is_file() and not p.is_symlink() and p.name not in RESERVED
+             and (p.name.endswith(".ipynb") or p.stat().st_size <= MAX_DATA_BYTES)}
+    left_out = [p.name for p in entries if p not in files.values()]
+    notebooks = [name for name in files if name.endswith(".ipynb")]
+    if not notebooks:
+        raise ValueError(f"{folder} holds no notebook (.ipynb) to submit")
+    problems = [why for name in notebooks if (why := _unreadable(files[name]))]
+    if len(problems) == len(notebooks):
+        raise ValueError(f"refused {folder}, nothing was collected: {problems[0]}")
+    readable = [n for n in notebooks if not _unreadable(files[n])]
+    assignment = assignment_of(layout, files[readable[0]], args.assignment)
+    if len(notebooks) == 1:
+        files[f"{assignment}.ipynb"] = files.pop(notebooks[0])
+    target = course.submit_files(files, args.student, layout.root, replace=args.replace,
+                                 assignment=assignment)
+    print(f"{args.student}: {target.parent} ({len(notebooks)} notebook(s), "
+          f"{len(files) - len(notebooks)} data file(s))")
+    if left_out:
+        print(f"{args.student}: left out {', '.join(left_out[:5])}"
+              f"{'…' if len(left_out) > 5 else ''} (folders, links, files over 20 MiB and "
+              "the course's own names are not submitted)")
+    return 0
+
+
+def _one_line(text: str, most: int = 300) -> str:
+    """Return the first line of ``text``, cut to ``most`` characters, as a terminal may show
+    it (``tables.plain``: a message can quote a file name a student chose)."""
+    from ..tables import plain
+
+    line = plain((text.splitlines() or [""])[0])
+    return line if len(line) <= most else line[:most] + "…"
+
+
+def assignment_of(layout: course.CourseLayout, notebook: Path, said: str | None) -> str:
+    """Return the assignment a submitted notebook belongs to: the one whose released notebook
+    shares the most grade ids with it (the course's only one, if so). Raises ValueError when
+    that cannot be told and ``said`` (--assignment) does not tell it, or when the notebook
+    plainly belongs to another assignment than ``said``."""
+    known = layout.assignments()
+    if len(known) == 1 and said in (None, known[0]):
+        return known[0]
+
+    def cells_of(path: Path) -> list[Any]:
+        """The notebook's cells as grading reads them (v3 converted, up to its size limit)."""
+        from ..grading.notebook_check import Unreadable, read_submission
+
+        try:
+            return list(read_submission(path.resolve()).cells)
+        except (Unreadable, RecursionError, OSError, ValueError):
+            return []
+
+    def grade_ids(path: Path) -> set[str]:
+        try:
+            cells = cells_of(path)
+            return {str(cell["metadata"]["nbgrader"]["grade_id"]) for cell in cells
+                    if isinstance(cell, dict) and "grade_id" in cell.get("metadata", {})
+                    .get("nbgrader", {})}
+        except (OSError, ValueError, AttributeError, TypeError, KeyError):
+            return set()
+
+    def locked_sources(path: Path, locked_only: bool) -> set[str]:
+        try:
+            cells = cells_of(path)
+            return {"".join(c.get("source", "")).strip() for c in cells
+                    if isinstance(c, dict) and c.get("cell_type") == "code"
+                    and (not locked_only or c.get("metadata", {}).get("nbgrader", {})
+                         .get("locked"))} - {""}
+        except (OSError, ValueError, AttributeError, TypeError):
+            return set()
+
+    mine = grade_ids(Path(notebook))
+    overlap = {a: len(mine & grade_ids(layout.release(a))) for a in known}
+    if not any(overlap.values()):  # no nbgrader metadata (an editor dropped it): locked cells
+        sources = locked_sources(Path(notebook), locked_only=False)
+        overlap = {a: len(sources & locked_sources(layout.release(a), locked_only=True))
+                   for a in known}
+    best = max(overlap.values(), default=0)
+    matches = [a for a, count in overlap.items() if count == best]
+    if said is not None:
+        if best > 0 and said not in matches:
+            raise ValueError(f"{notebook} holds the cells of assignment {matches[0]!r}, not "
+                             f"{said!r}: submit it with --assignment {matches[0]}")
+        return said
+    if best == 0 or len(matches) != 1:
+        raise ValueError(f"cannot tell which assignment {notebook} is: say it with "
+                         f"--assignment (the course has: {', '.join(known) or 'none'})")
+    return matches[0]

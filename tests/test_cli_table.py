@@ -1,0 +1,73 @@
+"""The plaisante command is a table of verbs: one module of plaisante.commands each, with its
+help in its docstring, and the errors of every verb said in one place, in one line."""
+
+from __future__ import annotations
+
+import builtins
+import pkgutil
+
+import pytest
+from course_cli import new_course
+
+from plaisante import cli, commands
+
+
+def test_every_verb_module_is_in_the_table_with_its_help_arguments_and_run():
+    modules = {info.name for info in pkgutil.iter_modules(commands.__path__)}
+    table = {module.__name__.rsplit(".", 1)[1]: name for name, module in cli.VERBS}
+    assert set(table) == modules, "a module of plaisante.commands is missing from cli.VERBS"
+    assert len({name for name, _ in cli.VERBS}) == len(cli.VERBS)
+    # importing plaisante.commands.X binds X in the package: a module named list would hide
+    # the builtin from the shared helpers there
+    assert not modules & set(dir(builtins)), "name the verb's module otherwise, e.g. listing"
+    for name, module in cli.VERBS:
+        assert (module.__doc__ or "").strip(), name
+        assert callable(module.add_arguments) and callable(module.run), name
+
+
+def test_plaisante_help_lists_each_verb_with_the_first_paragraph_of_its_docstring(capsys):
+    with pytest.raises(SystemExit) as done:
+        cli.main(["--help"])
+    assert done.value.code == 0
+    listed = " ".join(capsys.readouterr().out.split())
+    assert "grade autograde in a sandbox; print a table of scores and reasons (the way to " \
+        "grade)" in listed
+    assert "formgrader JupyterLab on the course" in listed
+    for name, module in cli.VERBS:
+        assert f" {name} {cli.help_line(module.__doc__)}" in listed, name
+
+
+def test_a_verbs_help_shows_its_whole_docstring_and_its_options(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["grade", "--help"])
+    out = capsys.readouterr().out
+    assert out.startswith("usage: plaisante grade [-h] [--student STUDENT]")
+    assert "With --student, and\n`plaisante grader` running for the course, the resident " \
+        "grader grades them" in out
+    assert "--workers WORKERS     grading processes (default: every core; 1: serial)" in out
+    with pytest.raises(SystemExit):
+        cli.main(["roster", "import", "--help"])
+    assert "usage: plaisante roster import [-h] file" in capsys.readouterr().out
+
+
+def test_help_lines_follow_argparse_style():
+    assert cli.help_line("List the course's assignments.\n\nMore.") == \
+        "list the course's assignments"
+    assert cli.help_line("JupyterLab on the\ncourse (100% open).") == \
+        "JupyterLab on the course (100%% open)"
+    assert cli.help_line("A student's check.") == "a student's check"
+
+
+def test_a_verb_that_cannot_go_on_says_why_in_one_line_and_exits_2(tmp_path, capsys):
+    course = new_course(tmp_path / "course")
+    assert cli.main(["--course", str(course), "release", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("plaisante: unknown assignment 'nope'; the course has: plaisante, ")
+    assert err.count("\n") == 1
+
+
+def test_an_unknown_verb_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as done:
+        cli.main(["gradde"])
+    assert done.value.code == 2
+    assert "invalid choice: 'gradde'" in capsys.readouterr().err
