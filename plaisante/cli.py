@@ -154,6 +154,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("notebook", type=Path)
     p = sub.add_parser("nbgrader", help="run any nbgrader command from the course root")
     p.add_argument("args", nargs=argparse.REMAINDER)
+    from .commands import watch
+    watch.add_arguments(sub.add_parser("watch", help=watch.__doc__))
     return parser
 
 
@@ -360,6 +362,9 @@ def _run(args: argparse.Namespace) -> int:
         print(f"plaisante roster: {count} student(s) from {args.file} are in the gradebook")
     elif args.command == "nbgrader":
         return course.run_nbgrader(*args.args, root=root, check=False).returncode
+    elif args.command == "watch":
+        from .commands import watch
+        return watch.run(args)
     return 0
 
 
