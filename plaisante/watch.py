@@ -142,10 +142,11 @@ def collect(layout: CourseLayout, handin: Handin, assignment: str) -> Path:
             fd = os.open(entry.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         except OSError:
             continue  # a link, or gone
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MOST_FILE_BYTES:
+            os.close(fd)
+            continue  # a folder, a pipe or a device: never read
         with os.fdopen(fd, "rb") as source:
-            info = os.fstat(source.fileno())
-            if not stat.S_ISREG(info.st_mode) or info.st_size > MOST_FILE_BYTES:
-                continue
             with open(fresh / entry.name, "wb") as copy:
                 shutil.copyfileobj(source, copy)
         copied += 1
