@@ -36,18 +36,19 @@ def _passes(result: SubmissionResult, cells: Iterable[TestCell]) -> bool:
 
 def state(assignment: str, results: Mapping[str, SubmissionResult], roster: Iterable[str],
           cells: list[TestCell], titles: Mapping[str, str], *, anonymous: bool = False,
-          queued: int = 0, now: float | None = None) -> dict[str, Any]:
+          queued: int = 0, graded_count: int = 0, now: float | None = None) -> dict[str, Any]:
     """Return the board of ``assignment`` as plain data.
 
     ``results``: {student id: their latest result}. ``roster``: the class's student ids
     (students with a result but not on it are counted too). ``cells``: the assignment's test
     cells in notebook order; ``titles``: {"step1": "Card", …}. ``queued``: submissions waiting
-    to be graded. ``now``: seconds since the epoch (default: the clock).
+    to be graded. ``graded_count``: submissions graded since the grader started (a
+    resubmission counts again). ``now``: seconds since the epoch (default: the clock).
 
     Keys: ``assignment``, ``updated`` (seconds since the epoch), ``roster`` (count),
-    ``submitted``, ``graded`` (sound grades, noted ones included), ``flagged`` (could not be
-    graded in full: left out of every share), ``queued``; ``steps``: [{step, title, passing,
-    of}] (``of`` = graded count); ``failing``: up to ``TOP_FAILING`` of [{grade_id, step,
+    ``graded_count``, ``submitted``, ``graded`` (sound grades, noted ones included),
+    ``flagged`` (could not be graded in full: left out of every share), ``queued``;
+    ``steps``: [{step, title, passing, of}] (``of`` = graded count); ``failing``: up to ``TOP_FAILING`` of [{grade_id, step,
     title, hidden, failing, of}], most failing first, only cells failing for someone;
     ``not_started``: ids of the roster with no submission, sorted (anonymous: []), and
     ``not_started_count``; ``students``: [{student, total, max_total, status}] sorted by id
@@ -77,7 +78,8 @@ def state(assignment: str, results: Mapping[str, SubmissionResult], roster: Iter
         for s in everyone if s in results]
     return {"assignment": assignment, "updated": time.time() if now is None else now,
             "roster": len(everyone), "submitted": len(results), "graded": len(sound),
-            "flagged": len(flagged), "queued": queued, "steps": steps,
+            "flagged": len(flagged), "queued": queued, "graded_count": graded_count,
+            "steps": steps,
             "failing": [entry for _, _, entry in failing[:TOP_FAILING]],
             "not_started": [] if anonymous else not_started,
             "not_started_count": len(not_started), "students": students,

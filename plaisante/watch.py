@@ -230,13 +230,14 @@ class Board:
         part.write_text(text, encoding="utf-8")
         part.replace(self.folder / name)
 
-    def update(self, results: dict[str, SubmissionResult], queued: int = 0) -> None:
+    def update(self, results: dict[str, SubmissionResult], queued: int = 0,
+               graded_count: int = 0) -> None:
         """Write ``board.json`` from ``results`` (by student) and the gradebook's roster."""
         from . import board
 
         self._write("board.json", board.to_json(board.state(
             self.assignment, results, roster(self.layout), self.cells, self.titles,
-            anonymous=self.anonymous, queued=queued)))
+            anonymous=self.anonymous, queued=queued, graded_count=graded_count)))
 
     def close(self) -> None:
         if self.server is not None:
@@ -331,6 +332,7 @@ def watch(root: Path, assignment: str, *, port: int | None = None, anonymous: bo
         board = Board(layout, assignment, anonymous=anonymous, port=port)
         board.update(results)
         graded: dict[str, str] = {}
+        count = 0
         refused_seen: set[str] = set()
         say(f"watching {inbound} for {assignment!r}; the board: {board.url}")
         while not stop.is_set():
@@ -344,7 +346,7 @@ def watch(root: Path, assignment: str, *, port: int | None = None, anonymous: bo
             if not todo:
                 stop.wait(POLL_SECONDS)
                 continue
-            board.update(results, queued=len(todo))
+            board.update(results, queued=len(todo), graded_count=count)
             students = []
             for handin in todo:
                 try:
@@ -371,7 +373,8 @@ def watch(root: Path, assignment: str, *, port: int | None = None, anonymous: bo
                 say(f"{student}: {result.status} {result.total:g}/{result.max_total:g} in "
                     f"{result.seconds:.2f} s{reasons}; feedback "
                     f"{problem or 'released'}")
-            board.update(results)
+            count += len(students)
+            board.update(results, graded_count=count)
     except KeyboardInterrupt:
         say("stopped")
     finally:

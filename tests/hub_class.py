@@ -18,6 +18,9 @@ live on a shared server). Used by ``tests/browser/test_hub.py`` and ``bench/hub.
 * ``start_watch()``: ``plaisante watch plaisante`` as the instructor, the board served on a
   free loopback port.
 
+``HubClass(hub=False)`` makes all but the hub (``bench/hub.py``: students submit with
+nbgrader's own exchange code, as their servers' Assignments panel does).
+
 Everything listens on 127.0.0.1. A missing piece raises RuntimeError naming it and the command
 that installs it: the hub test fails, never skips, on a machine that should run it.
 """
@@ -113,7 +116,8 @@ def leftover_pids(uids: set[int]) -> list[int]:
 class HubClass:
     """The class: users, course, exchange, hub; see the module's docstring."""
 
-    def __init__(self) -> None:
+    def __init__(self, hub: bool = True) -> None:
+        self.with_hub = hub
         if os.geteuid() != 0:
             raise RuntimeError("the hub class makes Unix accounts: run as root")
         for tool in ("useradd", "userdel", "setpriv", "node"):
@@ -140,7 +144,8 @@ class HubClass:
         try:
             self._users()
             self._course()
-            self._hub()
+            if self.with_hub:
+                self._hub()
         except BaseException:
             self.close()
             raise
