@@ -48,8 +48,9 @@ def state(assignment: str, results: Mapping[str, SubmissionResult], roster: Iter
     Keys: ``assignment``, ``updated`` (seconds since the epoch), ``roster`` (count),
     ``graded_count``, ``submitted``, ``graded`` (sound grades, noted ones included),
     ``flagged`` (could not be graded in full: left out of every share), ``queued``;
-    ``steps``: [{step, title, passing, of}] (``of`` = graded count); ``failing``: up to ``TOP_FAILING`` of [{grade_id, step,
-    title, hidden, failing, of}], most failing first, only cells failing for someone;
+    ``steps``: [{step, title, passing, of}] (``of`` = graded count); ``failing``: up to
+    ``TOP_FAILING`` of [{grade_id, step, title, hidden, failing, of}], most failing first,
+    only cells failing for someone;
     ``not_started``: ids of the roster with no submission, sorted (anonymous: []), and
     ``not_started_count``; ``students``: [{student, total, max_total, status}] sorted by id
     (anonymous: []); ``anonymous``.
