@@ -100,6 +100,74 @@ def wait_http(url: str, timeout: float, ok: tuple[int, ...] = (200, 302)) -> Non
     raise RuntimeError(f"{url} did not answer within {timeout:.0f} s (last: {last})")
 
 
+SUBMITTER = r"""
+import os, sys
+from traitlets.config.loader import PyFileConfigLoader
+from nbgrader.coursedir import CourseDirectory
+from nbgrader.exchange.default.submit import ExchangeSubmit
+folder = os.environ["JUPYTER_CONFIG_PATH"]
+config = PyFileConfigLoader("nbgrader_config.py", path=folder).load_config()
+config.Exchange.assignment_dir = os.environ["HOME"]
+for line in sys.stdin:
+    coursedir = CourseDirectory(config=config)
+    coursedir.assignment_id = "plaisante"
+    ExchangeSubmit(coursedir=coursedir, config=config).start()
+    print("done", flush=True)
+"""
+
+
+class Submitter:
+    """One student's submitting process (``HubClass.submitter``)."""
+
+    def __init__(self, made: HubClass, student: str, process: subprocess.Popen[str]) -> None:
+        self.made, self.student, self.process = made, student, process
+        self.notebook = made.home(student) / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+
+    def submit(self, text: str | None = None) -> Path:
+        """Write ``text`` as the notebook (if given), submit; return the new inbound folder."""
+        if text is not None:
+            self.notebook.write_text(text, encoding="utf-8")
+        inbound = self.made.exchange / COURSE_ID / "inbound"
+        before = set(inbound.iterdir())
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write("submit\n")
+        self.process.stdin.flush()
+        if self.process.stdout.readline().strip() != "done":
+            raise RuntimeError(f"{self.student}'s nbgrader submit failed")
+        return next(p for p in set(inbound.iterdir()) - before
+                    if p.name.startswith(self.student + "+"))
+
+    def feedback_page(self, folder: Path) -> Path:
+        """Where nbgrader's fetch_feedback finds the feedback of the submission ``folder``."""
+        from nbgrader.utils import notebook_hash
+
+        secret = (folder / "submission_secret.txt").read_text()
+        digest = notebook_hash(secret=secret, notebook_id=ASSIGNMENT)
+        return self.made.exchange / COURSE_ID / "feedback" / f"{digest}.html"
+
+
+def versions(count: int) -> list[str]:
+    """``count`` notebooks' texts: the release with 0, 1, … 5 of its steps' answers written."""
+    import nbformat
+
+    source = nbformat.read(KIT / "solutions" / "plaisante" / "plaisante.ipynb", as_version=4)
+    release = nbformat.read(KIT / "starter" / "plaisante" / "plaisante.ipynb", as_version=4)
+    answers = [n for n, c in enumerate(source.cells)
+               if c.metadata.get("nbgrader", {}).get("solution")]
+    texts = []
+    for k in range(count):
+        steps = k % 6
+        nb = nbformat.from_dict(json.loads(nbformat.writes(release)))
+        for n in answers:
+            grade_id = source.cells[n].metadata["nbgrader"]["grade_id"]
+            if grade_id.startswith("step") and int(grade_id[4]) <= steps:
+                nb.cells[n].source = "\n".join(
+                    line for line in source.cells[n].source.split("\n")
+                    if "### BEGIN SOLUTION" not in line and "### END SOLUTION" not in line)
+        texts.append(nbformat.writes(nb))
+    return texts
+
+
 def leftover_pids(uids: set[int]) -> list[int]:
     """The ids of the processes still running as one of ``uids`` (the class's accounts)."""
     pids = []
@@ -302,10 +370,26 @@ class HubClass:
     def nbgrader(self, student: str, *args: str) -> str:
         return self.as_user(student, [self.python, "-m", "nbgrader", *args]).stdout
 
+    def submitter(self, student: str) -> Submitter:
+        """A process of ``student``'s that submits with nbgrader's own ExchangeSubmit (the
+        code the Assignments panel's Submit runs), each ``submit()`` in about 50 ms; the
+        assignment fetched first (``nbgrader fetch_assignment``)."""
+        self.nbgrader(student, "fetch_assignment", ASSIGNMENT)
+        entry = pwd.getpwnam(student)
+        process = subprocess.Popen(
+            ["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--init-groups",
+             "--", self.python, "-c", SUBMITTER], cwd=self.home(student),
+            env=self.env(student), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            start_new_session=True)
+        self.processes.insert(0, process)
+        return Submitter(self, student, process)
+
     # ending --------------------------------------------------------------------------------
 
     def close(self) -> None:
         for process in ([self.watcher] if self.watcher else []) + self.processes[::-1]:
+            if process.stdin is not None:
+                process.stdin.close()
             if process.poll() is None:
                 os.killpg(process.pid, signal.SIGTERM)
                 try:
