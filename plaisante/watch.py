@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import os
 import pwd
+import secrets
 import shutil
 import stat
 import sys
@@ -187,7 +188,7 @@ def roster(layout: CourseLayout) -> list[str]:
 class Board:
     """The lab board's folder (``assignments/reports/<ID>/board/``: ``index.html`` and
     ``board.json``, written whole each time) and, with ``port``, its web server on
-    127.0.0.1 serving only that folder."""
+    127.0.0.1 serving only those two files, under a random token (``url``)."""
 
     def __init__(self, layout: CourseLayout, assignment: str, *, anonymous: bool,
                  port: int | None) -> None:
@@ -204,12 +205,29 @@ class Board:
         title = load(assignment).title if assignment in COURSE else assignment
         self._write("index.html", board.page(assignment, title, anonymous=anonymous))
         self.server: ThreadingHTTPServer | None = None
+        self.token = secrets.token_urlsafe(18)
         if port is not None:
-            folder = str(self.folder)
+            folder, prefix = str(self.folder), f"/{self.token}/"
 
             class Quiet(SimpleHTTPRequestHandler):
+                """Only ``/<token>/index.html`` and ``/<token>/board.json``: every local
+                user can reach a loopback port, only the instructor knows the token."""
+
                 def __init__(self, *args: Any, **kwargs: Any) -> None:
                     super().__init__(*args, directory=folder, **kwargs)
+
+                def send_head(self) -> Any:
+                    path = self.path.split("?", 1)[0]
+                    name = path[len(prefix):] if path.startswith(prefix) else None
+                    if name not in ("", "index.html", "board.json"):
+                        self.send_error(404, "not found")
+                        return None
+                    self.path = "/" + (name or "index.html")
+                    return super().send_head()
+
+                def list_directory(self, path: Any) -> Any:
+                    self.send_error(404, "not found")
+                    return None
 
                 def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
                     pass
@@ -223,7 +241,7 @@ class Board:
         """The board's address (its web server's, else its file's)."""
         if self.server is None:
             return (self.folder / "index.html").as_uri()
-        return f"http://127.0.0.1:{self.server.server_address[1]}/"
+        return f"http://127.0.0.1:{self.server.server_address[1]}/{self.token}/"
 
     def _write(self, name: str, text: str) -> None:
         part = self.folder / f".{name}.part"

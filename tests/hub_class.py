@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import os
 import pwd
+import re
 import secrets
 import shutil
 import signal
@@ -103,6 +104,7 @@ def wait_http(url: str, timeout: float, ok: tuple[int, ...] = (200, 302)) -> Non
 SUBMITTER = r"""
 import os, sys
 from traitlets.config.loader import PyFileConfigLoader
+from nbgrader.auth import Authenticator
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.exchange.default.submit import ExchangeSubmit
 folder = os.environ["JUPYTER_CONFIG_PATH"]
@@ -111,7 +113,8 @@ config.Exchange.assignment_dir = os.environ["HOME"]
 for line in sys.stdin:
     coursedir = CourseDirectory(config=config)
     coursedir.assignment_id = "plaisante"
-    ExchangeSubmit(coursedir=coursedir, config=config).start()
+    ExchangeSubmit(coursedir=coursedir, authenticator=Authenticator(config=config),
+                   config=config).start()
     print("done", flush=True)
 """
 
@@ -211,9 +214,11 @@ class HubClass:
     def __enter__(self) -> HubClass:
         try:
             self._users()
+            if self.with_hub:
+                self._hub()  # started now, waited for after the course is made
             self._course()
             if self.with_hub:
-                self._hub()
+                self._wait_hub()
         except BaseException:
             self.close()
             raise
@@ -324,6 +329,8 @@ class HubClass:
             env=dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}"))
         self.processes.append(process)
         self.hub_log = hub / "hub.log"
+
+    def _wait_hub(self) -> None:
         try:
             wait_http(f"{self.url}/hub/login", 90, ok=(200,))
         except RuntimeError as error:
@@ -336,12 +343,17 @@ class HubClass:
 
     @property
     def board_url(self) -> str:
-        return f"http://127.0.0.1:{self.board_port}/"
+        """The board's address, with its token, as the watcher printed it."""
+        found = re.search(r"the board: (http://\S+/)", self.watch_said())
+        if not found:
+            raise RuntimeError("the watcher named no board:\n" + self.watch_said()[-2000:])
+        return found.group(1)
 
     # the instructor's grader ---------------------------------------------------------------
 
-    def start_watch(self, *extra: str) -> None:
-        """Start ``plaisante watch plaisante`` as the instructor; wait for its board."""
+    def start_watch(self, *extra: str, wait: bool = True) -> None:
+        """Start ``plaisante watch plaisante`` as the instructor; with ``wait``, wait for its
+        board (else ``wait_watch`` does)."""
         entry = pwd.getpwnam(INSTRUCTOR)
         self.watch_log = self.base / "watch.log"
         log = open(self.watch_log, "w")  # noqa: SIM115
@@ -350,6 +362,12 @@ class HubClass:
              "--", self.python, "-m", "plaisante.cli", "watch", ASSIGNMENT, "--board-port",
              str(self.board_port), *extra], cwd=self.root, env=self.env(INSTRUCTOR),
             stdout=log, stderr=subprocess.STDOUT, start_new_session=True, text=True)
+        if wait:
+            self.wait_watch()
+
+    def wait_watch(self) -> None:
+        """Wait until the watcher watches and its board answers; RuntimeError after 120 s."""
+        assert self.watcher is not None
         end = time.monotonic() + 120
         while "watching" not in self.watch_log.read_text():
             if self.watcher.poll() is not None or time.monotonic() > end:

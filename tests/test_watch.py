@@ -144,3 +144,32 @@ def test_watch_refuses_a_bad_port(port: str, capsys: pytest.CaptureFixture[str])
 
     assert main(["watch", "plaisante", "--board-port", port]) == 2
     assert "--board-port must be 0-65535" in capsys.readouterr().err
+
+
+def test_board_server_answers_only_under_its_token(tmp_path: Path) -> None:
+    import urllib.error
+    import urllib.request
+
+    from course_cli import new_course
+
+    from plaisante.watch import Board
+
+    root = new_course(tmp_path / "course", ("solutions", "starter"))
+    made = Board(CourseLayout(root), "plaisante", anonymous=True, port=0)
+    try:
+        made.update({"amy": result("amy", {"step1_card_values": 4.0})}, graded_count=1)
+        url = made.url
+        assert url.startswith("http://127.0.0.1:") and len(url.rstrip("/").rsplit("/", 1)[1]) > 20
+        with urllib.request.urlopen(url + "board.json") as answer:
+            data = json.loads(answer.read())
+        assert data["submitted"] == 1 and data["graded_count"] == 1 and "amy" not in str(data)
+        with urllib.request.urlopen(url) as answer:
+            assert b"lab board" in answer.read()
+        base = url.rsplit("/", 2)[0] + "/"
+        for wrong in (base, base + "board.json", url + "../board.json", url + ".board.json.part",
+                      url + "index.html/", base + "x" + url.rsplit("/", 2)[1] + "/"):
+            with pytest.raises(urllib.error.HTTPError) as error:
+                urllib.request.urlopen(wrong)
+            assert error.value.code == 404, wrong
+    finally:
+        made.close()

@@ -60,7 +60,7 @@ def hub() -> Iterator[Any]:
     import hub_class
 
     with hub_class.HubClass() as made:
-        made.start_watch()
+        made.start_watch(wait=False)  # gets ready while the student logs in
         yield made
 
 
@@ -113,11 +113,6 @@ def test_a_class_on_jupyterhub(hub: Any, context: Any) -> None:
     import hub_class
 
     alice = hub_class.STUDENTS[0]
-    board = context.new_page()
-    board.goto(hub.board_url)
-    expect(board.locator("#submitted")).to_have_text("0 / 3")
-    expect(board.locator("#waiting .plaisante-chip")).to_have_count(3)
-
     page = context.new_page()
     log_in(page, hub, alice)
     assignments_panel(page)
@@ -132,6 +127,12 @@ def test_a_class_on_jupyterhub(hub: Any, context: Any) -> None:
     cells = nbformat.read(notebook, as_version=4).cells
     index = {c.metadata.get("nbgrader", {}).get("grade_id"): n for n, c in enumerate(cells)}
     write_cell(page, index["step1_card_code"], student_code("step1_card_code"))
+
+    hub.wait_watch()
+    board = context.new_page()
+    board.goto(hub.board_url)
+    expect(board.locator("#submitted")).to_have_text("0 / 3")
+    expect(board.locator("#waiting .plaisante-chip")).to_have_count(3)
 
     assignments_panel(page)
     submitted_at = submit(page)
