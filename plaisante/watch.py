@@ -380,19 +380,20 @@ def watch(root: Path, assignment: str, *, port: int | None = None, anonymous: bo
             collector = Collector(root, assignment, len(students), progress=False)
             try:
                 pool.grade(assignment, students, collector, limits=limits, sandbox=sandbox,
-                           reread=False)
+                           reread=True)
             finally:
                 collector.close()
+            count += len(students)
             for student in students:
-                result = collector.results[student]
-                results[student] = result
+                results[student] = collector.results[student]
+            board.update(results, graded_count=count)  # the board first: feedback takes longer
+            for student in students:
+                result = results[student]
                 problem = feedback.release(student, assignment)
                 reasons = f" ({'; '.join(result.reasons)})" if result.reasons else ""
                 say(f"{student}: {result.status} {result.total:g}/{result.max_total:g} in "
                     f"{result.seconds:.2f} s{reasons}; feedback "
                     f"{problem or 'released'}")
-            count += len(students)
-            board.update(results, graded_count=count)
     except KeyboardInterrupt:
         say("stopped")
     finally:
