@@ -103,6 +103,21 @@ def fetched_feedback(hub: Any, student: str) -> list[Path]:
     return sorted((hub.home(student) / "plaisante" / "feedback").glob("*/plaisante.html"))
 
 
+def fetch_feedback(page: Any, hub: Any, student: str, count: int) -> None:
+    """Once the watcher has released ``count`` feedback pages of ``student``'s, press Fetch
+    Feedback and wait for the ``count``-th page in their home (60 s at most each)."""
+    deadline = time.time() + 60
+    while hub.watch_said().count(f"{student}: ") < count or \
+            "feedback released" not in hub.watch_said().rsplit(f"{student}: ", 1)[-1]:
+        assert time.time() < deadline, hub.watch_said()
+        time.sleep(0.2)
+    page.get_by_role("button", name="Fetch Feedback").first.click()
+    deadline = time.time() + 60
+    while len(fetched_feedback(hub, student)) < count:
+        assert time.time() < deadline, hub.watch_said()
+        time.sleep(0.2)
+
+
 def score_of(page_html: str) -> float:
     found = re.search(r"plaisante: ([\d.]+) / ([\d.]+) points", page_html)
     assert found, page_html[:2000]
@@ -150,10 +165,7 @@ def test_a_class_on_jupyterhub(hub: Any, context: Any) -> None:
         board.set_viewport_size({"width": width, "height": 900})
         board.screenshot(path=str(SHOTS / f"hub-board-{width}.png"), full_page=True)
 
-    page.get_by_role("button", name="Fetch Feedback").click()
-    deadline = time.time() + 60
-    while not fetched_feedback(hub, alice) and time.time() < deadline:
-        time.sleep(0.5)
+    fetch_feedback(page, hub, alice, 1)
     pages = fetched_feedback(hub, alice)
     assert len(pages) == 1, hub.watch_said()
     text = pages[0].read_text(encoding="utf-8")
@@ -172,10 +184,7 @@ def test_a_class_on_jupyterhub(hub: Any, context: Any) -> None:
     second = hub.board()
     assert second["submitted"] == 1 and second["students"][0]["total"] > first["total"]
     page.get_by_role("tab", name="Assignments").click()
-    page.get_by_role("button", name="Fetch Feedback").first.click()
-    deadline = time.time() + 60
-    while len(fetched_feedback(hub, alice)) < 2 and time.time() < deadline:
-        time.sleep(0.5)
+    fetch_feedback(page, hub, alice, 2)
     newest = fetched_feedback(hub, alice)[-1]
     assert score_of(newest.read_text(encoding="utf-8")) == second["students"][0]["total"]
     print(f"submit → board updated: {board_seconds:.1f} s")
