@@ -34,6 +34,15 @@ def _passes(result: SubmissionResult, cells: Iterable[TestCell]) -> bool:
     return all(result.cell_scores.get(cell.grade_id, 0.0) >= cell.points for cell in cells)
 
 
+def _points_share(results: list[SubmissionResult], cells: list[TestCell]) -> float:
+    """The share of the cells' points the results scored on average (0 without results)."""
+    most = sum(cell.points for cell in cells)
+    if not results or not most:
+        return 0.0
+    got = sum(min(r.cell_scores.get(c.grade_id, 0.0), c.points) for r in results for c in cells)
+    return got / (most * len(results))
+
+
 def state(assignment: str, results: Mapping[str, SubmissionResult], roster: Iterable[str],
           cells: list[TestCell], titles: Mapping[str, str], *, anonymous: bool = False,
           queued: int = 0, graded_count: int = 0, now: float | None = None) -> dict[str, Any]:
@@ -48,7 +57,8 @@ def state(assignment: str, results: Mapping[str, SubmissionResult], roster: Iter
     Keys: ``assignment``, ``updated`` (seconds since the epoch), ``roster`` (count),
     ``graded_count``, ``submitted``, ``graded`` (sound grades, noted ones included),
     ``flagged`` (could not be graded in full: left out of every share), ``queued``;
-    ``steps``: [{step, title, passing, of}] (``of`` = graded count); ``failing``: up to
+    ``steps``: [{step, title, passing, of, points}] (``of`` = graded count, ``points`` the
+    share of the step's points scored on average, 0–1); ``failing``: up to
     ``TOP_FAILING`` of [{grade_id, step, title, hidden, failing, of}], most failing first,
     only cells failing for someone;
     ``not_started``: ids of the roster with no submission, sorted (anonymous: []), and
@@ -62,7 +72,8 @@ def state(assignment: str, results: Mapping[str, SubmissionResult], roster: Iter
     for cell in cells:
         by_step.setdefault(cell.step, []).append(cell)
     steps = [{"step": step, "title": titles.get(step, step),
-              "passing": sum(_passes(r, step_cells) for r in sound), "of": len(sound)}
+              "passing": sum(_passes(r, step_cells) for r in sound), "of": len(sound),
+              "points": _points_share(sound, step_cells)}
              for step, step_cells in by_step.items()]
     failing = []
     for index, cell in enumerate(cells):
@@ -113,11 +124,16 @@ function show(b) {
     bar.style.width = (s.of ? 100 * s.passing / s.of : 0) + '%'; td.appendChild(bar);
     const label = document.createElement('span'); label.className = 'plaisante-board-pct';
     label.textContent = pct(s.passing, s.of); td.appendChild(label);
-    cell(tr, s.passing + ' / ' + s.of, 'num'); return tr; }));
+    cell(tr, s.passing + ' / ' + s.of, 'num');
+    cell(tr, s.of ? Math.round(100 * s.points) + '%' : '–', 'num'); return tr; }));
   $('failing-none').hidden = b.failing.length > 0;
   fill($('failing'), b.failing.map((f) => {
     const tr = document.createElement('tr'); tr.dataset.gradeId = f.grade_id;
-    cell(tr, f.title + (f.hidden ? '  (hidden)' : ''));
+    const td = cell(tr, f.title);
+    if (f.hidden) {
+      const tag = document.createElement('span'); tag.className = 'plaisante-tag';
+      tag.textContent = 'hidden'; tag.title = 'holds hidden tests, whose code students never see';
+      td.append(' ', tag); }
     cell(tr, f.failing + ' / ' + f.of, 'num'); return tr; }));
   $('waiting-count').textContent = b.not_started_count;
   const w = $('waiting');
@@ -186,9 +202,11 @@ def page(assignment: str, title: str, *, anonymous: bool) -> str:
         "<span class='plaisante-chip'>graded <b id='graded'>–</b></span>"
         "<span class='plaisante-chip'>flagged <b id='flagged'>–</b></span>"
         "<span class='plaisante-chip'>being graded <b id='queued'>–</b></span></p>"
-        "<h2>Steps: share of graded submissions passing</h2><div class='plaisante-scroll'>"
+        "<h2>Steps: share of graded submissions passing every check</h2>"
+        "<div class='plaisante-scroll'>"
         "<table class='plaisante-grid'><thead><tr><th>step</th><th>passing</th>"
-        "<th class='num'>students</th></tr></thead><tbody id='steps'></tbody></table></div>"
+        "<th class='num'>students</th><th class='num'>mean points</th></tr></thead>"
+        "<tbody id='steps'></tbody></table></div>"
         "<h2>Failing most</h2>"
         "<p id='failing-none' class='plaisante-note'>No test cell fails yet.</p>"
         "<div class='plaisante-scroll'><table class='plaisante-grid'><thead><tr>"

@@ -115,8 +115,9 @@ def test_board_numbers() -> None:
     got = board.state("plaisante", results, ["amy", "ben", "cal", "dan", "eve"], CELLS,
                       {"step1": "Card", "step2": "Counting"}, now=5.0)
     assert (got["roster"], got["submitted"], got["graded"], got["flagged"]) == (6, 4, 3, 1)
-    assert got["steps"] == [{"step": "step1", "title": "Card", "passing": 2, "of": 3},
-                            {"step": "step2", "title": "Counting", "passing": 1, "of": 3}]
+    assert got["steps"] == [
+        {"step": "step1", "title": "Card", "passing": 2, "of": 3, "points": 13 / 15},
+        {"step": "step2", "title": "Counting", "passing": 1, "of": 3, "points": 1 / 3}]
     assert [(f["grade_id"], f["failing"]) for f in got["failing"]] == [("step2_a", 2),
                                                                       ("step1_b", 1)]
     assert got["failing"][1]["hidden"] is True
