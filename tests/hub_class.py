@@ -204,6 +204,7 @@ class HubClass:
         self.base.chmod(0o755)
         self.password = secrets.token_urlsafe(12)
         self.processes: list[subprocess.Popen[str]] = []
+        self.submitters: dict[str, Submitter] = {}
         self.watcher: subprocess.Popen[str] | None = None
         self.board_port = free_port()
         self.port = free_port()
@@ -394,7 +395,9 @@ class HubClass:
     def submitter(self, student: str) -> Submitter:
         """A process of ``student``'s that submits with nbgrader's own ExchangeSubmit (the
         code the Assignments panel's Submit runs), each ``submit()`` in about 50 ms; the
-        assignment fetched first (``nbgrader fetch_assignment``)."""
+        assignment fetched first (``nbgrader fetch_assignment``); one per student."""
+        if student in self.submitters:
+            return self.submitters[student]
         self.nbgrader(student, "fetch_assignment", ASSIGNMENT)
         entry = pwd.getpwnam(student)
         process = subprocess.Popen(
@@ -403,7 +406,8 @@ class HubClass:
             env=self.env(student), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
             start_new_session=True)
         self.processes.insert(0, process)
-        return Submitter(self, student, process)
+        self.submitters[student] = Submitter(self, student, process)
+        return self.submitters[student]
 
     # ending --------------------------------------------------------------------------------
 
