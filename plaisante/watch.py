@@ -369,8 +369,10 @@ def watch(root: Path, assignment: str, *, port: int | None = None, anonymous: bo
             for handin in todo:
                 try:
                     collect(layout, handin, assignment)
-                except OSError as error:
-                    say(f"{handin.name}: could not be collected ({error}); tried again next")
+                except OSError as error:  # e.g. its owner made it unreadable since
+                    say(f"{handin.name}: could not be collected ({error}); left until "
+                        f"{handin.student} submits again")
+                    graded[handin.student] = handin.name
                     continue
                 graded[handin.student] = handin.name
                 students.append(handin.student)

@@ -174,3 +174,4 @@ def test_board_server_answers_only_under_its_token(tmp_path: Path) -> None:
             assert error.value.code == 404, wrong
     finally:
         made.close()
+
