@@ -38,11 +38,17 @@ $(STAMP): requirements.txt pyproject.toml
 
 install: $(STAMP)
 
+# JupyterHub's proxy (npm), pinned, for the hub test and `plaisante watch` on a hub
+PROXY := $(VENV)/hub-proxy/node_modules/.bin/configurable-http-proxy
+$(PROXY): $(VENV)/.system-test
+	npm install --silent --no-audit --no-fund --prefix $(VENV)/hub-proxy configurable-http-proxy@5.3.0
+	test -x $@
+
 demo: $(VENV)/.system-demo $(STAMP)
 	$(RUN)PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" \
 	    notebooks/demo.ipynb $(LAB_FLAGS)
 
-test: $(VENV)/.system-test $(STAMP) $(if $(IS_ROOT),grader-user)
+test: $(VENV)/.system-test $(STAMP) $(PROXY) $(if $(IS_ROOT),grader-user)
 	$(RUN)$(BIN)/ruff check plaisante tests bench tools assignments/samples
 	$(RUN)$(BIN)/mypy
 	$(RUN)$(GRADER_ENV) PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -m "not slow" --durations=15 $(PYTEST_ARGS)

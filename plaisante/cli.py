@@ -24,6 +24,8 @@ it acts on every assignment of the course. grade is the way to autograde (sandbo
     plaisante autograde [ID …] [--student S …]    # plain nbgrader autograde: trusted notebooks only
     plaisante validate NOTEBOOK                   # a student's check before handing in: which
                                                   # visible tests pass (needs no course)
+    plaisante watch ID                            # a live class: grade each submission of the
+                                                  # exchange as it comes, feedback, a lab board
     plaisante nbgrader ARGS…                      # any nbgrader command, from the course root
 """
 
@@ -52,6 +54,7 @@ from .commands import (
     scores,
     submit,
     validate,
+    watch,
 )
 
 #: The verbs, in the order ``plaisante --help`` lists them: each a module of
@@ -72,6 +75,7 @@ VERBS: tuple[tuple[str, ModuleType], ...] = (
     ("report", report),
     ("roster", roster),
     ("validate", validate),
+    ("watch", watch),
     ("nbgrader", nbgrader),
 )
 

@@ -1,0 +1,405 @@
+"""The class, live: ``plaisante watch ID`` watches nbgrader's exchange of a course on a shared
+server (a JupyterHub), grades each new submission in the sandbox as it arrives, releases its
+feedback to the exchange within seconds (students fetch it with nbgrader's own
+fetch_feedback, from JupyterLab's Assignments panel) and keeps the lab board up to date.
+
+The exchange is nbgrader's (``nbgrader.exchange.default``): ``{root}/{course}/inbound/`` holds
+one folder per submission, named ``student+assignment+timestamp+random``, made by the student's
+own account (inbound is mode 0733: anyone may add, only the instructor may list). What this
+module trusts of it, thinking of a student who wants another's grade or a better one:
+
+* the student is the folder's **owner** (its Unix account), and must be the name the folder
+  gives; a folder claiming another student's name is refused, said on stdout, never graded;
+* a submission's time is when the folder appeared (its ``ctime``, which no user can set),
+  not the name's or ``timestamp.txt``'s (the student wrote those); of a student's folders the
+  newest by that time is the one graded, and "collecting keeps the latest";
+* only its regular top-level files are copied (no link is followed, no subfolder read), into
+  ``assignments/submitted/<student>/<ID>/`` as ``plaisante submit`` would place them.
+
+Grading is the kit's own path (``plaisante.grading.pool``: sandboxed workers kept warm, the
+gradebook written by one recording thread); feedback is nbgrader's ``generate_feedback`` with
+the course's preprocessors (hidden tests' code left out: ``plaisante.grading.feedback``), and
+nbgrader's ``release_feedback``. Submissions that arrive while a batch is graded wait for the
+next batch; a student who submits again meanwhile is graded once, on the newest.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pwd
+import secrets
+import shutil
+import stat
+import sys
+import threading
+import time
+from dataclasses import dataclass, fields
+from datetime import datetime, timezone
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from .course import STUDENT_ID, CourseLayout, check_ids, course_config
+from .grading.result import SubmissionResult
+
+#: Seconds between two looks at the exchange's inbound folder.
+POLL_SECONDS = 0.2
+#: A submission folder's files copied at most (regular top-level files), and bytes of each.
+MOST_FILES = 60
+MOST_FILE_BYTES = 120 * 1024 * 1024
+#: Seconds after which a submission folder nbgrader's submit has not finished (its last step
+#: makes it mode 0777) is taken as it is.
+SETTLE_SECONDS = 30.0
+#: nbgrader's timestamp format (timestamp.txt), in UTC.
+TIMESTAMP_FORMAT = "%Y-%m-%d %H:%M:%S.%f %Z"
+
+
+@dataclass(frozen=True)
+class Handin:
+    """One submission folder of the exchange's inbound: ``student`` (its owner), ``name`` (the
+    folder's name), ``path`` and ``arrived`` (its ctime, nanoseconds since the epoch)."""
+
+    student: str
+    name: str
+    path: Path
+    arrived: int
+
+
+def course_ids(root: Path) -> tuple[Path, str]:
+    """Return the course's exchange root and course id (``c.Exchange.root``,
+    ``c.CourseDirectory.course_id`` of its nbgrader_config.py). Raises ValueError naming
+    the setting that is missing."""
+    config = course_config(root)
+    exchange = config.get("Exchange", {}).get("root")
+    course = config.get("CourseDirectory", {}).get("course_id")
+    if not isinstance(exchange, str) or not exchange:
+        raise ValueError(f"{root / 'nbgrader_config.py'} sets no c.Exchange.root: set it to "
+                         "the shared exchange folder (e.g. /srv/nbgrader/exchange)")
+    if not isinstance(course, str) or not course:
+        raise ValueError(f"{root / 'nbgrader_config.py'} sets no c.CourseDirectory.course_id")
+    return Path(exchange), course
+
+
+def scan_inbound(inbound: Path, assignment: str) -> tuple[dict[str, Handin], list[str]]:
+    """Return each student's newest submission of ``assignment`` in ``inbound`` (by the time
+    its folder was finished: nbgrader's submit opens it to all last; one still being copied
+    is left for a later look, for at most ``SETTLE_SECONDS``) and one line per folder
+    refused (a name that is not ``student+assignment+timestamp[+random]`` with a well-formed
+    id, or whose owner is not that student). A missing ``inbound`` holds nothing."""
+    latest: dict[str, Handin] = {}
+    refused: list[str] = []
+    try:
+        entries = list(os.scandir(inbound))
+    except FileNotFoundError:
+        return latest, refused
+    for entry in entries:
+        parts = entry.name.rsplit("+", 3) if entry.name.count("+") >= 2 else []
+        if len(parts) < 3 or parts[1] != assignment:
+            continue  # another assignment's (or not nbgrader's)
+        claimed = parts[0]
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except FileNotFoundError:
+            continue
+        if not stat.S_ISDIR(info.st_mode):
+            refused.append(f"{entry.name}: not a folder")
+            continue
+        try:
+            owner = pwd.getpwuid(info.st_uid).pw_name
+        except KeyError:
+            owner = f"uid {info.st_uid}"
+        if not STUDENT_ID.fullmatch(claimed):
+            refused.append(f"{entry.name}: {claimed!r} is not a student id")
+            continue
+        if owner != claimed:
+            refused.append(f"{entry.name}: claims to be {claimed}'s but {owner} made it")
+            continue
+        if stat.S_IMODE(info.st_mode) & 0o777 != 0o777 and \
+                time.time_ns() - info.st_ctime_ns < SETTLE_SECONDS * 1e9:
+            continue  # nbgrader's submit is still copying (its last step opens it to all)
+        handin = Handin(claimed, entry.name, Path(entry.path), info.st_ctime_ns)
+        if claimed not in latest or (handin.arrived, handin.name) > \
+                (latest[claimed].arrived, latest[claimed].name):
+            latest[claimed] = handin
+    return latest, refused
+
+
+def collect(layout: CourseLayout, handin: Handin, assignment: str) -> Path:
+    """Copy ``handin``'s regular top-level files (no link followed, at most ``MOST_FILES``
+    of at most ``MOST_FILE_BYTES`` each; the rest left out) into
+    ``assignments/submitted/<student>/<assignment>/``, replacing what was there, with
+    ``timestamp.txt`` the time the folder appeared (UTC); return that folder."""
+    check_ids(handin.student, assignment)
+    target = layout.submitted_root / handin.student / assignment
+    fresh = target.with_name(f".{assignment}.collecting")
+    shutil.rmtree(fresh, ignore_errors=True)
+    fresh.mkdir(parents=True)
+    copied = 0
+    for entry in sorted(os.scandir(handin.path), key=lambda e: e.name):
+        if copied >= MOST_FILES or entry.name == "timestamp.txt":
+            continue
+        try:
+            fd = os.open(entry.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            continue  # a link, or gone
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MOST_FILE_BYTES:
+            os.close(fd)
+            continue  # a folder, a pipe or a device: never read
+        with os.fdopen(fd, "rb") as source:
+            with open(fresh / entry.name, "wb") as copy:
+                shutil.copyfileobj(source, copy)
+        copied += 1
+    when = datetime.fromtimestamp(handin.arrived / 1e9, timezone.utc)
+    (fresh / "timestamp.txt").write_text(when.strftime(TIMESTAMP_FORMAT), encoding="utf-8")
+    shutil.rmtree(target, ignore_errors=True)
+    fresh.rename(target)
+    return target
+
+
+def saved_results(layout: CourseLayout, assignment: str) -> dict[str, SubmissionResult]:
+    """Return the results ``record`` wrote to ``assignments/reports/<assignment>/`` (each
+    student's latest), by student; unreadable ones are skipped."""
+    folder = layout.report(assignment, "-").parent
+    names = {f.name for f in fields(SubmissionResult)}
+    results = {}
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            result = SubmissionResult(**{k: v for k, v in data.items() if k in names})
+        except (ValueError, TypeError):
+            continue
+        results[result.student] = result
+    return results
+
+
+def roster(layout: CourseLayout) -> list[str]:
+    """Return the student ids of the course's gradebook (``plaisante roster import``), sorted;
+    [] without a gradebook."""
+    if not layout.gradebook.is_file():
+        return []
+    from nbgrader.api import Gradebook
+
+    with Gradebook(layout.gradebook_url) as gradebook:
+        return sorted(student.id for student in gradebook.students)
+
+
+class Board:
+    """The lab board's folder (``assignments/reports/<ID>/board/``: ``index.html`` and
+    ``board.json``, written whole each time) and, with ``port``, its web server on
+    127.0.0.1 serving only those two files, under a random token (``url``)."""
+
+    def __init__(self, layout: CourseLayout, assignment: str, *, anonymous: bool,
+                 port: int | None) -> None:
+        from . import board
+        from .scores import step_titles, test_cells
+
+        self.layout, self.assignment, self.anonymous = layout, assignment, anonymous
+        self.folder = layout.report(assignment, "-").parent / "board"
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.cells = test_cells(layout.root, assignment)
+        self.titles = step_titles(assignment)
+        from .games import COURSE, load
+
+        title = load(assignment).title if assignment in COURSE else assignment
+        self._write("index.html", board.page(assignment, title, anonymous=anonymous))
+        self.server: ThreadingHTTPServer | None = None
+        self.token = secrets.token_urlsafe(18)
+        if port is not None:
+            folder, prefix = str(self.folder), f"/{self.token}/"
+
+            class Quiet(SimpleHTTPRequestHandler):
+                """Only ``/<token>/index.html`` and ``/<token>/board.json``: every local
+                user can reach a loopback port, only the instructor knows the token."""
+
+                def __init__(self, *args: Any, **kwargs: Any) -> None:
+                    super().__init__(*args, directory=folder, **kwargs)
+
+                def send_head(self) -> Any:
+                    path = self.path.split("?", 1)[0]
+                    name = path[len(prefix):] if path.startswith(prefix) else None
+                    if name not in ("", "index.html", "board.json"):
+                        self.send_error(404, "not found")
+                        return None
+                    self.path = "/" + (name or "index.html")
+                    return super().send_head()
+
+                def list_directory(self, path: Any) -> Any:
+                    self.send_error(404, "not found")
+                    return None
+
+                def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+                    pass
+
+            self.server = ThreadingHTTPServer(("127.0.0.1", port), Quiet)
+            threading.Thread(target=self.server.serve_forever, name="plaisante-board",
+                             daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        """The board's address (its web server's, else its file's)."""
+        if self.server is None:
+            return (self.folder / "index.html").as_uri()
+        return f"http://127.0.0.1:{self.server.server_address[1]}/{self.token}/"
+
+    def _write(self, name: str, text: str) -> None:
+        part = self.folder / f".{name}.part"
+        part.write_text(text, encoding="utf-8")
+        part.replace(self.folder / name)
+
+    def update(self, results: dict[str, SubmissionResult], queued: int = 0,
+               graded_count: int = 0) -> None:
+        """Write ``board.json`` from ``results`` (by student) and the gradebook's roster."""
+        from . import board
+
+        self._write("board.json", board.to_json(board.state(
+            self.assignment, results, roster(self.layout), self.cells, self.titles,
+            anonymous=self.anonymous, queued=queued, graded_count=graded_count)))
+
+    def close(self) -> None:
+        if self.server is not None:
+            self.server.shutdown()
+            self.server.server_close()
+
+
+class Feedback:
+    """nbgrader's generate_feedback and release_feedback, in this process, with the course's
+    configuration (its preprocessors: inert content, hidden tests' code left out)."""
+
+    def __init__(self, root: Path) -> None:
+        import logging
+
+        from nbgrader.apps.api import NbGraderAPI
+        from nbgrader.coursedir import CourseDirectory
+
+        config = course_config(root)
+        self.api = NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
+        self.api.log.setLevel(logging.ERROR)
+        self.layout = CourseLayout(root)
+
+    def release(self, student: str, assignment: str) -> str | None:
+        """Make ``student``'s feedback page of ``assignment`` and release it to the exchange;
+        return None, or what went wrong (one line)."""
+        from .grading.feedback import write_missing_pages
+
+        page = self.layout.feedback(student, assignment)
+        shutil.rmtree(page.parent, ignore_errors=True)
+        said = self.api.generate_feedback(assignment, student, force=True)
+        write_missing_pages(self.layout.root, assignment, [student], after_nbgrader=True)
+        if not page.is_file():
+            return f"no feedback page made: {str(said.get('error') or said.get('log'))[-300:]}"
+        submitted = self.layout.submitted_root / student / assignment
+        for name in ("timestamp.txt", "submission_secret.txt"):
+            if (submitted / name).is_file():
+                shutil.copyfile(submitted / name, page.parent / name)
+        if not (page.parent / "submission_secret.txt").is_file():
+            return "not released: the submission has no submission_secret.txt (not nbgrader's)"
+        said = self.api.release_feedback(assignment, student)
+        if not said.get("success"):
+            return f"release_feedback failed: {str(said.get('error'))[-300:]}"
+        return None
+
+
+def watch(root: Path, assignment: str, *, port: int | None = None, anonymous: bool = False,
+          workers: int = 1, sandbox: bool = True, out: Any = None,
+          stop: threading.Event | None = None) -> int:
+    """Watch the exchange of the course at ``root`` for submissions of ``assignment`` until
+    Ctrl-C, SIGTERM or ``stop`` is set; return 0. Each batch of new submissions (each
+    student's newest) is collected, graded (``workers`` sandboxed processes), recorded, its
+    feedback released; the board is rewritten after each batch. Says one line per event on
+    ``out`` (default stdout). Raises ValueError for an unknown assignment or a course whose
+    config names no exchange, FileNotFoundError before ``plaisante release ID``."""
+    from .grading.collector import Collector
+    from .grading.pool import LocalPool
+    from .grading.result import Limits
+
+    out = out or sys.stdout
+    root = Path(root).resolve()
+    layout = CourseLayout(root)
+    if assignment not in layout.assignments():
+        raise ValueError(f"no assignment {assignment!r} in {root / 'solutions'}; the course's: "
+                         f"{', '.join(layout.assignments()) or 'none'}")
+    exchange, course = course_ids(root)
+    outbound = exchange / course / "outbound" / assignment
+    if not layout.gradebook.is_file() or not outbound.is_dir():
+        raise FileNotFoundError(f"{assignment!r} is not released to the exchange {outbound}: "
+                                f"run `plaisante release {assignment}` first")
+    inbound = exchange / course / "inbound"
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive int, got {workers!r}")
+    if sandbox:
+        from .grading.sandbox import require_sandbox
+
+        require_sandbox()
+    os.chdir(root)  # nbgrader's converters and the inert preprocessor read starter/ from here
+
+    def say(line: str) -> None:
+        print(f"plaisante watch: {line}", file=out, flush=True)
+
+    limits = Limits.for_course(root)
+    pool = LocalPool(root, workers)  # forked now, before this process starts any thread
+    stop = stop or threading.Event()
+    board = None
+    try:
+        problems = pool.warm(assignment, limits, sandbox)
+        if problems:
+            say(f"could not get ready ({problems[0]}); the first submission is slower")
+        feedback = Feedback(root)
+        results = saved_results(layout, assignment)
+        board = Board(layout, assignment, anonymous=anonymous, port=port)
+        board.update(results)
+        graded: dict[str, str] = {}
+        count = 0
+        refused_seen: set[str] = set()
+        say(f"watching {inbound} for {assignment!r}; the board: {board.url}")
+        while not stop.is_set():
+            latest, refused = scan_inbound(inbound, assignment)
+            for line in refused:
+                if line not in refused_seen:
+                    refused_seen.add(line)
+                    say(f"refused {line}")
+            todo = sorted((h for s, h in latest.items() if graded.get(s) != h.name),
+                          key=lambda h: h.arrived)
+            if not todo:
+                stop.wait(POLL_SECONDS)
+                continue
+            board.update(results, queued=len(todo), graded_count=count)
+            students = []
+            for handin in todo:
+                try:
+                    collect(layout, handin, assignment)
+                except OSError as error:  # e.g. its owner made it unreadable since
+                    say(f"{handin.name}: could not be collected ({error}); left until "
+                        f"{handin.student} submits again")
+                    graded[handin.student] = handin.name
+                    continue
+                graded[handin.student] = handin.name
+                students.append(handin.student)
+            if not students:
+                stop.wait(POLL_SECONDS)
+                continue
+            collector = Collector(root, assignment, len(students), progress=False)
+            try:
+                pool.grade(assignment, students, collector, limits=limits, sandbox=sandbox,
+                           reread=True)
+            finally:
+                collector.close()
+            count += len(students)
+            for student in students:
+                results[student] = collector.results[student]
+            board.update(results, graded_count=count)  # the board first: feedback takes longer
+            for student in students:
+                result = results[student]
+                problem = feedback.release(student, assignment)
+                reasons = f" ({'; '.join(result.reasons)})" if result.reasons else ""
+                say(f"{student}: {result.status} {result.total:g}/{result.max_total:g} in "
+                    f"{result.seconds:.2f} s{reasons}; feedback "
+                    f"{problem or 'released'}")
+    except KeyboardInterrupt:
+        say("stopped")
+    finally:
+        if board is not None:
+            board.close()
+        pool.close()
+    return 0
