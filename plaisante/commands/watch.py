@@ -1,5 +1,5 @@
-"""the class, live on a shared server: watch nbgrader's exchange, grade each new submission in
-the sandbox, release its feedback within seconds, keep the lab board up to date"""
+"""A class, live on a shared server: watch nbgrader's exchange, grade each new submission in
+the sandbox, release its feedback within seconds, keep the lab board up to date."""
 
 from __future__ import annotations
 
