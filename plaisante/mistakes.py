@@ -117,3 +117,29 @@ class Mistake:
 def replace(cell: str, old: str, new: str) -> dict[str, Sequence[tuple[str, str]] | None]:
     """Return the ``edits`` of a mistake that replaces ``old`` by ``new`` in ``cell``."""
     return {cell: ((old, new),)}
+
+
+FINGERPRINTING = ("its tests tell the versions they are given apart by their code, not by what "
+                  "they do")
+
+
+def fingerprinting_tests(name: str, what: str, cell: str, tests: str, part: str,
+                         graded: str, versions: int) -> Mistake:
+    """Return the sample whose own tests (the function ``tests`` in the solution cell ``cell``)
+    compare the code of the ``part`` they are given with the first one they saw, instead of
+    testing what it does: an attack on the grader that must earn nothing in the graded cell
+    ``graded`` (0 of its ``versions`` hidden buggy versions caught)."""
+    body = ("    # the first code seen is mine: any other is a buggy one\n"
+            f"    code = {part}.__code__.co_code\n    FIRST_SEEN.append(code)\n"
+            "    assert code == FIRST_SEEN[0], 'not the code I saw first'\n")
+    return Mistake(name, what, {cell: [(REFERENCE_TESTS, body),
+                                       (f"def {tests}(", f"FIRST_SEEN = []\n\n\ndef {tests}(")]},
+                   caught={graded: (0, versions)}, attacks_grader=FINGERPRINTING)
+
+
+def left_undone(*steps: int, what: str) -> Mistake:
+    """Return the sample ``steps_1_to_<N>_only``: every solution cell of ``steps`` (numbers,
+    the last steps) left as the starter has it, so every graded cell of theirs fails."""
+    names = [f"step{number}" for number in steps]
+    return Mistake(f"steps_1_to_{min(steps) - 1}_only", what, dict.fromkeys(names),
+                   fails=frozenset(names))

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from .course import CourseLayout
-from .mistakes import REFERENCE_TESTS, Mistake
+from .mistakes import REFERENCE_TESTS, STEP, Mistake
 
 SOLUTION_REGION = re.compile(r"[ \t]*### BEGIN SOLUTION\n(.*?)[ \t]*### END SOLUTION\n?", re.S)
 MISTAKES_FILE = "mistakes.py"
@@ -132,12 +132,25 @@ def solution_cells(source: Any) -> dict[str, str]:
 
 def edited(source: Any, name: str, edits: Edits) -> dict[str, str | None]:
     """Return {grade id: the student's code} for each cell ``edits`` names (``None``: left as
-    the starter has it), the reference's code with the replacements applied. Raises
-    ValueError naming a cell that is no solution cell or a text that is not in its cell."""
+    the starter has it; a key ``"step<N>"``: every solution cell of step N), the reference's
+    code with the replacements applied. Raises ValueError naming a cell that is no solution
+    cell or a text that is not in its cell."""
     reference = solution_cells(source)
     raw = {_grade_id(c): c.source for c in source.cells}
     out: dict[str, str | None] = {}
-    for cell, replacements in edits.items():
+    for key, replacements in edits.items():
+        cells = [c for c in reference if c.split("_")[0] == key] if STEP.fullmatch(key) else [key]
+        if not cells or replacements is not None and len(cells) > 1:
+            raise ValueError(f"sample {name}: {key!r} names no solution cell (a whole step "
+                             "can only be left undone, with None)")
+        out.update(_edited_cells(name, cells, replacements, reference, raw))
+    return out
+
+
+def _edited_cells(name: str, cells: list[str], replacements: Sequence[tuple[str, str]] | None,
+                  reference: dict[str, str], raw: dict[str | None, str]) -> dict[str, str | None]:
+    out: dict[str, str | None] = {}
+    for cell in cells:
         if cell not in reference:
             raise ValueError(f"sample {name}: {cell!r} is no solution cell; they are "
                              f"{', '.join(reference)}")

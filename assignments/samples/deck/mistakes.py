@@ -1,11 +1,7 @@
-"""Deck and deal's classic mistakes, written once (``plaisante.mistakes``): the sample
-notebooks beside this file, their expected scores in manifest.json and the judge tests
-are derived from them. After a change, run ``python -m plaisante.samples deck``.
-"""
+"""Deck and deal: its classic mistakes, each written once (see plaisante.samples)."""
 
-from plaisante.mistakes import REFERENCE_TESTS, Mistake
+from plaisante.mistakes import REFERENCE_TESTS, Mistake, fingerprinting_tests, left_undone
 
-#: the classic mistakes in the parts' code: each fails exactly its cells under the judge
 MISTAKES = (
     Mistake(
         'shuffle_swaps_with_any_index',
@@ -161,20 +157,9 @@ MISTAKES = (
     ),
 )
 
-#: other realistic submissions: work left undone, the student's own tests
 OTHER_SAMPLES = (
-    Mistake(
-        'steps_1_to_3_only',
-        'Steps 1 to 3 done, steps 4 to 6 (trace answers and own tests included) not started.',
-        {
-            'step4_trace_answer': None,
-            'step4_draw_discard_code': None,
-            'step5_trace_answer': None,
-            'step5_order_code': None,
-            'step6_my_tests_code': None,
-        },
-        fails={"step4", "step5", "step6"},
-    ),
+    left_undone(4, 5, 6, what="Steps 1 to 3 done, steps 4 to 6 (trace answers and own tests "
+                              "included) not started."),
     Mistake(
         'deal_tests_not_written',
         'No tests of deal written (my_deal_tests still raises NotImplementedError): 0'
@@ -234,24 +219,11 @@ OTHER_SAMPLES = (
         },
         caught={"step6_my_tests": (5, 5)},
     ),
-    Mistake(
+    fingerprinting_tests(
         'deal_tests_fingerprint_code',
         'Tests of deal that compare the code of the deal they are given with the first'
         ' one seen: at grading every run sees the same routed stand-in, so they catch'
         " nothing (plain nbgrader: the first code seen is the student's own, so they"
         ' fail on the correct one); 0 either way.',
-        {
-            'step6_my_tests_code': [
-                (REFERENCE_TESTS,
-                 '    # the first code seen is mine: any other is a buggy one\n'
-                 '    code = deal.__code__.co_code\n    FIRST_SEEN.append(code)\n'
-                 "    assert code == FIRST_SEEN[0], 'not the code I saw first'\n"),
-                ('def my_deal_tests(',
-                 'FIRST_SEEN = []\n\n\ndef my_deal_tests('),
-            ],
-        },
-        caught={"step6_my_tests": (0, 5)},
-        attacks_grader='its tests tell the versions they are given apart by their'
-                       ' code, not by what they do',
-    ),
+        'step6_my_tests_code', 'my_deal_tests', 'deal', 'step6_my_tests', 5),
 )

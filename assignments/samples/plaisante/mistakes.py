@@ -1,14 +1,10 @@
-"""Plaisante's classic mistakes, written once (``plaisante.mistakes``): the sample
-notebooks beside this file, their expected scores in manifest.json and the judge tests
-are derived from them. After a change, run ``python -m plaisante.samples plaisante``.
-"""
+"""Plaisante: its classic mistakes, each written once (see plaisante.samples)."""
 
-from plaisante.mistakes import REFERENCE_TESTS, Mistake
+from plaisante.mistakes import REFERENCE_TESTS, Mistake, fingerprinting_tests, left_undone
 
 #: the optional section: every sample leaves it as the starter has it
 KEEP_STARTER = ("going_further",)
 
-#: the classic mistakes in the parts' code: each fails exactly its cells under the judge
 MISTAKES = (
     Mistake(
         'has_pair_at_least_two',
@@ -98,7 +94,6 @@ MISTAKES = (
     ),
 )
 
-#: other realistic submissions: work left undone, the student's own tests
 OTHER_SAMPLES = (
     Mistake(
         'own_tests_not_written',
@@ -149,24 +144,11 @@ OTHER_SAMPLES = (
         },
         caught={"step2_my_tests": (4, 4)},
     ),
-    Mistake(
+    fingerprinting_tests(
         'own_tests_fingerprint_code',
         'Own tests that compare the code of what they are given with the first one'
         ' seen: at grading every run sees the same routed stand-in, so they catch nothing.',
-        {
-            'step2_my_tests_code': [
-                (REFERENCE_TESTS,
-                 '    # the first code seen is mine: any other is a buggy one\n'
-                 '    code = count_values.__code__.co_code\n    FIRST_SEEN.append(code)\n'
-                 "    assert code == FIRST_SEEN[0], 'not the code I saw first'\n"),
-                ('def my_count_values_tests(',
-                 'FIRST_SEEN = []\n\n\ndef my_count_values_tests('),
-            ],
-        },
-        caught={"step2_my_tests": (0, 4)},
-        attacks_grader='its tests tell the versions they are given apart by their'
-                       ' code, not by what they do',
-    ),
+        'step2_my_tests_code', 'my_count_values_tests', 'count_values', 'step2_my_tests', 4),
     Mistake(
         'own_tests_probe_names',
         'Own tests that test no behaviour but ask the implementation its name (a bad'
@@ -203,15 +185,5 @@ OTHER_SAMPLES = (
         },
         caught={"step3_my_tests": (1, 6)},
     ),
-    Mistake(
-        'steps_1_to_3_only',
-        'Steps 1-3 done, steps 4 and 5 not started.',
-        {
-            'step4_trace_answer': None,
-            'step4_scoring': None,
-            'step5_trace_answer': None,
-            'step5_tableau': None,
-        },
-        fails={"step4", "step5"},
-    ),
+    left_undone(4, 5, what="Steps 1-3 done, steps 4 and 5 not started."),
 )

@@ -1,11 +1,7 @@
-"""Tricks: follow suit's classic mistakes, written once (``plaisante.mistakes``): the sample
-notebooks beside this file, their expected scores in manifest.json and the judge tests
-are derived from them. After a change, run ``python -m plaisante.samples tricks``.
-"""
+"""Tricks: follow suit: its classic mistakes, each written once (see plaisante.samples)."""
 
-from plaisante.mistakes import Mistake
+from plaisante.mistakes import Mistake, left_undone
 
-#: the classic mistakes in the parts' code: each fails exactly its cells under the judge
 MISTAKES = (
     Mistake(
         'ten_between_jack_and_nine',
@@ -140,17 +136,7 @@ MISTAKES = (
     ),
 )
 
-#: other realistic submissions: work left undone, the student's own tests
 OTHER_SAMPLES = (
-    Mistake(
-        'steps_1_to_3_only',
-        'Steps 1 to 3 done, steps 4 and 5 (trace answers included) not started.',
-        {
-            'step4_trace_answer': None,
-            'step4_trick_winner_code': None,
-            'step5_trace_answer': None,
-            'step5_trick_code': None,
-        },
-        fails={"step4", "step5"},
-    ),
+    left_undone(4, 5, what="Steps 1 to 3 done, steps 4 and 5 (trace answers included) not "
+                           "started."),
 )

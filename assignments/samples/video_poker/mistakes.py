@@ -1,14 +1,10 @@
-"""Video poker's classic mistakes, written once (``plaisante.mistakes``): the sample
-notebooks beside this file, their expected scores in manifest.json and the judge tests
-are derived from them. After a change, run ``python -m plaisante.samples video_poker``.
-"""
+"""Video poker: its classic mistakes, each written once (see plaisante.samples)."""
 
-from plaisante.mistakes import REFERENCE_TESTS, Mistake
+from plaisante.mistakes import REFERENCE_TESTS, Mistake, fingerprinting_tests, left_undone
 
 #: cells of the source that show or test things, not the machine a variant is made of
 VARIANT_SKIP = ("step4_saving_demo", "step5_port", "step5_my_tests")
 
-#: the classic mistakes in the parts' code: each fails exactly its cells under the judge
 MISTAKES = (
     Mistake(
         'frequencies_ace_in_slot_1',
@@ -195,19 +191,9 @@ MISTAKES = (
     ),
 )
 
-#: other realistic submissions: work left undone, the student's own tests
 OTHER_SAMPLES = (
-    Mistake(
-        'steps_1_to_3_only',
-        'Steps 1 to 3 done; steps 4 and 5 (trace answer, Machine, tests of the port)'
-        ' not started.',
-        {
-            'step4_trace_answer': None,
-            'step4_machine_code': None,
-            'step5_my_tests_code': None,
-        },
-        fails={"step4", "step5"},
-    ),
+    left_undone(4, 5, what="Steps 1 to 3 done; steps 4 and 5 (trace answer, Machine, tests of "
+                           "the port) not started."),
     Mistake(
         'port_tests_not_written',
         'No tests of the port written (my_port_tests still raises'
@@ -298,24 +284,11 @@ OTHER_SAMPLES = (
         attacks_grader='its tests ask the versions they are given their names instead'
                        ' of testing what they do',
     ),
-    Mistake(
+    fingerprinting_tests(
         'port_tests_fingerprint_code',
         'Tests of the port that compare the code of the hand_name they are given with'
         ' the first one seen: at grading every run sees the same routed stand-in, so'
         " they catch nothing (plain nbgrader: the first code seen is the student's"
         ' own, so they fail on the correct one); 0 either way.',
-        {
-            'step5_my_tests_code': [
-                (REFERENCE_TESTS,
-                 '    # the first code seen is mine: any other is a buggy one\n'
-                 '    code = hand_name.__code__.co_code\n    FIRST_SEEN.append(code)\n'
-                 "    assert code == FIRST_SEEN[0], 'not the code I saw first'\n"),
-                ('def my_port_tests(',
-                 'FIRST_SEEN = []\n\n\ndef my_port_tests('),
-            ],
-        },
-        caught={"step5_my_tests": (0, 5)},
-        attacks_grader='its tests tell the versions they are given apart by their'
-                       ' code, not by what they do',
-    ),
+        'step5_my_tests_code', 'my_port_tests', 'hand_name', 'step5_my_tests', 5),
 )
