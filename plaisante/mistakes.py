@@ -78,10 +78,10 @@ class Mistake:
                                  "the first not empty, or None")
             edits[cell] = pairs
         object.__setattr__(self, "edits", edits)
-        object.__setattr__(self, "fails", frozenset(self.fails))
         if isinstance(self.fails, str) or not all(isinstance(cell, str) for cell in self.fails):
             raise ValueError(f"mistake {self.name}: 'fails' must be a set of grade ids or "
                              "'step<N>'")
+        object.__setattr__(self, "fails", frozenset(self.fails))
         for cell, share in self.caught.items():
             if (not isinstance(share, tuple) or len(share) != 2
                     or not 0 <= share[0] <= share[1] or share[1] < 1):
