@@ -202,9 +202,15 @@ def cell_scores(points: Mapping[str, float], mistake: Mistake | None) -> dict[st
     if mistake is None:
         return {cell: _number(value) for cell, value in points.items()}
     failing = mistake.failing_cells(list(points))
-    return {cell: _number(0 if cell in failing else value * mistake.caught[cell][0]
-                          / mistake.caught[cell][1] if cell in mistake.caught else value)
-            for cell, value in points.items()}
+    earned = {}
+    for cell, value in points.items():
+        if cell in failing:
+            value = 0
+        elif cell in mistake.caught:
+            caught, of = mistake.caught[cell]
+            value = value * caught / of
+        earned[cell] = _number(value)
+    return earned
 
 
 def step_scores(cells: Mapping[str, float]) -> dict[str, float]:
