@@ -131,8 +131,9 @@ class CourseLayout:
         return self.root / "assignments" / "reports" / assignment / f"{student}.json"
 
     def samples(self, assignment: str) -> Path:
-        """The folder of ``assignment``'s sample submissions, their ``manifest.json`` (expected
-        per-step scores) and the ``make_samples.py`` that builds them."""
+        """The folder of ``assignment``'s classic mistakes (``mistakes.py``), and the sample
+        submissions and ``manifest.json`` (expected per-step scores) ``plaisante.samples``
+        makes of them."""
         return self.root / "assignments" / "samples" / assignment
 
     def replaced(self, student: str) -> Path:

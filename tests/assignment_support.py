@@ -1,39 +1,74 @@
-"""What every assignment's test support module (``deck_support``, ``holdem_support``, …)
-shares: its notebooks' paths, its answer cells as a student would leave them, and a classic
-mistake applied to them. A mistake is ``(answer cell, text of the reference, what the student
-wrote instead, the test cells it must fail)``."""
+"""What every assignment's tests share, for any assignment of ``COURSE``: its notebooks' paths,
+its reference solution, and its classic mistakes (read from ``assignments/samples/<id>/
+mistakes.py``, ``plaisante.samples``) applied to the reference as a student would have made
+them. Nothing here is particular to one assignment: ``unit("deck")`` is Deck and deal's."""
 
 from __future__ import annotations
 
-import re
+import types
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import nbformat
 
+from plaisante import reference, samples
 from plaisante.course import CourseLayout
+from plaisante.mistakes import Mistake
 
-LAYOUT = CourseLayout(Path(__file__).resolve().parents[1])
-MARKERS = re.compile(r"[ \t]*### (BEGIN|END) SOLUTION\n?")
-
-Mistake = tuple[str, str, str, set[str]]
+ROOT = Path(__file__).resolve().parents[1]
+LAYOUT = CourseLayout(ROOT)
 
 
-def notebooks(assignment: str) -> tuple[Path, Path]:
+def notebooks(assignment: str, root: Path = ROOT) -> tuple[Path, Path]:
     """Return (source, release) notebook paths of ``assignment``."""
-    return LAYOUT.source(assignment), LAYOUT.release(assignment)
+    layout = CourseLayout(root)
+    return layout.source(assignment), layout.release(assignment)
 
 
-def answer_cells(source: Path) -> dict[str, str]:
-    """Return {grade_id: source} of the source notebook's answer cells, markers removed."""
-    notebook = nbformat.read(source, as_version=4)
-    return {cell.metadata.nbgrader["grade_id"]: MARKERS.sub("", cell.source)
-            for cell in notebook.cells
-            if cell.cell_type == "code" and cell.metadata.get("nbgrader", {}).get("solution")}
+class Unit:
+    """One assignment as its tests see it (``root``: the course folder holding it)."""
+
+    def __init__(self, assignment: str, root: Path = ROOT) -> None:
+        self.assignment, self.root = assignment, root
+        self.source, self.release = notebooks(assignment, root)
+
+    @cached_property
+    def catalogue(self) -> samples.Catalogue:
+        return samples.catalogue(self.assignment, self.root)
+
+    @property
+    def mistakes(self) -> dict[str, Mistake]:
+        """{name: mistake} of its classic mistakes in the parts' code (``MISTAKES``)."""
+        return {m.name: m for m in self.catalogue.mistakes}
+
+    @cached_property
+    def points(self) -> dict[str, float]:
+        """{grade id: points} of the source notebook's graded cells."""
+        return samples.graded_points(nbformat.read(self.source, as_version=4))
+
+    def fails(self, name: str) -> frozenset[str]:
+        """The grade ids of the graded cells the mistake ``name`` must fail."""
+        return self.catalogue[name].failing_cells(list(self.points))
+
+    def mistaken(self, name: str) -> dict[str, str]:
+        """Return {solution cell: source} of the cells the mistake ``name`` changes: the
+        reference with its replacements, or the starter's cell where it leaves one undone."""
+        starter = {cell.metadata.get("nbgrader", {}).get("grade_id"): cell.source
+                   for cell in nbformat.read(self.release, as_version=4).cells}
+        edited = samples.edited(nbformat.read(self.source, as_version=4), name,
+                                self.catalogue[name].edits)
+        return {cell: starter[cell] if text is None else text for cell, text in edited.items()}
+
+    def load_reference(self) -> types.ModuleType:
+        """Return the reference solution: the source notebook's setup and solution cells, run."""
+        return reference.load(self.assignment, self.source)
+
+    def module_with(self, changes: dict[str, str]) -> types.ModuleType:
+        """Return a module made of the setup cell and the solution cells, with ``changes``."""
+        return reference.variant(self.source, changes, skip=self.catalogue.variant_skip)
 
 
-def mistaken(source: Path, mistakes: dict[str, Mistake], name: str) -> dict[str, str]:
-    """Return {answer cell: source} with the mistake ``name`` applied to the reference."""
-    cell, old, new, _ = mistakes[name]
-    text = answer_cells(source)[cell]
-    assert old in text, (name, old)
-    return {cell: text.replace(old, new)}
+@lru_cache(maxsize=None)
+def unit(assignment: str, root: Path = ROOT) -> Unit:
+    """Return the ``Unit`` of ``assignment`` in the course at ``root`` (cached)."""
+    return Unit(assignment, root)

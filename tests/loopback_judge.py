@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import queue
 import threading
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import nbformat
+from assignment_support import ROOT, unit
 
 from plaisante import oracle, student_tests
 from plaisante.grading.execute import is_test
-from plaisante.grading.judge import judge_cell
+from plaisante.grading.judge import judge_cell, setup_namespace
+from plaisante.grading.submission import setup_sources, student_names
 
 
 def loopback(user_ns: dict[str, Any]):
@@ -72,3 +76,28 @@ def verdicts(tests: dict[str, str], setup: dict[str, Any], names: set[str],
              user_ns: dict[str, Any]) -> dict[str, Any]:
     return {grade_id: judge_cell(code, setup, names, loopback(user_ns))
             for grade_id, code in tests.items()}
+
+
+@lru_cache(maxsize=None)
+def judged(assignment: str, root: Path = ROOT) -> tuple[Any, dict[str, str], dict[str, Any],
+                                                         set[str]]:
+    """Return (source notebook, {grade_id: test cell}, the judge's setup namespace, the
+    student's names) of ``assignment``."""
+    found = unit(assignment, root)
+    source = nbformat.read(found.source, as_version=4)
+    release = nbformat.read(found.release, as_version=4)
+    tests = {cell.metadata.nbgrader["grade_id"]: cell.source for cell in source.cells
+             if is_test(cell)}
+    return source, tests, setup_namespace(setup_sources(release)), set(student_names(release))
+
+
+def check_mistake(assignment: str, mistake: str, root: Path = ROOT) -> None:
+    """Assert that ``mistake`` fails exactly the cells its record names, each with its error."""
+    source, tests, setup, names = judged(assignment, root)
+    found = unit(assignment, root)
+    results = verdicts(tests, setup, names, kernel_namespace(source, **found.mistaken(mistake)))
+    failed = {k for k, v in results.items() if not v.passed}
+    assert failed == found.fails(mistake), {k: results[k].error for k in failed}
+    for grade_id in failed:
+        assert results[grade_id].error[0] == found.mistakes[mistake].error, (
+            grade_id, results[grade_id].error)

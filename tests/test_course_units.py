@@ -5,7 +5,6 @@ assignment's own folder names it."""
 from __future__ import annotations
 
 import ast
-import importlib.util
 import json
 import re
 from pathlib import Path
@@ -13,6 +12,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from plaisante import samples
 from plaisante.course import CourseLayout
 from plaisante.games import COURSE, load
 from plaisante.grading.submission import student_names
@@ -70,19 +70,19 @@ def test_the_starter_holds_no_solution_and_no_hidden_test(assignment: str) -> No
 
 
 @pytest.mark.parametrize("assignment", COURSE)
-def test_committed_samples_are_built_from_starter_and_solutions(assignment: str) -> None:
+def test_committed_samples_and_manifest_are_what_its_mistakes_make(assignment: str) -> None:
+    """The samples and manifest.json are generated from the assignment's mistakes.py and its
+    notebooks' points (``plaisante.samples``): the committed files are exactly that."""
     folder = LAYOUT.samples(assignment)
-    spec = importlib.util.spec_from_file_location(f"make_samples_{assignment}",
-                                                  folder / "make_samples.py")
-    assert spec is not None and spec.loader is not None
-    make_samples = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(make_samples)
-    built = make_samples.build(ROOT)
+    rebuild = f"run python -m plaisante.samples {assignment}"
+    built = samples.build(ROOT, assignment)
     assert sorted(built) == sorted(manifest(assignment)["samples"])
     for name, nb in built.items():
         committed = (folder / f"{name}.ipynb").read_text(encoding="utf-8")
-        assert nbformat.writes(nb) + "\n" == committed, (
-            f"{name}.ipynb is out of date: run {folder.relative_to(ROOT)}/make_samples.py")
+        assert nbformat.writes(nb) + "\n" == committed, f"{name}.ipynb is out of date: {rebuild}"
+    assert (folder / "manifest.json").read_text(encoding="utf-8") == samples.manifest_text(
+        ROOT, assignment), f"manifest.json is out of date: {rebuild}"
+    assert sorted(p.name for p in folder.glob("*.ipynb")) == sorted(f"{n}.ipynb" for n in built)
 
 
 @pytest.mark.parametrize("assignment", COURSE)

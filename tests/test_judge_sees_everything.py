@@ -21,7 +21,6 @@ import html
 import json
 import re
 import shutil
-import sys
 from pathlib import Path
 
 import nbformat
@@ -37,10 +36,9 @@ from plaisante.grading.conversation import KernelConversation
 from plaisante.grading.execute import is_test
 from plaisante.grading.judge import hidden_lines, setup_namespace
 from plaisante.grading.submission import setup_sources, student_names
+from plaisante.samples import build_samples
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "assignments" / "samples"))
-from sample_builder import build_samples  # noqa: E402
 
 pytestmark = [pytest.mark.nbgrader, pytest.mark.sandbox]
 

@@ -12,7 +12,6 @@ notebook's own kernel).
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import nbformat
@@ -20,10 +19,9 @@ import pytest
 from course_cli import cli, new_course
 
 from plaisante import scores
+from plaisante.samples import build_samples
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "assignments" / "samples"))
-from sample_builder import build_samples  # noqa: E402
 
 pytestmark = [pytest.mark.nbgrader, pytest.mark.sandbox]
 

@@ -7,12 +7,16 @@ from __future__ import annotations
 import random
 
 import pytest
-from deck_support import MISTAKES, load_reference, mistaken, module_with
+from assignment_support import unit
 
 from plaisante.assignment import check_all
 from plaisante.cards import hand
 from plaisante.games import load
 from plaisante.games.deck import checks
+
+DECK = unit("deck")
+load_reference, mistaken, module_with = DECK.load_reference, DECK.mistaken, DECK.module_with
+MISTAKES = DECK.mistakes
 
 ASSIGNMENT = load("deck")
 
@@ -52,7 +56,7 @@ def test_the_reference_passes_every_step_of_the_gate() -> None:
 @pytest.mark.parametrize("mistake", sorted(MISTAKES))
 def test_each_mistake_is_caught_naming_input_expected_and_actual(mistake: str) -> None:
     variant = module_with(mistaken(mistake))
-    for cell in MISTAKES[mistake][3]:
+    for cell in DECK.fails(mistake):
         check = {**VISIBLE, **HIDDEN}[cell]
         with pytest.raises(checks.CheckFailed) as failure:
             check(variant)
@@ -64,10 +68,10 @@ def test_each_mistake_is_caught_naming_input_expected_and_actual(mistake: str) -
 @pytest.mark.parametrize("mistake", sorted(MISTAKES))
 def test_the_gate_names_the_mistakes_step(mistake: str) -> None:
     variant = module_with(mistaken(mistake))
-    cell = MISTAKES[mistake][0]
+    cell = next(iter(MISTAKES[mistake].edits))
     step = int(cell[4])
     results = check_all(ASSIGNMENT, parts_of(variant))
-    visible_fails = any(c in VISIBLE for c in MISTAKES[mistake][3])
+    visible_fails = any(c in VISIBLE for c in DECK.fails(mistake))
     assert [r.status for r in results if r.step != step] == ["pass"] * 5
     assert results[step - 1].status == ("fail" if visible_fails else "pass")
 

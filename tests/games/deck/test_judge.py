@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import nbformat
 import pytest
-from deck_support import RELEASE, SOURCE  # noqa: F401  SOURCE, RELEASE: conftest
+from assignment_support import notebooks
 from loopback_judge import kernel_namespace, loopback, verdicts
 
 from plaisante.grading.judge import judge_cell
+
+SOURCE, RELEASE = notebooks("deck")  # the conftest fixtures read them
 
 
 def test_reference_passes_every_test_cell(source, tests, setup, names) -> None:

@@ -9,11 +9,14 @@ import random
 from collections import Counter
 
 import pytest
-from deck_support import load_reference
+from assignment_support import unit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plaisante.cards import RANKS, SUITS, KitCard
+
+DECK = unit("deck")
+load_reference = DECK.load_reference
 
 ref = load_reference()
 ALL_CARDS = [KitCard(rank, suit) for suit in SUITS for rank in RANKS]

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 import pytest
-from deck_support import load_reference, mistaken, module_with
+from assignment_support import unit
 
 from plaisante.cards import label, spoken_name
 from plaisante.games import load
 from plaisante.games.deck.model import DealerTable, IllegalAction, StudentCodeError
 from plaisante.games.deck.setup import play
 from plaisante.games.deck.view import TableView
+
+DECK = unit("deck")
+load_reference, mistaken, module_with = DECK.load_reference, DECK.mistaken, DECK.module_with
 
 PARTS = load("deck").parts
 

@@ -6,10 +6,12 @@ exactly the cells it should, and no cell asks the kernel too many calls."""
 from __future__ import annotations
 
 import nbformat
-from holdem_support import RELEASE, SOURCE  # noqa: F401  SOURCE, RELEASE: conftest
+from assignment_support import notebooks
 from loopback_judge import kernel_namespace, loopback, verdicts
 
 from plaisante.grading.judge import judge_cell
+
+SOURCE, RELEASE = notebooks("holdem")  # the conftest fixtures read them
 
 
 def test_reference_passes_every_test_cell(source, tests, setup, names) -> None:

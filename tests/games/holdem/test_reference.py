@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import pytest
-from holdem_support import load_reference
+from assignment_support import unit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -38,6 +38,9 @@ from plaisante.hand_names import (
     THREE_OF_A_KIND,
     TWO_PAIR,
 )
+
+HOLDEM = unit("holdem")
+load_reference = HOLDEM.load_reference
 
 REF = load_reference()
 

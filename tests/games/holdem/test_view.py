@@ -7,13 +7,16 @@ import random
 
 import ipywidgets as widgets
 import pytest
-from holdem_support import load_reference, mistaken, module_with
+from assignment_support import unit
 
 from plaisante.cards import label
 from plaisante.games import load
 from plaisante.games.holdem.model import BOT, YOU, IllegalAction, Match, StudentCodeError
 from plaisante.games.holdem.setup import play
 from plaisante.games.holdem.view import HoldemView
+
+HOLDEM = unit("holdem")
+load_reference, mistaken, module_with = HOLDEM.load_reference, HOLDEM.mistaken, HOLDEM.module_with
 
 PARTS = load("holdem").parts
 

@@ -6,10 +6,12 @@ Each classic mistake failing exactly its cells: tests/test_course_judge.py."""
 from __future__ import annotations
 
 import nbformat
+from assignment_support import notebooks
 from loopback_judge import kernel_namespace, loopback, verdicts
-from tricks_support import RELEASE, SOURCE  # noqa: F401  SOURCE, RELEASE: conftest
 
 from plaisante.grading.judge import judge_cell
+
+SOURCE, RELEASE = notebooks("tricks")  # the conftest fixtures read them
 
 
 def test_reference_passes_every_test_cell(source, tests, setup, names) -> None:

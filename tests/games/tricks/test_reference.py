@@ -9,13 +9,16 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from assignment_support import unit
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tricks_support import load_reference
 
 from plaisante.cards import SUITS, KitCard, hand
 from plaisante.games.tricks import rules
 from plaisante.games.tricks.model import IllegalAction, TrickTable
+
+TRICKS = unit("tricks")
+load_reference = TRICKS.load_reference
 
 ref = load_reference()
 #: This game's order, strongest first, as the issue writes it.

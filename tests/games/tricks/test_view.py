@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from tricks_support import MISTAKES, load_reference, mistaken, module_with
+from assignment_support import unit
 
 from plaisante.assignment import check_all
 from plaisante.cards import KitCard, label, spoken_name
@@ -16,6 +16,10 @@ from plaisante.games.tricks import checks
 from plaisante.games.tricks.model import StudentCodeError, TrickTable
 from plaisante.games.tricks.setup import play
 from plaisante.games.tricks.view import TrickView
+
+TRICKS = unit("tricks")
+load_reference, mistaken, module_with = TRICKS.load_reference, TRICKS.mistaken, TRICKS.module_with
+MISTAKES = TRICKS.mistakes
 
 ASSIGNMENT = load("tricks")
 
@@ -147,7 +151,7 @@ def test_the_reference_passes_every_step_of_the_gate(parts) -> None:
 @pytest.mark.parametrize("mistake", sorted(MISTAKES))
 def test_each_mistake_is_caught_naming_input_expected_and_actual(mistake: str) -> None:
     variant = module_with(mistaken(mistake))
-    for cell in MISTAKES[mistake][3]:
+    for cell in TRICKS.fails(mistake):
         with pytest.raises(checks.CheckFailed) as failure:
             {**VISIBLE, **HIDDEN}[cell](variant)
         message = str(failure.value)

@@ -10,15 +10,14 @@ import os
 
 import nbformat
 import pytest
+from assignment_support import notebooks, unit
 from loopback_judge import kernel_namespace, verdicts
-from video_poker_support import (  # noqa: F401  SOURCE, RELEASE: conftest
-    RELEASE,
-    SOURCE,
-    mistaken,
-    module_with,
-)
 
 from plaisante.checking import CheckFailed
+
+SOURCE, RELEASE = notebooks("video_poker")  # the conftest fixtures read them
+POKER = unit("video_poker")
+mistaken, module_with = POKER.mistaken, POKER.module_with
 
 
 @pytest.fixture(autouse=True)

@@ -17,14 +17,17 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from assignment_support import unit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pokerkit import Label, StandardHighHand
-from video_poker_support import load_reference
 
 from plaisante.cards import RANKS, SUITS, KitCard, hand, new_deck
 from plaisante.games.video_poker import rules
 from plaisante.games.video_poker.saving import load_credits, save_credits
+
+POKER = unit("video_poker")
+load_reference = POKER.load_reference
 
 POKERKIT_RANK = {rank: ("T" if rank == "10" else rank) for rank in RANKS}
 POKERKIT_SUIT = {suit: suit[0] for suit in SUITS}

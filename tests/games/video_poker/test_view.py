@@ -9,7 +9,7 @@ from pathlib import Path
 
 import ipywidgets as widgets
 import pytest
-from video_poker_support import load_reference, mistaken, module_with
+from assignment_support import unit
 
 from plaisante.cards import label
 from plaisante.games import load
@@ -17,6 +17,9 @@ from plaisante.games.video_poker.checks import kit_deal
 from plaisante.games.video_poker.model import MachinePlay, StudentCodeError
 from plaisante.games.video_poker.setup import play
 from plaisante.games.video_poker.view import MachineView
+
+POKER = unit("video_poker")
+load_reference, mistaken, module_with = POKER.load_reference, POKER.mistaken, POKER.module_with
 
 PARTS = load("video_poker").parts
 
