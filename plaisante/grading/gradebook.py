@@ -1,28 +1,57 @@
-"""Write grading results into the course gradebook: ``plaisante.grading.record``, its one writer."""
+"""Write grading results into the course gradebook: ``plaisante.grading.record``, its one writer.
+
+The gradebook is whatever database the course's nbgrader config names
+(``c.CourseDirectory.db_url``), opened through nbgrader's ``Gradebook``. Each result is one
+transaction: it is in the gradebook whole or not at all. Two runs recording the same student at
+once (an instructor and a TA, two ``grade`` runs) meet in the database: on PostgreSQL the later
+insert of a row the other just made fails its unique constraint, or one of two crossing
+transactions is chosen as a deadlock victim, and that result is simply written again over the
+row now there; SQLite serialises writers with its file lock (a writer waits for the other's
+commit, as nbgrader documents, and one waiting past SQLite's timeout fails the run with
+GradebookUnreachable).
+"""
 
 from __future__ import annotations
 
 import json
 import os
-import sqlite3
 import warnings
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 from nbgrader.api import BaseCell, Grade, Gradebook, MissingEntry
 
 from ..course import CourseLayout
 from .result import SubmissionResult
 
+#: Times one result is written before a conflict with a concurrent writer counts as an error.
+CONFLICT_TRIES = 5
 
-def course_id_of(db_path: Path) -> str:
-    """Return the course id stored in the gradebook at ``db_path`` (read-only)."""
-    connection = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=60)
-    try:
-        row = connection.execute("SELECT id FROM course LIMIT 1").fetchone()
-    finally:
-        connection.close()
-    return row[0] if row else "default_course"
+
+def _conflict(error: BaseException) -> bool:
+    """Whether ``error`` is a concurrent writer's doing, gone when the result is written again:
+    a unique row the other transaction made first, a deadlock or serialization failure."""
+    from sqlalchemy.exc import DBAPIError, IntegrityError
+
+    if isinstance(error, IntegrityError):
+        return True
+    code = getattr(getattr(error, "orig", None), "sqlstate", None) or getattr(
+        getattr(error, "orig", None), "pgcode", None)
+    return isinstance(error, DBAPIError) and code in ("40001", "40P01")
+
+
+def _record_retrying(gradebook: Gradebook, assignment: str, result: SubmissionResult) -> None:
+    """``_record_one``, written again (after a rollback) while it meets a concurrent writer's
+    row or lock (``_conflict``), at most ``CONFLICT_TRIES`` times."""
+    for attempt in range(CONFLICT_TRIES):
+        try:
+            _record_one(gradebook, assignment, result)
+            return
+        except Exception as error:
+            gradebook.db.rollback()
+            if not _conflict(error) or attempt == CONFLICT_TRIES - 1:
+                raise
 
 
 def _record_one(gradebook: Gradebook, assignment: str, result: SubmissionResult) -> None:
@@ -55,25 +84,24 @@ def record_results(root: Path, results: list[SubmissionResult], assignment: str)
     layout = CourseLayout(root)
     results = [r for r in results  # a grading of a submission replaced since: not recorded
                if r.still_current(layout.submitted(r.student, assignment).parent, assignment)]
-    db_path = layout.gradebook
-    if not db_path.is_file():
-        raise FileNotFoundError(f"no gradebook at {db_path}: run `plaisante release` first")
+    if layout.gradebook_missing():
+        raise FileNotFoundError(f"no gradebook at {layout.gradebook_file}: run `plaisante "
+                                "release` first")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # nbgrader's SQLAlchemy session warnings
-        with Gradebook("sqlite:///" + str(db_path), course_id_of(db_path)) as gradebook:
-            try:
-                gradebook.find_assignment(assignment)
-            except MissingEntry:
-                raise FileNotFoundError(f"assignment {assignment!r} is not in the gradebook: "
-                                        "run `plaisante release` first") from None
+        with layout.open_gradebook() as gradebook:
+            require_assignment(gradebook, assignment)
             for result in results:
                 try:
-                    _record_one(gradebook, assignment, result)
-                except Exception as error:  # noqa: BLE001  one result never stops the others
-                    gradebook.db.rollback()
+                    _record_retrying(gradebook, assignment, result)
+                except Exception as error:
+                    if _unreachable(error):
+                        raise  # the database is gone: open_gradebook says so
+                    # anything else is this result's own (a timestamp nbgrader refuses): the
+                    # others are recorded still
                     result.flag(f"could not be recorded with its timestamp: {error}"[:300])
                     result.timestamp = None
-                    _record_one(gradebook, assignment, result)
+                    _record_retrying(gradebook, assignment, result)
     for result in results:
         target = layout.report(assignment, result.student)
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -81,3 +109,19 @@ def record_results(root: Path, results: list[SubmissionResult], assignment: str)
         partial.write_text(json.dumps(asdict(result), indent=1, ensure_ascii=False) + "\n",
                            encoding="utf-8")
         os.replace(partial, target)
+
+
+def require_assignment(gradebook: Gradebook, assignment: str) -> Any:
+    """Return ``assignment``'s gradebook entry; raise FileNotFoundError when it has none."""
+    try:
+        return gradebook.find_assignment(assignment)
+    except MissingEntry:
+        raise FileNotFoundError(f"assignment {assignment!r} is not in the gradebook: run "
+                                "`plaisante release` first") from None
+
+
+def _unreachable(error: BaseException) -> bool:
+    from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+
+    return isinstance(error, (OperationalError, InterfaceError)) or (
+        isinstance(error, DBAPIError) and error.connection_invalidated)

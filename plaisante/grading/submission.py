@@ -24,7 +24,14 @@ from traitlets.config import Config
 
 from ..course import CourseLayout, course_config
 from . import sandbox as sb
-from .autograde import assignment_facts, autograde, seconds_late, write_notebook
+from .autograde import (
+    ShippedAssignment,
+    assignment_facts,
+    autograde,
+    notebook_bytes,
+    publish,
+    seconds_late,
+)
 from .execute import is_setup
 from .handed_in import chosen_notebook, data_files, lms_late
 from .notebook_check import Unreadable, read_submission, sanitize
@@ -103,15 +110,18 @@ def student_names(release: nbformat.NotebookNode) -> list[str]:
 
 def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
               sandbox: bool, submitted_dir: Path | None = None,
-              out_dir: Path | None = None) -> SubmissionResult:
+              out_dir: Path | None = None,
+              course: ShippedAssignment | None = None) -> SubmissionResult:
     """See ``plaisante.grading.grade_submission``. ``submitted_dir`` and ``out_dir`` replace
-    the course's submitted and autograded folders of the submission (``warm_up``)."""
+    the course's submitted and autograded folders of the submission (``warm_up``);
+    ``course`` replaces what is read of the course (a cluster's worker that cannot see it:
+    ``worker.grade_shipped``)."""
     started = time.monotonic()
     if sandbox:
         sb.require_sandbox()
     result = SubmissionResult(student=student, status="graded")
     layout = CourseLayout(root)
-    release_path = layout.release(assignment)
+    release_path = course.release if course is not None else layout.release(assignment)
     if not release_path.is_file():
         raise FileNotFoundError(f"no released notebook at {release_path}: run `plaisante release`")
     release, names, setup, modules = _release_facts(release_path)
@@ -123,7 +133,7 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
     zygote = _zygote(limits, modules) if sandbox else None
     uid = zygote.uid if zygote is not None else (sb.pick_uid() if sandbox else 0)
     try:  # the course's own set-up: a problem here stops the run, it is no student's fault
-        facts = assignment_facts(root, assignment)
+        facts = course.facts if course is not None else assignment_facts(root, assignment)
         points, tests = facts.points, facts.test_sources
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
@@ -159,7 +169,8 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
         judge.update({"test_sources": tests, "student_names": list(names),
                       "setup_sources": list(setup)})
         _grade_in_memory(work, student, facts, clean.notebook, result, limits, sandbox, uid,
-                         judge, config_of(root), zygote, (submitted_dir, out_dir))
+                         judge, course.config if course is not None else config_of(root), zygote,
+                         (submitted_dir, out_dir))
     except Exception as error:  # noqa: BLE001  the grader's own failure: flag, never stop a batch
         result.flag(f"grader error: {type(error).__name__}: {error}")
     finally:
@@ -367,14 +378,7 @@ def _grade_in_memory(work: Path, student: str, facts: Any, notebook: nbformat.No
     result.late_penalty = done.late_penalty
     if not result.still_current(submitted_dir, assignment):
         return  # the newer submission's grading publishes its own
-    target = out_dir / f"{assignment}.ipynb"
-    data = write_notebook(done.notebook, target)
-    result.autograded = str(target)
-    result.autograded_sha256 = hashlib.sha256(data).hexdigest()
-    if result.timestamp:
-        (out_dir / "timestamp.txt").write_text(result.timestamp + "\n", encoding="utf-8")
-    else:
-        (out_dir / "timestamp.txt").unlink(missing_ok=True)
+    publish(out_dir, assignment, notebook_bytes(done.notebook), result)
 
 
 def read_timestamp(path: Path, result: SubmissionResult) -> str | None:
