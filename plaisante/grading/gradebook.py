@@ -31,14 +31,22 @@ CONFLICT_TRIES = 5
 
 def _conflict(error: BaseException) -> bool:
     """Whether ``error`` is a concurrent writer's doing, gone when the result is written again:
-    a unique row the other transaction made first, a deadlock or serialization failure."""
+    a unique row the other transaction made first (SQLAlchemy's IntegrityError, which
+    nbgrader re-raises as its InvalidEntry), a deadlock or a serialization failure."""
     from sqlalchemy.exc import DBAPIError, IntegrityError
 
-    if isinstance(error, IntegrityError):
-        return True
-    code = getattr(getattr(error, "orig", None), "sqlstate", None) or getattr(
-        getattr(error, "orig", None), "pgcode", None)
-    return isinstance(error, DBAPIError) and code in ("40001", "40P01")
+    seen: BaseException | None = error
+    for _ in range(5):  # the error, and what it was raised from or during
+        if seen is None:
+            return False
+        if isinstance(seen, IntegrityError):
+            return True
+        orig = getattr(seen, "orig", None)
+        code = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
+        if isinstance(seen, DBAPIError) and code in ("40001", "40P01"):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 def _record_retrying(gradebook: Gradebook, assignment: str, result: SubmissionResult) -> None:
