@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -51,13 +52,19 @@ def popen(*args: str, course: Path) -> subprocess.Popen[str]:
                             text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
+def point_at(root: Path, url: str) -> None:
+    """Make the course at ``root`` keep its gradebook in the database at ``url``, as the
+    README says: one line in its nbgrader_config.py."""
+    config = root / "nbgrader_config.py"
+    config.write_text(config.read_text(encoding="utf-8") +
+                      f"\nc.CourseDirectory.db_url = {url!r}\n", encoding="utf-8")
+
+
 def postgres_course(root: Path, url: str, assignments: tuple[str, ...]) -> Path:
     """A course at ``root`` whose gradebook is the database at ``url``: ``assignments``
     released and each of their samples submitted (the sample's name as the student id)."""
     new_course(root, ("solutions", "notebooks"))
-    config = root / "nbgrader_config.py"
-    config.write_text(config.read_text(encoding="utf-8") +
-                      f"\nc.CourseDirectory.db_url = {url!r}\n", encoding="utf-8")
+    point_at(root, url)
     plaisante("release", *assignments, course=root)
     for assignment in assignments:
         for student, sample in manifest(assignment).items():
@@ -93,8 +100,21 @@ def server():
 
 @pytest.fixture(scope="module")
 def course(server: PostgresServer, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return postgres_course(tmp_path_factory.mktemp("pg") / "course",
+    root = postgres_course(tmp_path_factory.mktemp("pg") / "course",
                            server.create_database("course"), (ASSIGNMENT,))
+    shutil.copytree(root, root.parent / "pristine", symlinks=True)
+    return root
+
+
+@pytest.fixture
+def fresh_course(course: Path, server: PostgresServer, tmp_path: Path) -> Path:
+    """A copy of ``course`` as it was before any grading, with a database of its own (the
+    assignment released into it)."""
+    root = tmp_path / "course"
+    shutil.copytree(course.parent / "pristine", root, symlinks=True)
+    point_at(root, server.create_database(tmp_path.name.lower()[:40]))
+    plaisante("release", ASSIGNMENT, course=root)
+    return root
 
 
 def test_the_course_names_its_postgresql_gradebook_and_nbgrader_released_into_it(
@@ -128,7 +148,8 @@ def test_two_grade_runs_at_once_record_every_result_once_with_the_manifest_score
 RACE = """
 import sys, time
 from plaisante.grading import SubmissionResult, record
-root, cells, points, start = sys.argv[1], sys.argv[2].split(","), float(sys.argv[3]), float(sys.argv[4])
+root, cells = sys.argv[1], sys.argv[2].split(",")
+points, start = float(sys.argv[3]), float(sys.argv[4])
 while time.time() < start:
     time.sleep(0.005)
 for i in range(12):
@@ -161,9 +182,8 @@ def test_two_processes_recording_the_same_new_students_at_once_leave_every_row_w
 
 
 def test_a_server_that_goes_away_mid_run_says_so_in_one_line_and_a_rerun_completes(
-        tmp_path: Path, server: PostgresServer) -> None:
-    course = postgres_course(tmp_path / "course", server.create_database("away"),
-                             (ASSIGNMENT,))
+        fresh_course: Path, server: PostgresServer) -> None:
+    course = fresh_course
     layout = CourseLayout(course)
     reports = layout.report(ASSIGNMENT, "x").parent
     run = popen("grade", ASSIGNMENT, "--workers", "1", course=course)
@@ -180,7 +200,7 @@ def test_a_server_that_goes_away_mid_run_says_so_in_one_line_and_a_rerun_complet
     assert run.returncode == 2, (out[-2000:], err[-2000:])
     said = [line for line in err.splitlines() if "cannot be used" in line]
     assert said and said[0].startswith(
-        f"plaisante grade: the course gradebook {server.url('away')} "
+        f"plaisante grade: the course gradebook {layout.gradebook_url} "
         "(c.CourseDirectory.db_url in nbgrader_config.py) cannot be used: "), err[-3000:]
     assert "Traceback" not in err
     # what was recorded is whole: each recorded student has every score of the manifest
