@@ -7,7 +7,8 @@
 #
 # demo: a Python that can make .venv (Debian: python3-venv). JupyterLab opens in your own browser
 #       and nothing is graded, so neither Chromium nor bubblewrap is needed.
-# test: the same, plus chromium (the browser tests), bubblewrap (the grading sandbox) and, as
+# test: the same, plus chromium (the browser tests), bubblewrap (the grading sandbox),
+#       postgresql (the gradebook on a real PostgreSQL server: tests/postgres_server.py) and, as
 #       root, Debian's /usr/bin/python3 with venv (the grading user's venv: tools/grader-user.sh).
 #
 # Run from the kit's root (the Makefile does). PYTHON is the interpreter that makes .venv.
@@ -25,6 +26,7 @@ missing() {
         # the paths tests/browser/harness.py looks for
         [ -x /usr/lib/chromium/chromium ] || [ -x /usr/bin/chromium ] || need+=(chromium)
         command -v bwrap >/dev/null || need+=(bubblewrap)
+        compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || need+=(postgresql)
         if [ "$(id -u)" = 0 ]; then
             [ -x /usr/bin/python3 ] || need+=(python3)
             can_make_venv /usr/bin/python3 || need+=(python3-venv)
