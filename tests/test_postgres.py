@@ -12,6 +12,7 @@ assignment's samples graded into PostgreSQL: under ``slow``.
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import shutil
@@ -143,6 +144,15 @@ def test_two_grade_runs_at_once_record_every_result_once_with_the_manifest_score
     for student in expected:
         report = json.loads(CourseLayout(course).report(ASSIGNMENT, student).read_text())
         assert not any("could not be recorded" in reason for reason in report["reasons"])
+    # nbgrader's own commands read the same database: its export and its feedback
+    plaisante("export", ASSIGNMENT, "--to", str(course / "grades.csv"), course=course)
+    with open(course / "grades.csv", newline="", encoding="utf-8") as rows:
+        exported = {row["student_id"]: float(row["score"]) for row in csv.DictReader(rows)}
+    assert exported == {student: points["total"] for student, points in expected.items()}
+    best = max(expected, key=lambda student: expected[student]["total"])
+    plaisante("feedback", ASSIGNMENT, "--student", best, course=course)
+    page = CourseLayout(course).feedback(best, ASSIGNMENT).read_text(encoding="utf-8")
+    assert f"{expected[best]['total']:.1f}" in page
 
 
 RACE = """
