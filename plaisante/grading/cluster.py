@@ -51,18 +51,22 @@ def assignment_parcel(root: Path, assignment: str) -> AssignmentParcel:
                             config_of(root))
 
 
-def settle(root: Path, assignment: str, graded: Graded) -> SubmissionResult:
-    """Write a shipped task's autograded notebook into the course, as a worker grading in the
-    course would have (``autograde.publish``; an earlier one removed when the task made
-    none), unless the submission was replaced while it was graded; return its result."""
+def settle(root: Path, assignment: str, student: str, graded: Graded) -> SubmissionResult:
+    """Write the autograded notebook of ``student``'s shipped task into the course, as a
+    worker grading in the course would have (``autograde.publish``; an earlier one removed
+    when the task made none), unless the submission was replaced while it was graded; return
+    its result. Where it goes is the coordinator's to say: a result naming another student
+    raises ValueError."""
     from .autograde import publish
 
     result = graded.result
+    if result.student != student:
+        raise ValueError(f"the task grading {student!r} returned a result for "
+                         f"{result.student!r}")
     layout = CourseLayout(root)
-    if not result.still_current(layout.submitted(result.student, assignment).parent,
-                                assignment):
+    if not result.still_current(layout.submitted(student, assignment).parent, assignment):
         return result  # the newer submission's grading publishes its own
-    out_dir = layout.autograded(result.student, assignment).parent
+    out_dir = layout.autograded(student, assignment).parent
     if graded.notebook is None:
         (out_dir / f"{assignment}.ipynb").unlink(missing_ok=True)
     else:
@@ -139,7 +143,7 @@ def run_dask(root: Path, assignment: str, students: Sequence[str], collector: Co
                 status = future.status
                 future.release()
                 if status == "finished":
-                    collector.add(settle(root, assignment, value))
+                    collector.add(settle(root, assignment, student, value))
                 else:
                     error = value[1] if isinstance(value, tuple) else value
                     if isinstance(error, SETUP_ERRORS):
