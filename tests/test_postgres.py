@@ -217,6 +217,7 @@ def test_a_server_that_goes_away_mid_run_says_so_in_one_line_and_a_rerun_complet
     samples = manifest(ASSIGNMENT)
     recorded = submission_rows(course, ASSIGNMENT)
     assert 1 <= len(recorded) < len(samples)
+    assert {path.stem for path in reports.glob("*.json")} == set(recorded)
     for student in recorded:
         assert scores.step_scores(course, student, ASSIGNMENT) == samples[student]["expected"]
     plaisante("grade", ASSIGNMENT, "--workers", "1", course=course)

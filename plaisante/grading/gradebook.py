@@ -16,6 +16,8 @@ from __future__ import annotations
 import json
 import os
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -49,12 +51,27 @@ def _conflict(error: BaseException) -> bool:
     return False
 
 
+@contextmanager
+def _one_transaction(gradebook: Gradebook) -> Iterator[None]:
+    """Within the block, nbgrader's ``Gradebook`` calls only flush where they would commit
+    (each commits its own change: the student, then the submission and its empty grades),
+    so what the block writes is committed once, by the caller, or not at all."""
+    session = gradebook.db
+    session.commit = session.flush  # this session's only: nbgrader calls self.db.commit()
+    try:
+        yield
+    finally:
+        del session.commit
+
+
 def _record_retrying(gradebook: Gradebook, assignment: str, result: SubmissionResult) -> None:
-    """``_record_one``, written again (after a rollback) while it meets a concurrent writer's
-    row or lock (``_conflict``), at most ``CONFLICT_TRIES`` times."""
+    """``_record_one`` in one transaction, written again (after a rollback) while it meets a
+    concurrent writer's row or lock (``_conflict``), at most ``CONFLICT_TRIES`` times."""
     for attempt in range(CONFLICT_TRIES):
         try:
-            _record_one(gradebook, assignment, result)
+            with _one_transaction(gradebook):
+                _record_one(gradebook, assignment, result)
+            gradebook.db.commit()
             return
         except Exception as error:
             gradebook.db.rollback()
@@ -63,7 +80,8 @@ def _record_retrying(gradebook: Gradebook, assignment: str, result: SubmissionRe
 
 
 def _record_one(gradebook: Gradebook, assignment: str, result: SubmissionResult) -> None:
-    """Write one result: the student, the submission (timestamp), scores, penalty, flag."""
+    """Write one result: the student, the submission (timestamp), scores, penalty, flag;
+    not committed (``_record_retrying`` does)."""
     gradebook.update_or_create_student(result.student)
     extra = {"timestamp": result.timestamp} if result.timestamp else {}
     submission = gradebook.update_or_create_submission(assignment, result.student, **extra)
@@ -81,7 +99,6 @@ def _record_one(gradebook: Gradebook, assignment: str, result: SubmissionResult)
             notebook.flagged = result.status == "flagged"
             # nbgrader keeps the penalty per notebook; an assignment of ours has one
             notebook.late_submission_penalty = result.late_penalty if index == 0 else None
-    gradebook.db.commit()
 
 
 def record_results(root: Path, results: list[SubmissionResult], assignment: str) -> None:
@@ -110,13 +127,18 @@ def record_results(root: Path, results: list[SubmissionResult], assignment: str)
                     result.flag(f"could not be recorded with its timestamp: {error}"[:300])
                     result.timestamp = None
                     _record_retrying(gradebook, assignment, result)
-    for result in results:
-        target = layout.report(assignment, result.student)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        partial = target.parent / f".{result.student}.json.{os.getpid()}.partial"
-        partial.write_text(json.dumps(asdict(result), indent=1, ensure_ascii=False) + "\n",
-                           encoding="utf-8")
-        os.replace(partial, target)
+                write_report(layout, assignment, result)  # once its grades are committed
+
+
+def write_report(layout: CourseLayout, assignment: str, result: SubmissionResult) -> None:
+    """Write ``result``, reasons included, to ``layout.report(assignment, student)``
+    (JSON, atomically)."""
+    target = layout.report(assignment, result.student)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.parent / f".{result.student}.json.{os.getpid()}.partial"
+    partial.write_text(json.dumps(asdict(result), indent=1, ensure_ascii=False) + "\n",
+                       encoding="utf-8")
+    os.replace(partial, target)
 
 
 def require_assignment(gradebook: Gradebook, assignment: str) -> Any:
