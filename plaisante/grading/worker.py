@@ -40,7 +40,8 @@ WORKER_DIED = "the grading worker process died while grading it"
 
 def grade_task(root: str, student: str, assignment: str, limits: Limits, sandbox: bool,
                grader: Grader | None = None) -> SubmissionResult:
-    """Grade one submission in a worker; return its result (what a Dask task runs).
+    """Grade one submission of the course at ``root`` in a worker of this machine's pool,
+    which sees the course; return its result.
 
     ``grader`` defaults to ``plaisante.grading.grade_submission``; tests pass a stand-in.
     Exceptions propagate to the coordinator, which decides whether they stop the run.
