@@ -53,19 +53,14 @@ def popen(*args: str, course: Path) -> subprocess.Popen[str]:
                             text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
-def point_at(root: Path, url: str) -> None:
-    """Make the course at ``root`` keep its gradebook in the database at ``url``, as the
-    README says: one line in its nbgrader_config.py."""
+def postgres_course(root: Path, url: str, assignments: tuple[str, ...]) -> Path:
+    """A course at ``root`` whose gradebook is the database at ``url`` (one line in its
+    nbgrader_config.py, as the README says): ``assignments`` released and each of their
+    samples submitted (the sample's name as the student id)."""
+    new_course(root, ("solutions", "notebooks"))
     config = root / "nbgrader_config.py"
     config.write_text(config.read_text(encoding="utf-8") +
                       f"\nc.CourseDirectory.db_url = {url!r}\n", encoding="utf-8")
-
-
-def postgres_course(root: Path, url: str, assignments: tuple[str, ...]) -> Path:
-    """A course at ``root`` whose gradebook is the database at ``url``: ``assignments``
-    released and each of their samples submitted (the sample's name as the student id)."""
-    new_course(root, ("solutions", "notebooks"))
-    point_at(root, url)
     plaisante("release", *assignments, course=root)
     for assignment in assignments:
         for student, sample in manifest(assignment).items():
@@ -101,21 +96,23 @@ def server():
 
 @pytest.fixture(scope="module")
 def course(server: PostgresServer, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = postgres_course(tmp_path_factory.mktemp("pg") / "course",
+    return postgres_course(tmp_path_factory.mktemp("pg") / "course",
                            server.create_database("course"), (ASSIGNMENT,))
-    shutil.copytree(root, root.parent / "pristine", symlinks=True)
-    return root
 
 
 @pytest.fixture
-def fresh_course(course: Path, server: PostgresServer, tmp_path: Path) -> Path:
-    """A copy of ``course`` as it was before any grading, with a database of its own (the
-    assignment released into it)."""
-    root = tmp_path / "course"
-    shutil.copytree(course.parent / "pristine", root, symlinks=True)
-    point_at(root, server.create_database(tmp_path.name.lower()[:40]))
-    plaisante("release", ASSIGNMENT, course=root)
-    return root
+def ungraded(course: Path) -> Path:
+    """``course`` with no grading of ``ASSIGNMENT`` recorded: its submissions removed from
+    the gradebook (nbgrader's API), its reports and autograded notebooks deleted."""
+    layout = CourseLayout(course)
+    with layout.open_gradebook() as gradebook:
+        for student in [row.student_id for row in
+                        gradebook.find_assignment(ASSIGNMENT).submissions]:
+            gradebook.remove_submission(ASSIGNMENT, student)
+    shutil.rmtree(layout.report(ASSIGNMENT, "x").parent, ignore_errors=True)
+    shutil.rmtree(layout.autograded_root, ignore_errors=True)
+    assert submission_rows(course, ASSIGNMENT) == {}
+    return course
 
 
 def test_the_course_names_its_postgresql_gradebook_and_nbgrader_released_into_it(
@@ -192,8 +189,8 @@ def test_two_processes_recording_the_same_new_students_at_once_leave_every_row_w
 
 
 def test_a_server_that_goes_away_mid_run_says_so_in_one_line_and_a_rerun_completes(
-        fresh_course: Path, server: PostgresServer) -> None:
-    course = fresh_course
+        ungraded: Path, server: PostgresServer) -> None:
+    course = ungraded
     layout = CourseLayout(course)
     reports = layout.report(ASSIGNMENT, "x").parent
     run = popen("grade", ASSIGNMENT, "--workers", "1", course=course)
