@@ -185,13 +185,31 @@ class CourseLayout:
         """The course id the gradebook is opened with (``c.CourseDirectory.course_id``)."""
         return self.settings.course_id
 
+    def _parsed_url(self) -> Any:
+        """The gradebook URL as SQLAlchemy reads it; ValueError, in one line, when it is not
+        a database URL SQLAlchemy knows."""
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+        try:
+            url = make_url(self.gradebook_url)
+            url.get_dialect()
+        except (ArgumentError, NoSuchModuleError, ValueError) as error:
+            raise ValueError(
+                f"c.CourseDirectory.db_url {shown_url(self.gradebook_url)!r} in "
+                f"{self.root / 'nbgrader_config.py'} is not a database URL SQLAlchemy knows "
+                f"({str(error).splitlines()[0][:200]}); use one such as "
+                f"{DEFAULT_DB_URL.format(root=self.root)!r} or "
+                "'postgresql+psycopg://USER@HOST/DATABASE'") from None
+        return url
+
     @property
     def gradebook_file(self) -> Path | None:
         """The gradebook's file when it is a database in one file (the default's kind), else
-        None (a database server)."""
+        None (a database server). Raises ValueError for a URL SQLAlchemy does not know."""
         from sqlalchemy.engine import make_url
 
-        url = make_url(self.gradebook_url)
+        url = self._parsed_url()
         if url.get_backend_name() != make_url(DEFAULT_DB_URL).get_backend_name():
             return None
         return Path(url.database) if url.database and url.database != ":memory:" else None
@@ -206,10 +224,19 @@ class CourseLayout:
     def open_gradebook(self) -> Iterator[Any]:
         """Open the course gradebook with nbgrader's ``Gradebook`` (its URL and course id
         from the config); yield it and close it. A database that cannot be reached or used,
-        then or while the block runs, raises GradebookUnreachable naming it."""
+        then or while the block runs, raises GradebookUnreachable naming it; a URL
+        SQLAlchemy does not know, or whose driver is not installed, ValueError."""
         from nbgrader.api import Gradebook
         from sqlalchemy.exc import InterfaceError, OperationalError
 
+        url = self._parsed_url()
+        try:
+            url.get_dialect().import_dbapi()
+        except ImportError as error:
+            raise ValueError(f"the course gradebook {shown_url(self.gradebook_url)} needs the "
+                             f"database driver {error.name or url.get_driver_name()!r}, not "
+                             "installed here: pip install it (PostgreSQL: psycopg, pinned in "
+                             "requirements.txt)") from None
         try:
             with Gradebook(self.gradebook_url, self.course_id) as gradebook:
                 yield gradebook

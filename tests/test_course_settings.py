@@ -79,3 +79,18 @@ def test_a_gradebook_server_that_refuses_the_connection_is_named_in_one_line(
     assert "refused" in message.lower()
     assert message.endswith("start the database or fix the URL, then run the command again "
                             "(what was recorded before stays)")
+
+
+@pytest.mark.parametrize(("url", "said"), [
+    ("nosuchdb://somewhere/course", "is not a database URL SQLAlchemy knows"),
+    ("not a url", "is not a database URL SQLAlchemy knows"),
+    ("mysql+mysqldb://ta@db.example.org/course", "needs the database driver 'MySQLdb'"),
+])
+def test_a_gradebook_url_nothing_can_open_is_refused_in_one_line(
+        tmp_path: Path, url: str, said: str) -> None:
+    (tmp_path / "nbgrader_config.py").write_text(
+        f"c = get_config()\nc.CourseDirectory.db_url = {url!r}\n")
+    with pytest.raises(ValueError, match=said) as raised:
+        with CourseLayout(tmp_path).open_gradebook():
+            pass
+    assert "\n" not in str(raised.value)
