@@ -7,12 +7,16 @@ c = get_config()  # noqa: F821  (injected by traitlets when nbgrader loads this 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 c.CourseDirectory.root = HERE
-c.CourseDirectory.source_directory = "solutions"
-c.CourseDirectory.release_directory = "starter"
-c.CourseDirectory.submitted_directory = "assignments/submitted"
-c.CourseDirectory.autograded_directory = "assignments/autograded"
-c.CourseDirectory.feedback_directory = "assignments/feedback"
-c.CourseDirectory.db_url = "sqlite:///" + os.path.join(HERE, "assignments", "gradebook.db")
+# The kit's folders (solutions/, starter/, assignments/submitted/…) and its gradebook, spelled
+# once in plaisante/course.py; every `plaisante` command reads them back from this file.
+from plaisante.course import DEFAULT_DB_URL, KIT_LAYOUT  # noqa: E402
+
+for _setting, _folder in KIT_LAYOUT.items():
+    setattr(c.CourseDirectory, _setting, _folder)
+# The gradebook: any database nbgrader takes (an SQLAlchemy URL). Several graders at once: put
+# it on PostgreSQL (README, "The gradebook on PostgreSQL"), e.g.
+#   c.CourseDirectory.db_url = "postgresql+psycopg://grader@db.example.org/plaisante"
+c.CourseDirectory.db_url = DEFAULT_DB_URL.format(root=HERE)
 c.CourseDirectory.course_id = "plaisante-kit"
 # The exchange (release/collect between accounts) lives in the course, so one machine needs no
 # /srv/nbgrader/exchange and nbgrader's assignment list stops logging "Unwritable directory".

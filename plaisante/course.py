@@ -14,6 +14,8 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -66,14 +68,98 @@ def check_ids(student: str, assignment: str) -> None:
             raise ValueError(f"{what} {value!r}: use letters, digits, '_' and '-' only")
 
 
+#: The kit's layout of a course, for every ``CourseDirectory`` setting its nbgrader config
+#: leaves unset (the kit's ``nbgrader_config.py`` sets each from here): folder names relative
+#: to the course root, and the gradebook, a file under ``assignments/`` unless
+#: ``c.CourseDirectory.db_url`` names another database (any SQLAlchemy URL nbgrader takes,
+#: such as ``postgresql+psycopg://grader@db.example.org/course``; see the README).
+KIT_LAYOUT = {
+    "source_directory": "solutions",
+    "release_directory": "starter",
+    "submitted_directory": "assignments/submitted",
+    "autograded_directory": "assignments/autograded",
+    "feedback_directory": "assignments/feedback",
+}
+
+#: The one default gradebook: ``{root}`` is the course root.
+DEFAULT_DB_URL = "sqlite:///{root}/assignments/gradebook.db"
+
+#: nbgrader's ``Gradebook`` course id when the config names none
+DEFAULT_COURSE_ID = "default_course"
+
+
+class GradebookUnreachable(RuntimeError):
+    """The course gradebook's database refused or dropped the connection (a server down, a
+    wrong URL, a locked file): the message names the database, password hidden, and what to
+    do."""
+
+
+@dataclass(frozen=True)
+class CourseSettings:
+    """What the course's nbgrader config says of the course: its ``CourseDirectory``'s
+    folders (as given: relative to the root, or absolute), gradebook URL and course id."""
+
+    source_directory: str
+    release_directory: str
+    submitted_directory: str
+    autograded_directory: str
+    feedback_directory: str
+    db_url: str
+    course_id: str
+
+
+_settings: dict[tuple[str, int, int], CourseSettings] = {}
+
+
+def course_settings(root: Path) -> CourseSettings:
+    """Return the ``CourseDirectory`` settings of the course at ``root``, loaded from its
+    ``nbgrader_config.py`` by traitlets' own loader into nbgrader's own ``CourseDirectory``;
+    a setting the config leaves unset is the kit's (``KIT_LAYOUT``, ``DEFAULT_DB_URL``).
+    Read once per process while the config file stays the same. Raises what loading the
+    config raises (a config with a syntax error: traitlets' ConfigFileNotFound or the
+    error itself)."""
+    config_file = Path(root) / "nbgrader_config.py"
+    try:
+        stat = config_file.stat()
+        key = (str(root), stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        key = (str(root), 0, -1)
+    if key not in _settings:
+        from nbgrader.coursedir import CourseDirectory
+
+        config = course_config(Path(root))
+        given = config.get("CourseDirectory", {})
+        coursedir = CourseDirectory(config=config)
+        values = {name: getattr(coursedir, name) if name in given else default
+                  for name, default in KIT_LAYOUT.items()}
+        db_url = coursedir.db_url if "db_url" in given else DEFAULT_DB_URL.format(
+            root=Path(root).resolve())
+        course_id = coursedir.course_id if coursedir.course_id else DEFAULT_COURSE_ID
+        if len(_settings) > 16:
+            _settings.clear()
+        _settings[key] = CourseSettings(**values, db_url=db_url, course_id=course_id)
+    return _settings[key]
+
+
+def shown_url(url: str) -> str:
+    """Return the database URL ``url`` as it may be shown: its password hidden."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # noqa: BLE001  not a URL SQLAlchemy reads: show its scheme only
+        return url.split("://", 1)[0] + "://…"
+
+
 @dataclass(frozen=True)
 class CourseLayout:
     """Where everything of a course lives: the one place a path under the course root is
-    spelled (as ``nbgrader_config.py`` maps nbgrader's folders: source ``solutions/``, release
-    ``starter/``, submitted, autograded and feedback under ``assignments/``, the gradebook
-    ``assignments/gradebook.db``; plus the kit's own ``reports/``, ``replaced/`` and
-    ``samples/``), like nbgrader's ``CourseDirectory``. Notebook paths assume one notebook per
-    assignment, named after it, unless ``notebook`` is given."""
+    worked out, from the course's nbgrader config (``course_settings``: its
+    ``CourseDirectory``'s source, release, submitted, autograded and feedback folders and its
+    gradebook's ``db_url``; the kit's ``KIT_LAYOUT`` where it says nothing), plus the kit's
+    own ``reports/``, ``replaced/`` and ``samples/`` under ``assignments/``, like nbgrader's
+    ``CourseDirectory``. Notebook paths assume one notebook per assignment, named after it,
+    unless ``notebook`` is given."""
 
     root: Path
 
@@ -83,21 +169,88 @@ class CourseLayout:
         return cls(Path(root) if root is not None else course_root())
 
     @property
-    def gradebook(self) -> Path:
-        return self.root / "assignments" / "gradebook.db"
+    def settings(self) -> CourseSettings:
+        return course_settings(self.root)
+
+    def _folder(self, name: str) -> Path:
+        return self.root / name  # an absolute folder in the config stays itself
 
     @property
     def gradebook_url(self) -> str:
-        return f"sqlite:///{self.gradebook}"
+        """The SQLAlchemy URL of the course gradebook (``c.CourseDirectory.db_url``)."""
+        return self.settings.db_url
+
+    @property
+    def course_id(self) -> str:
+        """The course id the gradebook is opened with (``c.CourseDirectory.course_id``)."""
+        return self.settings.course_id
+
+    def _parsed_url(self) -> Any:
+        """The gradebook URL as SQLAlchemy reads it; ValueError, in one line, when it is not
+        a database URL SQLAlchemy knows."""
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+        try:
+            url = make_url(self.gradebook_url)
+            url.get_dialect()
+        except (ArgumentError, NoSuchModuleError, ValueError) as error:
+            raise ValueError(
+                f"c.CourseDirectory.db_url {shown_url(self.gradebook_url)!r} in "
+                f"{self.root / 'nbgrader_config.py'} is not a database URL SQLAlchemy knows "
+                f"({str(error).splitlines()[0][:200]}); use one such as "
+                f"{DEFAULT_DB_URL.format(root=self.root)!r} or "
+                "'postgresql+psycopg://USER@HOST/DATABASE'") from None
+        return url
+
+    @property
+    def gradebook_file(self) -> Path | None:
+        """The gradebook's file when it is a database in one file (the default's kind), else
+        None (a database server). Raises ValueError for a URL SQLAlchemy does not know."""
+        from sqlalchemy.engine import make_url
+
+        url = self._parsed_url()
+        if url.get_backend_name() != make_url(DEFAULT_DB_URL).get_backend_name():
+            return None
+        return Path(url.database) if url.database and url.database != ":memory:" else None
+
+    def gradebook_missing(self) -> bool:
+        """True when the gradebook is a file that does not exist yet (nothing released);
+        a database server's gradebook is never said missing here (opening it tells)."""
+        path = self.gradebook_file
+        return path is not None and not path.is_file()
+
+    @contextmanager
+    def open_gradebook(self) -> Iterator[Any]:
+        """Open the course gradebook with nbgrader's ``Gradebook`` (its URL and course id
+        from the config); yield it and close it. A database that cannot be reached or used,
+        then or while the block runs, raises GradebookUnreachable naming it; a URL
+        SQLAlchemy does not know, or whose driver is not installed, ValueError."""
+        from nbgrader.api import Gradebook
+        from sqlalchemy.exc import InterfaceError, OperationalError
+
+        url = self._parsed_url()
+        try:
+            url.get_dialect().import_dbapi()
+        except ImportError as error:
+            raise ValueError(f"the course gradebook {shown_url(self.gradebook_url)} needs the "
+                             f"database driver {error.name or url.get_driver_name()!r}, not "
+                             "installed here: pip install it (PostgreSQL: psycopg, pinned in "
+                             "requirements.txt)") from None
+        try:
+            with Gradebook(self.gradebook_url, self.course_id) as gradebook:
+                yield gradebook
+        except (OperationalError, InterfaceError) as error:
+            raise GradebookUnreachable(unreachable(self.gradebook_url, error)) from error
 
     @property
     def submitted_root(self) -> Path:
-        return self.root / "assignments" / "submitted"
+        return self._folder(self.settings.submitted_directory)
 
     def assignments(self) -> list[str]:
-        """Return the ids of the course's assignments: folders of ``solutions/`` holding a
+        """Return the ids of the course's assignments: folders of the source folder holding a
         notebook named after them, sorted."""
-        folder = self.root / "solutions"
+        folder = self.source_root
         return sorted(p.name for p in folder.iterdir()
                       if (p / f"{p.name}.ipynb").is_file()) if folder.is_dir() else []
 
@@ -109,22 +262,36 @@ class CourseLayout:
         return sorted(p.name for p in self.submitted_root.iterdir()
                       if (p / assignment).is_dir() and STUDENT_ID.fullmatch(p.name))
 
+    @property
+    def source_root(self) -> Path:
+        return self._folder(self.settings.source_directory)
+
+    @property
+    def release_root(self) -> Path:
+        return self._folder(self.settings.release_directory)
+
+    @property
+    def autograded_root(self) -> Path:
+        return self._folder(self.settings.autograded_directory)
+
+    @property
+    def feedback_root(self) -> Path:
+        return self._folder(self.settings.feedback_directory)
+
     def source(self, assignment: str) -> Path:
-        return self.root / "solutions" / assignment / f"{assignment}.ipynb"
+        return self.source_root / assignment / f"{assignment}.ipynb"
 
     def release(self, assignment: str) -> Path:
-        return self.root / "starter" / assignment / f"{assignment}.ipynb"
+        return self.release_root / assignment / f"{assignment}.ipynb"
 
     def submitted(self, student: str, assignment: str, notebook: str | None = None) -> Path:
         return self.submitted_root / student / assignment / f"{notebook or assignment}.ipynb"
 
     def autograded(self, student: str, assignment: str, notebook: str | None = None) -> Path:
-        return (self.root / "assignments" / "autograded" / student / assignment /
-                f"{notebook or assignment}.ipynb")
+        return self.autograded_root / student / assignment / f"{notebook or assignment}.ipynb"
 
     def feedback(self, student: str, assignment: str, notebook: str | None = None) -> Path:
-        return (self.root / "assignments" / "feedback" / student / assignment /
-                f"{notebook or assignment}.html")
+        return self.feedback_root / student / assignment / f"{notebook or assignment}.html"
 
     def report(self, assignment: str, student: str) -> Path:
         """``plaisante grade``'s report of one student (JSON: status, reasons, scores)."""
@@ -139,6 +306,15 @@ class CourseLayout:
     def replaced(self, student: str) -> Path:
         """Where ``submit --replace`` keeps a student's earlier submissions."""
         return self.root / "assignments" / "replaced" / student
+
+
+def unreachable(url: str, error: BaseException) -> str:
+    """Return the one-line message of GradebookUnreachable for the database at ``url``."""
+    cause = getattr(error, "orig", None) or error
+    first = (str(cause).strip().splitlines() or [type(cause).__name__])[0][:300]
+    return (f"the course gradebook {shown_url(url)} (c.CourseDirectory.db_url in "
+            f"nbgrader_config.py) cannot be used: {first}; start the database or fix the URL, "
+            "then run the command again (what was recorded before stays)")
 
 
 def course_config(root: Path) -> Any:
@@ -239,10 +415,10 @@ def name_students(names: dict[str, str], root: Path | None = None) -> list[str]:
     says it: ``"Erin Stone"``) that name in nbgrader's gradebook: first name, then last (its
     last word), each student added when absent. A student whose gradebook entry already has a
     first or last name (a roster's) keeps it. Returns the ids named, sorted."""
-    from nbgrader.api import Gradebook, MissingEntry
+    from nbgrader.api import MissingEntry
 
     named = []
-    with Gradebook(CourseLayout.of(root).gradebook_url) as gradebook:
+    with CourseLayout.of(root).open_gradebook() as gradebook:
         for student, name in sorted(names.items()):
             shown = " ".join("".join(ch for ch in name if ch.isprintable()).split())
             if not shown:

@@ -24,7 +24,7 @@ STEP_OF_GRADE_ID = re.compile(r"^step(\d+)_")
 
 
 def gradebook_url(root: Path) -> str:
-    """Return the SQLite URL of the course's gradebook (as nbgrader_config.py sets it)."""
+    """Return the URL of the course's gradebook (``c.CourseDirectory.db_url``)."""
     return CourseLayout(Path(root)).gradebook_url
 
 
@@ -35,7 +35,7 @@ def step_scores(root: Path, student: str, assignment: str) -> dict[str, float]:
 
     Raises nbgrader's MissingEntry if the student or submission is not in the gradebook.
     """
-    with Gradebook(gradebook_url(root)) as gradebook:
+    with CourseLayout(Path(root)).open_gradebook() as gradebook:
         submission = gradebook.find_submission(assignment, student)
         totals: dict[str, float] = defaultdict(float)
         for notebook in submission.notebooks:
@@ -52,7 +52,7 @@ def step_scores(root: Path, student: str, assignment: str) -> dict[str, float]:
 
 def cell_scores(root: Path, student: str, assignment: str) -> dict[str, float]:
     """Return {grade_id: points} for every grade cell of one student's submission."""
-    with Gradebook(gradebook_url(root)) as gradebook:
+    with CourseLayout(Path(root)).open_gradebook() as gradebook:
         submission = gradebook.find_submission(assignment, student)
         return {grade.name: float(grade.score or 0)
                 for notebook in submission.notebooks for grade in notebook.grades}
@@ -204,9 +204,9 @@ def class_rows(root: Path, assignment: str) -> list[Row]:
     gradebook yet (nothing released: none is made here). Raises MissingEntry when the
     gradebook has no such assignment (not released)."""
     layout = CourseLayout(Path(root))
-    if not layout.gradebook.is_file():
+    if layout.gradebook_missing():
         return []
-    with Gradebook(layout.gradebook_url) as gradebook:
+    with layout.open_gradebook() as gradebook:
         return rows_from(gradebook, layout, assignment)
 
 
@@ -321,7 +321,7 @@ def cell_title(source: str, step: str, titles: dict[str, str], width: int = 120)
 
 def cell_maxima(root: Path, assignment: str) -> dict[str, float]:
     """Return {grade_id: points} of every grade cell of ``assignment`` in the gradebook."""
-    with Gradebook(gradebook_url(root)) as gradebook:
+    with CourseLayout(Path(root)).open_gradebook() as gradebook:
         found = gradebook.find_assignment(assignment)
         return {cell.name: float(cell.max_score)
                 for notebook in found.notebooks for cell in notebook.grade_cells}

@@ -177,11 +177,9 @@ def saved_results(layout: CourseLayout, assignment: str) -> dict[str, Submission
 def roster(layout: CourseLayout) -> list[str]:
     """Return the student ids of the course's gradebook (``plaisante roster import``), sorted;
     [] without a gradebook."""
-    if not layout.gradebook.is_file():
+    if layout.gradebook_missing():
         return []
-    from nbgrader.api import Gradebook
-
-    with Gradebook(layout.gradebook_url) as gradebook:
+    with layout.open_gradebook() as gradebook:
         return sorted(student.id for student in gradebook.students)
 
 
@@ -322,7 +320,7 @@ def watch(root: Path, assignment: str, *, port: int | None = None, anonymous: bo
                          f"{', '.join(layout.assignments()) or 'none'}")
     exchange, course = course_ids(root)
     outbound = exchange / course / "outbound" / assignment
-    if not layout.gradebook.is_file() or not outbound.is_dir():
+    if layout.gradebook_missing() or not outbound.is_dir():
         raise FileNotFoundError(f"{assignment!r} is not released to the exchange {outbound}: "
                                 f"run `plaisante release {assignment}` first")
     inbound = exchange / course / "inbound"

@@ -129,7 +129,8 @@ def prepare_course(folder: Path) -> None:
             parent.chmod(mode | 0o001)
 
 
-def _command(argv: list[str]) -> list[str]:
+def grader_command(argv: list[str]) -> list[str]:
+    """``argv`` run as the grading user (itself, when that is the current user)."""
     if not as_root():
         return argv
     uid, gid = _ids()
@@ -137,7 +138,7 @@ def _command(argv: list[str]) -> list[str]:
 
 
 def _run(argv: list[str], cwd: Path, timeout: float | None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(_command(argv), cwd=cwd, env=grader_env(), text=True,
+    return subprocess.run(grader_command(argv), cwd=cwd, env=grader_env(), text=True,
                           capture_output=True, timeout=timeout, check=False)
 
 

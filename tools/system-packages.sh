@@ -8,7 +8,8 @@
 # demo: a Python that can make .venv (Debian: python3-venv). JupyterLab opens in your own browser
 #       and nothing is graded, so neither Chromium nor bubblewrap is needed.
 # test: the same, plus chromium (the browser tests), bubblewrap (the grading sandbox), nodejs and
-#       npm (JupyterHub's proxy, for the hub test) and, as
+#       npm (JupyterHub's proxy, for the hub test), postgresql (the gradebook on a real
+#       PostgreSQL server: tests/postgres_server.py) and, as
 #       root, Debian's /usr/bin/python3 with venv (the grading user's venv: tools/grader-user.sh).
 #
 # Run from the kit's root (the Makefile does). PYTHON is the interpreter that makes .venv.
@@ -29,6 +30,7 @@ missing() {
         # JupyterHub's proxy (configurable-http-proxy, from npm) for the hub test
         command -v node >/dev/null || need+=(nodejs)
         command -v npm >/dev/null || need+=(npm)
+        compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || need+=(postgresql)
         if [ "$(id -u)" = 0 ]; then
             [ -x /usr/bin/python3 ] || need+=(python3)
             can_make_venv /usr/bin/python3 || need+=(python3-venv)

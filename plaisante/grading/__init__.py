@@ -6,7 +6,7 @@ The API, in the order a grading run uses it::
 
     result = grade_submission(root, "alice", "deck")  # one submission, in a sandbox; pure
                                                # w.r.t. the course gradebook: safe in parallel
-    record(root, [result, ...], "deck")        # the ONLY writer of assignments/gradebook.db
+    record(root, [result, ...], "deck")        # the ONLY writer of the course gradebook
     results = grade(root, "deck")              # both, for every submitted student, serially
 
 ``grade_submission`` runs nbgrader's own autograde preprocessors (overwrite cells from the

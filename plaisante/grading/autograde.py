@@ -14,8 +14,9 @@ in nbgrader's order, on the notebook in memory::
                the course's late-submission plugin (AssignLatePenalties' rule)
 
 OverwriteKernelspec and OverwriteCells read the assignment's source cells from
-``AssignmentFacts`` — read once per worker process from the course gradebook, never written —
-instead of opening a gradebook. The course gradebook stays nbgrader's system of record: the
+``AssignmentFacts`` — read once per worker process from the course gradebook, never written, or
+sent with each task to a cluster's worker that cannot see the course — instead of opening a
+gradebook. The course gradebook stays nbgrader's system of record: the
 coordinator writes every result into it through nbgrader's own API (``plaisante.grading.record``),
 so formgrader, feedback and export see the grades as nbgrader would have stored them.
 """
@@ -23,12 +24,10 @@ so formgrader, feedback and export see the grades as nbgrader would have stored 
 from __future__ import annotations
 
 import datetime
+import hashlib
 import json
 import logging
 import os
-import shutil
-import sqlite3
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,7 +36,7 @@ import nbformat
 from nbconvert.preprocessors import ClearMetadataPreprocessor
 from nbformat import validator
 from nbgrader import utils
-from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.api import MissingEntry
 from nbgrader.preprocessors import (
     AssignLatePenalties,
     CheckCellMetadata,
@@ -141,31 +140,20 @@ class AssignmentFacts:
 
 
 def read_facts(root: Path, assignment: str) -> AssignmentFacts:
-    """Read ``assignment``'s facts from the course gradebook (a consistent copy taken with
-    SQLite's backup API from the gradebook opened read-only, so a coordinator writing it at the
-    same time is no problem). Raises FileNotFoundError when there is no gradebook or no such
-    assignment in it (run ``plaisante release``)."""
-    source = CourseLayout(root).gradebook
-    if not source.is_file():
-        raise FileNotFoundError(f"no gradebook at {source}: run `plaisante release` first")
-    folder = Path(tempfile.mkdtemp(prefix="plaisante-facts-"))
-    try:
-        copy = folder / "gradebook.db"
-        src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=60)
-        dst = sqlite3.connect(copy)
+    """Read ``assignment``'s facts from the course gradebook (the database the course's
+    nbgrader config names), in one read-only transaction, so a coordinator writing it at the
+    same time is no problem. Raises FileNotFoundError when there is no gradebook or no such
+    assignment in it (run ``plaisante release``), GradebookUnreachable when its database
+    cannot be reached."""
+    layout = CourseLayout(root)
+    if layout.gradebook_missing():
+        raise FileNotFoundError(f"no gradebook at {layout.gradebook_file}: run `plaisante "
+                                "release` first")
+    from .gradebook import require_assignment
+
+    with layout.open_gradebook() as gradebook:
         try:
-            src.backup(dst)
-            row = dst.execute("SELECT id FROM course LIMIT 1").fetchone()
-        finally:
-            src.close()
-            dst.close()
-        course_id = row[0] if row else "default_course"
-        with Gradebook(f"sqlite:///{copy}", course_id) as gradebook:
-            try:
-                found = gradebook.find_assignment(assignment)
-            except MissingEntry:
-                raise FileNotFoundError(f"assignment {assignment!r} is not in the gradebook: "
-                                        "run `plaisante release` first") from None
+            found = require_assignment(gradebook, assignment)
             notebook = next((nb for nb in found.notebooks if nb.name == assignment), None)
             if notebook is None:
                 raise FileNotFoundError(f"the gradebook has no notebook {assignment!r} in "
@@ -174,7 +162,7 @@ def read_facts(root: Path, assignment: str) -> AssignmentFacts:
                        for c in notebook.source_cells]
             by_name = {cell.name: cell for cell in sources}
             return AssignmentFacts(
-                course_id=course_id, assignment=assignment, notebook=notebook.name,
+                course_id=layout.course_id, assignment=assignment, notebook=notebook.name,
                 kernelspec=notebook.kernelspec, source_cells=sources,
                 grade_cells=[ScoredCell(c.name, float(c.max_score), c.cell_type)
                              for c in notebook.grade_cells],
@@ -185,8 +173,8 @@ def read_facts(root: Path, assignment: str) -> AssignmentFacts:
                 duedate=found.duedate,
                 extensions={s.student_id: s.extension for s in found.submissions
                             if s.extension is not None})
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        finally:
+            gradebook.db.rollback()  # nothing was written: end the read transaction
 
 
 _facts: dict[tuple[str, str, int, int], AssignmentFacts] = {}
@@ -314,13 +302,36 @@ def late_penalty(facts: AssignmentFacts, student: str, timestamp: str | None,
     return float(min(max(0.0, penalty), score))
 
 
-def write_notebook(nb: nbformat.NotebookNode, target: Path) -> bytes:
-    """Write ``nb`` to ``target`` atomically (nbformat v4, as nbgrader writes it); return the
-    bytes written. Not validated again: ``nbformat.writes`` would only log what it finds (and
-    cost a twentieth of a grading's CPU); nbgrader validates what it reads."""
-    data = nbformat.v4.writes(nb).encode("utf-8")
+def notebook_bytes(nb: nbformat.NotebookNode) -> bytes:
+    """Return ``nb`` as nbgrader writes it (nbformat v4, UTF-8). Not validated again:
+    ``nbformat.writes`` would only log what it finds (and cost a twentieth of a grading's
+    CPU); nbgrader validates what it reads."""
+    return nbformat.v4.writes(nb).encode("utf-8")
+
+
+def publish(out_dir: Path, assignment: str, data: bytes, result: Any) -> None:
+    """Write the autograded notebook ``data`` (bytes) to ``out_dir/<assignment>.ipynb``
+    atomically and ``result``'s timestamp beside it as ``timestamp.txt`` (removed when it has
+    none); set ``result.autograded`` (the path) and ``result.autograded_sha256``."""
+    target = out_dir / f"{assignment}.ipynb"
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.parent / f".{target.name}.{os.getpid()}.partial"
     partial.write_bytes(data)
     os.replace(partial, target)
-    return data
+    result.autograded = str(target)
+    result.autograded_sha256 = hashlib.sha256(data).hexdigest()
+    if result.timestamp:
+        (out_dir / "timestamp.txt").write_text(result.timestamp + "\n", encoding="utf-8")
+    else:
+        (out_dir / "timestamp.txt").unlink(missing_ok=True)
+
+
+@dataclass(frozen=True)
+class ShippedAssignment:
+    """What grading a submission of an assignment reads of the course, given to a worker that
+    cannot see it: the released notebook (a file the worker wrote), the assignment's facts
+    and the instructor's nbgrader config (``submission.config_of``)."""
+
+    release: Path
+    facts: AssignmentFacts
+    config: Config

@@ -15,9 +15,11 @@ one submission) run in a worker process, one submission per worker at a time.
   was grading is tried again once (``ATTEMPTS``), then flagged; no other submission is
   touched.
 * With a scheduler address (``tcp://host:8786``) the tasks fan out to that Dask cluster's
-  workers, which must see the course folder at the same path (a shared file system) and have
-  this kit installed; ``scheduler="local"`` makes a Dask ``LocalCluster`` of ``workers``
-  processes here instead. The coordinator keeps one task per worker thread in flight.
+  workers, which need this kit installed but share nothing else with the course: each task
+  carries its submission's files and the assignment's facts and returns the autograded
+  notebook (``cluster``; docs/capacity.md); ``scheduler="local"`` makes a Dask
+  ``LocalCluster`` of ``workers`` processes here instead. The coordinator keeps one task per
+  worker thread in flight.
 
 Only this process, the coordinator, writes the gradebook: results are handed, as they arrive,
 to one recording thread that calls ``plaisante.grading.record`` in batches, so the gradebook

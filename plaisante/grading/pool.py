@@ -45,7 +45,7 @@ def _local_worker(conn: Any, root: str, grader: Grader | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the coordinator's to handle
     _die_with_parent()
     bound_memory(WORKER_MEMORY_BYTES)
-    warm_worker(root)
+    warm_worker()
     try:
         _serve(conn, root, grader)
     finally:  # multiprocessing ends a worker with os._exit: no atexit, so close it here
@@ -138,7 +138,7 @@ class LocalPool:
     Each worker grades any assignment, with the limits of each task."""
 
     def __init__(self, root: Path, workers: int, grader: Grader | None = None) -> None:
-        warm_worker(str(root))  # imported once here; forked workers start with it
+        warm_worker()  # imported once here; forked workers start with it
         self.root, self.grader = str(root), grader
         self.workers = [_Worker(self.root, grader) for _ in range(workers)]
 

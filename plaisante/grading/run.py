@@ -59,14 +59,17 @@ def grade_submission(root: Path, student: str, assignment: str, *,
 
 
 def record(root: Path, results: Iterable[SubmissionResult], assignment: str) -> None:
-    """Write ``results`` into the course gradebook (``assignments/gradebook.db``).
+    """Write ``results`` into the course gradebook (the database ``c.CourseDirectory.db_url``
+    names; by default ``assignments/gradebook.db``).
 
     The only function that writes the course gradebook; call it from one coordinating process.
     Each result's ``cell_scores`` become the auto scores of the submission's grades (created
     through nbgrader's ``Gradebook`` API, student included); a flagged result sets nbgrader's
     own review flag on the submitted notebook. Every result is also written, reasons included,
     to ``assignments/reports/<assignment>/<student>.json``. Re-recording a student overwrites
-    their earlier scores. Raises FileNotFoundError when the gradebook has no ``assignment``.
+    their earlier scores. Each result is one transaction; a concurrent writer's row or lock
+    makes it be written again. Raises FileNotFoundError when the gradebook has no
+    ``assignment``, GradebookUnreachable (a RuntimeError) when its database cannot be used.
     """
     from .gradebook import record_results
 

@@ -316,7 +316,7 @@ def serve(root: Path, *, assignment: str | None = None, workers: int = 1,
     restart = False
     try:
         ready = assignment or likely_assignment(root)
-        if not CourseLayout(root).gradebook.is_file():
+        if CourseLayout(root).gradebook_missing():
             print("plaisante grader: nothing released yet (no gradebook): run `plaisante "
                   "release`; meanwhile requests are graded, the first one slower", flush=True)
         elif ready is not None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import ast
 import copy
-import hashlib
 import json
 import shutil
 import sys
@@ -24,7 +23,14 @@ from traitlets.config import Config
 
 from ..course import CourseLayout, course_config
 from . import sandbox as sb
-from .autograde import assignment_facts, autograde, seconds_late, write_notebook
+from .autograde import (
+    ShippedAssignment,
+    assignment_facts,
+    autograde,
+    notebook_bytes,
+    publish,
+    seconds_late,
+)
 from .execute import is_setup
 from .handed_in import chosen_notebook, data_files, lms_late
 from .kernel_manager import SandboxKernelManager
@@ -135,15 +141,18 @@ class Job:
 
 def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
               sandbox: bool, submitted_dir: Path | None = None,
-              out_dir: Path | None = None) -> SubmissionResult:
+              out_dir: Path | None = None,
+              course: ShippedAssignment | None = None) -> SubmissionResult:
     """See ``plaisante.grading.grade_submission``. ``submitted_dir`` and ``out_dir`` replace
-    the course's submitted and autograded folders of the submission (``warm_up``)."""
+    the course's submitted and autograded folders of the submission (``warm_up``);
+    ``course`` replaces what is read of the course (a cluster's worker that cannot see it:
+    ``worker.grade_shipped``)."""
     started = time.monotonic()
     if sandbox:
         sb.require_sandbox()
     result = SubmissionResult(student=student, status="graded")
     layout = CourseLayout(root)
-    release_path = layout.release(assignment)
+    release_path = course.release if course is not None else layout.release(assignment)
     if not release_path.is_file():
         raise FileNotFoundError(f"no released notebook at {release_path}: run `plaisante release`")
     release, names, setup, modules = _release_facts(release_path)
@@ -155,7 +164,7 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
     zygote = _zygote(limits, modules) if sandbox else None
     uid = zygote.uid if zygote is not None else (sb.pick_uid() if sandbox else 0)
     try:  # the course's own set-up: a problem here stops the run, it is no student's fault
-        facts = assignment_facts(root, assignment)
+        facts = course.facts if course is not None else assignment_facts(root, assignment)
         points = facts.points
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
@@ -186,8 +195,9 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
         data = data_files(submitted_dir)
         if data.reason:
             result.flag(data.reason)
+        instructor = course.config if course is not None else config_of(root)
         job = Job(student=student, facts=facts, limits=limits, sandbox=sandbox, uid=uid,
-                  zygote=zygote, instructor=config_of(root), setup_sources=tuple(setup),
+                  zygote=zygote, instructor=instructor, setup_sources=tuple(setup),
                   student_names=tuple(names), data_files=dict(data.files), work=work,
                   submitted_dir=submitted_dir, out_dir=out_dir)
         _grade_in_memory(job, clean.notebook, result)
@@ -382,14 +392,7 @@ def _grade_in_memory(job: Job, notebook: nbformat.NotebookNode,
     result.late_penalty = done.late_penalty
     if not result.still_current(submitted_dir, assignment):
         return  # the newer submission's grading publishes its own
-    target = out_dir / f"{assignment}.ipynb"
-    data = write_notebook(done.notebook, target)
-    result.autograded = str(target)
-    result.autograded_sha256 = hashlib.sha256(data).hexdigest()
-    if result.timestamp:
-        (out_dir / "timestamp.txt").write_text(result.timestamp + "\n", encoding="utf-8")
-    else:
-        (out_dir / "timestamp.txt").unlink(missing_ok=True)
+    publish(out_dir, assignment, notebook_bytes(done.notebook), result)
 
 
 def read_timestamp(path: Path, result: SubmissionResult) -> str | None:

@@ -1,11 +1,21 @@
 """What runs in a grading worker process, whichever runs it (this machine's pool, a Dask
 cluster): one submission's task, the worker's warm-up and tuning, its memory bound, and the
-flagged result of a task that failed."""
+flagged result of a task that failed.
+
+A pool worker grades in the course (``grade_task``). A cluster's worker shares nothing with
+the coordinator but the scheduler (``grade_shipped``): its task carries the submission's files
+(``HandedIn``) and the assignment's facts (``AssignmentParcel``), and it returns the result with
+the autograded notebook's bytes (``Graded``); the coordinator alone writes the course.
+"""
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +40,8 @@ WORKER_DIED = "the grading worker process died while grading it"
 
 def grade_task(root: str, student: str, assignment: str, limits: Limits, sandbox: bool,
                grader: Grader | None = None) -> SubmissionResult:
-    """Grade one submission in a worker; return its result (what a Dask task runs).
+    """Grade one submission of the course at ``root`` in a worker of this machine's pool,
+    which sees the course; return its result.
 
     ``grader`` defaults to ``plaisante.grading.grade_submission``; tests pass a stand-in.
     Exceptions propagate to the coordinator, which decides whether they stop the run.
@@ -39,23 +50,149 @@ def grade_task(root: str, student: str, assignment: str, limits: Limits, sandbox
         from . import grade_submission
 
         grader = grade_submission
+    return grader(Path(root), student, assignment, limits=limits, sandbox=sandbox)
+
+
+@dataclass(frozen=True)
+class AssignmentParcel:
+    """What a worker that cannot see the course needs of an assignment, read once by the
+    coordinator: ``release`` the released notebook's bytes, ``facts`` its gradebook facts
+    (``autograde.AssignmentFacts``), ``config`` the instructor's nbgrader config as
+    ``submission.config_of`` gives it (a traitlets Config)."""
+
+    assignment: str
+    release: bytes
+    facts: Any
+    config: Any
+
+
+#: the symbolic link a shipped submission's link becomes on a worker: it points nowhere
+LINK_TARGET = "/nonexistent/plaisante-link"
+
+
+@dataclass(frozen=True)
+class HandedIn:
+    """A student's submission folder as it travels to a worker: ``files`` {name: bytes} of
+    its regular files; ``sizes`` {name: bytes} of those too big for any grading step to read
+    (a notebook over ``MAX_FILE_BYTES``, another file over ``MAX_DATA_BYTES``), sent as their
+    size only; ``links`` the names of its symbolic links (never followed). Subfolders are not
+    sent: grading reads none."""
+
+    student: str
+    files: dict[str, bytes] = field(default_factory=dict)
+    sizes: dict[str, int] = field(default_factory=dict)
+    links: tuple[str, ...] = ()
+
+    @classmethod
+    def pack(cls, student: str, folder: Path) -> HandedIn:
+        """Read ``folder`` (a submitted folder; missing: an empty one) as ``HandedIn``."""
+        from .handed_in import MAX_DATA_BYTES
+        from .notebook_check import MAX_FILE_BYTES
+
+        files: dict[str, bytes] = {}
+        sizes: dict[str, int] = {}
+        links = []
+        for path in sorted(folder.iterdir()) if folder.is_dir() else []:
+            if path.is_symlink():
+                links.append(path.name)
+            elif path.is_file():
+                size = path.stat().st_size
+                limit = MAX_FILE_BYTES if path.suffix == ".ipynb" else MAX_DATA_BYTES
+                if size > limit:
+                    sizes[path.name] = size
+                else:
+                    files[path.name] = path.read_bytes()
+        return cls(student, files, sizes, tuple(links))
+
+    def unpack(self, folder: Path) -> None:
+        """Make ``folder`` (new) the submission folder again: the files, files of the sizes
+        sent (sparse, never read), and links pointing nowhere."""
+        folder.mkdir(parents=True)
+        for name, data in self.files.items():
+            (folder / _plain(name)).write_bytes(data)
+        for name, size in self.sizes.items():
+            with open(folder / _plain(name), "wb") as handle:
+                handle.truncate(size)
+        for name in self.links:
+            os.symlink(LINK_TARGET, folder / _plain(name))
+
+
+def _plain(name: str) -> str:
+    """Return ``name`` when it is a plain file name (no folder, not '.' or '..'); raise
+    ValueError otherwise (a task never writes outside its own folder)."""
+    if not name or "/" in name or "\0" in name or name in (".", ".."):
+        raise ValueError(f"file name {name!r} in a shipped submission: plain names only")
+    return name
+
+
+@dataclass
+class Graded:
+    """What a shipped task returns: the submission's result and its autograded notebook's
+    bytes (None when grading made none: a file that is no notebook, one nbgrader refused)."""
+
+    result: SubmissionResult
+    notebook: bytes | None
+
+
+_releases: dict[bytes, Path] = {}  # a released notebook's sha256 → this process's copy of it
+
+
+def _release_file(parcel: AssignmentParcel) -> Path:
+    """Return a file of this process holding ``parcel``'s released notebook, written once per
+    release (grading reads it by path, and caches what it parses by path and time)."""
+    import hashlib
+
+    key = hashlib.sha256(parcel.release).digest()
+    path = _releases.get(key)
+    if path is None or not path.is_file():
+        folder = Path(tempfile.mkdtemp(prefix="plaisante-release-"))
+        path = folder / f"{parcel.assignment}.ipynb"
+        path.write_bytes(parcel.release)
+        _releases[key] = path
+    return path
+
+
+def grade_shipped(assignment: str, parcel: AssignmentParcel | None, handed: HandedIn,
+                  limits: Limits, sandbox: bool, grader: Grader | None = None) -> Graded:
+    """Grade one shipped submission on a worker that cannot see the course (what a Dask task
+    runs): unpack ``handed`` into a temporary folder of this worker, grade it with
+    ``submission.grade_one`` from ``parcel`` (None only with a ``grader`` stand-in, given the
+    temporary folder as its course root), and return its result with the autograded
+    notebook's bytes. Nothing outside the temporary folder is written, and it is removed.
+    Exceptions propagate to the coordinator, as ``grade_task``'s do."""
+    from ..course import check_ids
+
+    check_ids(handed.student, assignment)
+    work = Path(tempfile.mkdtemp(prefix="plaisante-task-"))
     try:
-        return grader(Path(root), student, assignment, limits=limits, sandbox=sandbox)
+        submitted, out = work / "submitted", work / "autograded"
+        handed.unpack(submitted)
+        if grader is not None:
+            result = grader(work, handed.student, assignment, limits=limits, sandbox=sandbox)
+        elif parcel is None:
+            raise ValueError("grade_shipped needs the assignment's parcel (or a grader)")
+        else:
+            from .autograde import ShippedAssignment
+            from .submission import grade_one
+
+            course = ShippedAssignment(_release_file(parcel), parcel.facts, parcel.config)
+            result = grade_one(work, handed.student, assignment, limits=limits,
+                               sandbox=sandbox, submitted_dir=submitted, out_dir=out,
+                               course=course)
+        target = out / f"{assignment}.ipynb"
+        notebook = target.read_bytes() if result.autograded and target.is_file() else None
+        result.autograded = None  # a path of this worker: the coordinator says where it is
+        return Graded(result, notebook)
     finally:
-        _forget_engines()
+        shutil.rmtree(work, ignore_errors=True)
 
 
-def warm_worker(root: str) -> None:
-    """Get a worker process ready before its first task: import the grading code, apply
-    ``tune_worker``, and let issue 4's code prepare what it reuses across submissions
-    (``plaisante.grading.prepare_worker(root)``, if it exists), so the first submission of
-    every worker is not slower than the rest."""
-    from .. import grading
+def warm_worker() -> None:
+    """Get a worker process ready before its first task: import the grading code and apply
+    ``tune_worker``, so the first submission of every worker is not slower than the rest."""
+    from . import submission  # noqa: F401  the grading code, imported once
 
     tune_worker()
-    prepare = getattr(grading, "prepare_worker", None)
-    if prepare is not None:
-        prepare(Path(root))
 
 
 def warm_assignment(root: str, assignment: str, limits: Limits, sandbox: bool) -> str | None:
@@ -72,75 +209,24 @@ def warm_assignment(root: str, assignment: str, limits: Limits, sandbox: bool) -
         if isinstance(error, (FileNotFoundError, ValueError)) and first:
             return first  # the kit's own one-line message says what to do
         return f"{type(error).__name__}: {first}" if first else type(error).__name__
-    finally:
-        _forget_engines()
     return None
 
 
 _tuned = False
-_engines: dict[tuple[str, tuple[Any, ...]], Any] = {}  # throw-away gradebook URL → its engine
-
-
-def _forget_engines() -> None:
-    """Close the shared engines of the submission just graded (its gradebook is gone)."""
-    while _engines:
-        _engines.popitem()[1].dispose()
 
 
 def tune_worker() -> None:
-    """Take out costs nbgrader pays again for every submission, in this process only. (Since
-    issue 16 ``grade_one`` opens no per-submission gradebook: the first two points only matter
-    to code that still does; the third still speeds up nbgrader's CheckCellMetadata.)
-
-    * The private, throw-away gradebook each submission is graded against (a file under a
-      ``plaisante-grade-`` temporary folder, deleted afterwards) is opened with SQLite's
-      ``synchronous=OFF`` and an in-memory journal: nbgrader commits once per grade cell and
-      each commit waited on the disk. The course gradebook is never touched by a worker
-      (only the coordinator's ``record`` writes it, with SQLite's defaults).
-    * nbgrader opens the gradebook about ten times per submission (the converter, each of
-      its preprocessors, the scores), each time with a new SQLAlchemy engine whose first
-      connection and every first-seen statement cost again. Here the engines of a throw-away
-      gradebook are made once per submission and shared (each open still gets its own
-      session and connection), and disposed of when the submission's task ends.
-    * nbgrader validates every cell's metadata with ``jsonschema.validate(meta, schema)``,
-      which checks the schema itself and builds a validator on every call; here a validator is
-      built once per schema. The same checks run and the same ``ValidationError`` is raised.
-
-    Neither changes what is graded or how: ``tests/test_parallel.py`` checks that parallel
-    scores equal serial ones. Safe to call more than once.
+    """Take out a cost nbgrader pays again for every cell, in this process only: nbgrader
+    validates every cell's metadata with ``jsonschema.validate(meta, schema)``, which checks
+    the schema itself and builds a validator on every call; here a validator is built once per
+    schema. The same checks run and the same ``ValidationError`` is raised, so it changes
+    nothing graded (``tests/test_parallel.py`` checks that parallel scores equal serial ones).
+    Safe to call more than once.
     """
     global _tuned
     if _tuned:
         return
     _tuned = True
-    from sqlalchemy import event
-    from sqlalchemy.engine import Engine
-
-    from .submission import TMP_PREFIX
-
-    @event.listens_for(Engine, "connect")
-    def _throw_away_gradebook(dbapi_connection: Any, _record: Any) -> None:
-        if type(dbapi_connection).__module__.split(".")[0] not in ("sqlite3", "_sqlite3"):
-            return
-        rows = dbapi_connection.execute("PRAGMA database_list").fetchall()
-        if any(f"/{TMP_PREFIX}" in (row[2] or "") for row in rows):
-            dbapi_connection.execute("PRAGMA synchronous=OFF")
-            dbapi_connection.execute("PRAGMA journal_mode=MEMORY")
-
-    from nbgrader import api
-
-    make_engine = api.create_engine
-
-    def engine_once(url: Any, **options: Any) -> Any:
-        if f"/{TMP_PREFIX}" not in str(url):
-            return make_engine(url, **options)
-        key = (str(url), tuple(sorted(options.items())))
-        if key not in _engines:
-            _engines[key] = make_engine(url, **options)
-        return _engines[key]
-
-    api.create_engine = engine_once
-
     import jsonschema
     from nbgrader.nbgraderformat import common
 

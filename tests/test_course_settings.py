@@ -1,0 +1,96 @@
+"""``CourseLayout`` reads the course's nbgrader config (traitlets' loader, nbgrader's
+``CourseDirectory``): its folders and its gradebook URL, the kit's own where it says nothing;
+and a gradebook that cannot be reached is said in one line naming it, password hidden."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+
+from plaisante.course import (
+    DEFAULT_DB_URL,
+    CourseLayout,
+    GradebookUnreachable,
+    course_settings,
+    shown_url,
+)
+
+KIT = Path(__file__).resolve().parents[1]
+
+
+def test_the_kits_config_names_the_kits_folders_and_its_gradebook_file() -> None:
+    layout = CourseLayout(KIT)
+    assert layout.release("deck") == KIT / "starter" / "deck" / "deck.ipynb"
+    assert layout.source("deck") == KIT / "solutions" / "deck" / "deck.ipynb"
+    assert layout.submitted("ada", "deck") == KIT / "assignments/submitted/ada/deck/deck.ipynb"
+    assert layout.gradebook_url == DEFAULT_DB_URL.format(root=KIT)
+    assert layout.gradebook_file == KIT / "assignments" / "gradebook.db"
+    assert layout.course_id == "plaisante-kit"
+
+
+def test_a_config_that_moves_the_folders_and_the_gradebook_is_followed(tmp_path: Path) -> None:
+    (tmp_path / "nbgrader_config.py").write_text(
+        "c = get_config()\n"
+        "c.CourseDirectory.source_directory = 'src'\n"
+        "c.CourseDirectory.release_directory = 'out/release'\n"
+        "c.CourseDirectory.submitted_directory = '/srv/inbox'\n"
+        "c.CourseDirectory.autograded_directory = 'graded'\n"
+        "c.CourseDirectory.feedback_directory = 'fb'\n"
+        "c.CourseDirectory.db_url = 'postgresql+psycopg://ta:s3cret@db.example.org/course'\n")
+    layout = CourseLayout(tmp_path)
+    assert layout.source("deck") == tmp_path / "src" / "deck" / "deck.ipynb"
+    assert layout.release("deck") == tmp_path / "out" / "release" / "deck" / "deck.ipynb"
+    assert layout.submitted("ada", "deck") == Path("/srv/inbox/ada/deck/deck.ipynb")
+    assert layout.autograded("ada", "deck") == tmp_path / "graded" / "ada" / "deck" / "deck.ipynb"
+    assert layout.feedback("ada", "deck") == tmp_path / "fb" / "ada" / "deck" / "deck.html"
+    assert layout.gradebook_url == "postgresql+psycopg://ta:s3cret@db.example.org/course"
+    assert layout.gradebook_file is None and not layout.gradebook_missing()
+    assert layout.course_id == "default_course"  # nbgrader's Gradebook default
+    assert shown_url(layout.gradebook_url) == "postgresql+psycopg://ta:***@db.example.org/course"
+
+
+def test_a_course_without_a_config_has_the_kits_layout(tmp_path: Path) -> None:
+    settings = course_settings(tmp_path)
+    assert (settings.source_directory, settings.submitted_directory) == (
+        "solutions", "assignments/submitted")
+    layout = CourseLayout(tmp_path)
+    assert layout.gradebook_file == tmp_path.resolve() / "assignments" / "gradebook.db"
+    assert layout.gradebook_missing()
+
+
+def test_a_gradebook_server_that_refuses_the_connection_is_named_in_one_line(
+        tmp_path: Path) -> None:
+    with socket.socket() as probe:  # a loopback port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"postgresql+psycopg://ta:s3cret@127.0.0.1:{port}/course"
+    (tmp_path / "nbgrader_config.py").write_text(
+        f"c = get_config()\nc.CourseDirectory.db_url = {url!r}\n")
+    with pytest.raises(GradebookUnreachable) as raised:
+        with CourseLayout(tmp_path).open_gradebook():
+            pass
+    message = str(raised.value)
+    assert "\n" not in message and "s3cret" not in message
+    assert message.startswith(
+        f"the course gradebook postgresql+psycopg://ta:***@127.0.0.1:{port}/course "
+        "(c.CourseDirectory.db_url in nbgrader_config.py) cannot be used: ")
+    assert "refused" in message.lower()
+    assert message.endswith("start the database or fix the URL, then run the command again "
+                            "(what was recorded before stays)")
+
+
+@pytest.mark.parametrize(("url", "said"), [
+    ("nosuchdb://somewhere/course", "is not a database URL SQLAlchemy knows"),
+    ("not a url", "is not a database URL SQLAlchemy knows"),
+    ("mysql+mysqldb://ta@db.example.org/course", "needs the database driver 'MySQLdb'"),
+])
+def test_a_gradebook_url_nothing_can_open_is_refused_in_one_line(
+        tmp_path: Path, url: str, said: str) -> None:
+    (tmp_path / "nbgrader_config.py").write_text(
+        f"c = get_config()\nc.CourseDirectory.db_url = {url!r}\n")
+    with pytest.raises(ValueError, match=said) as raised:
+        with CourseLayout(tmp_path).open_gradebook():
+            pass
+    assert "\n" not in str(raised.value)
