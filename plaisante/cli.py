@@ -17,6 +17,7 @@ it acts on every assignment of the course. grade is the way to autograde (sandbo
     plaisante scores [ID …] [--student S …]       # per-step scores, maximum, class average
     plaisante feedback [ID …] [--student S …]     # feedback pages (hidden tests' code left out)
     plaisante report [ID …] [--open]              # the class report: HTML page with figures
+    plaisante similarity [ID …] [--include-reference]  # students' code alike: pairs, side by side
     plaisante export [ID …] [--to grades.csv] [--layout steps|lms]
     plaisante roster import FILE.csv              # names and emails (id,first_name,last_name,email)
     plaisante formgrader                          # JupyterLab on the course, formgrader open
@@ -36,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from . import course
+from .commands import similarity
 from .course import course_root
 from .lateness import LMS_LATE
 
@@ -144,6 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
                                       "with figures (histogram, steps, failing test cells)")
     p.add_argument("assignments", **ids)
     p.add_argument("--open", action="store_true", help="open the page in a web browser")
+    similarity.add_arguments(sub.add_parser("similarity", help=similarity.__doc__.split("\n")[0]))
     p = sub.add_parser("roster", help="names and emails of the class (nbgrader's student table)")
     roster = p.add_subparsers(dest="roster_command", required=True)
     p = roster.add_parser("import", help="import a CSV: a header row with id (or student_id) "
@@ -353,6 +356,8 @@ def _run(args: argparse.Namespace) -> int:
                 import webbrowser
 
                 webbrowser.open(page.as_uri())
+    elif args.command == "similarity":
+        return similarity.run(args)
     elif args.command == "roster":
         from .roster import import_roster
 

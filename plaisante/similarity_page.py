@@ -38,6 +38,7 @@ CSS = """
   white-space: pre-wrap; overflow-wrap: anywhere; max-height: 560px; overflow-y: auto; }
 .plaisante-similarity mark { background: #ffd966; color: inherit; border-radius: 2px; }
 .plaisante-similarity .sim-provided { color: #9a9382; }
+.plaisante-similarity .sim-nowrap { white-space: nowrap; }
 .plaisante-similarity h3 { font-size: 17px; margin: 12px 0 4px; }
 @media (max-width: 900px) { .plaisante-similarity .sim-sides { grid-template-columns:
   minmax(0, 1fr); } }
@@ -113,22 +114,25 @@ def page(result: Result, title: str) -> str:
             f"{_esc(s.reason)}</li>" for s in result.skipped) + "</ul>")
     parts.append("<h2 id='ranking'>Pairs, most alike first</h2>")
     if result.pairs:
+        flagged = any(w.status == "flagged" for p in result.pairs for w in (p.a, p.b))
         rows = []
         for n, pair in enumerate(result.pairs, 1):
             steps = ", ".join(m.step.removeprefix("step") for m in pair.steps)
             rows.append(
                 f"<tr data-pair='{_esc(pair.a.student)} {_esc(pair.b.student)}' "
                 f"data-score='{pair.score:.4f}'><td class='num'>{n}</td>"
-                f"<td><a href='#pair-{n}'>{_esc(who(pair.a))}</a></td>"
-                f"<td>{_esc(who(pair.b))}</td><td class='num'><b>{percent(pair.score)}</b></td>"
-                f"<td class='num'>{percent(pair.similarity_a)}</td>"
-                f"<td class='num'>{percent(pair.similarity_b)}</td>"
-                f"<td>{_esc(steps)}</td>{_status_cells(pair)}</tr>")
+                f"<td><a href='#pair-{n}'>{_person(pair.a)}</a></td>"
+                f"<td>{_person(pair.b)}</td><td class='num'><b>{percent(pair.score)}</b></td>"
+                f"<td class='num sim-nowrap'>{percent(pair.similarity_a)} / "
+                f"{percent(pair.similarity_b)}</td><td>{_esc(steps)}</td>"
+                + (_status_cells(pair) if flagged else "") + "</tr>")
         parts.append("<div class='plaisante-scroll'><table class='plaisante-grid'><thead><tr>"
                      "<th class='num'>#</th><th>first</th><th>second</th>"
-                     "<th class='num'>score</th><th class='num'>first's share</th>"
-                     "<th class='num'>second's share</th><th>steps alike</th><th>graded</th>"
-                     "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
+                     "<th class='num'>score</th><th class='num'>shares</th>"
+                     "<th>steps alike</th>" + ("<th>graded</th>" if flagged else "")
+                     + "</tr></thead><tbody>" + "".join(rows) + "</tbody>"
+                     "<caption>shares: how much of the first's code, then of the second's, "
+                     "matches the other's</caption></table></div>")
         for n, pair in enumerate(result.pairs, 1):
             parts.append(_pair(n, pair, titles))
     else:
@@ -141,6 +145,14 @@ def page(result: Result, title: str) -> str:
             "<meta name='viewport' content='width=device-width, initial-scale=1'>"
             f"<title>{_esc(result.assignment)}: similar submissions</title>{STYLE}"
             f"<style>{CSS}</style></head><body>{body}</body></html>\n")
+
+
+def _person(work: Work) -> str:
+    """The id (never wrapped) and, under it, the roster's name, as inert HTML."""
+    if work.student == REFERENCE:
+        return "<span class='sim-nowrap'>reference solution</span>"
+    name = f"<br><span class='plaisante-note'>{_esc(work.name)}</span>" if work.name else ""
+    return f"<span class='sim-nowrap'>{_esc(work.student)}</span>{name}"
 
 
 def _status_cells(pair: Pair) -> str:
