@@ -315,3 +315,23 @@ def write(path: Path, cells: dict[str, str], extra: str = "") -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(notebook(cells, extra), path)
     return path
+
+
+#: what a hostile student's code would run in the instructor's browser if the page let it:
+#: the page's title becomes PWNED and ``window.pwned`` lists it
+PAYLOAD = "document.title='PWNED';window.pwned=(window.pwned||[]).concat(['similarity'])"
+HOSTILE = "\n".join([
+    f"# <script>{PAYLOAD}</script> and a text-direction override: \u202eevil",
+    f'shown = "<img src=x onerror=\\"{PAYLOAD}\\">"',
+    f'link = "<a href=\\"javascript:{PAYLOAD}\\">a link</a>"',
+])
+
+
+def planted() -> dict[str, dict[str, str]]:
+    """The planted class: {student id: answer cells}. ``copy-a`` is ``honest-a`` renamed and
+    reordered, ``copy-b`` is ``honest-b`` with its comments and spacing changed, ``leaker``
+    hands in the reference solution, ``hostile`` is ``honest-a`` plus ``HOSTILE`` (added by
+    ``write`` through ``extra``)."""
+    a, b = cells_of(HONEST_A), cells_of(HONEST_B)
+    return {"honest-a": a, "honest-b": b, "copy-a": reorder(rename(a, RENAMES)),
+            "copy-b": recomment(b), "leaker": leaked_reference(), "hostile": a}
