@@ -14,8 +14,15 @@ import similarity_support as planted_class
 from course_cli import KIT, cli, new_course
 
 from plaisante import course
-from plaisante.similarity import (DEFAULT_THRESHOLD, REFERENCE, Fingerprints, answer_code,
-                                  check_options, read_class, similarity)
+from plaisante.similarity import (
+    DEFAULT_THRESHOLD,
+    REFERENCE,
+    Fingerprints,
+    answer_code,
+    check_options,
+    read_class,
+    similarity,
+)
 
 ASSIGNMENT = "plaisante"
 NAMES = {"honest-a": "Ada Lovelace", "copy-a": "Carl Copy"}
@@ -141,3 +148,21 @@ def test_bad_options_are_refused_in_one_line(root: Path) -> None:
                                    "normalised code from 5 to 500 (default 25)")
     done = cli("similarity", "nope", cwd=root, check=False)
     assert done.returncode == 2 and "unknown assignment 'nope'" in done.stderr
+
+
+def test_the_class_report_links_to_the_similarity_page(root: Path) -> None:
+    from nbgrader.api import Gradebook
+
+    from plaisante import report
+    from plaisante.similarity_page import write
+
+    with Gradebook(course.CourseLayout(root).gradebook_url) as gradebook:
+        gradebook.update_or_create_assignment(ASSIGNMENT)
+    here = root / "assignments" / "reports" / ASSIGNMENT
+    similar = here / "similarity.html"
+    similar.unlink(missing_ok=True)
+    assert "Not compared yet (<code>plaisante similarity plaisante</code> writes the page)" in \
+        report.page(root, ASSIGNMENT, ["h.png", "s.png", "f.png"], here)
+    write(root, similarity(root, ASSIGNMENT), "Plaisante")
+    assert "<a href='similarity.html'>Pairs of students whose code is alike</a>" in \
+        report.page(root, ASSIGNMENT, ["h.png", "s.png", "f.png"], here)
