@@ -374,18 +374,40 @@ class Fingerprints:
             if not sim_a and not sim_b:
                 continue
             matched_a, matched_b = matched_a + sim_a * cover_a, matched_b + sim_b * cover_b
-            steps.append(StepMatch(step, float(sim_a), float(sim_b), _regions(slices_a),
-                                   _regions(slices_b)))
+            steps.append(StepMatch(step, float(sim_a), float(sim_b),
+                                   _regions(slices_a, a.steps[step].text),
+                                   _regions(slices_b, b.steps[step].text)))
         order = list(a.steps) + [s for s in b.steps if s not in a.steps]
         steps.sort(key=lambda m: order.index(m.step))
         return Pair(a, b, matched_a / covered_a if covered_a else 0.0,
                     matched_b / covered_b if covered_b else 0.0, tuple(steps))
 
 
-def _regions(slices: Any) -> tuple[tuple[int, int], ...]:
+def _regions(slices: Any, text: str) -> tuple[tuple[int, int], ...]:
+    """copydetect's slices of ``text`` as (start, end) ranges, each trimmed of the spaces and
+    whole comment lines at its ends (fingerprints never hold them; copydetect's mapping back
+    to the text takes in what lies between two tokens)."""
     if len(slices) == 0 or len(slices[0]) == 0:
         return ()
-    return tuple((int(s), int(e)) for s, e in zip(slices[0], slices[1]))
+    out = []
+    for start, end in zip(map(int, slices[0]), map(int, slices[1])):
+        while start < end:
+            line_end = text.find("\n", start, end)
+            line = text[start:line_end if line_end >= 0 else end]
+            if line.strip() and not line.lstrip().startswith("#"):
+                start += len(line) - len(line.lstrip())
+                break
+            start = line_end + 1 if line_end >= 0 else end
+        while start < end:
+            line_start = max(text.rfind("\n", start, end) + 1, start)
+            line = text[line_start:end]
+            if line.strip() and not line.lstrip().startswith("#"):
+                end = line_start + len(line.rstrip())
+                break
+            end = max(line_start - 1, start)
+        if start < end:
+            out.append((start, end))
+    return tuple(out)
 
 
 def compare_class(works: list[Work], release: Any, assignment: str,

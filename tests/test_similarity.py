@@ -135,6 +135,8 @@ def test_the_command_prints_the_ranking_skips_what_it_cannot_read_and_writes_the
     assert "&lt;script&gt;document.title=&#x27;PWNED&#x27;" in text
     assert "onerror=\\&quot;document.title" in text
     assert "\u202e" not in text and "\ufffdevil" in text
+    # a comment after a match is not part of it (fingerprints hold no comments)
+    assert "&lt;script&gt;" in text and not re.search(r"<mark>[^<]*&lt;script", text)
     assert "Content-Security-Policy" in text and "default-src 'none'" in text
 
 
