@@ -140,16 +140,20 @@ def test_the_command_prints_the_ranking_skips_what_it_cannot_read_and_writes_the
     assert "Content-Security-Policy" in text and "default-src 'none'" in text
 
 
-def test_bad_options_are_refused_in_one_line(root: Path) -> None:
+def test_bad_options_are_refused_in_one_line(root: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from plaisante.cli import main
+
     with pytest.raises(ValueError, match=r"threshold 0: give a share of the code between 0 "
                                          r"and 1"):
         check_options(0, 25)
-    done = cli("similarity", ASSIGNMENT, "--min-match", "2", cwd=root, check=False)
-    assert done.returncode == 2
-    assert done.stderr.strip() == ("plaisante: min-match 2: give a number of characters of "
-                                   "normalised code from 5 to 500 (default 25)")
-    done = cli("similarity", "nope", cwd=root, check=False)
-    assert done.returncode == 2 and "unknown assignment 'nope'" in done.stderr
+    assert main(["--course", str(root), "similarity", ASSIGNMENT, "--min-match", "2"]) == 2
+    assert capsys.readouterr().err == ("plaisante: min-match 2: give a number of characters "
+                                       "of normalised code from 5 to 500 (default 25)\n")
+    assert main(["--course", str(root), "similarity", ASSIGNMENT, "--threshold", "1.5"]) == 2
+    assert capsys.readouterr().err.startswith("plaisante: threshold 1.5: give a share")
+    assert main(["--course", str(root), "similarity", "nope"]) == 2
+    assert "unknown assignment 'nope'" in capsys.readouterr().err
 
 
 def test_the_class_report_links_to_the_similarity_page(root: Path) -> None:
