@@ -193,16 +193,20 @@ def write(root: Path, result: Result, title: str) -> Path:
 
 def table(result: Result, width: int | None = None) -> str:
     """Return the terminal table of ``result``: one row per pair at or above the threshold
-    (rank, the two students and their roster names, score, each side's share, the steps
-    alike), then a line per skipped submission and a summary line."""
+    (rank, the two students and their roster names, "[flagged]" after work the grader
+    flagged, score, each side's share, the steps alike), then a line per skipped submission
+    and a summary line. ``width``: at most this many columns (default: the terminal's)."""
     grid = Table(title=cell(f"{result.assignment}: similar submissions"), title_justify="left",
                  box=box.SIMPLE, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False,
                  header_style="bold")
     for name, justify in (("#", "right"), ("first", "left"), ("second", "left"),
                           ("score", "right"), ("shares", "right"), ("steps alike", "left")):
         grid.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
+    def named(work: Work) -> str:
+        return who(work) + (" [flagged]" if work.status == "flagged" else "")
+
     for n, pair in enumerate(result.pairs, 1):
-        grid.add_row(*map(cell, (n, who(pair.a), who(pair.b), percent(pair.score),
+        grid.add_row(*map(cell, (n, named(pair.a), named(pair.b), percent(pair.score),
                                  f"{percent(pair.similarity_a)} / "
                                  f"{percent(pair.similarity_b)}",
                                  " ".join(m.step.removeprefix("step") for m in pair.steps))))

@@ -6,8 +6,10 @@ student wrote reaches the page inert."""
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 import similarity_support as planted_class
@@ -18,10 +20,11 @@ from plaisante.similarity import (
     DEFAULT_THRESHOLD,
     REFERENCE,
     Fingerprints,
+    Result,
     answer_code,
     check_options,
+    compare_class,
     read_class,
-    similarity,
 )
 
 ASSIGNMENT = "plaisante"
@@ -55,8 +58,10 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def samples_and_reference(student: str) -> bool:
-    return student == REFERENCE or student == "leaker" or student.startswith("sample-")
+@pytest.fixture(scope="module")
+def read(root: Path) -> tuple[list, list, Any]:
+    """``read_class`` of the course, the reference included: (works, skipped, release)."""
+    return read_class(root, ASSIGNMENT, include_reference=True)
 
 
 def independent(a: str, b: str) -> bool:
@@ -68,8 +73,9 @@ def independent(a: str, b: str) -> bool:
     return (a in FIRST | SECOND) or (b in FIRST | SECOND)
 
 
-def test_planted_copies_rank_above_every_independent_pair(root: Path) -> None:
-    result = similarity(root, ASSIGNMENT, threshold=0.001, include_reference=True)
+def test_planted_copies_rank_above_every_independent_pair(read: tuple) -> None:
+    works, skipped, release = read
+    result = compare_class(works, release, ASSIGNMENT, threshold=0.001, skipped=skipped)
     scores = {frozenset((p.a.student, p.b.student)): p.score for p in result.pairs}
     assert result.pair_count == len(result.compared) * (len(result.compared) - 1) // 2
     copies = {pair: scores[pair] for pair in COPIES}
@@ -90,8 +96,8 @@ def test_planted_copies_rank_above_every_independent_pair(root: Path) -> None:
                for other in others if other in ranked)
 
 
-def test_the_fast_scores_are_copydetect_s_own(root: Path) -> None:
-    works, _, release = read_class(root, ASSIGNMENT, include_reference=True)
+def test_the_fast_scores_are_copydetect_s_own(read: tuple) -> None:
+    works, _, release = read
     prints = Fingerprints(works, release, 25)
     shares = prints.matrix(works, rows=5)  # several blocks of rows
     for i, j in list(itertools.combinations(range(len(works)), 2))[::11]:
@@ -100,8 +106,8 @@ def test_the_fast_scores_are_copydetect_s_own(root: Path) -> None:
             (pair.similarity_a, pair.similarity_b), abs=1e-12)
 
 
-def test_the_starter_s_own_lines_and_code_never_count(root: Path) -> None:
-    works, skipped, release = read_class(root, ASSIGNMENT)
+def test_the_starter_s_own_lines_and_code_never_count(read: tuple) -> None:
+    works, skipped, release = read
     assert answer_code(release, release) == {}  # the starter itself: nothing of its own
     assert {s.student: s.reason for s in skipped}["sample-untouched"] == \
         "no code of their own in the answer cells"
@@ -119,9 +125,14 @@ def test_the_starter_s_own_lines_and_code_never_count(root: Path) -> None:
 
 def test_the_command_prints_the_ranking_skips_what_it_cannot_read_and_writes_the_page(
         root: Path) -> None:
+    reports = root / "assignments" / "reports" / ASSIGNMENT
+    reports.mkdir(parents=True, exist_ok=True)  # the grader flagged copy-a (a timeout)
+    (reports / "copy-a.json").write_text(json.dumps(
+        {"status": "flagged", "reasons": ["cell step2_count_values timed out"], "notes": []}))
     done = cli("similarity", ASSIGNMENT, "--include-reference", cwd=root)
     out = done.stdout
-    assert re.search(r"copy-a \(Carl Copy\)\s+honest-a \(Ada Lovelace\)\s+9\d%", out), out
+    assert re.search(r"copy-a \(Carl Copy\) \[flagged\]\s+honest-a \(Ada Lovelace\)\s+9\d%",
+                     out), out
     assert "skipped broken: invalid notebook: not valid JSON" in out
     assert "skipped sample-untouched: no code of their own in the answer cells" in out
     assert not re.search(r"honest-a.*honest-b|honest-b.*honest-a", out)
@@ -138,6 +149,7 @@ def test_the_command_prints_the_ranking_skips_what_it_cannot_read_and_writes_the
     # a comment after a match is not part of it (fingerprints hold no comments)
     assert "&lt;script&gt;" in text and not re.search(r"<mark>[^<]*&lt;script", text)
     assert "Content-Security-Policy" in text and "default-src 'none'" in text
+    assert "<td>flagged: copy-a</td>" in text  # compared all the same, and marked
 
 
 def test_bad_options_are_refused_in_one_line(root: Path,
@@ -169,6 +181,6 @@ def test_the_class_report_links_to_the_similarity_page(root: Path) -> None:
     similar.unlink(missing_ok=True)
     assert "Not compared yet (<code>plaisante similarity plaisante</code> writes the page)" in \
         report.page(root, ASSIGNMENT, ["h.png", "s.png", "f.png"], here)
-    write(root, similarity(root, ASSIGNMENT), "Plaisante")
+    write(root, Result(ASSIGNMENT, 0.5, 25, [], []), "Plaisante")
     assert "<a href='similarity.html'>Pairs of students whose code is alike</a>" in \
         report.page(root, ASSIGNMENT, ["h.png", "s.png", "f.png"], here)
