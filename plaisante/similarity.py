@@ -317,7 +317,8 @@ class Fingerprints:
         ``works[i]``'s fingerprinted code (0..1) lying in passages ``works[j]`` shares with
         it, every step together (copydetect's measure: the union of the matching k-grams
         over the k-grams kept), as ``compare`` gives it; the diagonal is 0. Computed with an
-        index of which works hold each fingerprint, ``rows`` works at a time, in numpy."""
+        index of which works hold each fingerprint, over the positions some other work
+        matches, ``rows`` works at a time, in numpy."""
         import numpy as np
 
         n, k = len(works), self.k
@@ -345,15 +346,22 @@ class Fingerprints:
             holds[owners[index], np.repeat(np.arange(len(distinct)), lengths)] = True
             holds[i] = False
             column = np.searchsorted(distinct, hashes)  # each position's fingerprint
-            width = int(positions[-1]) + 2 * k
-            for top in range(0, n, rows):
-                block = holds[top:top + rows][:, column]  # rows x positions: matched there
-                begins = np.zeros((block.shape[0], width), dtype=np.int32)
-                begins[:, positions + k] = block
-                running = np.cumsum(begins, axis=1)
-                # character c is in a match when one begins in (c - k, c]
-                covered = np.count_nonzero(running[:, k:] - running[:, :-k], axis=1)
-                out[i, top:top + rows] = covered / coverage
+            shared = np.take(holds.any(axis=0), column)  # positions another work matches
+            column, where = column[shared], positions[shared]
+            if not len(where):
+                continue
+            others = np.flatnonzero(holds.any(axis=1))
+            for top in range(0, len(others), rows):
+                chunk = others[top:top + rows]
+                matched = holds[chunk][:, column]  # works x positions: matched there
+                # a match at p covers [p, p + k): up to the next match, or k characters
+                at = np.where(matched, where, np.iinfo(np.int64).max)
+                following = np.minimum.accumulate(at[:, ::-1], axis=1)[:, ::-1]
+                gap = np.empty_like(at)
+                gap[:, :-1] = following[:, 1:] - where[:-1]
+                gap[:, -1] = k
+                covered = np.where(matched, np.minimum(gap, k), 0).sum(axis=1)
+                out[i, chunk] = covered / coverage
         return out
 
     def compare(self, a: Work, b: Work) -> Pair:
