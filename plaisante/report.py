@@ -292,10 +292,11 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
         parts.append("<p>None.</p>")
 
     similar = layout.similarity_page(assignment)
+    command = f"<code>plaisante similarity {_esc(assignment)}</code>"
     parts.append("<h2 id='similarity'>Similar submissions</h2><p>" + (
         f"<a href='{_esc(os.path.relpath(similar, here))}'>Pairs of students whose code is "
-        "alike</a>, side by side" if similar.is_file() else "Not compared yet")
-        + f" (<code>plaisante similarity {_esc(assignment)}</code> writes the page).</p>")
+        f"alike</a>, side by side (written by {command}: run it again after new submissions)"
+        if similar.is_file() else f"Not compared yet: {command} writes the page") + ".</p>")
     step_names = [s.step for s in steps]
     body, attrs = [], []
     for r in rows:

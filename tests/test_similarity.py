@@ -179,7 +179,7 @@ def test_the_class_report_links_to_the_similarity_page(root: Path) -> None:
     here = root / "assignments" / "reports" / ASSIGNMENT
     similar = here / "similarity.html"
     similar.unlink(missing_ok=True)
-    assert "Not compared yet (<code>plaisante similarity plaisante</code> writes the page)" in \
+    assert "Not compared yet: <code>plaisante similarity plaisante</code> writes the page." in \
         report.page(root, ASSIGNMENT, ["h.png", "s.png", "f.png"], here)
     write(root, Result(ASSIGNMENT, 0.5, 25, [], []), "Plaisante")
     assert "<a href='similarity.html'>Pairs of students whose code is alike</a>" in \
