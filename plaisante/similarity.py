@@ -296,11 +296,14 @@ class Fingerprints:
         self.boilerplate = np.array(sorted(fingerprint(starter).hashes), dtype=np.int64)
         self.of: dict[tuple[str, str], Any] = {}
         self.flat: dict[str, tuple[Any, Any, Any, float]] = {}
+        known: dict[str, Any] = {}  # the same code (a step left as most wrote it) once
         for work in works:
             hashes, positions, base, coverage = [], [], 0, 0.0
             for step, code in work.steps.items():
-                found = self.of[(work.student, step)] = fingerprint(code.masked(),
-                                                                    self.boilerplate)
+                masked = code.masked()
+                if masked not in known:
+                    known[masked] = fingerprint(masked, self.boilerplate)
+                found = self.of[(work.student, step)] = known[masked]
                 salt = hash(step)
                 for value, where in found.hash_idx.items():
                     hashes += [int(value) ^ salt] * len(where)
