@@ -5,8 +5,9 @@
 Builds a private course in a temporary folder and N submissions of plaisante generated from
 the planted class of ``tests/similarity_support.py``: each student takes, step by step, one of
 the three solutions (two honest hands and the reference), renames its names at random, reorders
-its functions, and writes a statement of their own after most lines (a name and a number of
-their own), so that students are about as unlike as a real class; one in fifty is a copy of
+its functions, and writes a statement of their own after nine lines in ten (a name and a number
+of their own; dead code after a ``return``), so that students are about as unlike as a real
+class; one in fifty is a copy of
 another student (renamed and reordered again). Then it times, in this process, each phase of
 ``plaisante.similarity.similarity`` and the page: reading the class (notebooks, the starter
 diff), fingerprinting (copydetect), scoring every pair (``Fingerprints.matrix``), comparing
@@ -58,10 +59,10 @@ def student_cells(rng: random.Random, bases: list[dict[str, str]]) -> dict[str, 
         for line in text.split("\n"):
             lines.append(line)
             code = line.strip()
-            if code and not code.startswith(("#", '"', "'", "return", "raise", "def ", "class ",
-                                              "@", ")", "]", "}")) \
+            if code and not code.startswith(("#", '"', "'", "def ", "class ", "@", ")", "]",
+                                              "}")) \
                     and not code.endswith(("(", "[", "{", ",", "\\")) and '"""' not in line \
-                    and rng.random() < 0.8:
+                    and rng.random() < 0.9:
                 indent = line[:len(line) - len(line.lstrip())]
                 if code.endswith(":"):
                     indent += "    "

@@ -27,6 +27,9 @@ from .tables import cell, render
 POLICY = ("default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; form-action 'none'; "
           "base-uri 'none'; frame-ancestors 'none'")
 
+#: at most this many pairs are shown side by side (the ranking lists every one)
+SHOWN = 200
+
 CSS = """
 .plaisante-similarity { max-width: 1400px; }
 .plaisante-similarity .sim-pair { margin: 26px 0 10px; }
@@ -121,7 +124,8 @@ def page(result: Result, title: str) -> str:
             rows.append(
                 f"<tr data-pair='{_esc(pair.a.student)} {_esc(pair.b.student)}' "
                 f"data-score='{pair.score:.4f}'><td class='num'>{n}</td>"
-                f"<td><a href='#pair-{n}'>{_person(pair.a)}</a></td>"
+                + (f"<td><a href='#pair-{n}'>{_person(pair.a)}</a></td>" if n <= SHOWN
+                   else f"<td>{_person(pair.a)}</td>") +
                 f"<td>{_person(pair.b)}</td><td class='num'><b>{percent(pair.score)}</b></td>"
                 f"<td class='num sim-nowrap'>{percent(pair.similarity_a)} / "
                 f"{percent(pair.similarity_b)}</td><td>{_esc(steps)}</td>"
@@ -133,7 +137,11 @@ def page(result: Result, title: str) -> str:
                      + "</tr></thead><tbody>" + "".join(rows) + "</tbody>"
                      "<caption>shares: how much of the first's code, then of the second's, "
                      "matches the other's</caption></table></div>")
-        for n, pair in enumerate(result.pairs, 1):
+        if len(result.pairs) > SHOWN:
+            parts.append(f"<p class='plaisante-note'>The first {SHOWN} of the "
+                         f"{len(result.pairs)} pairs are shown side by side below; a higher "
+                         "<code>--threshold</code> lists fewer.</p>")
+        for n, pair in enumerate(result.pairs[:SHOWN], 1):
             parts.append(_pair(n, pair, titles))
     else:
         parts.append(f"<p>No pair of submissions is {percent(result.threshold)} alike or "

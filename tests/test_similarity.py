@@ -184,3 +184,21 @@ def test_the_class_report_links_to_the_similarity_page(root: Path) -> None:
     write(root, Result(ASSIGNMENT, 0.5, 25, [], []), "Plaisante")
     assert "<a href='similarity.html'>Pairs of students whose code is alike</a>" in \
         report.page(root, ASSIGNMENT, ["h.png", "s.png", "f.png"], here)
+
+
+def test_a_long_ranking_shows_the_first_pairs_side_by_side(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from plaisante import similarity_page
+    from plaisante.similarity import Pair, StepCode, StepMatch, Work
+
+    works = [Work(f"s{i}", "", {"step2": StepCode("def f(x):\n    return x <b>\n",
+                                                   ((0, 9),))}) for i in range(4)]
+    match = StepMatch("step2", 0.8, 0.7, ((14, 26),), ((14, 26),))
+    pairs = [Pair(a, b, 0.8, 0.7, (match,)) for a, b in itertools.combinations(works, 2)]
+    monkeypatch.setattr(similarity_page, "SHOWN", 2)
+    text = similarity_page.page(Result(ASSIGNMENT, 0.5, 25, pairs, works), "Plaisante")
+    assert text.count("<section") == 2 and text.count("<tr data-pair") == 6
+    assert "The first 2 of the 6 pairs are shown side by side below" in text
+    assert ("<span class='sim-provided'>def f(x):</span>\n    "
+            "<mark>return x &lt;b&gt;</mark>\n") in text
+    assert "<h3>step 2 · count_values</h3>" in text
