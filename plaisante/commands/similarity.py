@@ -42,9 +42,11 @@ def run(args: argparse.Namespace) -> int:
     check_options(args.threshold, args.min_match)
     root = Path(args.course).resolve() if getattr(args, "course", None) else course_root()
     layout = CourseLayout(root)
+    done = 0
     for assignment in chosen(layout, args.assignments):
         if not args.assignments and not layout.submitted_students(assignment):
             continue
+        done += 1
         result = similarity(root, assignment, threshold=args.threshold,
                             min_match=args.min_match, include_reference=args.include_reference)
         page = write(root, result, _title(assignment))
@@ -54,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
             import webbrowser
 
             webbrowser.open(page.as_uri())
+    if not done:
+        print(f"plaisante similarity: no submissions yet in {layout.submitted_root}")
     return 0
 
 
