@@ -17,6 +17,7 @@ it acts on every assignment of the course. grade is the way to autograde (sandbo
     plaisante scores [ID …] [--student S …]       # per-step scores, maximum, class average
     plaisante feedback [ID …] [--student S …]     # feedback pages (hidden tests' code left out)
     plaisante report [ID …] [--open]              # the class report: HTML page with figures
+    plaisante similarity ID [--include-reference] # pairs of students whose code is alike
     plaisante export [ID …] [--to grades.csv] [--layout steps|lms]
     plaisante roster import FILE.csv              # names and emails (id,first_name,last_name,email)
     plaisante formgrader                          # JupyterLab on the course, formgrader open
@@ -52,6 +53,7 @@ from .commands import (
     report,
     roster,
     scores,
+    similarity,
     submit,
     validate,
     watch,
@@ -73,6 +75,7 @@ VERBS: tuple[tuple[str, ModuleType], ...] = (
     ("scores", scores),
     ("formgrader", formgrader),
     ("report", report),
+    ("similarity", similarity),
     ("roster", roster),
     ("validate", validate),
     ("watch", watch),

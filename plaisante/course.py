@@ -297,6 +297,10 @@ class CourseLayout:
         """``plaisante grade``'s report of one student (JSON: status, reasons, scores)."""
         return self.root / "assignments" / "reports" / assignment / f"{student}.json"
 
+    def similarity_page(self, assignment: str) -> Path:
+        """``plaisante similarity``'s page of ``assignment``, beside its class report."""
+        return self.root / "assignments" / "reports" / assignment / "similarity.html"
+
     def samples(self, assignment: str) -> Path:
         """The folder of ``assignment``'s classic mistakes (``mistakes.py``), and the sample
         submissions and ``manifest.json`` (expected per-step scores) ``plaisante.samples``

@@ -3,10 +3,11 @@
 
 It writes ``assignments/reports/<ID>/index.html`` and its figures (PNG, matplotlib) beside it:
 the score histogram, each step's mean and pass rate, the test cells that fail most, the
-flagged submissions with the grader's reasons, the late ones, and one row per student linking
-to their feedback page. Every number comes from nbgrader's gradebook (``scores.class_rows``);
-flagged work is listed and marked; work that could not be graded in full is left out of every
-average, rate and figure, work only noted (a sound grade with a note) counts.
+flagged submissions with the grader's reasons, the late ones, a link to the similarity page
+(``plaisante similarity``), and one row per student linking to their feedback page. Every
+number comes from nbgrader's gradebook (``scores.class_rows``); flagged work is listed and
+marked; work that could not be graded in full is left out of every average, rate and figure,
+work only noted (a sound grade with a note) counts.
 
 Test cells are named by their step and the first comment line of the *released* cell (what
 students see); a cell of hidden tests is "hidden tests of <step>". No code of the source
@@ -290,6 +291,12 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
     else:
         parts.append("<p>None.</p>")
 
+    similar = layout.similarity_page(assignment)
+    command = f"<code>plaisante similarity {_esc(assignment)}</code>"
+    parts.append("<h2 id='similarity'>Similar submissions</h2><p>" + (
+        f"<a href='{_esc(os.path.relpath(similar, here))}'>Pairs of students whose code is "
+        f"alike</a>, side by side (written by {command}: run it again after new submissions)"
+        if similar.is_file() else f"Not compared yet: {command} writes the page") + ".</p>")
     step_names = [s.step for s in steps]
     body, attrs = [], []
     for r in rows:
