@@ -26,7 +26,7 @@ The path from ``plaisante grade`` to the gradebook, one module a step:
 * ``run.grade_submission`` → ``submission.grade_one`` — one submission: nbgrader's
   preprocessors in memory (``autograde``) with ``execute.JudgedExecute``, whose student cells
   run in the kernel ``zygote`` forks in the ``sandbox`` and whose test cells are judged by
-  ``judge`` over a ``conversation`` with the kernel (``plaisante.oracle`` on its side);
+  ``judge`` over a ``conversation`` with the kernel (``plaisante.kernel`` on its side);
 * ``collector`` — the coordinator's one recording thread, calling ``record``
   (``gradebook.record_results``) as results arrive; ``report`` prints the final table.
 """

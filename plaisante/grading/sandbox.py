@@ -9,11 +9,11 @@ The kernel command becomes::
       [setpriv --reuid=U --regid=U --clear-groups --inh-caps=-all --bounding-set=-all
                --no-new-privs --]
         prlimit --cpu=… --as=… --nproc=… --fsize=… --core=0 --
-          python -m plaisante.kernel_filter -f <connection file>
+          python -m plaisante.kernel.syscall_filter -f <connection file>
 
 (behind ``/bin/sh -c`` that first moves itself into the sandbox's memory cgroup, where one can
-be had: ``plaisante.grading.memory_cgroup``; ``plaisante.kernel_filter`` loads the system-call
-filter, then runs ``ipykernel_launcher``)
+be had: ``plaisante.grading.memory_cgroup``; ``plaisante.kernel.syscall_filter`` loads the
+system-call filter, then runs ``ipykernel_launcher``)
 
 so the kernel sees a file system holding only the Python it needs (read-only) and its own
 work folder, has no network (it talks to the grader over Unix sockets in a folder bound into
@@ -468,7 +468,7 @@ class SandboxKernelManager(AsyncKernelManager):
                 *(extra_arguments or [])]
         if not self.sandbox_enabled:
             return argv
-        argv[2] = "plaisante.kernel_filter"  # the filter first, then ipykernel_launcher
+        argv[2] = "plaisante.kernel.syscall_filter"  # the filter first, then ipykernel_launcher
         # Interrupt through the control channel: a SIGINT sent to bwrap's process group
         # would also stop bwrap's own monitor (and so kill the sandbox).
         if self.kernel_spec is not None:
