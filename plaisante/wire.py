@@ -160,15 +160,15 @@ def rng_body(rng: random.Random, budget: Budget, depth: int = 0) -> list[Any]:
     return [version, list(internal), gauss]
 
 
-def set_rng(target: random.Random, body: Any, budget: Budget) -> None:
-    """Put ``target`` in the state ``body`` describes (``rng_body``'s form); raises Malformed
-    for anything else, or a state Python refuses."""
+def set_rng(target: random.Random, body: Any, budget: Budget, depth: int = 0) -> None:
+    """Put ``target`` in the state ``body`` describes (``rng_body``'s form, the generator at
+    nesting ``depth``); raises Malformed for anything else, or a state Python refuses."""
     if type(body) is not list or len(body) != 3 or type(body[0]) is not int \
             or type(body[1]) is not list or len(body[1]) > RNG_WORDS \
             or not all(type(item) is int for item in body[1]) \
             or type(body[2]) not in (float, type(None)):
         raise Malformed("a malformed random.Random state")
-    budget.spend(1, len(body[1]))
+    budget.spend(depth + 1, len(body[1]))
     try:
         target.setstate((body[0], tuple(body[1]), body[2]))
     except (ValueError, TypeError, OverflowError):

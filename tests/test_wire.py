@@ -205,3 +205,19 @@ def test_errors_cross_in_one_shape_cut_to_the_limits() -> None:
             read_error(bad)
         with pytest.raises(KernelLost, match="malformed error"):
             raise_error(bad)
+
+
+def test_a_sync_the_kernel_can_send_at_the_limits_the_grader_can_read() -> None:
+    """A shared list the kernel filled to the limits (depth and values, the list itself
+    counted) comes back whole; one value more and the kernel refuses to send it."""
+    codec, kernel = grader(), Registry()
+    mine: list[Any] = []
+    there = kernel.decode(through_json(codec.encode(mine)))
+    there += [nested(MAX_DEPTH - 1)] + [0] * (MAX_ITEMS - 1 - MAX_DEPTH)
+    kernel.message()
+    codec.apply_sync(through_json(kernel.sync()))
+    assert mine == there and mine is not there
+    there.append(0)
+    kernel.message()
+    with pytest.raises(TooLarge, match=f"more than {MAX_ITEMS} values"):
+        kernel.sync()

@@ -214,7 +214,7 @@ class Codec(WireCodec):
                 except WireError as error:
                     raise KernelLost(f"the kernel's answer was refused: {error}") from None
             else:
-                value = self.decode(entry[1], budget, 1)
+                value = self.decode(entry[1], budget)  # at depth 0, as the kernel counts
                 if type(value) is not type(target):
                     raise KernelLost(f"the kernel answered a {type(value).__name__} for the "
                                      f"{type(target).__name__} it was given")

@@ -139,6 +139,7 @@ class Registry(Codec):
         shared themselves by reference)."""
         if type(value) is random.Random:
             return {"rng": rng_body(value, budget)}
+        budget.spend(0)  # the value itself, as the grader counts it
         return self.encode_items(value, budget, 0)
 
     def sync(self, forget: bool = True) -> list[list[Any]]:
@@ -195,7 +196,7 @@ class Registry(Codec):
             self.objects[ref] = target
             self.refs[id(target)] = ref
         if kind is random.Random:
-            set_rng(target, body, budget)
+            set_rng(target, body, budget, depth)
         elif kind is list:
             target[:] = [self.decode(item, budget, depth + 1) for item in body]
         else:  # a dict or a set: decoded whole first, then put in the same object
@@ -209,7 +210,7 @@ class Registry(Codec):
 def stand_in(spec: dict[str, Any], registry: Registry) -> Any:
     """Return the callable a stand-in spec describes: a constant answer or a kit function."""
     if "always" in spec:
-        answer = registry.decode(spec["always"])
+        answer = registry.decode(spec["always"], Budget())  # sent as a message of its own
         return lambda *args, **kwargs: answer
     module, _, name = spec["kit"].partition(":")
     if not module.startswith("plaisante."):
