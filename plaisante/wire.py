@@ -35,7 +35,8 @@ its whole contents; ``{"r": n}`` for one already in the same request). See
 ``plaisante.kernel.oracle`` for how their changes come back (``"sync"``, ``"gone"``,
 ``"push"``) and for the requests and answers around the values.
 
-Limits, the same on both sides, for one *message* (a request, or one answer with its sync):
+Limits, the same on both sides, for one *message* (a request, a request's push, or one answer
+with its sync; in a batch of calls, each call's arguments and each call's answer):
 
 * ``MAX_DEPTH`` levels of nesting (a value inside a list, tuple, set or dict is one level
   deeper than it);

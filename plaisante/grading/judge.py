@@ -440,11 +440,14 @@ class Session:
         def fetch(start: int) -> None:
             chunk = list(range(start, min(len(arg_lists), start + size[0])))
             size[0] = min(MAX_BATCH, size[0] * 2)
-            budget = Budget()  # the request is one message
-            encode = self.codec.encode
+            seen: set[int] = set()  # sent whole once for the whole batch
+
+            def each(index: int) -> dict[str, Any]:  # each call is one message of its own
+                budget = Budget()
+                budget.seen = seen
+                return {"a": [self.codec.encode(a, budget) for a in arg_lists[index]], "kw": []}
             request = {"op": "calls", "f": {"r": function._ref},
-                       "each": [{"a": [encode(a, budget) for a in arg_lists[i]], "kw": []}
-                                for i in chunk],
+                       "each": [each(i) for i in chunk],
                        "with": self.stand_ins.get(function._ref, {})}
             answers = self._exchange(request, decoded=False)
             if type(answers) is not list or not 1 <= len(answers) <= len(chunk):

@@ -26,10 +26,11 @@ before the request is carried out.
 
 Requests are ``{"q": seq, "op": …}``; answers ``{"q": seq, "ok": value}`` (and ``"sync"``) or
 ``{"q": seq, "err": error}`` (and ``"sync"``), the error as ``plaisante.wire.error_data``
-describes it; each answer of a ``calls`` batch has its own ``"sync"``. One answer (its value
-and its sync) is one message of the wire's limits. Operations: ``reset`` (forget every
-reference: a new test cell), ``globals`` (read names of the notebook),
-``call`` (with optional stand-ins, ``with``), ``calls`` (a batch of calls of one part, at most
+describes it; each answer of a ``calls`` batch has its own ``"sync"``. One request (its push
+apart) and one answer (its value and its sync) are each one message of the wire's limits; in a
+``calls`` batch, so are each call's arguments and each call's answer. Operations: ``reset``
+(forget every reference: a new test cell), ``globals`` (read names of the notebook), ``call``
+(with optional stand-ins, ``with``), ``calls`` (a batch of calls of one part, at most
 ``MAX_CALLS``), ``routed`` (one run of a student's own tests, whose calls of the implementation
 come back as prompts: ``plaisante.kernel.routed``), ``getattr``, ``unary`` (repr, str, hash,
 len, bool, iter), ``binary`` (eq, ne, lt, le, gt, ge, contains, getitem), ``run`` (run one of
@@ -256,7 +257,7 @@ def answer(request: dict[str, Any], registry: Registry, user_ns: dict[str, Any],
 
         with substituted(function, **stand_ins):  # once for the batch: it searches the globals
             for each in request["each"][:MAX_CALLS]:
-                registry.outgoing = Budget()  # each call's answer is a message of its own
+                registry.message()  # each call and its answer are messages of their own
                 try:
                     args = [decode(item) for item in each["a"]]
                     kwargs = {key: decode(value) for key, value in each["kw"]}
