@@ -216,7 +216,7 @@ class MemorySampler:
                 except OSError:
                     continue
                 parent[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
-                sandboxed = b"bwrap" in command or b"kernel_zygote" in command \
+                sandboxed = b"bwrap" in command or b"plaisante.kernel.zygote" in command \
                     or b"ipykernel" in command
                 facts[int(entry)] = (rss, sandboxed)
             grader = every = 0

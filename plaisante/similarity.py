@@ -251,11 +251,9 @@ def read_class(root: Path, assignment: str, include_reference: bool = False
 def roster_names(layout: CourseLayout) -> dict[str, str]:
     """Return {student id: "First Last"} from the gradebook's student table (the roster's
     names); {} when there is no gradebook yet."""
-    if not layout.gradebook.is_file():
+    if layout.gradebook_missing():
         return {}
-    from nbgrader.api import Gradebook
-
-    with Gradebook(layout.gradebook_url) as gradebook:
+    with layout.open_gradebook() as gradebook:
         return {s.id: " ".join(n for n in (s.first_name, s.last_name) if n)
                 for s in gradebook.students}
 

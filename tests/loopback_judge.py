@@ -1,5 +1,5 @@
 """The judge with the kernel replaced by a loopback: a test cell's source runs here and the
-student's parts answer through the oracle's wire format (``plaisante.oracle.respond``) from a
+student's parts answer through the judge's wire format (``plaisante.kernel.oracle.respond``) from a
 namespace built by running a notebook's answer cells in this process. Used by every
 assignment's judge tests; the module-level fixtures they use (``source``, ``tests``,
 ``setup``, ``names``) are in conftest.py and read the test module's SOURCE and RELEASE."""
@@ -15,17 +15,17 @@ from typing import Any
 import nbformat
 from assignment_support import ROOT, unit
 
-from plaisante import oracle, student_tests
 from plaisante.grading.execute import is_test
 from plaisante.grading.judge import judge_cell, setup_namespace
 from plaisante.grading.submission import setup_sources, student_names
+from plaisante.kernel import oracle, routed
 
 
 def loopback(user_ns: dict[str, Any]):
-    """Return a transport answering as ``plaisante.oracle.serve`` would over ``user_ns``.
+    """Return a transport answering as ``plaisante.kernel.oracle.serve`` would over ``user_ns``.
 
     The kernel's side runs in a thread of its own, as in a kernel: a request that makes it
-    ask the grader (a routed call of ``plaisante.student_tests``) sends its question as the
+    ask the grader (a routed call of ``plaisante.kernel.routed``) sends its question as the
     transport's answer and waits for the next request, which is the grader's reply."""
     registry = oracle.Registry()
     to_kernel: queue.Queue[str] = queue.Queue()
@@ -38,7 +38,7 @@ def loopback(user_ns: dict[str, Any]):
         return to_kernel.get()
 
     def serve(text: str) -> None:
-        student_tests.kernel_send = lambda: send  # type: ignore[assignment]
+        routed.kernel_send = lambda: send  # type: ignore[assignment]
         try:
             from_kernel.put(("answer", oracle.respond(text, registry, user_ns)))
         except BaseException as error:  # noqa: B036  as a dying kernel

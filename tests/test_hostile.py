@@ -441,7 +441,7 @@ def test_cells_run_again_after_a_restart_stop_at_the_submission_time_limit(batch
     restart (a counter the test cells' single calls raise) and a kernel that dies at the end. The
     rerun stops at the notebook's 8 s instead of giving each of 30 cells a second more."""
     root = batch["root"]
-    stall = ("import plaisante.oracle as _oracle, time as _time\n"
+    stall = ("import plaisante.kernel.oracle as _oracle, time as _time\n"
              "_calls = [0]\n_call = _oracle.call\n"
              "def _counting(*args, **kwargs):\n    _calls[0] += 1\n"
              "    return _call(*args, **kwargs)\n_oracle.call = _counting\n"

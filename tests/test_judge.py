@@ -88,7 +88,7 @@ def test_an_answer_of_colliding_hashes_is_refused_before_it_is_hashed(tests, set
     walks the others): over MAX_HASHED set members the answer is refused at once."""
     import time
 
-    from plaisante.grading.judge import MAX_HASHED
+    from plaisante.wire import MAX_HASHED
 
     colliding = [(2 ** 61 - 1) * k for k in range(1, 60_001)]
 
@@ -242,7 +242,8 @@ def test_a_batch_of_calls_on_one_list_sees_each_call_in_turn() -> None:
 def test_shared_values_nothing_in_the_kernel_holds_are_forgotten() -> None:
     """The kernel watches only what a part kept: a list a call was given and let go of is
     dropped after the answer (the grader sends it whole again if it is given again)."""
-    from plaisante import oracle
+    from plaisante.kernel import oracle
+    from plaisante.wire import Budget
 
     registry = oracle.Registry()
     namespace: dict[str, Any] = {}
@@ -258,7 +259,7 @@ def test_shared_values_nothing_in_the_kernel_holds_are_forgotten() -> None:
     assert reply["sync"] == [[-1, [7, 1]]] and registry.shared == {}
     ask({"op": "call", "f": {"r": keeper_class["o"]}, "kw": [], "with": {},
          "a": [{"l": [], "n": -2}, {"rng": list(oracle.Registry().contents(
-             __import__("random").Random(1), [10_000])["rng"]), "n": -3}]})
+             __import__("random").Random(1), Budget())["rng"]), "n": -3}]})
     assert set(registry.shared) == {-2, -3}  # the Keeper holds them
 
 

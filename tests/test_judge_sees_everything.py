@@ -75,10 +75,10 @@ MUTATIONS: dict[str, tuple[str, str, str, set[str]]] = {
 }
 
 #: A student's own tests that learn what they can of the grader: every request their kernel
-#: gets is recorded (``plaisante.oracle.answer`` wrapped), and the tests fail with every
+#: gets is recorded (``plaisante.kernel.oracle.answer`` wrapped), and the tests fail with every
 #: private-looking name found in them, so that the feedback page shows it.
 PROBE = '''import json as _json, re as _re
-import plaisante.oracle as _oracle
+import plaisante.kernel.oracle as _oracle
 _ASKED = []
 if not hasattr(_oracle, "_recorded_by_the_student"):
     _oracle._recorded_by_the_student = _oracle.answer

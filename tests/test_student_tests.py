@@ -12,8 +12,11 @@ from loopback_judge import loopback
 from plaisante import student_tests
 from plaisante.cards import hand
 from plaisante.checking import CheckFailed
+from plaisante.grading import routed
 from plaisante.grading.judge import judge_cell, setup_namespace
 from plaisante.student_tests import grade_my_tests, version
+from plaisante.surface import identity_names, public, surface
+from plaisante.wire import PLAIN
 
 SETUP = setup_namespace(["from plaisante.games.plaisante.setup import *"])
 
@@ -98,7 +101,7 @@ def test_not_written_says_so() -> None:
         grade_my_tests(mine, {"count_values": right}, [], points=1)
     with pytest.raises(CheckFailed):
         grade_my_tests(lambda count_values: count_values(5), {"count_values": right}, [], 1)
-    assert student_tests.decode(student_tests.encode(hand("K♥ 2♣"))) == hand("K♥ 2♣")
+    assert PLAIN.decode(PLAIN.encode(hand("K♥ 2♣"))) == hand("K♥ 2♣")
 
 
 def test_in_the_notebook_an_unfinished_part_is_not_unwritten_tests(capsys) -> None:
@@ -206,14 +209,14 @@ def test_a_class_part_makes_objects_that_stay_in_the_grader() -> None:
 
 
 def test_a_kernel_cannot_reach_an_object_it_was_not_given_or_a_private_name() -> None:
-    run = student_tests.Run({"Counter": Counter}, student_tests.surface({"Counter": Counter}),
+    run = routed.Run({"Counter": Counter}, surface({"Counter": Counter}),
                             [(Counter(1), "Counter")])
     for question in ({"ob": 1, "op": "get", "n": "value"}, {"ob": 0, "op": "get", "n": "__dict__"},
                      {"ob": 0, "op": "call", "n": "value", "a": [], "kw": []},
                      {"ob": 0, "op": "run", "n": "add"}):
         with pytest.raises(ValueError):
-            student_tests._answer(question, run)
-    assert student_tests._answer({"ob": 0, "op": "get", "n": "add"}, run) == (
+            routed._answer(question, run)
+    assert routed._answer({"ob": 0, "op": "get", "n": "add"}, run) == (
         '{"ok": {"method": true}}')
 
 
@@ -245,35 +248,35 @@ def version_names(reference: dict, mistakes: list) -> set[str]:
     names: set[str] = set()
     for parts in [reference] + [m.parts for m in mistakes]:
         for part in parts.values():
-            names |= {n for n in student_tests._identity_names(part) if n not in reference}
+            names |= {n for n in identity_names(part) if n not in reference}
     return names
 
 
 def replies_per_version(reference: dict, mistakes: list, questions: list[dict]) -> list[list]:
     """For each run (reference first, then each buggy version, built as the judge builds
     them), the grader's reply text to each question in turn, on a run of its own."""
-    shown = student_tests.surface(reference, mistakes)
+    shown = surface(reference, [m.parts for m in mistakes])
     runs = sorted(student_tests._shuffled(mistakes, reference),
                   key=lambda run: -1 if run[0] is None else run[0])[1:]
     answers = []
     for _, parts in runs:
-        run = student_tests.Run(parts, shown)
-        answers.append([student_tests._answer(question, run) for question in questions])
+        run = routed.Run(parts, shown)
+        answers.append([routed._answer(question, run) for question in questions])
     return answers
 
 
 def call(name: str, *args, **kwargs) -> dict:
-    return {"cb": name, "a": [student_tests.encode(a) for a in args],
-            "kw": [[k, student_tests.encode(v)] for k, v in kwargs.items()]}
+    return {"cb": name, "a": [PLAIN.encode(a) for a in args],
+            "kw": [[k, PLAIN.encode(v)] for k, v in kwargs.items()]}
 
 
 def on(op: str, name: str, *args, **kwargs) -> dict:
     question = {"ob": 0, "op": op, "n": name}
     if op == "call":
-        question.update(a=[student_tests.encode(a) for a in args],
-                        kw=[[k, student_tests.encode(v)] for k, v in kwargs.items()])
+        question.update(a=[PLAIN.encode(a) for a in args],
+                        kw=[[k, PLAIN.encode(v)] for k, v in kwargs.items()])
     if op == "set":
-        question["a"] = [student_tests.encode(args[0])]
+        question["a"] = [PLAIN.encode(args[0])]
     return question
 
 
@@ -372,7 +375,7 @@ def test_a_version_keeps_its_behaviour_under_the_parameters_name() -> None:
     assert remembers["hand_name"].__name__ == remembers["hand_name"].__qualname__ == "hand_name"
     assert remembers["hand_name"](hand("9♣ 9♦ 9♥ 9♠ K♣")) == "Four of a Kind"
     assert machine.name_hand(hand("K♥ K♦ 3♣ 7♠ 9♥")) == "Four of a Kind", "the closure is shared"
-    negative = student_tests._public("Counter", AddsNegatives)
+    negative = public("Counter", AddsNegatives)
     assert negative(2).add(-1) == 1 and negative.add.__qualname__ == "Counter.add"
 
 
@@ -430,20 +433,20 @@ def test_a_run_may_give_its_objects_at_most_max_stored_bytes() -> None:
                              "            pass\n"
                              "    assert c.add(1) == 1\n")
     assert hoarder.error == ("CheckFailed", "mine fails on a correct Counter, so it cannot be "
-                             "graded: " + student_tests.STORED_TOO_MUCH)
-    assert "\n" not in student_tests.STORED_TOO_MUCH
-    run = student_tests.Run({"Counter": Counter}, student_tests.surface({"Counter": Counter}))
-    student_tests._answer(call("Counter"), run)
-    replies = [student_tests._answer(on("set", f"junk{i}", "x" * 3_500_000), run)
+                             "graded: " + routed.STORED_TOO_MUCH)
+    assert "\n" not in routed.STORED_TOO_MUCH
+    run = routed.Run({"Counter": Counter}, surface({"Counter": Counter}))
+    routed._answer(call("Counter"), run)
+    replies = [routed._answer(on("set", f"junk{i}", "x" * 3_500_000), run)
                for i in range(10)]
     kept = [name for name in vars(run.objects[0][0]) if name.startswith("junk")]
     assert len(kept) == 4 and run.too_much
     assert replies[4] == replies[9] == json.dumps(
-        {"err": {"cls": "RuntimeError", "msg": student_tests.STORED_TOO_MUCH}})
-    through_methods = student_tests.Run({"Counter": Counter},
-                                        student_tests.surface({"Counter": Counter}))
-    student_tests._answer(call("Counter", "y" * 3_500_000), through_methods)
-    replies = [student_tests._answer(on("call", "add", "x" * 3_500_000), through_methods)
+        {"err": {"cls": "RuntimeError", "msg": routed.STORED_TOO_MUCH}})
+    through_methods = routed.Run({"Counter": Counter},
+                                        surface({"Counter": Counter}))
+    routed._answer(call("Counter", "y" * 3_500_000), through_methods)
+    replies = [routed._answer(on("call", "add", "x" * 3_500_000), through_methods)
                for _ in range(5)]
     assert through_methods.too_much and "RuntimeError" in replies[-1]
 

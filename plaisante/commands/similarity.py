@@ -11,7 +11,6 @@ with a line saying so.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,14 +33,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..cli import chosen
-    from ..course import CourseLayout, course_root
     from ..similarity import check_options, similarity
     from ..similarity_page import table, write
+    from . import chosen, course_layout
 
     check_options(args.threshold, args.min_match)
-    root = Path(args.course).resolve() if getattr(args, "course", None) else course_root()
-    layout = CourseLayout(root)
+    layout = course_layout(args)
+    root = layout.root
     done = 0
     for assignment in chosen(layout, args.assignments):
         if not args.assignments and not layout.submitted_students(assignment):

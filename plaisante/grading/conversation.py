@@ -2,10 +2,10 @@
 answered, over the stdin channel.
 
 ``KernelConversation.transport`` is the ``Transport`` that ``plaisante.grading.judge`` asks
-through. The first request starts ``plaisante.oracle.serve()`` in the kernel as a silent
+through. The first request starts ``plaisante.kernel.oracle.serve()`` in the kernel as a silent
 ``execute_request`` whose only work is a user expression (IPython's input transformers and
 AST hooks never see it) with ``allow_stdin``; after that each request and each answer is two
-bare ZeroMQ frames on the stdin channel, ``[oracle.RAW, JSON text]`` (no Jupyter header or
+bare ZeroMQ frames on the stdin channel, ``[channel.RAW, JSON text]`` (no Jupyter header or
 signature: this socket is connected to the kernel alone, and the kernel is the party being
 asked anyway). A Jupyter ``input_request`` there (the student's own ``input()`` during a call)
 is read as an answer, and so breaks the protocol, as before. One conversation serves a whole
@@ -31,11 +31,12 @@ from typing import Any
 import zmq
 from jupyter_core.utils import run_sync
 
-from ..oracle import RAN, RAW
+from ..kernel.channel import RAW
+from ..kernel.oracle import RAN
 from .judge import KernelDied, KernelLost, KernelTimeout
 
 #: The kernel side, started as a user expression (see the module doc).
-SERVE = "__import__('plaisante.oracle', fromlist=['serve']).serve()"
+SERVE = "__import__('plaisante.kernel.oracle', fromlist=['serve']).serve()"
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024  # one frame of one kernel message (ZMQ_MAXMSGSIZE)
 QUEUED_MESSAGES = 64  # messages ZeroMQ queues per channel before it drops or waits (RCVHWM)
 INTERRUPT_GRACE = 3.0  # seconds a timed-out call has to give way to an interrupt
@@ -169,14 +170,15 @@ class KernelConversation:
 
     def run(self, code: str, on_output: Callable[[dict[str, Any]], None],
             full: Callable[[], bool]) -> int | None:
-        """Run one of the notebook's own cells in the kernel (``oracle.run_cell``): hand each
-        output message it publishes (stream, display_data, execute_result, error,
-        clear_output, comm…; signed by the kernel, addressed to this conversation) to
-        ``on_output``, in order, until the kernel says they are all out; return the cell's
-        execution count. Raises KernelLost as ``transport`` does; when the kernel answers but
-        never says its outputs are out (``RAN_GRACE`` seconds), the cell keeps those that came.
-        While ``full()`` is True, messages over ``SMALL_MESSAGE`` bytes are dropped unread
-        (counted as dropped): a flood costs no parsing once the output allowance is spent."""
+        """Run one of the notebook's own cells in the kernel (``run_cell`` of
+        ``plaisante.kernel.oracle``): hand each output message it publishes (stream, display_data,
+        execute_result, error, clear_output, comm…; signed by the kernel, addressed to this
+        conversation) to ``on_output``, in order, until the kernel says they are all out; return
+        the cell's execution count. Raises KernelLost as ``transport`` does; when the kernel
+        answers but never says its outputs are out (``RAN_GRACE`` seconds), the cell keeps those
+        that came. While ``full()`` is True, messages over ``SMALL_MESSAGE`` bytes are dropped
+        unread (counted as dropped): a flood costs no parsing once the output allowance is
+        spent."""
         self.runs += 1
         seq = -self.runs  # the judge's own requests count up from 1
         self.collect, self.full = on_output, full

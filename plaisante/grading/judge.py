@@ -7,7 +7,7 @@ arrives as plain data (lists, ints, strs…) or as a ``Remote``: a handle on an 
 in the kernel. A name the test cell binds itself (its helpers, hidden buggy versions,
 constants) is its own and never asked: nothing of a test cell's source reaches the kernel but
 the inputs its checks pass to the parts. Calling a ``Remote``, reading its attributes,
-comparing or hashing it is one request to the kernel, answered by ``plaisante.oracle`` with
+comparing or hashing it is one request to the kernel, answered by ``plaisante.kernel.oracle`` with
 data; the lists, dicts, sets and generators a check passes are shared, so every change a part
 makes to them comes back (``Codec``). Expected values, hidden
 tests, messages and verdicts never leave this process, so nothing the student's code prints,
@@ -17,8 +17,8 @@ its parts return.
 The same test source gives students their messages in their own notebook (there it calls their
 functions directly): one test source, two modes.
 
-Every answer is bounded (``MAX_ANSWER_CHARS``, ``MAX_ITEMS``, ``MAX_DEPTH``) and checked before
-it is used; a kernel that breaks the protocol, stalls past the cell's time or dies ends the
+Every answer is bounded (the limits of ``plaisante.wire``, the same on both sides) and checked
+before it is used; a kernel that breaks the protocol, stalls past the cell's time or dies ends the
 cell with ``KernelLost`` (a ``BaseException``, so no check's ``except Exception`` can swallow
 it) and the cell scores 0.
 """
@@ -41,16 +41,25 @@ from typing import Any
 
 from ..cards import KitCard
 from ..checking import Always
-from ..oracle import changed, snapshot
+from ..wire import (
+    MAX_CHARS,
+    MAX_NAME,
+    SHARED_TAGS,
+    Budget,
+    Malformed,
+    WireError,
+    card_from,
+    changed,
+    cut,
+    read_error,
+    rng_body,
+    set_rng,
+    snapshot,
+)
+from ..wire import Codec as WireCodec
 
-MAX_ANSWER_CHARS = 4 * 1024 * 1024  # one answer's JSON text
 FIRST_BATCH, MAX_BATCH = 4, 64  # calls of one ``Session.calls`` batch: the first, the most
-MAX_ITEMS = 200_000  # values in one answer
-MAX_DEPTH = 60
-#: Set members and dict keys in one answer: a kernel can pick ints whose hashes all collide
-#: (multiples of 2**61 - 1), making each insertion walk all the others, so the work grows with
-#: the square of this number (measured: 60,000 such ints kept a grader busy for minutes).
-MAX_HASHED = 2_000
+MAX_SHOWN = 2_000  # characters of a student's error message shown in a verdict
 MAX_PRINTED = 64 * 1024  # what a test cell itself may print into its output
 
 #: Builtin exceptions an answer may raise here, by name; any other error a student's part
@@ -83,14 +92,15 @@ class StudentError(Exception):
 
 # ------------------------------------------------------------------------------ the wire
 
-class Codec:
-    """Values to and from the wire format of ``plaisante.oracle``, with references kept on
-    both sides so that an object's identity survives the round trip. A list, dict, set or
-    ``random.Random`` of the grader's is *shared* (see the oracle's module doc): it goes with a
+class Codec(WireCodec):
+    """The grader's codec of the judge's wire format (``plaisante.wire``, its limits too),
+    with references kept on both sides so that an object's identity survives the round trip.
+    A list, dict, set or ``random.Random`` of the grader's is *shared*: it goes with a
     reference and its whole contents, and what the kernel's calls do to it comes back in the
-    answers' ``sync`` and is put in the grader's own object (``apply_sync``)."""
+    answers' ``sync`` and is put in the grader's own object (``apply_sync``). Anything the
+    kernel answers past the wire's limits, or malformed, raises KernelLost."""
 
-    SHARED: dict[type, str] = {list: "l", dict: "d", set: "s", random.Random: "rng"}
+    SHARED: dict[type, str] = {kind: tag for tag, kind in SHARED_TAGS.items()}
 
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -100,31 +110,23 @@ class Codec:
         self.held: dict[int, Any] = {}  # shared values the kernel keeps: reference -> snapshot
         self.next_ref = -1
 
-    def encode(self, value: Any, depth: int = 0, seen: set[int] | None = None) -> Any:
-        """Return the wire form of ``value``. ``seen`` holds the ids of the shared values
-        already sent whole in the same request (sent again by reference only)."""
+    def encode_known(self, value: Any, budget: Budget, depth: int) -> Any:
+        """A handle goes as its reference, a shared value (``budget.seen``: those already sent
+        whole in the same request) whole or by reference, a card sent before by reference."""
         kind = type(value)
-        if depth > MAX_DEPTH:
-            raise ValueError("value too deeply nested to send to the kernel")
-        if kind in (type(None), bool, int, float, str):
-            return value
         if kind is Remote:
             if value._session is not self.session:
                 raise ValueError("a value from an earlier test cell cannot be used here")
             return {"r": value._ref}
-        seen = set() if seen is None else seen
         if kind in self.SHARED:
-            return self._shared(value, depth, seen)
+            return self._shared(value, budget, depth)
         known = self.refs.get(id(value))
-        if known is not None:
-            return {"r": known}
-        if kind in (tuple, frozenset):
-            return {"t" if kind is tuple else "fs": [self.encode(item, depth + 1, seen)
-                                                    for item in value]}
-        if kind is KitCard:
-            ref = self._register(value)
-            return {"k": [value.rank, value.suit], "n": ref}
-        raise TypeError(f"the judge cannot send a {kind.__name__} to the student's kernel")
+        return None if known is None else {"r": known}
+
+    def encode_other(self, value: Any, budget: Budget, depth: int) -> Any:
+        if type(value) is KitCard:
+            return {"k": [value.rank, value.suit], "n": self._register(value)}
+        raise TypeError(f"the judge cannot send a {type(value).__name__} to the student's kernel")
 
     def _register(self, value: Any) -> int:
         ref = self.next_ref
@@ -133,25 +135,19 @@ class Codec:
         self.refs[id(value)] = ref
         return ref
 
-    def _shared(self, value: Any, depth: int, seen: set[int]) -> Any:
+    def _shared(self, value: Any, budget: Budget, depth: int) -> Any:
         ref = self.refs.get(id(value))
         if ref is None:
             ref = self._register(value)
             self.shared[ref] = value
-        if id(value) in seen:
+        if id(value) in budget.seen:
             return {"r": ref}
-        seen.add(id(value))
+        budget.seen.add(id(value))
         self.held[ref] = snapshot(value)  # the kernel has it as it is now
-        kind = type(value)
-        if kind is random.Random:  # its state: the kernel draws what this one would draw
-            version, internal, gauss = value.getstate()
-            return {"rng": [version, list(internal), gauss], "n": ref}
-        if kind is dict:
-            body: Any = [[self.encode(k, depth + 1, seen), self.encode(v, depth + 1, seen)]
-                         for k, v in value.items()]
-        else:
-            body = [self.encode(item, depth + 1, seen) for item in value]
-        return {self.SHARED[kind]: body, "n": ref}
+        if type(value) is random.Random:  # its state: the kernel draws what this one would draw
+            return {"rng": rng_body(value, budget, depth), "n": ref}
+        body = self.encode_items(value, budget, depth)
+        return {"l": body, "n": ref} if type(value) is list else {**body, "n": ref}
 
     def stand_in(self, function: Any) -> dict[str, Any]:
         """Return the wire form of a stand-in: a constant answer or a kit function."""
@@ -163,17 +159,44 @@ class Codec:
             return {"kit": f"{module}:{function.__qualname__}"}
         raise TypeError(f"stand-in {function!r} is neither Always(...) nor a kit function")
 
-    def decode(self, data: Any, budget: list[int] | None = None) -> Any:
-        """Return the value ``data`` describes; raises KernelLost for anything malformed.
-        One answer has one ``budget`` of values and of hashed members (a nested request made
-        while decoding, to hash a handle, has its own)."""
-        return self._decode(data, 0, new_budget() if budget is None else budget)
+    def decode(self, data: Any, budget: Budget | None = None, depth: int = 0) -> Any:
+        """Return the value ``data`` describes; raises KernelLost for anything malformed or
+        past the wire's limits. One answer has one ``budget`` (a nested request made while
+        decoding, to hash a handle, has its own)."""
+        try:
+            return super().decode(data, budget, depth)
+        except WireError as error:
+            raise KernelLost(f"the kernel's answer was refused: {error}") from None
 
-    def apply_sync(self, sync: Any, budget: list[int] | None = None) -> None:
+    def decode_tagged(self, data: dict[str, Any], budget: Budget, depth: int) -> Any:
+        if "r" in data:
+            if len(data) != 1 or type(data["r"]) is not int or data["r"] not in self.objects:
+                raise Malformed(f"a reference to nothing the grader knows: {str(data)[:80]}")
+            return self.objects[data["r"]]
+        if "k" in data and len(data) == 2:
+            ref = data.get("n")
+            if type(ref) is not int or ref <= 0 or ref in self.objects:
+                raise Malformed(f"a card needs a new reference above 0: {str(data)[:80]}")
+            card = card_from(data["k"])
+            self.objects[ref] = card
+            self.refs[id(card)] = ref  # sent back as the kernel's own card
+            return card
+        if "o" in data:
+            ref, name = data["o"], data.get("n", "")
+            if not set(data) <= {"o", "c", "n"} or type(ref) is not int or ref <= 0 \
+                    or ref in self.objects or type(data.get("c")) is not str \
+                    or type(name) is not str:
+                raise Malformed(f"a malformed handle: {str(data)[:80]}")
+            handle = Remote(self.session, ref, cut(data["c"], MAX_NAME), data.get("n"))
+            self.objects[ref] = handle
+            return handle
+        return super().decode_tagged(data, budget, depth)
+
+    def apply_sync(self, sync: Any, budget: Budget | None = None) -> None:
         """Put in each of the grader's shared values the contents the kernel's ``sync`` says
-        it has now (see the oracle's module doc); raises KernelLost for an entry that is
-        malformed, names a value the grader never shared, or holds another kind of value."""
-        budget = new_budget() if budget is None else budget
+        it has now; raises KernelLost for an entry that is malformed, names a value the grader
+        never shared, or holds another kind of value."""
+        budget = Budget() if budget is None else budget
         if sync is None:
             return
         if type(sync) is not list or len(sync) > len(self.shared):
@@ -184,27 +207,32 @@ class Codec:
                 raise KernelLost("the kernel answered a sync of a value it was never given")
             target = self.shared[entry[0]]
             if type(target) is random.Random:
-                self._set_state(target, entry[1], budget)
-                if entry[0] in self.held:
-                    self.held[entry[0]] = snapshot(target)
-                continue
-            value = self._decode(entry[1], 1, budget)
-            if type(value) is not type(target):
-                raise KernelLost(f"the kernel answered a {type(value).__name__} for the "
-                                 f"{type(target).__name__} it was given")
-            if type(target) is list:
-                target[:] = value
+                state = entry[1].get("rng") if type(entry[1]) is dict and len(entry[1]) == 1 \
+                    else None
+                try:
+                    set_rng(target, state, budget)
+                except WireError as error:
+                    raise KernelLost(f"the kernel's answer was refused: {error}") from None
             else:
-                target.clear()
-                target.update(value)
+                value = self.decode(entry[1], budget)  # at depth 0, as the kernel counts
+                if type(value) is not type(target):
+                    raise KernelLost(f"the kernel answered a {type(value).__name__} for the "
+                                     f"{type(target).__name__} it was given")
+                if type(target) is list:
+                    target[:] = value
+                else:
+                    target.clear()
+                    target.update(value)
             if entry[0] in self.held:
                 self.held[entry[0]] = snapshot(target)
 
     def pushes(self) -> list[Any]:
         """Return the wire form (whole) of each shared value the kernel keeps that the grader
-        changed since the kernel last had it: the next request carries them (``"push"``)."""
-        seen: set[int] = set()
-        return [self._shared(self.shared[ref], 0, seen) for ref, before in list(self.held.items())
+        changed since the kernel last had it: the next request carries them (``"push"``, a
+        message of its own)."""
+        budget = Budget()
+        return [self._shared(self.shared[ref], budget, 0)
+                for ref, before in list(self.held.items())
                 if changed(before, snapshot(self.shared[ref]))]
 
     def forget(self, gone: Any) -> None:
@@ -214,105 +242,24 @@ class Codec:
         for ref in gone:
             self.held.pop(ref, None)
 
-    @staticmethod
-    def _set_state(target: random.Random, data: Any, budget: list[int]) -> None:
-        state = data.get("rng") if type(data) is dict and len(data) == 1 else None
-        if type(state) is not list or len(state) != 3 or type(state[0]) is not int \
-                or type(state[1]) is not list or len(state[1]) > 625 \
-                or not all(type(item) is int for item in state[1]) \
-                or type(state[2]) not in (float, type(None)):
-            raise KernelLost("the kernel answered a malformed random.Random state")
-        budget[0] -= len(state[1])
-        if budget[0] < 0:
-            raise KernelLost("the kernel's answer was too large or too deeply nested")
-        try:
-            target.setstate((state[0], tuple(state[1]), state[2]))
-        except (ValueError, TypeError, OverflowError):
-            raise KernelLost("the kernel answered an impossible random.Random state") from None
-
-    @staticmethod
-    def _hashing(budget: list[int], count: int) -> None:
-        budget[1] -= count
-        if budget[1] < 0:
-            raise KernelLost(f"the kernel's answer holds over {MAX_HASHED} set members or dict "
-                             "keys")
-
-    def _decode(self, data: Any, depth: int, budget: list[int]) -> Any:
-        budget[0] -= 1
-        if budget[0] < 0 or depth > MAX_DEPTH:
-            raise KernelLost("the kernel's answer was too large or too deeply nested")
-        kind = type(data)
-        if kind in (type(None), bool, int, float, str):
-            return data
-        if kind is list:
-            return [self._decode(item, depth + 1, budget) for item in data]
-        if kind is not dict or len(data) not in (1, 2, 3):
-            raise KernelLost(f"the kernel answered a malformed value: {str(data)[:80]}")
-        if "r" in data and type(data["r"]) is int and data["r"] in self.objects:
-            return self.objects[data["r"]]
-        if "k" in data and type(data.get("n")) is int and data["n"] > 0 \
-                and data["n"] not in self.objects and len(data) == 2:
-            rank_suit = data["k"]
-            if type(rank_suit) is not list or len(rank_suit) != 2 \
-                    or not all(type(item) is str for item in rank_suit):
-                raise KernelLost("the kernel answered a malformed card")
-            try:
-                card = KitCard(*rank_suit)
-            except ValueError as error:
-                raise KernelLost(f"the kernel answered a card that does not exist: {error}"
-                                 ) from None
-            self.objects[data["n"]] = card
-            self.refs[id(card)] = data["n"]  # sent back as the kernel's own card
-            return card
-        if "o" in data and type(data["o"]) is int and data["o"] > 0 \
-                and data["o"] not in self.objects and type(data.get("c")) is str \
-                and type(data.get("n", "")) is str and len(data) <= 3:
-            handle = Remote(self.session, data["o"], data["c"][:100], data.get("n"))
-            self.objects[data["o"]] = handle
-            return handle
-        if "d" in data and type(data["d"]) is list:
-            self._hashing(budget, len(data["d"]))
-            pairs = [self._decode(pair, depth + 1, budget) for pair in data["d"]]
-            if not all(type(pair) is list and len(pair) == 2 for pair in pairs):
-                raise KernelLost("the kernel answered a malformed dict")
-            try:
-                return {key: value for key, value in pairs}
-            except TypeError:  # an unhashable key: the student's own object
-                raise KernelLost("the kernel answered a dict with an unhashable key") from None
-        builders: dict[str, Callable[[list[Any]], Any]] = {"t": tuple, "s": set, "fs": frozenset}
-        for tag, build in builders.items():
-            if tag in data and type(data[tag]) is list and len(data) == 1:
-                if tag != "t":
-                    self._hashing(budget, len(data[tag]))
-                items = [self._decode(item, depth + 1, budget) for item in data[tag]]
-                try:
-                    return build(items)
-                except TypeError:
-                    raise KernelLost("the kernel answered a set of unhashable items") from None
-        raise KernelLost(f"the kernel answered a malformed value: {str(data)[:80]}")
-
-
-def new_budget() -> list[int]:
-    """Return one answer's budget: [values left, set members and dict keys left]."""
-    return [MAX_ITEMS, MAX_HASHED]
-
 
 def raise_error(error: Any) -> None:
     """Raise, here, the error a student's part raised in the kernel (as data)."""
-    if type(error) is not dict or type(error.get("msg")) is not str \
-            or type(error.get("types")) is not list or type(error.get("cls")) is not str:
-        raise KernelLost("the kernel answered a malformed error")
-    message = error["msg"][:2000]
+    try:
+        kinds, cls, message = read_error(error)
+    except WireError:
+        raise KernelLost("the kernel answered a malformed error") from None
+    message = message[:MAX_SHOWN]
     if not message.strip():  # e.g. the stub's bare `raise NotImplementedError()`
         message = ("not written yet (it still raises NotImplementedError)"
-                   if error["cls"] == "NotImplementedError" else "raised with no message")
-    for name in error["types"]:
+                   if cls == "NotImplementedError" else "raised with no message")
+    for name in kinds:
         if type(name) is str and name in SAFE_ERRORS:
             kind = SAFE_ERRORS[name]
             if kind is KeyError:  # str(KeyError('x')) quotes it; keep the student's text
                 raise KeyError(message)
-            raise kind(message if error["cls"] == name else f"{error['cls'][:100]}: {message}")
-    raise StudentError(f"{error['cls'][:100]}: {message}")
+            raise kind(message if cls == name else f"{cls}: {message}")
+    raise StudentError(f"{cls}: {message}")
 
 
 # ------------------------------------------------------------------------------ handles
@@ -414,7 +361,8 @@ Transport = Callable[[str], str]  # sends one request's text, returns the answer
 
 class Session:
     """One test cell's conversation with the kernel. ``transport`` carries a request's JSON
-    text to ``plaisante.oracle.serve`` and returns its answer's text (or raises KernelLost)."""
+    text to ``plaisante.kernel.oracle.serve`` and returns its answer's text (or raises
+    KernelLost)."""
 
     def __init__(self, transport: Transport) -> None:
         self.transport = transport
@@ -438,7 +386,7 @@ class Session:
         if pushed:
             request = {**request, "push": pushed}
         text = self.transport(json.dumps({"q": seq, **request}))
-        if type(text) is not str or len(text) > MAX_ANSWER_CHARS:
+        if type(text) is not str or len(text) > MAX_CHARS:
             raise KernelLost("the kernel's answer was too large")
         try:
             reply = json.loads(text)
@@ -454,7 +402,7 @@ class Session:
     def _outcome(self, reply: dict[str, Any], decoded: bool = True) -> Any:
         """Return the value of one answer (a request's, or one call's of a batch), its sync
         applied; raise the student's error it holds instead."""
-        budget = new_budget()
+        budget = Budget()  # one answer, its sync with it: one message
         if "err" in reply:
             self.codec.apply_sync(reply.get("sync"), budget)
             raise_error(reply["err"])
@@ -468,11 +416,11 @@ class Session:
         """Call ``function`` in the kernel; the lists, dicts, sets and ``random.Random``s it is
         given (at any depth) get what the call left in them, as the kernel reports it (see
         docs/threat-model.md)."""
-        seen: set[int] = set()
+        budget = Budget()  # the request is one message
         encode = self.codec.encode
         request = {"op": "call", "f": {"r": function._ref},
-                   "a": [encode(a, 0, seen) for a in args],
-                   "kw": [[str(k), encode(v, 0, seen)] for k, v in kwargs.items()],
+                   "a": [encode(a, budget) for a in args],
+                   "kw": [[str(k), encode(v, budget)] for k, v in kwargs.items()],
                    "with": self.stand_ins.get(function._ref, {})}
         return self._exchange(request)
 
@@ -492,11 +440,14 @@ class Session:
         def fetch(start: int) -> None:
             chunk = list(range(start, min(len(arg_lists), start + size[0])))
             size[0] = min(MAX_BATCH, size[0] * 2)
-            seen: set[int] = set()
-            encode = self.codec.encode
+            seen: set[int] = set()  # sent whole once for the whole batch
+
+            def each(index: int) -> dict[str, Any]:  # each call is one message of its own
+                budget = Budget()
+                budget.seen = seen
+                return {"a": [self.codec.encode(a, budget) for a in arg_lists[index]], "kw": []}
             request = {"op": "calls", "f": {"r": function._ref},
-                       "each": [{"a": [encode(a, 0, seen) for a in arg_lists[i]], "kw": []}
-                                for i in chunk],
+                       "each": [each(i) for i in chunk],
                        "with": self.stand_ins.get(function._ref, {})}
             answers = self._exchange(request, decoded=False)
             if type(answers) is not list or not 1 <= len(answers) <= len(chunk):
@@ -520,7 +471,8 @@ class Session:
 
     @contextlib.contextmanager
     def substituted(self, function: Remote, stand_ins: dict[str, Any]) -> Iterator[None]:
-        """While the block runs, calls of ``function`` carry ``stand_ins`` (see the oracle)."""
+        """While the block runs, calls of ``function`` carry ``stand_ins`` (see
+        ``plaisante.kernel.oracle``)."""
         specs = {str(name): self.codec.stand_in(value) for name, value in stand_ins.items()}
         saved = self.stand_ins.get(function._ref)
         self.stand_ins[function._ref] = {**(saved or {}), **specs}

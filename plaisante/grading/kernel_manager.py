@@ -197,7 +197,7 @@ class SandboxKernelManager(AsyncKernelManager):
                 *(extra_arguments or [])]
         if not self.sandbox_enabled:
             return argv
-        argv[2] = "plaisante.kernel_filter"  # the filter first, then ipykernel_launcher
+        argv[2] = "plaisante.kernel.syscall_filter"  # the filter first, then ipykernel_launcher
         # Interrupt through the control channel: a SIGINT sent to bwrap's process group
         # would also stop bwrap's own monitor (and so kill the sandbox).
         if self.kernel_spec is not None:

@@ -1,6 +1,6 @@
 """A student's submitted parts, live for the lecture-hall demo (``plaisante demo ID --student S``):
 the submission's cells run in the grader's sandbox (bubblewrap, the same limits; as
-root a throw-away uid), in a plain process (``plaisante.live_oracle``), and every call of a part
+root a throw-away uid), in a plain process (``plaisante.kernel.live``), and every call of a part
 is a judge request over a pipe. This process gets plain data and ``Remote`` handles, exactly as
 the judge does (``plaisante.grading.judge``), so the gate's checks and the presenter view run
 here on the student's code without the student's code running here.
@@ -21,9 +21,10 @@ from typing import Any
 
 import nbformat
 
+from ..wire import MAX_CHARS
 from . import sandbox
 from .execute import is_test
-from .judge import MAX_ANSWER_CHARS, KernelLost, Session
+from .judge import KernelLost, Session
 from .memory_cgroup import MemoryCgroup
 from .result import Limits
 
@@ -82,7 +83,7 @@ class LiveSubmission:
         self.cgroup = MemoryCgroup.create(int(self.limits.sandbox_memory_bytes))
         self.process = subprocess.Popen(
             [*(self.cgroup.prefix() if self.cgroup else []), *command, sys.executable, "-m",
-             "plaisante.live_oracle"],
+             "plaisante.kernel.live"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.buffer = b""
         self.failed_cells: list[str] = []
@@ -125,7 +126,7 @@ class LiveSubmission:
         fd = self.process.stdout.fileno()
         while b"\n" not in self.buffer:
             left = until - time.monotonic()
-            if left <= 0 or len(self.buffer) > MAX_ANSWER_CHARS:
+            if left <= 0 or len(self.buffer) > MAX_CHARS:
                 self.close()
                 self.stopped = (f"the student's code did not answer within {deadline:g} s"
                                 if left <= 0 else "the student's answer was too large"

@@ -5,7 +5,7 @@ address-space limit, and memory files, SysV shared memory and tmpfs files are he
 process's address space at all. A memory cgroup counts every page any of its processes
 touched, those included (they are charged to the cgroup that first wrote them), and past its
 limit the kernel's OOM killer ends one of its processes (the submission's first: they are
-marked as the preferred victims, ``plaisante.kernel_zygote``).
+marked as the preferred victims, ``plaisante.kernel.zygote``).
 
 Where the cgroups come from (cgroup v1's memory controller, ``/sys/fs/cgroup/memory``), the
 first that this process may create folders in:
@@ -16,7 +16,7 @@ first that this process may create folders in:
    (``docs/threat-model.md``, "Memory"; ``tools/grader-user.sh`` does it for the tests).
 
 Without one, ``MemoryCgroup.create`` returns None and only the rlimits, the system-call
-filter (``plaisante.kernel_filter``) and the tmpfs sizes bound the sandbox.
+filter (``plaisante.kernel.syscall_filter``) and the tmpfs sizes bound the sandbox.
 """
 
 from __future__ import annotations

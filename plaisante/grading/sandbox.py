@@ -9,11 +9,11 @@ The kernel command becomes::
       [setpriv --reuid=U --regid=U --clear-groups --inh-caps=-all --bounding-set=-all
                --no-new-privs --]
         prlimit --cpu=… --as=… --nproc=… --fsize=… --core=0 --
-          python -m plaisante.kernel_filter -f <connection file>
+          python -m plaisante.kernel.syscall_filter -f <connection file>
 
 (behind ``/bin/sh -c`` that first moves itself into the sandbox's memory cgroup, where one can
-be had: ``plaisante.grading.memory_cgroup``; ``plaisante.kernel_filter`` loads the system-call
-filter, then runs ``ipykernel_launcher``)
+be had: ``plaisante.grading.memory_cgroup``; ``plaisante.kernel.syscall_filter`` loads the
+system-call filter, then runs ``ipykernel_launcher``)
 
 so the kernel sees a file system holding only the Python it needs (read-only) and its own
 work folder, has no network (it talks to the grader over Unix sockets in a folder bound into

@@ -328,7 +328,7 @@ def _data_arguments(files: dict[str, Path], scratch: Path, sockets: Path,
     for name, path in files.items():
         shutil.copyfile(path, staged / name)
         (staged / name).chmod(0o644)
-    line = f"__import__('plaisante.kernel_data').kernel_data.copy_in({str(staged)!r})"
+    line = f"__import__('plaisante.kernel.data_files').kernel.data_files.copy_in({str(staged)!r})"
     return [f"--IPKernelApp.exec_lines={json.dumps([line])}"]
 
 

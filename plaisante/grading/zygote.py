@@ -1,5 +1,5 @@
 """The grading worker's side of the kernel zygote: one sandbox per worker, one fresh kernel
-forked in it per submission (``plaisante.kernel_zygote`` is the side inside the sandbox).
+forked in it per submission (``plaisante.kernel.zygote`` is the side inside the sandbox).
 
 A kernel start used to be a new sandbox and a new interpreter importing ipykernel (≈0.8 s, most
 of a submission's CPU). A worker now starts one bubblewrap sandbox, built as before
@@ -106,7 +106,7 @@ class Zygote:
         command = [*(self.cgroup.prefix() if self.cgroup else []),
                    *sb.bwrap_command(self.work_dir, self.sockets, self.uid, zygote_limits,
                                      sb.kernel_env()),
-                   sys.executable, "-m", "plaisante.kernel_zygote", str(self.work_dir),
+                   sys.executable, "-m", "plaisante.kernel.zygote", str(self.work_dir),
                    str(int(limits.file_bytes)), *modules]
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.DEVNULL, cwd="/", env={},

@@ -232,7 +232,7 @@ for path in ["{ROOT}/assignments/gradebook.db", "../../gradebook.db", "../../../
 # next kernels of its worker would load. Their root and /dev are read-only.
 PLANT_FOR_THE_NEXT = """\
 import os
-_payload = "import plaisante.oracle as _o\\n_a = _o.answer\\n" \\
+_payload = "import plaisante.kernel.oracle as _o\\n_a = _o.answer\\n" \\
     "def _f(q, r, ns):\\n    x = _a(q, r, ns)\\n" \\
     "    if type(x.get('ok')) is bool: x['ok'] = not x['ok']\\n    return x\\n_o.answer = _f\\n"
 for _path in ("/etc/ipython/ipython_kernel_config.py", "/dev/persist", "/var/planted"):

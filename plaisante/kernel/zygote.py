@@ -1,9 +1,9 @@
 """A pre-imported kernel that forks one fresh, isolated kernel per submission (runs in the sandbox).
 
 Started once per grading worker, inside the worker's bubblewrap sandbox
-(``plaisante.grading.zygote`` builds the command), as ``python -m plaisante.kernel_zygote
+(``plaisante.grading.zygote`` builds the command), as ``python -m plaisante.kernel.zygote
 WORK_DIR TMPFS_BYTES [MODULE …]``. It imports the interpreter's share of a kernel start once
-(ipykernel, IPython, ZeroMQ's bindings, the judge's ``plaisante.oracle`` and the MODULEs the
+(ipykernel, IPython, ZeroMQ's bindings, the judge's ``plaisante.kernel.oracle`` and the MODULEs the
 assignment's setup cells import), makes itself non-dumpable, and then obeys one JSON line at a
 time on its stdin, answering one JSON line on its stdout:
 
@@ -14,7 +14,7 @@ time on its stdin, answering one JSON line on its stdout:
   with the rest of the file system read-only, a fresh ``/proc``
   where the kernel allows it (else an empty read-only one), drops every capability, lowers its
   rlimits to ``limits`` (``plaisante.grading.result.Limits`` as a dict), loads the system-call
-  filter (``plaisante.kernel_filter``) and starts an ``IPKernelApp`` with ``argv``
+  filter (``plaisante.kernel.syscall_filter``) and starts an ``IPKernelApp`` with ``argv``
   (``-f CONNECTION_FILE …``); the child's processes are the OOM killer's first choice
   (``oom_score_adj`` 1000) at the sandbox's memory bound;
 * ``{"op": "poll"}`` → ``{"exit": null}`` while the child lives, else its exit code (a signal
@@ -44,7 +44,7 @@ import sys
 import time
 from typing import Any
 
-from plaisante import kernel_filter
+from plaisante.kernel import syscall_filter
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUTS = 0x04000000
@@ -63,7 +63,7 @@ KILL_WAIT = 5.0  # seconds a killed namespace has to be gone before its C is kil
 PRELOAD = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell", "ipykernel.debugger",
            "IPython", "IPython.core.completerlib", "IPython.core.debugger",
            "IPython.core.oinspect", "IPython.extensions.storemagic", "sqlite3", "pdb",
-           "tornado.platform.asyncio", "jupyter_client.session", "plaisante.oracle",
+           "tornado.platform.asyncio", "jupyter_client.session", "plaisante.kernel.oracle",
            "plaisante.checking")
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -211,7 +211,7 @@ def start_kernel(work_dir: str, request: dict[str, Any]) -> None:
     try:
         _libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
         set_limits(request["limits"])
-        kernel_filter.install()
+        syscall_filter.install()
         os.chdir(work_dir)
         for name in (signal.SIGINT, signal.SIGTERM, signal.SIGCHLD, signal.SIGPIPE):
             signal.signal(name, signal.SIG_DFL)

@@ -10,46 +10,31 @@ from their notebook changes nothing but their own answers.
 
 The conversation rides on the kernel's stdin channel, the way ``input()`` does: the grader
 starts ``serve()`` with one ``execute_request`` (``allow_stdin``); then each answer goes out,
-and each request comes in, as two bare frames on that socket (``exchange_with``).
+and each request comes in, as two bare frames on that socket (``plaisante.kernel.channel``).
 
-Values cross as JSON (both directions):
-
-* ``null``, ``true``/``false``, ints, floats, strs and lists, exactly those types (a subclass
-  of ``list`` or ``str`` is an object, below);
-* ``{"t": [...]}`` a tuple, ``{"d": [[k, v], ...]}`` a dict, ``{"s": [...]}`` a set,
-  ``{"fs": [...]}`` a frozenset;
-* ``{"r": n}`` an object both sides already know by reference ``n``;
-* ``{"o": n, "c": "Card"}`` (kernel to grader) an object the kernel registers as ``n`` > 0,
-  with its class name (and ``"n"``, its ``__name__``, for a function or a class); the grader
-  holds it as a handle (``Remote``);
-* ``{"k": ["K", "hearts"], "n": m}`` a kit card (``plaisante.cards.KitCard``, immutable):
-  the receiving side builds its own from rank and suit and registers it as ``m`` (< 0 when the
-  grader made it, > 0 when the kernel did), so identity survives the round trip;
-* ``{"rng": [version, [ints…], gauss]}`` (grader to kernel) a ``random.Random`` in that state.
-
-The grader's own mutable values travel **shared**: a list, dict, set or ``random.Random`` it sends
-carries a reference ``n`` < 0 (``{"l": [...], "n": n}``, ``{"d": [...], "n": n}``, ``{"s": [...],
-"n": n}``, ``{"rng": [...], "n": n}``, each time with its whole contents; ``{"r": n}`` for one
-already in the same request). The kernel keeps the object it built for ``n`` (and fills the same
-object again when ``n`` comes back), so a part that keeps it, returns it or changes it acts on one
-object, as in the student's notebook. After every request, the answer's ``"sync"`` lists
-``[n, contents]`` for each shared value whose contents changed since the grader last saw them
-(at any depth: a value inside a shared one is shared itself), and the grader puts those contents
-in its own object: every effect a check can read of what it passed comes back. A shared value
-that nothing in the kernel holds any more (but the registry) is forgotten, and the answer's
-``"gone"`` lists it; until then, a request's ``"push"`` carries (whole, as above) each one the
-grader changed since, filled in before the request is carried out.
+Values cross in the wire format of ``plaisante.wire`` (its limits too); this side's codec is
+``Registry``. The grader's own mutable values travel *shared* (``plaisante.wire``): the kernel
+keeps the object it built for a reference ``n`` < 0 (and fills the same object again when ``n``
+comes back), so a part that keeps it, returns it or changes it acts on one object, as in the
+student's notebook. After every request, the answer's ``"sync"`` lists ``[n, contents]`` for
+each shared value whose contents changed since the grader last saw them (at any depth: a value
+inside a shared one is shared itself), and the grader puts those contents in its own object:
+every effect a check can read of what it passed comes back. A shared value that nothing in the
+kernel holds any more (but the registry) is forgotten, and the answer's ``"gone"`` lists it;
+until then, a request's ``"push"`` carries (whole) each one the grader changed since, filled in
+before the request is carried out.
 
 Requests are ``{"q": seq, "op": …}``; answers ``{"q": seq, "ok": value}`` (and ``"sync"``) or
-``{"q": seq, "err": {"types": […], "cls": name, "msg": text}}`` (and ``"sync"``) where
-``types`` are the builtin exception classes the error is an instance of, most specific first;
-each answer of a ``calls`` batch has its own ``"sync"``. Operations: ``reset`` (forget every
-reference: a new test cell), ``globals`` (read names of the notebook),
-``call`` (with optional stand-ins, ``with``), ``routed`` (one run of a student's own tests,
-whose calls of the implementation come back as prompts: ``plaisante.student_tests``),
-``getattr``, ``unary`` (repr, str, hash, len,
-bool, iter), ``binary`` (eq, ne, lt, le, gt, ge, contains, getitem), ``run`` (run one of the
-notebook's own cells, ``code``, as an ``execute_request`` would: ``run_cell``) and ``end``.
+``{"q": seq, "err": error}`` (and ``"sync"``), the error as ``plaisante.wire.error_data``
+describes it; each answer of a ``calls`` batch has its own ``"sync"``. One request (its push
+apart) and one answer (its value and its sync) are each one message of the wire's limits; in a
+``calls`` batch, so are each call's arguments and each call's answer. Operations: ``reset``
+(forget every reference: a new test cell), ``globals`` (read names of the notebook), ``call``
+(with optional stand-ins, ``with``), ``calls`` (a batch of calls of one part, at most
+``MAX_CALLS``), ``routed`` (one run of a student's own tests, whose calls of the implementation
+come back as prompts: ``plaisante.kernel.routed``), ``getattr``, ``unary`` (repr, str, hash,
+len, bool, iter), ``binary`` (eq, ne, lt, le, gt, ge, contains, getitem), ``run`` (run one of
+the notebook's own cells, ``code``, as an ``execute_request`` would: ``run_cell``) and ``end``.
 """
 
 from __future__ import annotations
@@ -64,13 +49,26 @@ import types
 from typing import Any
 
 from plaisante.cards import KitCard
+from plaisante.wire import (
+    MAX_NAME,
+    SHARED_TAGS,
+    Budget,
+    Codec,
+    Malformed,
+    card_from,
+    changed,
+    cut,
+    error_data,
+    rng_body,
+    set_rng,
+    snapshot,
+)
 
-MAX_ITEMS = 100_000  # values in one answer
-MAX_DEPTH = 40
-MAX_TEXT = 100_000  # characters of one repr/str/message kept
+from .channel import exchange_with
+from .routed import run_routed
+
 MAX_CALLS = 256  # calls in one ``calls`` request
 
-SCALARS = (type(None), bool, int, float, str)
 NAMED = (types.FunctionType, types.BuiltinFunctionType, type)
 UNARY: dict[str, Any] = {"repr": repr, "str": str, "hash": hash, "len": len, "bool": bool,
                          "iter": lambda value: list(value)}
@@ -79,35 +77,22 @@ BINARY: dict[str, Any] = {"eq": operator.eq, "ne": operator.ne, "lt": operator.l
                           "contains": operator.contains, "getitem": operator.getitem}
 
 
-#: Mutable values the grader shares with the kernel (see the module doc), by wire tag.
-SHARED_TAGS: dict[str, type] = {"l": list, "d": dict, "s": set, "rng": random.Random}
 #: ``sys.getrefcount`` of a shared value that only the registry holds (the registry's dict, the
 #: local name in ``Registry.sync`` and getrefcount's own argument).
 ONLY_THE_REGISTRY = 3
 
 
-def snapshot(value: Any) -> Any:
-    """Return what tells whether a shared value changed: its items as they are now (compared
-    by identity, so no student ``__eq__`` runs), or a ``random.Random``'s state."""
-    if type(value) is dict:
-        return [item for pair in value.items() for item in pair]
-    if type(value) is random.Random:
-        return value.getstate()
-    return list(value)
+class Registry(Codec):
+    """Objects shared with the grader by reference, and the kernel's codec of values
+    (``plaisante.wire``): what the kernel sends that is not data is registered and goes as a
+    handle (``{"o": n}``) or a card (``{"k": …, "n": n}``), ``n`` > 0.
 
-
-def changed(before: Any, after: Any) -> bool:
-    """Return True when two ``snapshot``s of one shared value differ."""
-    if type(before) is tuple:  # a random.Random's state: ints, compared by value
-        return bool(before != after)
-    return len(before) != len(after) or any(a is not b for a, b in zip(before, after))
-
-
-class Registry:
-    """Objects shared with the grader by reference, and the codec of values."""
+    One request read (``incoming``) and one answer made (``outgoing``) each have a ``Budget``
+    of their own; ``message`` starts new ones."""
 
     def __init__(self) -> None:
         self.clear()
+        self.message()
 
     def clear(self) -> None:
         """Forget every object shared so far (a new test cell starts afresh)."""
@@ -117,132 +102,116 @@ class Registry:
         self.shared: dict[int, Any] = {}  # the grader's mutable values: reference -> snapshot
         self.gone: list[int] = []  # shared values forgotten since the last answer
 
-    def encode(self, value: Any, depth: int = 0, budget: list[int] | None = None) -> Any:
-        budget = budget if budget is not None else [MAX_ITEMS]
-        budget[0] -= 1
-        if budget[0] < 0 or depth > MAX_DEPTH:
-            raise ValueError("the answer is too large or too deeply nested to send")
-        kind = type(value)
-        if kind in SCALARS:
-            return value
+    def message(self) -> None:
+        """Give the next request read and the next answer made budgets of their own."""
+        self.incoming, self.outgoing = Budget(), Budget()
+
+    def encode(self, value: Any, budget: Budget | None = None, depth: int = 0) -> Any:
+        """Return the wire form of ``value``, within ``budget`` (the answer's by default);
+        raises TooLarge past a limit."""
+        return super().encode(value, self.outgoing if budget is None else budget, depth)
+
+    def decode(self, data: Any, budget: Budget | None = None, depth: int = 0) -> Any:
+        """Return the value the grader's ``data`` describes, within ``budget`` (the request's
+        by default); raises Malformed or TooLarge."""
+        return super().decode(data, self.incoming if budget is None else budget, depth)
+
+    def encode_known(self, value: Any, budget: Budget, depth: int) -> Any:
         known = self.refs.get(id(value))
-        if known is not None:
-            return {"r": known}
-        if kind is list:
-            return [self.encode(item, depth + 1, budget) for item in value]
-        tags: dict[Any, str] = {tuple: "t", set: "s", frozenset: "fs"}
-        if kind in tags:
-            return {tags[kind]: [self.encode(item, depth + 1, budget) for item in value]}
-        if kind is dict:
-            return {"d": [[self.encode(k, depth + 1, budget), self.encode(v, depth + 1, budget)]
-                          for k, v in value.items()]}
+        return None if known is None else {"r": known}
+
+    def encode_other(self, value: Any, budget: Budget, depth: int) -> Any:
+        kind = type(value)
         ref = self.next_ref
-        if kind is KitCard:  # the kit's own card travels as its rank and suit, and a reference
-            self.next_ref += 1
-            self.objects[ref] = value
-            self.refs[id(value)] = ref
-            return {"k": [value.rank, value.suit], "n": ref}
         self.next_ref += 1
         self.objects[ref] = value
         self.refs[id(value)] = ref
-        described = {"o": ref, "c": kind.__name__[:100]}
+        if kind is KitCard:  # the kit's own card travels as its rank and suit, and a reference
+            return {"k": [value.rank, value.suit], "n": ref}
+        described = {"o": ref, "c": cut(kind.__name__, MAX_NAME)}
         if isinstance(value, NAMED):  # saves the grader a round trip for its messages
             name = getattr(value, "__name__", None)
             if type(name) is str:
-                described["n"] = name[:100]
+                described["n"] = cut(name, MAX_NAME)
         return described
 
-    def contents(self, value: Any, budget: list[int]) -> Any:
+    def contents(self, value: Any, budget: Budget) -> Any:
         """Return the wire form of a shared value's contents (the values in it that are
         shared themselves by reference)."""
         if type(value) is random.Random:
-            version, internal, gauss = value.getstate()
-            return {"rng": [version, list(internal), gauss]}
-        if type(value) is list:
-            return [self.encode(item, 1, budget) for item in value]
-        if type(value) is dict:
-            return {"d": [[self.encode(k, 1, budget), self.encode(v, 1, budget)]
-                          for k, v in value.items()]}
-        return {"s": [self.encode(item, 1, budget) for item in value]}
+            return {"rng": rng_body(value, budget)}
+        budget.spend(0)  # the value itself, as the grader counts it
+        return self.encode_items(value, budget, 0)
 
     def sync(self, forget: bool = True) -> list[list[Any]]:
         """Return ``[reference, contents]`` of each shared value changed since the grader last
-        saw it; with ``forget``, then drop the shared values only the registry still holds
-        (nothing can change them but the grader, which sends them whole again)."""
+        saw it (within the answer's budget); with ``forget``, then drop the shared values only
+        the registry still holds (nothing can change them but the grader, which sends them
+        whole again)."""
         changes: list[list[Any]] = []
-        budget = [MAX_ITEMS]
         for ref in list(self.shared):
             value = self.objects[ref]
             now = snapshot(value)
             if changed(self.shared[ref], now):
                 self.shared[ref] = now
-                changes.append([ref, self.contents(value, budget)])
+                changes.append([ref, self.contents(value, self.outgoing)])
             if forget and sys.getrefcount(value) <= ONLY_THE_REGISTRY:
                 del self.shared[ref], self.objects[ref], self.refs[id(value)]
                 self.gone.append(ref)
             del value, now
         return changes
 
-    def _shared(self, tag: str, data: dict[str, Any]) -> Any:
+    def decode_tagged(self, data: dict[str, Any], budget: Budget, depth: int) -> Any:
+        if "r" in data:
+            ref = data["r"]
+            if len(data) != 1 or type(ref) is not int or ref not in self.objects:
+                raise Malformed(f"a reference to nothing known: {str(data)[:80]}")
+            return self.objects[ref]
+        if "n" in data and len(data) == 2:
+            for tag in SHARED_TAGS:
+                if tag in data:
+                    return self._shared(tag, data, budget, depth)
+            if "k" in data:
+                ref = data["n"]
+                if type(ref) is not int or ref >= 0:
+                    raise Malformed(f"a card of the grader's needs a reference below 0, not "
+                                    f"{ref!r:.20}")
+                card = card_from(data["k"])
+                self.objects[ref] = card
+                self.refs[id(card)] = ref
+                return card
+        return super().decode_tagged(data, budget, depth)
+
+    def _shared(self, tag: str, data: dict[str, Any], budget: Budget, depth: int) -> Any:
         """Return the kernel's object for the grader's shared value ``data``: the one already
         built for its reference, filled anew with the contents sent, or a new one."""
         ref, kind = data["n"], SHARED_TAGS[tag]
         if type(ref) is not int or ref >= 0:
-            raise ValueError(f"a shared value needs a reference below 0, not {ref!r:.20}")
+            raise Malformed(f"a shared value needs a reference below 0, not {ref!r:.20}")
+        body = data[tag]
+        if kind is not random.Random and type(body) is not list:
+            raise Malformed(f"a shared value's contents must be a list: {str(data)[:80]}")
         target: Any = self.objects.get(ref)
         if type(target) is not kind:
             target = kind()
             self.objects[ref] = target
             self.refs[id(target)] = ref
-        body = data[tag]
         if kind is random.Random:
-            target.setstate((body[0], tuple(body[1]), body[2]))
+            set_rng(target, body, budget, depth)
         elif kind is list:
-            target[:] = [self.decode(item) for item in body]
-        elif kind is dict:
-            pairs = [(self.decode(k), self.decode(v)) for k, v in body]
-            target.clear()
-            target.update(pairs)
-        else:
-            items = [self.decode(item) for item in body]
+            target[:] = [self.decode(item, budget, depth + 1) for item in body]
+        else:  # a dict or a set: decoded whole first, then put in the same object
+            items = self.decode_items(kind, body, budget, depth)
             target.clear()
             target.update(items)
         self.shared[ref] = snapshot(target)
         return target
 
-    def decode(self, data: Any) -> Any:
-        if type(data) is list:
-            return [self.decode(item) for item in data]
-        if type(data) is not dict:
-            return data
-        if "r" in data:
-            return self.objects[data["r"]]
-        if "n" in data:
-            for tag in SHARED_TAGS:
-                if tag in data:
-                    return self._shared(tag, data)
-        if "k" in data:
-            card = KitCard(*data["k"])
-            self.objects[data["n"]] = card
-            self.refs[id(card)] = data["n"]
-            return card
-        if "d" in data:
-            return {self.decode(k): self.decode(v) for k, v in data["d"]}
-        if "rng" in data:  # a random.Random, in the state the grader's was in
-            rng = random.Random()
-            rng.setstate((data["rng"][0], tuple(data["rng"][1]), data["rng"][2]))
-            return rng
-        builders = {"t": tuple, "s": set, "fs": frozenset}
-        for tag, build in builders.items():
-            if tag in data:
-                return build(self.decode(item) for item in data[tag])
-        raise ValueError(f"unknown value {data!r:.100}")
-
 
 def stand_in(spec: dict[str, Any], registry: Registry) -> Any:
     """Return the callable a stand-in spec describes: a constant answer or a kit function."""
     if "always" in spec:
-        answer = registry.decode(spec["always"])
+        answer = registry.decode(spec["always"], Budget())  # sent as a message of its own
         return lambda *args, **kwargs: answer
     module, _, name = spec["kit"].partition(":")
     if not module.startswith("plaisante."):
@@ -258,17 +227,6 @@ def call(function: Any, args: list[Any], kwargs: dict[str, Any],
 
     with substituted(function, **stand_ins):
         return function(*args, **kwargs)
-
-
-def error_answer(error: BaseException) -> dict[str, Any]:
-    """Describe ``error`` as data: builtin classes in its MRO, its class name and message."""
-    types = [kind.__name__ for kind in type(error).__mro__
-             if getattr(builtins, kind.__name__, None) is kind]
-    try:
-        message = str(error)
-    except BaseException:  # noqa: B036  a student's __str__ may raise anything
-        message = "<the error's message could not be read>"
-    return {"types": types, "cls": type(error).__name__[:100], "msg": message[:MAX_TEXT]}
 
 
 def answer(request: dict[str, Any], registry: Registry, user_ns: dict[str, Any],
@@ -289,9 +247,7 @@ def answer(request: dict[str, Any], registry: Registry, user_ns: dict[str, Any],
         stand_ins = {name: stand_in(spec, registry) for name, spec in request["with"].items()}
         result = call(decode(request["f"]), args, kwargs, stand_ins)
         return {"ok": registry.encode(result)}
-    if op == "routed":  # one run of a student's own tests (plaisante.student_tests)
-        from plaisante.student_tests import run_routed
-
+    if op == "routed":  # one run of a student's own tests (plaisante.kernel.routed)
         return {"ok": registry.encode(run_routed(decode(request["f"]), request["params"]))}
     if op == "calls":  # several calls of one part, in order; stops at the first that raises
         function = decode(request["f"])
@@ -301,17 +257,19 @@ def answer(request: dict[str, Any], registry: Registry, user_ns: dict[str, Any],
 
         with substituted(function, **stand_ins):  # once for the batch: it searches the globals
             for each in request["each"][:MAX_CALLS]:
+                registry.message()  # each call and its answer are messages of their own
                 try:
                     args = [decode(item) for item in each["a"]]
                     kwargs = {key: decode(value) for key, value in each["kw"]}
                     one = {"ok": registry.encode(function(*args, **kwargs))}
                 except BaseException as error:  # noqa: B036  student code may raise anything
-                    one = {"err": error_answer(error)}
+                    one = {"err": error_data(error)}
                 # the batch's later calls may be given these values again: keep them all
                 one["sync"] = registry.sync(forget=False)
                 answers.append(one)
                 if "err" in one:
                     break
+        registry.outgoing = Budget()  # and so is the batch's own answer around them
         return {"ok": answers}
     if op == "run" and shell is not None:
         return {"ok": run_cell(shell, str(request["code"]), request.get("q"))}
@@ -320,7 +278,7 @@ def answer(request: dict[str, Any], registry: Registry, user_ns: dict[str, Any],
     if op == "unary":
         result = UNARY[request["fn"]](decode(request["x"]))
         if type(result) is str:
-            result = result[:MAX_TEXT]
+            result = cut(result)
         return {"ok": registry.encode(result)}
     if op == "binary":
         return {"ok": registry.encode(BINARY[request["fn"]](decode(request["x"]),
@@ -371,16 +329,18 @@ def respond(text: str, registry: Registry, user_ns: dict[str, Any],
     request = json.loads(text)
     if request.get("op") == "end":
         return None
+    registry.message()
     try:
+        pushes = Budget()  # a request's push is a message of its own
         for pushed in request.get("push", ()):  # what the grader changed in values kept here
-            registry.decode(pushed)
+            registry.decode(pushed, pushes)
         reply = answer(request, registry, user_ns, shell)
     except BaseException as error:  # noqa: B036  the student's code may raise anything
-        reply = {"err": error_answer(error)}
+        reply = {"err": error_data(error)}
     try:
         changes = registry.sync()
     except BaseException as error:  # noqa: B036  e.g. a shared list grown past MAX_ITEMS
-        reply = {"err": error_answer(error)}
+        reply = {"err": error_data(error)}
         changes = []
     if changes:
         reply["sync"] = changes
@@ -390,36 +350,7 @@ def respond(text: str, registry: Registry, user_ns: dict[str, Any],
     try:
         return json.dumps(reply, allow_nan=True)
     except (TypeError, ValueError, RecursionError) as error:  # e.g. an int of 5,000 digits
-        return json.dumps({"q": request.get("q"), "err": error_answer(error)})
-
-
-#: The first frame of every judge message on the stdin channel (see ``exchange_with``).
-RAW = b"plaisante-judge/1"
-
-
-def exchange_with(kernel: Any) -> Any:
-    """Return ``send(text) -> reply text`` over ``kernel``'s stdin socket.
-
-    After the grader's ``execute_request`` has started ``serve``, each exchange is two bare
-    ZeroMQ frames each way, ``[RAW, JSON text]``, routed to the grader's stdin socket: no
-    Jupyter header, date or signature to build and check on either side (they cost more than
-    the request itself). The grader's socket is connected to this kernel alone, so what it
-    reads there can only come from here, as the signed messages could. Falls back to
-    ``kernel.raw_input`` (one ``input_request`` per exchange) where ipykernel's internals
-    differ."""
-    try:
-        ident, socket = list(kernel._parent_ident["shell"]), kernel.stdin_socket
-        socket.send_multipart  # noqa: B018  (a plain ZeroMQ socket)
-    except (AttributeError, KeyError, TypeError):
-        return kernel.raw_input
-
-    def send(text: str) -> str:
-        socket.send_multipart([*ident, RAW, text.encode("utf-8")])
-        while True:  # only from the grader's socket that started this serve: a request an
-            frames = socket.recv_multipart()  # earlier conversation left queued is not one
-            if len(frames) == len(ident) + 2 and frames[:-2] == ident and frames[-2] == RAW:
-                return frames[-1].decode("utf-8", "replace")
-    return send
+        return json.dumps({"q": request.get("q"), "err": error_data(error)})
 
 
 def serve() -> None:

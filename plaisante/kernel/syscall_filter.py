@@ -15,7 +15,7 @@ that asks (SIGSYS, so the grader can say why the kernel died):
 POSIX shared memory (``/dev/shm``) and files in ``/tmp`` or the working folder stay allowed:
 they live in tmpfs mounts of a fixed size (``Limits.file_bytes`` each).
 
-``python -m plaisante.kernel_filter ARG…`` installs the filter, then runs
+``python -m plaisante.kernel.syscall_filter ARG…`` installs the filter, then runs
 ``python -m ipykernel_launcher ARG…`` (a kernel started without the zygote); the zygote calls
 ``install()`` in each kernel it forks. Only the standard library is imported here.
 """

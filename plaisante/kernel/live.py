@@ -1,12 +1,12 @@
 """A student's submitted parts, answering the judge's requests from a plain process (no kernel):
 what ``plaisante demo --student`` runs in the grader's sandbox (``plaisante.grading.live``).
 
-    python -m plaisante.live_oracle      (inside the sandbox; the grader writes to its stdin)
+    python -m plaisante.kernel.live      (inside the sandbox; the grader writes to its stdin)
 
 Protocol, one JSON text a line: first the list of the notebook's cell sources to run, in order
 (a cell that raises is reported and the next one runs, as in a notebook); then ``{"ready":
 [cells that failed]}`` comes back; then each line is a judge request answered by
-``plaisante.oracle.respond``, until ``{"op": "end"}`` or the end of the input. The student's
+``plaisante.kernel.oracle.respond``, until ``{"op": "end"}`` or the end of the input. The student's
 prints go to stderr, never into the answers.
 """
 
@@ -18,7 +18,7 @@ import sys
 import traceback
 from typing import Any
 
-from . import kernel_filter, oracle
+from . import oracle, syscall_filter
 
 
 def run_cells(sources: list[str], user_ns: dict[str, Any]) -> list[str]:
@@ -34,7 +34,7 @@ def run_cells(sources: list[str], user_ns: dict[str, Any]) -> list[str]:
 
 
 def main() -> int:
-    kernel_filter.install()  # no memory outside its limits, as a graded kernel
+    syscall_filter.install()  # no memory outside its limits, as a graded kernel
     answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
     requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
     os.dup2(2, 1)  # whatever the student's code prints goes to stderr,
