@@ -72,7 +72,9 @@ def test_the_kernel_is_asked_the_same_question_in_every_run_and_the_order_is_dra
     """Nothing the kernel receives tells the reference's runs from the buggy ones'."""
     questions: list[str] = []
     orders = set()
-    for _ in range(12):
+    for _ in range(200):  # until the three orders are seen: 12 draws miss one 2% of the time
+        if len(orders) == 3:
+            break
         order: list[str] = []
 
         def tests(count_values, order=order):
