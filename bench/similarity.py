@@ -1,4 +1,4 @@
-"""How long ``plaisante similarity`` takes for a class of N generated submissions (issue 31).
+"""How long ``plaisante similarity`` takes for a class of N generated submissions.
 
     python bench/similarity.py [--submissions 200 2000] [--keep]
 

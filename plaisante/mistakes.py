@@ -138,8 +138,14 @@ def fingerprinting_tests(name: str, what: str, cell: str, tests: str, part: str,
 
 
 def left_undone(*steps: int, what: str) -> Mistake:
-    """Return the sample ``steps_1_to_<N>_only``: every solution cell of ``steps`` (numbers,
-    the last steps) left as the starter has it, so every graded cell of theirs fails."""
+    """Return the sample ``steps_1_to_<N>_only`` (``step_1_only`` when N is 1): every solution
+    cell of ``steps`` (numbers, the last steps, not step 1) left as the starter has it, so every
+    graded cell of theirs fails. Raises ValueError when ``steps`` holds step 1 (that sample is
+    ``untouched``)."""
+    if not steps or min(steps) < 2:
+        raise ValueError(f"left_undone({', '.join(map(str, steps))}): give the last steps, from "
+                         "step 2 on (with step 1 undone too, the sample is `untouched`)")
     names = [f"step{number}" for number in steps]
-    return Mistake(f"steps_1_to_{min(steps) - 1}_only", what, dict.fromkeys(names),
-                   fails=frozenset(names))
+    done = min(steps) - 1
+    name = "step_1_only" if done == 1 else f"steps_1_to_{done}_only"
+    return Mistake(name, what, dict.fromkeys(names), fails=frozenset(names))

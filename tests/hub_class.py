@@ -1,5 +1,5 @@
-"""A class on a real JupyterHub, made by the tests themselves on loopback (issue: the class
-live on a shared server). Used by ``tests/browser/test_hub.py`` and ``bench/hub.py``.
+"""A class on a real JupyterHub, made by the tests themselves on loopback: the class live on a
+shared server. Used by ``tests/browser/test_hub.py`` and ``bench/hub.py``.
 
 ``HubClass`` (a context manager), as root only:
 

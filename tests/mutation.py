@@ -41,10 +41,12 @@ from typing import Any
 
 import nbformat
 
+from plaisante.games import COURSE
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-ASSIGNMENTS = ("plaisante", "deck", "video_poker", "holdem", "tricks")
+ASSIGNMENTS = tuple(COURSE)  # a new game of the course is mutated too
 SOURCE = ROOT / "solutions" / "plaisante" / "plaisante.ipynb"
 RELEASE = ROOT / "starter" / "plaisante" / "plaisante.ipynb"
 #: Solution cells that are not answer cells: the trace-it-by-hand answers (a value the

@@ -49,8 +49,11 @@ def test_the_test_cells_give_100_points_in_steps_the_description_has(assignment:
         if meta.get("grade") and cell.cell_type == "code":
             step = meta["grade_id"].split("_")[0]
             points[step] = points.get(step, 0) + meta["points"]
-    assert sum(points.values()) == 100
-    assert sorted(points) == [f"step{step.number}" for step in load(assignment).steps]
+    assert sum(points.values()) == 100, (
+        f"{assignment}'s graded cells give {sum(points.values())} points, {points}: an "
+        "assignment is worth 100 (docs/course.md, step 4)")
+    assert sorted(points) == [f"step{step.number}" for step in load(assignment).steps], (
+        "every step of the description has graded cells, and only those")
     assert {step: value for step, value in manifest(assignment)["max"].items()
             if step != "total"} == points
 
@@ -90,17 +93,23 @@ def test_each_mistake_costs_points_in_its_own_step_only(assignment: str) -> None
     expected = manifest(assignment)
     assert expected["assignment"] == assignment
     full = expected["samples"]["full_marks"]["expected"]
-    assert full == expected["max"] and full["total"] == 100
+    assert full == expected["max"] and full["total"] == 100, (
+        f"full marks is {full}, the assignment's maximum {expected['max']}: both must be the "
+        "same 100 points (run `python -m plaisante.samples " + assignment + "`)")
     assert set(expected["samples"]["untouched"]["expected"].values()) == {0}
     mistakes = 0
     for student, sample in expected["samples"].items():
-        if student.startswith(("full_marks", "untouched", "steps_")):
+        if student.startswith(("full_marks", "untouched", "steps_", "step_1_only")):
             continue
         lost = {step for step, points in sample["expected"].items()
                 if step != "total" and points < full[step]}
-        assert len(lost) == 1, (student, lost)
+        assert len(lost) == 1, (
+            f"sample {student} loses points in {sorted(lost) or 'no step'}: a mistake costs "
+            "points in exactly one step (docs/course.md, step 6)")
         mistakes += 1
-    assert mistakes >= 6
+    assert mistakes >= min(6, 3 * len(load(assignment).steps)), (
+        f"{assignment} has {mistakes} one-mistake samples: at least one per lesson, six in all "
+        "(three a step for a game of fewer steps) (docs/course.md, step 6)")
 
 
 def literal_mentions(path: Path, names: set[str]) -> list[str]:

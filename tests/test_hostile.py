@@ -68,8 +68,8 @@ LIMITS = Limits(cell_seconds=10, submission_seconds=90, cpu_seconds=90,
 PER_SUBMISSION_BOUND = 60.0   # seconds; the slowest kind (swallowed interrupt) takes ~20 s
 BATCH_BOUND = 480.0  # generous: CI machines are shared; a hang would take forever
 MiB = 1024 * 1024
-# peak resident memory of the process grading one submission, whatever its kernel sends (issue
-# 8: 1 GiB over iopub); a provisional figure until the documented bound replaces it
+# peak resident memory of the process grading one submission, whatever its kernel sends (a
+# kernel once sent 1 GiB over iopub); a provisional figure until the documented bound replaces it
 GRADER_MEMORY_BOUND = 600 * MiB
 
 pytestmark = [pytest.mark.nbgrader]  # and `sandbox`, given by conftest.py to this module
@@ -350,8 +350,8 @@ def test_there_is_no_network(batch):
 
 def test_hidden_tests_are_in_the_autograded_copy_but_never_reach_the_kernel(batch):
     """The instructor's autograded notebook holds the hidden tests (in its test cells): proof
-    that the feedback test below has something to hide. They never entered the kernel (issue
-    8): print_hidden_tests, which prints the kernel's whole input history, shows none."""
+    that the feedback test below has something to hide. They never entered the kernel:
+    print_hidden_tests, which prints the kernel's whole input history, shows none."""
     hidden = hidden_lines(ROOT / "solutions" / "plaisante" / "plaisante.ipynb")
     nb = nbformat.read(batch["root"] / "assignments" / "autograded" / "print_hidden_tests" /
                        "plaisante" / "plaisante.ipynb", as_version=4)

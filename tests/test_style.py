@@ -3,25 +3,30 @@ own CSS in its folder, put in front of that game's view only."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from plaisante.games import COURSE
-from plaisante.style import CSS, STYLE, game_css, game_style
+from plaisante.style import CSS, game_css, game_style
 
-#: The class prefix of what only one game draws.
-OWN = {"plaisante": ".plaisante-presenter", "deck": ".deck-table", "video_poker": ".vp-machine",
-       "holdem": ".holdem-table", "tricks": ".tricks-table"}
+
+def classes(css: str) -> set[str]:
+    """The class names a stylesheet's selectors use."""
+    return set(re.findall(r"\.([A-Za-z_][\w-]*)\s*[{,:.\[ >+~]", css))
 
 
 def test_each_game_brings_its_own_css_and_only_its_view_carries_it() -> None:
-    assert set(OWN) == set(COURSE)
-    for game, prefix in OWN.items():
-        assert prefix in game_css(game), game
-        assert prefix not in STYLE, f"{game}'s CSS is in the shared stylesheet"
+    """Every game of COURSE, a new one too: its view's style is the shared stylesheet then its
+    own, and its own styles classes no other stylesheet styles."""
+    shared = classes(CSS)
+    for game in COURSE:
         style = game_style(game)
-        assert style.startswith(f"<style>{CSS}") and style.endswith(f"{game_css(game)}</style>")
-        others = [p for g, p in OWN.items() if g != game and p in style]
-        assert others == [], f"{game}'s view carries {others}"
+        assert style == f"<style>{CSS}{game_css(game)}</style>"
+        others = set().union(*(classes(game_css(g)) for g in COURSE if g != game))
+        own = classes(game_css(game)) - shared - others
+        assert own, f"{game}'s style.css styles no class that is its own (the shared "\
+            "stylesheet or another game's styles each of its classes)"
 
 
 def test_a_name_that_is_no_game_is_refused_in_one_line() -> None:

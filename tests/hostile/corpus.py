@@ -1,6 +1,5 @@
 """The hostile corpus: broken or malicious submissions, each built from the full-marks sample
-(or the untouched starter) and paired with the outcome the sandboxed grader must reach (issues
-4 and 8).
+(or the untouched starter) and paired with the outcome the sandboxed grader must reach.
 
 ``build(kind, course_root)`` returns the bytes of the submitted file; ``CORPUS[kind]`` holds
 the expectation: the total, the status and a fragment each reason must contain. Totals are

@@ -21,19 +21,19 @@ TRICKS = unit("tricks")
 load_reference = TRICKS.load_reference
 
 ref = load_reference()
-#: This game's order, strongest first, as the issue writes it.
+#: This game's order, strongest first, as the game's rules write it (SPEC §6).
 ORDER = "A 10 K Q J 9 8 7".split()
 ALL_32 = [KitCard(rank, suit) for suit in SUITS for rank in reversed(ORDER)]
 
 
 def stronger(a: KitCard, b: KitCard) -> bool:
-    """True when ``a`` beats ``b`` inside one suit, by the issue's order."""
+    """True when ``a`` beats ``b`` inside one suit, by the rules' order."""
     return ORDER.index(a.rank) < ORDER.index(b.rank)
 
 
 # ---------------------------------------------------------------------------------- the parts
 
-def test_trick_strength_orders_every_suit_as_the_issue_says() -> None:
+def test_trick_strength_orders_every_suit_as_the_rules_say() -> None:
     for suit in SUITS:
         for a, b in itertools.permutations([KitCard(r, suit) for r in ORDER], 2):
             assert (ref.trick_strength(a) > ref.trick_strength(b)) == stronger(a, b)
