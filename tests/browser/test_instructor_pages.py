@@ -35,7 +35,7 @@ from pathlib import Path
 import harness
 import hostile_pages
 import pytest
-from grader_user import _command, as_root, grader_env, prepare_course, run_as_grader
+from grader_user import as_root, grader_command, grader_env, prepare_course, run_as_grader
 from playwright.sync_api import Page, expect
 
 from plaisante.games import COURSE
@@ -102,7 +102,7 @@ def _start_formgrader(course: Course) -> harness.Server:
         from grader_user import grader_python
 
         prepare_course(course.root)  # the Jupyter folders made above are the user's too
-        cmd = _command([grader_python(), *argv])
+        cmd = grader_command([grader_python(), *argv])
         env = {**grader_env(), **{name: env[name] for name in (
             "JUPYTER_CONFIG_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR", "JUPYTER_PLATFORM_DIRS")}}
     process = subprocess.Popen(cmd, cwd=course.root, env=env, stdout=log.open("wb"),
