@@ -25,6 +25,7 @@ it acts on every assignment of the course. grade is the way to autograde (sandbo
     plaisante validate NOTEBOOK                   # a student's check before handing in: which
                                                   # visible tests pass (needs no course)
     plaisante nbgrader ARGS…                      # any nbgrader command, from the course root
+    plaisante lite [ID …] --out DIR               # the starters as a static JupyterLite site
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from . import course
+from .commands import lite
 from .course import course_root
 from .lateness import LMS_LATE
 
@@ -154,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("notebook", type=Path)
     p = sub.add_parser("nbgrader", help="run any nbgrader command from the course root")
     p.add_argument("args", nargs=argparse.REMAINDER)
+    lite.add_arguments(sub.add_parser("lite", help=lite.__doc__.split(":")[0]))
     return parser
 
 
@@ -164,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
             from .validate import validate
 
             return validate(args.notebook)
+        if args.command == "lite":
+            return lite.run(args)
         return _run(args)
     except (ValueError, FileNotFoundError, FileExistsError, PermissionError,
             RuntimeError) as error:  # what the kit raises for a run that cannot go on
