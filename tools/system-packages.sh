@@ -25,6 +25,8 @@ missing() {
         # the paths tests/browser/harness.py looks for
         [ -x /usr/lib/chromium/chromium ] || [ -x /usr/bin/chromium ] || need+=(chromium)
         command -v bwrap >/dev/null || need+=(bubblewrap)
+        # npm fetches Pyodide for the students' JupyterLite site (make lite-assets)
+        command -v npm >/dev/null || need+=(npm)
         if [ "$(id -u)" = 0 ]; then
             [ -x /usr/bin/python3 ] || need+=(python3)
             can_make_venv /usr/bin/python3 || need+=(python3-venv)
