@@ -36,7 +36,8 @@ EXTRA = {"comm": (), "ipywidgets": ("comm", "ipython", "traitlets")}
 
 
 def cache_dir() -> Path:
-    """Return the assets' folder: ``$PLAISANTE_LITE_CACHE``, else ``<sys.prefix>/share/plaisante-lite``."""
+    """Return the assets' folder: ``$PLAISANTE_LITE_CACHE``, else
+    ``<sys.prefix>/share/plaisante-lite``."""
     chosen = os.environ.get("PLAISANTE_LITE_CACHE")
     return Path(chosen) if chosen else Path(sys.prefix) / "share" / "plaisante-lite"
 
