@@ -2,7 +2,8 @@
 
 Prints: the site's build time and size (``plaisante lite``); first load -> kernel ready; the
 starter's setup cell and checklist cell -> checklist shown; the reference's Run All -> game
-shown; a card click -> the card marked selected (median of 10). Every request outside the
+shown; a card click -> the card marked selected (median of 10); PNGs of the checklist and the
+game at 1280 and 800 px wide in build/screenshots/lite-*.png. Every request outside the
 site is aborted and counted (0 expected). JupyterLab's figures for the same notebook:
 ``make bench-browser``.
 """
@@ -21,6 +22,18 @@ sys.path.insert(0, str(KIT / "tests" / "browser"))
 sys.path.insert(0, str(KIT / "tests"))
 
 import harness  # noqa: E402
+
+SHOTS = KIT / "build" / "screenshots"
+
+
+def shoot(page: object, name: str) -> None:
+    """PNGs of the page at 1280 and 800 px wide into build/screenshots/."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for width in (1280, 800):
+        page.set_viewport_size({"width": width, "height": 800})  # type: ignore[attr-defined]
+        harness.last_output(page).last.scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / f"lite-{name}-{width}.png"))  # type: ignore[attr-defined]
+    page.set_viewport_size(harness.VIEWPORT)  # type: ignore[attr-defined]
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 from test_lite import KERNEL, open_in_lite, paste_reference, run_cell  # noqa: E402
 
@@ -59,6 +72,7 @@ def main() -> int:
                 expect(harness.last_output(page).locator(".plaisante-checklist")
                        ).to_be_visible(timeout=KERNEL)
                 print(f"setup + last cell -> checklist: {time.monotonic() - began:.1f} s")
+                shoot(page, "starter-checklist")
                 paste_reference(page, cells, "plaisante")
                 began = time.monotonic()
                 harness.run_all(page)
@@ -75,6 +89,7 @@ def main() -> int:
                     expect(table.selected).to_have_count(0)
                 print(f"card click -> selected: {statistics.median(clicks) * 1000:.0f} ms "
                       "(median of 10)")
+                shoot(page, "game")
                 browser.close()
         finally:
             server.terminate()
