@@ -44,11 +44,20 @@ $(PROXY): $(VENV)/.system-test
 	npm install --silent --no-audit --no-fund --prefix $(VENV)/hub-proxy configurable-http-proxy@5.3.0
 	test -x $@
 
+# What the students' JupyterLite site serves instead of a CDN (plaisante lite): npm's Pyodide and
+# the pure-Python wheels its kernel loads, fetched once into .venv/share/plaisante-lite.
+LITE_ASSETS := $(VENV)/share/plaisante-lite/.fetched
+$(LITE_ASSETS): $(STAMP)
+	$(BIN)/python -m plaisante.lite.assets
+	touch $@
+.PHONY: lite-assets
+lite-assets: $(LITE_ASSETS)
+
 demo: $(VENV)/.system-demo $(STAMP)
 	$(RUN)PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" \
 	    notebooks/demo.ipynb $(LAB_FLAGS)
 
-test: $(VENV)/.system-test $(STAMP) $(PROXY) $(if $(IS_ROOT),grader-user)
+test: $(VENV)/.system-test $(STAMP) $(PROXY) $(LITE_ASSETS) $(if $(IS_ROOT),grader-user)
 	$(RUN)$(BIN)/ruff check plaisante tests bench tools assignments/samples
 	$(RUN)$(BIN)/mypy
 	$(RUN)$(GRADER_ENV) PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -m "not slow" --durations=15 $(PYTEST_ARGS)

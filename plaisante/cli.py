@@ -25,6 +25,8 @@ it acts on every assignment of the course. grade is the way to autograde (sandbo
     plaisante autograde [ID …] [--student S …]    # plain nbgrader autograde: trusted notebooks only
     plaisante validate NOTEBOOK                   # a student's check before handing in: which
                                                   # visible tests pass (needs no course)
+    plaisante lite [ID …] --out DIR               # the starters as a JupyterLite site: students
+                                                  # need nothing installed (works offline)
     plaisante watch ID                            # a live class: grade each submission of the
                                                   # exchange as it comes, feedback, a lab board
     plaisante nbgrader ARGS…                      # any nbgrader command, from the course root
@@ -47,6 +49,7 @@ from .commands import (
     grade,
     grader,
     listing,
+    lite,
     nbgrader,
     regrade,
     release,
@@ -78,6 +81,7 @@ VERBS: tuple[tuple[str, ModuleType], ...] = (
     ("similarity", similarity),
     ("roster", roster),
     ("validate", validate),
+    ("lite", lite),
     ("watch", watch),
     ("nbgrader", nbgrader),
 )

@@ -27,7 +27,8 @@ missing() {
         # the paths tests/browser/harness.py looks for
         [ -x /usr/lib/chromium/chromium ] || [ -x /usr/bin/chromium ] || need+=(chromium)
         command -v bwrap >/dev/null || need+=(bubblewrap)
-        # JupyterHub's proxy (configurable-http-proxy, from npm) for the hub test
+        # JupyterHub's proxy (configurable-http-proxy) and Pyodide for the students' JupyterLite
+        # site (make lite-assets) come from npm
         command -v node >/dev/null || need+=(nodejs)
         command -v npm >/dev/null || need+=(npm)
         compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || need+=(postgresql)

@@ -1,0 +1,101 @@
+"""The students' JupyterLite site, timed in headless Chromium, offline (``python bench/lite.py``).
+
+Prints: the site's build time and size (``plaisante lite``); first load -> kernel ready; the
+starter's setup cell and checklist cell -> checklist shown; the reference's Run All -> game
+shown; a card click -> the card marked selected (median of 10); PNGs of the checklist and the
+game at 1280 and 800 px wide in build/screenshots/lite-*.png. Every request outside the
+site is aborted and counted (0 expected). JupyterLab's figures for the same notebook:
+``make bench-browser``.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+KIT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(KIT / "tests" / "browser"))
+sys.path.insert(0, str(KIT / "tests"))
+
+import harness  # noqa: E402
+
+SHOTS = KIT / "build" / "screenshots"
+
+
+def shoot(page: object, name: str) -> None:
+    """PNGs of the page at 1280 and 800 px wide into build/screenshots/."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for width in (1280, 800):
+        page.set_viewport_size({"width": width, "height": 800})  # type: ignore[attr-defined]
+        harness.last_output(page).last.scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / f"lite-{name}-{width}.png"))  # type: ignore[attr-defined]
+    page.set_viewport_size(harness.VIEWPORT)  # type: ignore[attr-defined]
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from test_lite import KERNEL, open_in_lite, paste_reference, run_cell  # noqa: E402
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory(prefix="plaisante-lite-bench-") as tmp:
+        out = Path(tmp) / "site"
+        began = time.monotonic()
+        subprocess.run([str(harness.VENV_BIN / "plaisante"), "--course", str(KIT), "lite",
+                        "plaisante", "--out", str(out)], check=True, capture_output=True)
+        built = time.monotonic() - began
+        size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+        print(f"build: {built:.1f} s, {size / 1e6:.1f} MB ({sum(1 for _ in out.rglob('*'))} "
+              "files)")
+        port = harness.free_port()
+        server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind",
+                                   "127.0.0.1", "--directory", str(out)],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        site = f"http://127.0.0.1:{port}/"
+        aborted: list[str] = []
+        try:
+            time.sleep(0.5)  # the server binding its port
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=harness.chromium_path(),
+                                            headless=True, args=harness.CHROMIUM_ARGS)
+                context = browser.new_context(viewport=harness.VIEWPORT)
+                context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(site)
+                              else (aborted.append(r.request.url), r.abort()))
+                page = context.new_page()
+                began = time.monotonic()
+                cells = open_in_lite(page, site, "plaisante")
+                print(f"first load -> kernel ready: {time.monotonic() - began:.1f} s")
+                began = time.monotonic()
+                run_cell(page, cells.nth(1))
+                run_cell(page, cells.last)
+                expect(harness.last_output(page).locator(".plaisante-checklist")
+                       ).to_be_visible(timeout=KERNEL)
+                print(f"setup + last cell -> checklist: {time.monotonic() - began:.1f} s")
+                shoot(page, "starter-checklist")
+                paste_reference(page, cells, "plaisante")
+                began = time.monotonic()
+                harness.run_all(page)
+                table = harness.Table(harness.last_output(page))
+                expect(table.held).to_have_count(8, timeout=KERNEL)
+                print(f"reference Run All -> game: {time.monotonic() - began:.1f} s")
+                clicks = []
+                for _ in range(10):
+                    began = time.monotonic()
+                    table.held.nth(0).click()
+                    expect(table.selected).to_have_count(1)
+                    clicks.append(time.monotonic() - began)
+                    table.held.nth(0).click()
+                    expect(table.selected).to_have_count(0)
+                print(f"card click -> selected: {statistics.median(clicks) * 1000:.0f} ms "
+                      "(median of 10)")
+                shoot(page, "game")
+                browser.close()
+        finally:
+            server.terminate()
+        print(f"requests outside the site: {len(aborted)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
