@@ -25,6 +25,7 @@ next batch; a student who submits again meanwhile is graded once, on the newest.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import pwd
@@ -230,7 +231,13 @@ class Board:
                 def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
                     pass
 
-            self.server = ThreadingHTTPServer(("127.0.0.1", port), Quiet)
+            try:
+                self.server = ThreadingHTTPServer(("127.0.0.1", port), Quiet)
+            except OSError as error:
+                if error.errno != errno.EADDRINUSE:
+                    raise
+                raise RuntimeError(f"the board's port {port} is in use (another watch, or "
+                                   "another server): give --board-port another one") from None
             threading.Thread(target=self.server.serve_forever, name="plaisante-board",
                              daemon=True).start()
 
