@@ -300,7 +300,8 @@ def cut_at_word(text: str, width: int) -> str:
 
 def cell_title(source: str, step: str, titles: dict[str, str], width: int = 120) -> str:
     r"""Return a test cell's short title from its released ``source``: its first line, a
-    comment stating what it checks, without the "Step N:" in front; "hidden tests of <step
+    comment stating what it checks (with the comment lines that carry on its sentence, up to
+    four lines and ``width`` characters in all), without the "Step N:" in front; "hidden tests of <step
     title>" for a cell of hidden tests only (no code but comments, or a comment saying so).
     Over ``width`` characters it is cut at a word (``cut_at_word``).
 
@@ -308,10 +309,18 @@ def cell_title(source: str, step: str, titles: dict[str, str], width: int = 120)
     'has_flush (exactly 5 cards).'
     >>> cell_title("# Step 1, hidden tests (they run when graded).", "step1", {"step1": "Card"})
     'hidden tests of Card'
+    >>> cell_title("# == is true when both match, and the\n# hash agrees.\nx()", "step1", {})
+    '== is true when both match, and the hash agrees.'
     """
-    code = [line for line in source.splitlines()
-            if line.strip() and not line.lstrip().startswith("#")]
-    first = source.splitlines()[0] if source.strip() else ""
+    lines = source.splitlines()
+    code = [line for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    first = lines[0] if source.strip() else ""
+    for line in lines[1:4]:  # a sentence carried on in the next comment lines, if it fits
+        joined = f"{first.rstrip()} {line.lstrip().lstrip('#').strip()}"
+        if (first.rstrip().endswith((".", "!", "?", ":")) or not line.lstrip().startswith("#")
+                or len(joined) > width + 12):  # the "# Step N: " the title drops
+            break
+        first = joined
     title = re.sub(r"^#\s*(Step \d+\s*[:,]\s*)?", "", first).strip() if \
         first.startswith("#") else ""
     if not code or not title or title.lower().startswith("hidden tests"):
