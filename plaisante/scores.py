@@ -302,8 +302,8 @@ def cell_title(source: str, step: str, titles: dict[str, str], width: int = 120)
     r"""Return a test cell's short title from its released ``source``: its first line, a
     comment stating what it checks (with the comment lines that carry on its sentence, up to
     four lines and ``width`` characters in all), without the "Step N:" in front; "hidden
-    tests of <step title>" for a cell of hidden tests only (no code but comments, or a comment saying so).
-    Over ``width`` characters it is cut at a word (``cut_at_word``).
+    tests of <step title>" for a cell of hidden tests only (no code but comments, or a
+    comment saying so). Over ``width`` characters it is cut at a word (``cut_at_word``).
 
     >>> cell_title("# Step 3: has_flush (exactly 5 cards).\ncheck_has(has_flush)", "step3", {})
     'has_flush (exactly 5 cards).'
