@@ -14,7 +14,17 @@ module trusts of it, thinking of a student who wants another's grade or a better
   not the name's or ``timestamp.txt``'s (the student wrote those); of a student's folders the
   newest by that time is the one graded, and "collecting keeps the latest";
 * only its regular top-level files are copied (no link is followed, no subfolder read), into
-  ``assignments/submitted/<student>/<ID>/`` as ``plaisante submit`` would place them.
+  ``assignments/submitted/<student>/<ID>/`` as ``plaisante submit`` would place them. The
+  folder is opened once (``O_NOFOLLOW``, relative to inbound) and everything after is read
+  through that descriptor: a folder swapped for a link between the look and the copy is not
+  followed, one swapped for another folder is refused; each file is read up to its size when
+  opened (a file grown meanwhile is cut there), and a submission whose files add up to more
+  than ``MOST_SUBMISSION_BYTES`` is refused whole;
+* the time it is collected with is the newest of the folder's ``ctime`` and its copied files'
+  ``ctime`` and ``mtime``: a notebook rewritten in place after the deadline is late. A folder
+  already collected is collected again only when that time is newer;
+* names (anything but ``/``) are said with their control characters escaped: a name cannot
+  forge a log line or drive the instructor's terminal.
 
 Grading is the kit's own path (``plaisante.grading.pool``: sandboxed workers kept warm, the
 gradebook written by one recording thread); feedback is nbgrader's ``generate_feedback`` with
@@ -49,6 +59,9 @@ POLL_SECONDS = 0.2
 #: A submission folder's files copied at most (regular top-level files), and bytes of each.
 MOST_FILES = 60
 MOST_FILE_BYTES = 120 * 1024 * 1024
+#: Bytes of all of one submission's copied files (each counted by its size, sparse or not):
+#: beyond it the submission is refused.
+MOST_SUBMISSION_BYTES = 256 * 1024 * 1024
 #: Seconds after which a submission folder nbgrader's submit has not finished (its last step
 #: makes it mode 0777) is taken as it is.
 SETTLE_SECONDS = 30.0
@@ -59,12 +72,31 @@ TIMESTAMP_FORMAT = "%Y-%m-%d %H:%M:%S.%f %Z"
 @dataclass(frozen=True)
 class Handin:
     """One submission folder of the exchange's inbound: ``student`` (its owner), ``name`` (the
-    folder's name), ``path`` and ``arrived`` (its ctime, nanoseconds since the epoch)."""
+    folder's name), ``path``, ``arrived`` (its ctime, nanoseconds since the epoch) and
+    ``identity`` (its ``(st_dev, st_ino)``) as seen when inbound was listed."""
 
     student: str
     name: str
     path: Path
     arrived: int
+    identity: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Collected:
+    """A collected submission: ``folder`` (``assignments/submitted/<student>/<ID>/``) and
+    ``time`` (nanoseconds since the epoch: the newest of the submission folder's ctime and
+    its copied files' ctime and mtime, as written in its ``timestamp.txt``)."""
+
+    folder: Path
+    time: int
+
+
+def shown(text: str) -> str:
+    """Return ``text`` with each character a terminal would not show as itself (control
+    characters, newlines, escape sequences' ESC, text-direction overrides, undecodable bytes)
+    written as its Python escape, e.g. ``"a\\x1b[2Jb\\n"``: safe for one log line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def course_ids(root: Path) -> tuple[Path, str]:
@@ -104,59 +136,117 @@ def scan_inbound(inbound: Path, assignment: str) -> tuple[dict[str, Handin], lis
         except FileNotFoundError:
             continue
         if not stat.S_ISDIR(info.st_mode):
-            refused.append(f"{entry.name}: not a folder")
+            refused.append(f"{shown(entry.name)}: not a folder")
             continue
-        try:
-            owner = pwd.getpwuid(info.st_uid).pw_name
-        except KeyError:
-            owner = f"uid {info.st_uid}"
+        owner = _owner(info.st_uid)
         if not STUDENT_ID.fullmatch(claimed):
-            refused.append(f"{entry.name}: {claimed!r} is not a student id")
+            refused.append(f"{shown(entry.name)}: {claimed!r} is not a student id")
             continue
         if owner != claimed:
-            refused.append(f"{entry.name}: claims to be {claimed}'s but {owner} made it")
+            refused.append(f"{shown(entry.name)}: claims to be {claimed}'s but {owner} made it")
             continue
         if stat.S_IMODE(info.st_mode) & 0o777 != 0o777 and \
                 time.time_ns() - info.st_ctime_ns < SETTLE_SECONDS * 1e9:
             continue  # nbgrader's submit is still copying (its last step opens it to all)
-        handin = Handin(claimed, entry.name, Path(entry.path), info.st_ctime_ns)
+        handin = Handin(claimed, entry.name, Path(entry.path), info.st_ctime_ns,
+                        (info.st_dev, info.st_ino))
         if claimed not in latest or (handin.arrived, handin.name) > \
                 (latest[claimed].arrived, latest[claimed].name):
             latest[claimed] = handin
     return latest, refused
 
 
-def collect(layout: CourseLayout, handin: Handin, assignment: str) -> Path:
+def collect(layout: CourseLayout, handin: Handin, assignment: str, *,
+            newer_than: int | None = None) -> Collected | None:
     """Copy ``handin``'s regular top-level files (no link followed, at most ``MOST_FILES``
-    of at most ``MOST_FILE_BYTES`` each; the rest left out) into
-    ``assignments/submitted/<student>/<assignment>/``, replacing what was there, with
-    ``timestamp.txt`` the time the folder appeared (UTC); return that folder."""
+    of at most ``MOST_FILE_BYTES`` each, each up to its size when opened; the rest left out)
+    into ``assignments/submitted/<student>/<assignment>/``, replacing what was there, with
+    ``timestamp.txt`` its time (UTC: the newest of the folder's ctime and the copied files'
+    ctime and mtime); return that folder and time. With ``newer_than`` (nanoseconds since the
+    epoch, the time it was last collected with), return None and copy nothing unless it is
+    newer now.
+
+    The folder is opened once, relative to inbound, without following a link; its files are
+    listed and opened through that descriptor. Raises OSError when it cannot be opened (a
+    link, gone, unreadable) and ValueError (one line, its name escaped) when it is no longer
+    the folder seen (another owner or another folder in its place) or its files hold more
+    than ``MOST_SUBMISSION_BYTES``."""
     check_ids(handin.student, assignment)
-    target = layout.submitted_root / handin.student / assignment
-    fresh = target.with_name(f".{assignment}.collecting")
-    shutil.rmtree(fresh, ignore_errors=True)
-    fresh.mkdir(parents=True)
-    copied = 0
-    for entry in sorted(os.scandir(handin.path), key=lambda e: e.name):
-        if copied >= MOST_FILES or entry.name == "timestamp.txt":
-            continue
-        try:
-            fd = os.open(entry.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-        except OSError:
-            continue  # a link, or gone
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MOST_FILE_BYTES:
+    name = shown(handin.name)
+    inbound = os.open(handin.path.parent, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        folder = os.open(handin.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW,
+                         dir_fd=inbound)
+    finally:
+        os.close(inbound)
+    opened: list[tuple[str, int, int]] = []  # (name, fd, bytes to copy)
+    try:
+        info = os.fstat(folder)
+        if (info.st_dev, info.st_ino) != handin.identity or not stat.S_ISDIR(info.st_mode):
+            raise ValueError(f"{name}: another folder was put in its place since inbound was "
+                             "read; only the folder seen is collected")
+        if _owner(info.st_uid) != handin.student:
+            raise ValueError(f"{name}: now made by {_owner(info.st_uid)}, not "
+                             f"{handin.student}; refused")
+        newest = info.st_ctime_ns
+        for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+            if len(opened) >= MOST_FILES or entry.name == "timestamp.txt":
+                continue
+            try:
+                fd = os.open(entry.name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK,
+                             dir_fd=folder)
+            except OSError:
+                continue  # a link, or gone
+            file = os.fstat(fd)
+            if not stat.S_ISREG(file.st_mode) or file.st_size > MOST_FILE_BYTES or \
+                    file.st_uid != info.st_uid:
+                os.close(fd)
+                continue  # a folder, a pipe, a device or another's file: never read
+            opened.append((entry.name, fd, file.st_size))
+            newest = max(newest, file.st_ctime_ns, file.st_mtime_ns)
+        total = sum(size for _, _, size in opened)
+        if total > MOST_SUBMISSION_BYTES:
+            raise ValueError(f"{name}: its files hold {total / 2**20:.0f} MiB, more than the "
+                             f"{MOST_SUBMISSION_BYTES / 2**20:.0f} MiB a submission may; "
+                             "refused")
+        if newer_than is not None and newest <= newer_than:
+            return None
+        target = layout.submitted_root / handin.student / assignment
+        fresh = target.with_name(f".{assignment}.collecting")
+        shutil.rmtree(fresh, ignore_errors=True)
+        fresh.mkdir(parents=True)
+        for file_name, fd, size in opened:
+            with open(fresh / file_name, "wb") as copy:
+                _copy(fd, copy, size)
+            after = os.fstat(fd)  # written to while copied: the copy is that late
+            newest = max(newest, after.st_ctime_ns, after.st_mtime_ns)
+    finally:
+        for _, fd, _ in opened:
             os.close(fd)
-            continue  # a folder, a pipe or a device: never read
-        with os.fdopen(fd, "rb") as source:
-            with open(fresh / entry.name, "wb") as copy:
-                shutil.copyfileobj(source, copy)
-        copied += 1
-    when = datetime.fromtimestamp(handin.arrived / 1e9, timezone.utc)
+        os.close(folder)
+    when = datetime.fromtimestamp(newest / 1e9, timezone.utc)
     (fresh / "timestamp.txt").write_text(when.strftime(TIMESTAMP_FORMAT), encoding="utf-8")
     shutil.rmtree(target, ignore_errors=True)
     fresh.rename(target)
-    return target
+    return Collected(target, newest)
+
+
+def _owner(uid: int) -> str:
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return f"uid {uid}"
+
+
+def _copy(fd: int, copy: Any, size: int) -> None:
+    """Write the first ``size`` bytes of ``fd`` (fewer if it is shorter now) to ``copy``."""
+    left = size
+    while left > 0:
+        chunk = os.read(fd, min(left, 1024 * 1024))
+        if not chunk:
+            break
+        copy.write(chunk)
+        left -= len(chunk)
 
 
 def saved_results(layout: CourseLayout, assignment: str) -> dict[str, SubmissionResult]:
@@ -340,7 +430,7 @@ def watch(root: Path, assignment: str, *, port: int | None = None, anonymous: bo
     os.chdir(root)  # nbgrader's converters and the inert preprocessor read starter/ from here
 
     def say(line: str) -> None:
-        print(f"plaisante watch: {line}", file=out, flush=True)
+        print(f"plaisante watch: {shown(line)}", file=out, flush=True)
 
     limits = Limits.for_course(root)
     pool = LocalPool(root, workers)  # forked now, before this process starts any thread
@@ -354,7 +444,8 @@ def watch(root: Path, assignment: str, *, port: int | None = None, anonymous: bo
         results = saved_results(layout, assignment)
         board = Board(layout, assignment, anonymous=anonymous, port=port)
         board.update(results)
-        graded: dict[str, str] = {}
+        graded: dict[str, str] = {}  # student: the folder last looked at
+        collected: dict[str, int] = {}  # folder name: the time it was last collected with
         count = 0
         refused_seen: set[str] = set()
         say(f"watching {inbound} for {assignment!r}; the board: {board.url}")
@@ -372,14 +463,20 @@ def watch(root: Path, assignment: str, *, port: int | None = None, anonymous: bo
             board.update(results, queued=len(todo), graded_count=count)
             students = []
             for handin in todo:
-                try:
-                    collect(layout, handin, assignment)
-                except OSError as error:  # e.g. its owner made it unreadable since
-                    say(f"{handin.name}: could not be collected ({error}); left until "
-                        f"{handin.student} submits again")
-                    graded[handin.student] = handin.name
-                    continue
                 graded[handin.student] = handin.name
+                try:
+                    made = collect(layout, handin, assignment,
+                                   newer_than=collected.get(handin.name))
+                except ValueError as error:  # another folder swapped in, or too big
+                    say(f"refused {error}; left until {handin.student} submits again")
+                    continue
+                except OSError as error:  # e.g. its owner made it unreadable since
+                    say(f"{shown(handin.name)}: could not be collected ({error}); left until "
+                        f"{handin.student} submits again")
+                    continue
+                if made is None:
+                    continue  # graded before, unchanged since
+                collected[handin.name] = made.time
                 students.append(handin.student)
             if not students:
                 stop.wait(POLL_SECONDS)

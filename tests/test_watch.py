@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import pwd
+import stat
 import time
 from pathlib import Path
 
@@ -81,15 +82,120 @@ def test_collect_copies_regular_files_only_and_sets_the_time(tmp_path: Path) -> 
     previous.mkdir(parents=True)
     (previous / "old.ipynb").write_text("{}")
     handin = scan_inbound(inbound, "plaisante")[0][ME]
-    target = collect(layout, handin, "plaisante")
-    assert target == previous
+    made = collect(layout, handin, "plaisante")
+    assert made is not None and made.folder == previous
+    target = made.folder
     assert sorted(p.name for p in target.iterdir()) == [
         "data.txt", "plaisante.ipynb", "submission_secret.txt", "timestamp.txt"]
     stamp = (target / "timestamp.txt").read_text()
     assert stamp.endswith(" UTC") and not stamp.startswith("1999")
     from nbgrader.utils import parse_utc
 
-    assert abs(parse_utc(stamp).timestamp() - handin.arrived / 1e9) < 1e-3
+    assert abs(parse_utc(stamp).timestamp() - made.time / 1e9) < 1e-3
+    assert made.time >= handin.arrived
+
+
+def test_collect_follows_no_folder_swapped_in_after_the_scan(tmp_path: Path) -> None:
+    inbound = tmp_path / "inbound"
+    name = f"{ME}+plaisante+{TS}+aaa"
+    handed(inbound, name, {"plaisante.ipynb": "mine"})
+    secret = tmp_path / "grader-only"
+    secret.mkdir()
+    (secret / "plaisante.ipynb").write_text("SOLUTION")
+    handin = scan_inbound(inbound, "plaisante")[0][ME]
+    layout = CourseLayout(tmp_path / "course")
+    # what renameat2(RENAME_EXCHANGE) does between watch's look and its copy
+    (inbound / name).rename(tmp_path / "away")
+    (inbound / name).symlink_to(secret)
+    with pytest.raises(OSError):
+        collect(layout, handin, "plaisante")
+    assert not (layout.submitted_root / ME).exists()
+    # another folder (a real one) in its place: refused, nothing copied either
+    (inbound / name).unlink()
+    handed(inbound, name, {"plaisante.ipynb": "SOLUTION"})
+    with pytest.raises(ValueError, match="another folder was put in its place"):
+        collect(layout, handin, "plaisante")
+    assert not (layout.submitted_root / ME).exists()
+
+
+def test_collect_copies_a_growing_file_up_to_its_size_and_refuses_a_huge_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import plaisante.watch as watch
+
+    inbound = tmp_path / "inbound"
+    folder = handed(inbound, f"{ME}+plaisante+{TS}+aaa", {"plaisante.ipynb": "0123456789"})
+    layout = CourseLayout(tmp_path / "course")
+    real_fstat = os.fstat
+
+    def growing(fd: int) -> os.stat_result:  # the student's ftruncate, right after the look
+        info = real_fstat(fd)
+        if stat.S_ISREG(info.st_mode) and info.st_size == 10:
+            os.truncate(folder / "plaisante.ipynb", 50 * 2**20)
+        return info
+
+    monkeypatch.setattr(watch.os, "fstat", growing)
+    collect(layout, scan_inbound(inbound, "plaisante")[0][ME], "plaisante")
+    monkeypatch.undo()
+    target = layout.submitted_root / ME / "plaisante"
+    assert (target / "plaisante.ipynb").read_bytes() == b"0123456789"
+    # sparse files cost the student nothing on disk: they count by their size
+    big = handed(inbound, f"{ME}+plaisante+{TS}+bbb", {})
+    for i in range(3):
+        with open(big / f"part{i}.bin", "wb") as part:
+            part.truncate(watch.MOST_FILE_BYTES - 1)
+    handin = scan_inbound(inbound, "plaisante")[0][ME]
+    assert handin.name.endswith("+bbb")
+    with pytest.raises(ValueError, match=r"\+bbb: its files hold 360 MiB, more than the "
+                       r"256 MiB a submission may; refused$"):
+        collect(layout, handin, "plaisante")
+    assert sorted(p.name for p in target.iterdir()) == ["plaisante.ipynb", "timestamp.txt"]
+
+
+def test_a_notebook_rewritten_in_place_is_as_late_as_its_rewrite(tmp_path: Path) -> None:
+    from nbgrader.utils import parse_utc
+
+    inbound = tmp_path / "inbound"
+    folder = handed(inbound, f"{ME}+plaisante+{TS}+aaa", {"plaisante.ipynb": "DRAFT"})
+    layout = CourseLayout(tmp_path / "course")
+    stamp = layout.submitted_root / ME / "plaisante" / "timestamp.txt"
+    handin = scan_inbound(inbound, "plaisante")[0][ME]
+    collect(layout, handin, "plaisante")
+    first = parse_utc(stamp.read_text()).timestamp()
+    time.sleep(0.05)
+    (folder / "plaisante.ipynb").write_text("LATE")  # the folder's ctime does not move
+    old = time.time() - 3600
+    os.utime(folder / "plaisante.ipynb", (old, old))  # its mtime can be set back, not its ctime
+    again = scan_inbound(inbound, "plaisante")[0][ME]
+    assert again.arrived == handin.arrived
+    collect(layout, again, "plaisante")
+    assert (stamp.parent / "plaisante.ipynb").read_text() == "LATE"
+    assert parse_utc(stamp.read_text()).timestamp() > first + 0.04
+    # watch takes a folder it collected again only if it is newer than it was then
+    made = collect(layout, again, "plaisante")
+    assert made is not None and abs(parse_utc(stamp.read_text()).timestamp()
+                                    - made.time / 1e9) < 1e-3
+    assert collect(layout, again, "plaisante", newer_than=made.time) is None
+    (folder / "plaisante.ipynb").write_text("LATER")
+    later = collect(layout, again, "plaisante", newer_than=made.time)
+    assert later is not None and later.time > made.time
+    assert (stamp.parent / "plaisante.ipynb").read_text() == "LATER"
+
+
+def test_names_are_said_with_control_characters_escaped(tmp_path: Path) -> None:
+    inbound = tmp_path / "inbound"
+    forged = ("\x1b[2J\x1b[Hx\nplaisante watch: amy: graded 100 of 100\x1b]0;pwned\x07"
+              "\u202e+plaisante+t+r")
+    handed(inbound, forged, {})
+    os.mkdir(inbound / os.fsdecode(b"bad\xff\x9b+plaisante+t+r"))
+    refused = scan_inbound(inbound, "plaisante")[1]
+    assert sorted(refused) == [
+        "\\x1b[2J\\x1b[Hx\\nplaisante watch: amy: graded 100 of 100\\x1b]0;pwned\\x07\\u202e"
+        "+plaisante+t+r: '\\x1b[2J\\x1b[Hx\\nplaisante watch: amy: graded 100 of 100"
+        "\\x1b]0;pwned\\x07\\u202e' is not a student id",
+        "bad\\udcff\\udc9b+plaisante+t+r: 'bad\\udcff\\udc9b' is not a student id"]
+    from plaisante.watch import shown
+
+    assert shown("ok name+2026-12-01 é") == "ok name+2026-12-01 é"
 
 
 def result(student: str, scores: dict[str, float], status: str = "graded",
