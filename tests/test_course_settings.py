@@ -94,3 +94,35 @@ def test_a_gradebook_url_nothing_can_open_is_refused_in_one_line(
         with CourseLayout(tmp_path).open_gradebook():
             pass
     assert "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize(("url", "shown"), [
+    ("postgresql+psycopg://ta:s3cret@db/course", "postgresql+psycopg://ta:***@db/course"),
+    # an unescaped '@' in the password: SQLAlchemy reads its tail as the host's start
+    ("postgresql+psycopg://ta:s3c@ret@db:5432/course", "postgresql+psycopg://ta:***@db:5432/course"),
+    ("postgresql+psycopg://ta:s3c/ret@db/course", "postgresql+psycopg://ta:***@db/course"),
+    ("postgresql+psycopg://ta@db/course?sslmode=require&password=s3cret",
+     "postgresql+psycopg://ta@db/course?password=%2A%2A%2A&sslmode=require"),
+    ("postgresql+psycopg://ta@db/course?PWD=s3cret&passwd=s3cret",
+     "postgresql+psycopg://ta@db/course?PWD=%2A%2A%2A&passwd=%2A%2A%2A"),
+    # not read by SQLAlchemy: the scheme at most, when it is a plain word
+    ("postgresql+psycopg://ta:s3cret@db:port/course", "postgresql+psycopg://…"),
+    ("postgresql+psycopg//ta:s3cret@db/course", "(the URL in nbgrader_config.py)"),
+    ("ta:s3cret@db", "(the URL in nbgrader_config.py)"),
+])
+def test_a_gradebook_url_is_shown_with_nothing_that_could_be_its_password(
+        url: str, shown: str) -> None:
+    assert shown_url(url) == shown
+
+
+def test_a_drivers_message_about_a_host_holding_the_passwords_tail_is_scrubbed(
+        tmp_path: Path) -> None:
+    url = "postgresql+psycopg://ta:s3c@ret@127.0.0.1:1/course"  # host 'ret@127.0.0.1'
+    (tmp_path / "nbgrader_config.py").write_text(
+        f"c = get_config()\nc.CourseDirectory.db_url = {url!r}\n")
+    with pytest.raises(GradebookUnreachable) as raised:
+        with CourseLayout(tmp_path).open_gradebook():
+            pass
+    message = str(raised.value)
+    assert "s3c" not in message and "ret@" not in message, message
+    assert "'***@127.0.0.1'" in message  # psycopg names the host it could not resolve
