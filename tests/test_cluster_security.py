@@ -10,6 +10,7 @@ without them, at the cluster's own address, never joins and grades nothing. A pl
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import distributed
 import pytest
+from course_cli import cli, new_course
 from distributed.security import Security
 
 import plaisante.grading
@@ -127,3 +129,22 @@ def test_a_plain_tcp_scheduler_is_refused_in_one_line_before_anything_is_graded(
                               "that reaches it can join as a worker")
     assert "use a tls:// scheduler" in message and "--insecure-scheduler" in message
     assert not (tmp_path / "assignments" / "reports").exists()  # nothing graded or written
+
+
+def test_grade_refuses_a_tcp_scheduler_and_tls_without_certificates_in_one_line(
+        tmp_path: Path) -> None:
+    root = new_course(tmp_path / "course")
+    submitted = root / "assignments" / "submitted" / "ada" / "deck"
+    submitted.mkdir(parents=True)
+    shutil.copy(root / "solutions" / "deck" / "deck.ipynb", submitted / "deck.ipynb")
+    for address, said in [
+            ("tcp://127.0.0.1:8786", "plaisante grade: refusing the tcp:// scheduler "
+                                     "tcp://127.0.0.1:8786: any machine that reaches it"),
+            ("tls://127.0.0.1:8786", "plaisante grade: the tls:// scheduler "
+                                     "tls://127.0.0.1:8786 needs the cluster's CA file")]:
+        done = cli("grade", "deck", "--scheduler", address, cwd=root, course=root, check=False,
+                   timeout=120)
+        assert done.returncode == 2, (done.stdout, done.stderr)
+        assert done.stderr.startswith(said) and done.stderr.count("\n") == 1, done.stderr
+        assert done.stdout == ""
+    assert not (root / "assignments" / "autograded").exists()  # nothing was graded

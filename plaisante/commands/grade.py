@@ -119,13 +119,14 @@ def grade_assignment(root: Path, assignment: str, args: argparse.Namespace) -> i
               f"`plaisante submit NOTEBOOK --student ID --assignment {assignment}`")
         return 0
     try:
-        security = None
+        security, insecure = None, False
         if args.scheduler is not None:
             from ..grading.cluster import cluster_security, tls_files
 
             security = tls_files(args.tls_ca_file, args.tls_cert, args.tls_key)
+            insecure = args.insecure_scheduler
             if args.scheduler != "local":  # refused now, in one line, before any grading
-                cluster_security(args.scheduler, security, insecure=args.insecure_scheduler)
+                cluster_security(args.scheduler, security, insecure=insecure)
         limits = Limits.for_course(root, args.cell_timeout, args.timeout)
         # always in worker processes, even one: a worker's memory is bounded, and one that
         # dies costs its submission a retry, never the run
@@ -133,7 +134,7 @@ def grade_assignment(root: Path, assignment: str, args: argparse.Namespace) -> i
                                  sandbox=not args.no_sandbox, workers=args.workers,
                                  scheduler=args.scheduler, progress=True,
                                  security=security,
-                                 insecure_scheduler=args.insecure_scheduler)
+                                 insecure_scheduler=insecure)
     except (ValueError, FileNotFoundError, RuntimeError) as error:
         print(f"plaisante grade: {error}", file=sys.stderr)
         return 2
