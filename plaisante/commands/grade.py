@@ -39,15 +39,12 @@ def add_grading_options(parser: argparse.ArgumentParser) -> None:
                         help="a Dask scheduler, tls://host:8786, to fan the grading out to, "
                              "over mutual TLS ('local': a Dask LocalCluster of --workers "
                              "processes, with certificates made for the run)")
-    parser.add_argument("--tls-ca-file", metavar="PEM",
-                        help="the Dask cluster's CA certificate (default: Dask's "
-                             "distributed.comm.tls.ca-file)")
-    parser.add_argument("--tls-cert", metavar="PEM",
-                        help="this coordinator's certificate, signed by that CA (default: "
-                             "distributed.comm.tls.client.cert)")
-    parser.add_argument("--tls-key", metavar="PEM",
-                        help="its private key, unless in --tls-cert (default: "
-                             "distributed.comm.tls.client.key)")
+    for flag, what, config in (
+            ("--tls-ca-file", "the Dask cluster's CA certificate", "ca-file"),
+            ("--tls-cert", "this coordinator's certificate, signed by that CA", "client.cert"),
+            ("--tls-key", "its private key, unless in --tls-cert", "client.key")):
+        parser.add_argument(flag, metavar="PEM",
+                            help=f"{what} (default: Dask's distributed.comm.tls.{config})")
     parser.add_argument("--insecure-scheduler", action="store_true",
                         help="UNSAFE: allow a plain tcp:// scheduler; anyone who reaches it "
                              "can forge scores and run code here (a private network only)")
