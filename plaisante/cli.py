@@ -9,7 +9,7 @@ it acts on every assignment of the course. grade is the way to autograde (sandbo
     plaisante submit FOLDER --student S           # one student's folder: notebooks, data files
     plaisante submit FOLDER_OR_ZIP [--pattern REGEX]  # a class: an LMS download, newest attempts
     plaisante grade [ID …] [--student S …]        # autograde, sandboxed; a table of scores
-        [--workers N] [--scheduler tcp://HOST:8786]  # every core by default, or a Dask cluster
+        [--workers N] [--scheduler tls://HOST:8786]  # every core by default, or a Dask cluster
     plaisante grader [ID] [--stop]                # keep a grader warm: grade --student answers
                                                   # at once (until Ctrl-C or --stop)
     plaisante regrade [ID …]                      # after fixing a test: release, grade all,

@@ -141,14 +141,53 @@ def course_settings(root: Path) -> CourseSettings:
     return _settings[key]
 
 
+SECRET_QUERY = frozenset({"password", "passwd", "pwd"})
+
+
 def shown_url(url: str) -> str:
-    """Return the database URL ``url`` as it may be shown: its password hidden."""
+    """Return the database URL ``url`` as it may be shown, holding nothing that could be its
+    password: SQLAlchemy's rendering with the password as ``***``, a query parameter named
+    password, passwd or pwd as ``***``, and a host holding an ``@`` (a password's unescaped
+    ``@`` read as the host's) cut after its last ``@``. A URL SQLAlchemy cannot read shows
+    only its scheme (``postgresql+psycopg://…``) when what comes before ``://`` is a plain
+    scheme word, else ``(the URL in nbgrader_config.py)``."""
     from sqlalchemy.engine import make_url
 
     try:
-        return make_url(url).render_as_string(hide_password=True)
-    except Exception:  # noqa: BLE001  not a URL SQLAlchemy reads: show its scheme only
-        return url.split("://", 1)[0] + "://…"
+        parsed = make_url(url)
+        if parsed.host and "@" in parsed.host:
+            parsed = parsed.set(host=parsed.host.rsplit("@", 1)[1], password="***")
+        if any(name.lower() in SECRET_QUERY for name in parsed.query):
+            parsed = parsed.set(query={name: "***" if name.lower() in SECRET_QUERY else value
+                                       for name, value in parsed.query.items()})
+        return parsed.render_as_string(hide_password=True)
+    except Exception:  # noqa: BLE001  not a URL SQLAlchemy reads: its scheme at most
+        scheme = url.split("://", 1)[0] if "://" in url else ""
+        if re.fullmatch(r"[A-Za-z][A-Za-z0-9+.\-]{0,40}", scheme):
+            return scheme + "://…"
+        return "(the URL in nbgrader_config.py)"
+
+
+def scrubbed(text: str, url: str) -> str:
+    """Return ``text`` (a driver's or SQLAlchemy's message about the database at ``url``)
+    with whatever of ``url`` could be its password replaced by ``***``: the password, the
+    values of query parameters named password, passwd or pwd, and the part of a host before
+    its last ``@``."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        parsed = make_url(url)
+    except Exception:  # noqa: BLE001  nothing parsed: nothing of it is said but the scheme
+        return text
+    secrets = [parsed.password or ""]
+    if parsed.host and "@" in parsed.host:
+        secrets.append(parsed.host.rsplit("@", 1)[0])
+    for name, value in parsed.query.items():
+        if name.lower() in SECRET_QUERY:
+            secrets.extend([value] if isinstance(value, str) else value)
+    for secret in sorted((str(s) for s in secrets if s), key=len, reverse=True):
+        text = text.replace(secret, "***")
+    return text
 
 
 @dataclass(frozen=True)
@@ -195,10 +234,14 @@ class CourseLayout:
             url = make_url(self.gradebook_url)
             url.get_dialect()
         except (ArgumentError, NoSuchModuleError, ValueError) as error:
+            # int()'s own message would quote the port, which may be a misplaced password
+            detail = (scrubbed(str(error), self.gradebook_url).splitlines()[0][:200]
+                      if isinstance(error, (ArgumentError, NoSuchModuleError))
+                      else "its port is not a number")
             raise ValueError(
                 f"c.CourseDirectory.db_url {shown_url(self.gradebook_url)!r} in "
                 f"{self.root / 'nbgrader_config.py'} is not a database URL SQLAlchemy knows "
-                f"({str(error).splitlines()[0][:200]}); use one such as "
+                f"({detail}); use one such as "
                 f"{DEFAULT_DB_URL.format(root=self.root)!r} or "
                 "'postgresql+psycopg://USER@HOST/DATABASE'") from None
         return url
@@ -315,7 +358,7 @@ class CourseLayout:
 def unreachable(url: str, error: BaseException) -> str:
     """Return the one-line message of GradebookUnreachable for the database at ``url``."""
     cause = getattr(error, "orig", None) or error
-    first = (str(cause).strip().splitlines() or [type(cause).__name__])[0][:300]
+    first = (scrubbed(str(cause), url).strip().splitlines() or [type(cause).__name__])[0][:300]
     return (f"the course gradebook {shown_url(url)} (c.CourseDirectory.db_url in "
             f"nbgrader_config.py) cannot be used: {first}; start the database or fix the URL, "
             "then run the command again (what was recorded before stays)")

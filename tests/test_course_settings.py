@@ -60,18 +60,23 @@ def test_a_course_without_a_config_has_the_kits_layout(tmp_path: Path) -> None:
     assert layout.gradebook_missing()
 
 
+def unreachable(course: Path, url: str) -> str:
+    """The message of the GradebookUnreachable that opening ``course``'s gradebook at ``url``
+    (a server that does not answer) raises."""
+    (course / "nbgrader_config.py").write_text(
+        f"c = get_config()\nc.CourseDirectory.db_url = {url!r}\n")
+    with pytest.raises(GradebookUnreachable) as raised:
+        with CourseLayout(course).open_gradebook():
+            pass
+    return str(raised.value)
+
+
 def test_a_gradebook_server_that_refuses_the_connection_is_named_in_one_line(
         tmp_path: Path) -> None:
     with socket.socket() as probe:  # a loopback port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    url = f"postgresql+psycopg://ta:s3cret@127.0.0.1:{port}/course"
-    (tmp_path / "nbgrader_config.py").write_text(
-        f"c = get_config()\nc.CourseDirectory.db_url = {url!r}\n")
-    with pytest.raises(GradebookUnreachable) as raised:
-        with CourseLayout(tmp_path).open_gradebook():
-            pass
-    message = str(raised.value)
+    message = unreachable(tmp_path, f"postgresql+psycopg://ta:s3cret@127.0.0.1:{port}/course")
     assert "\n" not in message and "s3cret" not in message
     assert message.startswith(
         f"the course gradebook postgresql+psycopg://ta:***@127.0.0.1:{port}/course "
@@ -94,3 +99,30 @@ def test_a_gradebook_url_nothing_can_open_is_refused_in_one_line(
         with CourseLayout(tmp_path).open_gradebook():
             pass
     assert "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize(("url", "shown"), [
+    ("postgresql+psycopg://ta:s3cret@db/course", "postgresql+psycopg://ta:***@db/course"),
+    # an unescaped '@' in the password: SQLAlchemy reads its tail as the host's start
+    ("postgresql+psycopg://ta:s3c@ret@db:5432/course", "postgresql+psycopg://ta:***@db:5432/course"),
+    ("postgresql+psycopg://ta:s3c/ret@db/course", "postgresql+psycopg://ta:***@db/course"),
+    ("postgresql+psycopg://ta@db/course?sslmode=require&password=s3cret",
+     "postgresql+psycopg://ta@db/course?password=%2A%2A%2A&sslmode=require"),
+    ("postgresql+psycopg://ta@db/course?PWD=s3cret&passwd=s3cret",
+     "postgresql+psycopg://ta@db/course?PWD=%2A%2A%2A&passwd=%2A%2A%2A"),
+    # not read by SQLAlchemy: the scheme at most, when it is a plain word
+    ("postgresql+psycopg://ta:s3cret@db:port/course", "postgresql+psycopg://…"),
+    ("postgresql+psycopg//ta:s3cret@db/course", "(the URL in nbgrader_config.py)"),
+    ("ta:s3cret@db", "(the URL in nbgrader_config.py)"),
+])
+def test_a_gradebook_url_is_shown_with_nothing_that_could_be_its_password(
+        url: str, shown: str) -> None:
+    assert shown_url(url) == shown
+
+
+def test_a_drivers_message_about_a_host_holding_the_passwords_tail_is_scrubbed(
+        tmp_path: Path) -> None:
+    # SQLAlchemy reads the host as 'ret@127.0.0.1'
+    message = unreachable(tmp_path, "postgresql+psycopg://ta:s3c@ret@127.0.0.1:1/course")
+    assert "s3c" not in message and "ret@" not in message, message
+    assert "'***@127.0.0.1'" in message  # psycopg names the host it could not resolve

@@ -112,12 +112,17 @@ def test_plaisante_grade_on_two_workers_gives_the_serial_scores(course, serial):
 @pytest.mark.sandbox
 def test_a_separate_two_worker_dask_cluster_gives_the_serial_scores(course, serial):
     from distributed import LocalCluster
+    from distributed.security import Security
 
     root, pristine = course
     forget_grading(root, pristine)
+    security = Security.temporary()  # the cluster's mutual TLS: a tcp:// one is refused
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None, silence_logs=logging.CRITICAL) as cluster:
-        results = grade_parallel(root, "plaisante", scheduler=cluster.scheduler_address)
+                      dashboard_address=None, silence_logs=logging.CRITICAL,
+                      security=security, protocol="tls://") as cluster:
+        assert cluster.scheduler_address.startswith("tls://")
+        results = grade_parallel(root, "plaisante", scheduler=cluster.scheduler_address,
+                                 security=security)
     assert [r.student for r in results] == STUDENTS
     assert outcome(results) == serial
     for result in results:

@@ -1,12 +1,13 @@
 """A Dask cluster that shares nothing with the coordinator but the scheduler (docs/capacity.md).
 
 A real scheduler (``dask scheduler``, loopback) and a real worker process (``dask worker``)
-started here; the worker runs as the grading user (as root: ``plaisante-grader``, with its own
-venv and a copy of the kit, ``grader_user``; as an ordinary user: itself, with the course's
-folders hidden under an empty tmpfs by bubblewrap), in a working folder of its own, and cannot
-see the course: not its files, not its gradebook. ``plaisante grade --scheduler`` sends each
-task the submission's files and the assignment's facts; every sample gets its manifest scores,
-the autograded notebooks land in the course, written by the coordinator.
+started here, speaking Dask's mutual TLS with certificates made by docs/capacity.md's
+``openssl`` recipe; the worker runs as the grading user (as root: ``plaisante-grader``, with
+its own venv and a copy of the kit, ``grader_user``; as an ordinary user: itself, with the
+course's folders hidden under an empty tmpfs by bubblewrap), in a working folder of its own,
+and cannot see the course: not its files, not its gradebook. ``plaisante grade --scheduler``
+sends each task the submission's files and the assignment's facts; every sample gets its
+manifest scores, the autograded notebooks land in the course, written by the coordinator.
 """
 
 from __future__ import annotations
@@ -61,28 +62,52 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+def make_certificates(folder: Path) -> None:
+    """docs/capacity.md's recipe, in ``folder``: a CA (``ca.pem``, ``ca.key``) and, signed by
+    it, a certificate and key for the scheduler, the worker and the coordinator
+    (``scheduler.pem``, ``scheduler.key``, ...)."""
+    key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    run = {"cwd": folder, "check": True, "capture_output": True}
+    subprocess.run(["openssl", "req", "-x509", *key, "-days", "1", "-subj",
+                    "/CN=plaisante-dask-ca", "-keyout", "ca.key", "-out", "ca.pem"], **run)
+    for who in ("scheduler", "worker", "coordinator"):
+        subprocess.run(["openssl", "req", *key, "-subj", f"/CN={who}", "-keyout", f"{who}.key",
+                        "-out", f"{who}.csr"], **run)
+        subprocess.run(["openssl", "x509", "-req", "-in", f"{who}.csr", "-CA", "ca.pem",
+                        "-CAkey", "ca.key", "-CAcreateserial", "-days", "1",
+                        "-out", f"{who}.pem"], **run)
+
+
+def tls_argv(certs: Path, who: str) -> list[str]:
+    """The ``dask scheduler``/``dask worker`` options of ``who``'s certificate."""
+    return ["--tls-ca-file", str(certs / "ca.pem"), "--tls-cert", str(certs / f"{who}.pem"),
+            "--tls-key", str(certs / f"{who}.key")]
+
+
 @contextmanager
-def cluster(course: Path, workdir: Path, logs: Path) -> Iterator[str]:
+def cluster(course: Path, workdir: Path, logs: Path, certs: Path) -> Iterator[str]:
     """A scheduler on a free loopback port and one single-threaded worker (as the grading
-    user, in ``workdir``, blind to ``course``), their logs in ``logs``; yield the scheduler's
+    user, in ``workdir``, blind to ``course``), speaking mutual TLS with the certificates in
+    ``certs`` (``make_certificates``), their logs in ``logs``; yield the scheduler's
     address."""
     from distributed import Client
 
-    address = f"tcp://127.0.0.1:{free_port()}"
+    address = f"tls://127.0.0.1:{free_port()}"
     scheduler = subprocess.Popen(
         [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
-         "--port", address.rsplit(":", 1)[1], "--no-dashboard"],
+         "--port", address.rsplit(":", 1)[1], "--no-dashboard", *tls_argv(certs, "scheduler")],
         stdout=subprocess.DEVNULL, stderr=open(logs / "scheduler.log", "w"))
     worker_argv = [grader_python(), "-m", "distributed.cli.dask_worker", address,
                    "--nworkers", "1", "--nthreads", "1", "--no-dashboard",
-                   "--local-directory", str(workdir), "--name", "elsewhere"]
+                   "--local-directory", str(workdir), "--name", "elsewhere",
+                   *tls_argv(certs, "worker")]
     if not as_root():  # the same user: the course's folders hidden by a tmpfs over them
         worker_argv = ["bwrap", "--dev-bind", "/", "/", "--tmpfs", str(course.parent), "--",
                        *worker_argv]
     worker = subprocess.Popen(grader_command(worker_argv), cwd=workdir, env=grader_env(),
                               stdout=subprocess.DEVNULL, stderr=open(logs / "worker.log", "w"))
     try:
-        with Client(address, timeout="60s") as client:
+        with Client(address, timeout="60s", security=coordinator(certs)) as client:
             try:
                 client.wait_for_workers(1, timeout=180)
             except TimeoutError:
@@ -99,17 +124,29 @@ def cluster(course: Path, workdir: Path, logs: Path) -> Iterator[str]:
                 process.kill()
 
 
-def grade_on_cluster(course: Path, workdir: Path, logs: Path) -> tuple[Any, tuple]:
-    """Run ``plaisante grade --scheduler`` on a cluster whose worker works in ``workdir``;
-    return its output and what the worker saw: (its uid, whether it sees the course's
-    config, its working folder)."""
+def coordinator(certs: Path) -> Any:
+    """The coordinator's Dask ``Security``: the CA and its own certificate in ``certs``."""
+    from distributed.security import Security
+
+    return Security(tls_ca_file=str(certs / "ca.pem"),
+                    tls_client_cert=str(certs / "coordinator.pem"),
+                    tls_client_key=str(certs / "coordinator.key"), require_encryption=True)
+
+
+def grade_on_cluster(course: Path, workdir: Path, logs: Path, certs: Path
+                     ) -> tuple[Any, tuple]:
+    """Run ``plaisante grade --scheduler tls://...`` (the coordinator's certificate given
+    by ``--tls-*``) on a cluster whose worker works in ``workdir``; return its output and
+    what the worker saw: (its uid, whether it sees the course's config, its working
+    folder)."""
     from distributed import Client
 
-    with cluster(course, workdir, logs) as address:
-        with Client(address) as client:
+    with cluster(course, workdir, logs, certs) as address:
+        with Client(address, security=coordinator(certs)) as client:
             seen = client.run(lambda path: (os.geteuid(), os.path.exists(path), os.getcwd()),
                               str(course / "nbgrader_config.py"))
-        done = cli("grade", ASSIGNMENT, "--scheduler", address, cwd=course, course=course)
+        done = cli("grade", ASSIGNMENT, "--scheduler", address,
+                   *tls_argv(certs, "coordinator"), cwd=course, course=course)
     [looked] = seen.values()
     return done, looked
 
@@ -117,12 +154,19 @@ def grade_on_cluster(course: Path, workdir: Path, logs: Path) -> tuple[Any, tupl
 def test_a_worker_that_cannot_see_the_course_grades_every_sample_as_the_manifest_says(
         course: Path, tmp_path: Path) -> None:
     workdir = Path(tempfile.mkdtemp(prefix="plaisante-worker-"))  # the worker's own folder
+    certs = Path(tempfile.mkdtemp(prefix="plaisante-certs-"))  # the grading user enters it
+    certs.chmod(0o755)
+    make_certificates(certs)
+    for private in certs.glob("*.key"):
+        private.chmod(0o600)
     if as_root():
         os.chown(workdir, grader_uid(), -1)
+        os.chown(certs / "worker.key", grader_uid(), -1)  # the worker's key: its own only
     try:
-        graded = grade_on_cluster(course, workdir, tmp_path)
+        graded = grade_on_cluster(course, workdir, tmp_path, certs)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+        shutil.rmtree(certs, ignore_errors=True)
     done, (uid, sees_course, cwd) = graded
     assert not sees_course  # the worker cannot see the course: nor its gradebook
     assert cwd == str(workdir)

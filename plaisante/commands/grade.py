@@ -23,7 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_grading_options(parser: argparse.ArgumentParser) -> None:
     """Add what ``grade`` and ``regrade`` share: ``--student``, ``--no-sandbox``,
-    ``--cell-timeout`` and ``--timeout`` (seconds), ``--workers`` and ``--scheduler``."""
+    ``--cell-timeout`` and ``--timeout`` (seconds), ``--workers``, ``--scheduler`` and its
+    TLS files (``--tls-ca-file``, ``--tls-cert``, ``--tls-key``) or ``--insecure-scheduler``."""
     parser.add_argument("--student", action="append",
                         help="grade only this student (repeatable)")
     parser.add_argument("--no-sandbox", action="store_true",
@@ -35,8 +36,18 @@ def add_grading_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int,
                         help="grading processes (default: every core; 1: serial)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help="a Dask scheduler, e.g. tcp://host:8786, to fan the grading out to "
-                             "('local': a Dask LocalCluster of --workers processes)")
+                        help="a Dask scheduler, tls://host:8786, to fan the grading out to, "
+                             "over mutual TLS ('local': a Dask LocalCluster of --workers "
+                             "processes, with certificates made for the run)")
+    for flag, what, config in (
+            ("--tls-ca-file", "the Dask cluster's CA certificate", "ca-file"),
+            ("--tls-cert", "this coordinator's certificate, signed by that CA", "client.cert"),
+            ("--tls-key", "its private key, unless in --tls-cert", "client.key")):
+        parser.add_argument(flag, metavar="PEM",
+                            help=f"{what} (default: Dask's distributed.comm.tls.{config})")
+    parser.add_argument("--insecure-scheduler", action="store_true",
+                        help="UNSAFE: allow a plain tcp:// scheduler; anyone who reaches it "
+                             "can forge scores and run code here (a private network only)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -105,12 +116,22 @@ def grade_assignment(root: Path, assignment: str, args: argparse.Namespace) -> i
               f"`plaisante submit NOTEBOOK --student ID --assignment {assignment}`")
         return 0
     try:
+        security, insecure = None, False
+        if args.scheduler is not None:
+            from ..grading.cluster import cluster_security, tls_files
+
+            security = tls_files(args.tls_ca_file, args.tls_cert, args.tls_key)
+            insecure = args.insecure_scheduler
+            if args.scheduler != "local":  # refused now, in one line, before any grading
+                cluster_security(args.scheduler, security, insecure=insecure)
         limits = Limits.for_course(root, args.cell_timeout, args.timeout)
         # always in worker processes, even one: a worker's memory is bounded, and one that
         # dies costs its submission a retry, never the run
         results = grade_parallel(root, assignment, args.student, limits=limits,
                                  sandbox=not args.no_sandbox, workers=args.workers,
-                                 scheduler=args.scheduler, progress=True)
+                                 scheduler=args.scheduler, progress=True,
+                                 security=security,
+                                 insecure_scheduler=insecure)
     except (ValueError, FileNotFoundError, RuntimeError) as error:
         print(f"plaisante grade: {error}", file=sys.stderr)
         return 2

@@ -3,7 +3,9 @@
     from plaisante.grading.parallel import grade_parallel
 
     results = grade_parallel(root, "deck")                          # every core, sandbox on
-    results = grade_parallel(root, "deck", scheduler="tcp://10.0.0.5:8786")  # a Dask cluster
+    results = grade_parallel(root, "deck", scheduler="tls://10.0.0.5:8786",  # a Dask cluster
+                             security=Security(tls_ca_file="ca.pem", tls_client_cert="me.pem",
+                                               tls_client_key="me.key", require_encryption=True))
 
 Each submission is one task: ``plaisante.grading.grade_submission`` (the sandboxed grading of
 one submission) run in a worker process, one submission per worker at a time.
@@ -14,12 +16,13 @@ one submission) run in a worker process, one submission per worker at a time.
   nbgrader start-up per student. A worker whose process dies is replaced; the submission it
   was grading is tried again once (``ATTEMPTS``), then flagged; no other submission is
   touched.
-* With a scheduler address (``tcp://host:8786``) the tasks fan out to that Dask cluster's
+* With a scheduler address (``tls://host:8786``) the tasks fan out to that Dask cluster's
   workers, which need this kit installed but share nothing else with the course: each task
   carries its submission's files and the assignment's facts and returns the autograded
   notebook (``cluster``; docs/capacity.md); ``scheduler="local"`` makes a Dask
   ``LocalCluster`` of ``workers`` processes here instead. The coordinator keeps one task per
-  worker thread in flight.
+  worker thread in flight. Only workers holding the cluster's certificates may join (mutual
+  TLS): a worker returns results the coordinator unpickles.
 
 Only this process, the coordinator, writes the gradebook: results are handed, as they arrive,
 to one recording thread that calls ``plaisante.grading.record`` in batches, so the gradebook
@@ -36,11 +39,15 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .collector import Collector
 from .result import Limits, SubmissionResult
 from .run import DEFAULT_LIMITS, grade_submission, record, submitted_among
 from .worker import Grader
+
+if TYPE_CHECKING:
+    from distributed.security import Security
 
 
 def default_workers() -> int:
@@ -55,18 +62,23 @@ def grade_parallel(root: Path, assignment: str,
                    students: Iterable[str] | None = None, *, limits: Limits | None = None,
                    sandbox: bool = True, workers: int | None = None,
                    scheduler: str | None = None, progress: bool = False,
-                   grader: Grader | None = None) -> list[SubmissionResult]:
+                   grader: Grader | None = None, security: Security | None = None,
+                   insecure_scheduler: bool = False) -> list[SubmissionResult]:
     """Grade ``students`` (default: every submitted student) in parallel and record the
     results in the course gradebook from this process; return them in student order.
 
     ``limits``: as for ``grade_submission`` (default ``Limits()``). ``workers``: worker
     processes on this machine (default: every core). ``scheduler``: a Dask scheduler address
-    such as ``tcp://host:8786`` to fan out to instead (its cluster decides how many workers),
-    or ``"local"`` for a Dask LocalCluster of ``workers`` processes. ``progress`` shows a tqdm
+    such as ``tls://host:8786`` to fan out to instead (its cluster decides how many workers),
+    or ``"local"`` for a Dask LocalCluster of ``workers`` processes, always over mutual TLS:
+    ``"local"`` with credentials made for the run, an address only as ``tls://`` with
+    ``security`` (default: Dask's ``distributed.comm.tls`` configuration), a plain ``tcp://``
+    one only with ``insecure_scheduler`` (``cluster.cluster_security``). ``progress`` shows a tqdm
     bar on stderr. ``grader`` replaces ``grade_submission`` (tests). If interrupted, what was
-    graded is recorded before the interruption goes on. Raises ValueError for ``workers < 1``
-    or an unknown student, and what ``grade_submission`` raises for a run that cannot work
-    (ValueError, FileNotFoundError, RuntimeError), after recording what was done.
+    graded is recorded before the interruption goes on. Raises ValueError for ``workers < 1``,
+    an unknown student or a scheduler ``cluster_security`` refuses, and what
+    ``grade_submission`` raises for a run that cannot work (ValueError, FileNotFoundError,
+    RuntimeError), after recording what was done.
     """
     root = Path(root).resolve()
     limits = limits if limits is not None else Limits()
@@ -89,7 +101,8 @@ def grade_parallel(root: Path, assignment: str,
             from .cluster import run_dask
 
             run_dask(root, assignment, chosen, collector, limits=limits, sandbox=sandbox,
-                     workers=workers, scheduler=scheduler, grader=grader)
+                     workers=workers, scheduler=scheduler, grader=grader,
+                     security=security, insecure=insecure_scheduler)
     finally:
         collector.close()
     return [collector.results[student] for student in chosen]
