@@ -20,7 +20,7 @@ from importlib import metadata
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1]  # plaisante/
-NAME = "plaisante"
+NAME = PACKAGE.name  # the distribution is named as the package
 # What the student side may import besides its own modules and Python's standard library.
 THIRD_PARTY = frozenset({"ipywidgets", "IPython", "traitlets"})
 # Modules that must never be on the student's path (the judge and its helpers).
