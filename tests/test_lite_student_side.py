@@ -39,6 +39,7 @@ def test_the_wheel_imports_and_shows_a_checklist_with_nbgrader_blocked(tmp_path:
         names = archive.namelist()
         archive.extractall(tmp_path / "site")
     assert "plaisante/grading/judge.py" not in names and "plaisante/cli.py" not in names
+    assert {f"plaisante/games/{a}/style.css" for a in COURSE} <= set(names)
     code = BLOCKED + f"""
 sys.path.insert(0, {str(tmp_path / "site")!r})
 import importlib
@@ -46,6 +47,9 @@ for a in {list(COURSE)!r}:
     importlib.import_module(f"plaisante.games.{{a}}.setup")
 import plaisante
 assert plaisante.__file__.startswith({str(tmp_path / "site")!r}), plaisante.__file__
+from plaisante.style import game_style
+for a in {list(COURSE)!r}:
+    game_style(a)  # each game's stylesheet is in the wheel, as its view reads it
 from plaisante.games.plaisante import setup
 shown = setup.play(**{{p: getattr(setup, p) for p in setup.ASSIGNMENT.parts}})
 print(type(shown).__name__, sorted(m for m, v in sys.modules.items() if v is not None

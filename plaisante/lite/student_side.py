@@ -120,6 +120,18 @@ def _chain(module: str, via: dict[str, str]) -> str:
     return " <- ".join(chain)
 
 
+#: The data files a student-side package reads at run time (``importlib.resources``): each
+#: game's stylesheet (``plaisante.style.game_css``).
+DATA_FILES = ("style.css",)
+
+
+def package_data(modules: dict[str, Path]) -> list[Path]:
+    """Return the data files (``DATA_FILES``) of the packages among ``modules``, sorted."""
+    folders = {path.parent for name, path in modules.items() if path.name == "__init__.py"}
+    return sorted(folder / name for folder in folders for name in DATA_FILES
+                  if (folder / name).is_file())
+
+
 def _record_hash(data: bytes) -> str:
     digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
     return f"sha256={digest.decode()}"
@@ -136,6 +148,8 @@ def build_wheel(dest: Path, assignments: tuple[str, ...] | None = None) -> Path:
     files: list[tuple[str, bytes]] = [
         (path.relative_to(PACKAGE.parent).as_posix(), path.read_bytes())
         for path in modules.values()]
+    files += [(path.relative_to(PACKAGE.parent).as_posix(), path.read_bytes())
+              for path in package_data(modules)]
     files.append((f"{dist}/METADATA", (
         "Metadata-Version: 2.1\n"
         f"Name: {NAME}\nVersion: {version}\n"
