@@ -125,7 +125,7 @@ def run(count: int, keep: bool) -> str:
             for j in range(i + 1, len(works)):
                 if max(shares[i, j], shares[j, i]) >= sim.DEFAULT_THRESHOLD - 1e-9:
                     pairs.append(prints.compare(works[i], works[j]))
-        pairs.sort(key=lambda p: (-p.score, p.a.student, p.b.student))
+        pairs.sort(key=lambda p: (-p.likeness, p.a.student, p.b.student))
         detailed = time.perf_counter()
         result = sim.Result("plaisante", sim.DEFAULT_THRESHOLD, sim.DEFAULT_MIN_MATCH, pairs,
                             works, skipped, len(works) * (len(works) - 1) // 2)

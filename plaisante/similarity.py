@@ -119,7 +119,8 @@ class Pair:
     steps: tuple[StepMatch, ...]
 
     @property
-    def score(self) -> float:
+    def likeness(self) -> float:
+        """The larger of the two sides' shares of matching code (0 to 1)."""
         return max(self.similarity_a, self.similarity_b)
 
 
@@ -434,7 +435,7 @@ def compare_class(works: list[Work], release: Any, assignment: str,
         count += 1
         if max(shares[i, j], shares[j, i]) >= threshold - 1e-9:
             pairs.append(prints.compare(works[i], works[j]))
-    pairs.sort(key=lambda p: (-p.score, p.a.student, p.b.student))
+    pairs.sort(key=lambda p: (-p.likeness, p.a.student, p.b.student))
     return Result(assignment, threshold, min_match, pairs, works, list(skipped or []), count)
 
 

@@ -123,10 +123,10 @@ def page(result: Result, title: str) -> str:
             steps = ", ".join(m.step.removeprefix("step") for m in pair.steps)
             rows.append(
                 f"<tr data-pair='{_esc(pair.a.student)} {_esc(pair.b.student)}' "
-                f"data-score='{pair.score:.4f}'><td class='num'>{n}</td>"
+                f"data-score='{pair.likeness:.4f}'><td class='num'>{n}</td>"
                 + (f"<td><a href='#pair-{n}'>{_person(pair.a)}</a></td>" if n <= SHOWN
                    else f"<td>{_person(pair.a)}</td>") +
-                f"<td>{_person(pair.b)}</td><td class='num'><b>{percent(pair.score)}</b></td>"
+                f"<td>{_person(pair.b)}</td><td class='num'><b>{percent(pair.likeness)}</b></td>"
                 f"<td class='num sim-nowrap'>{percent(pair.similarity_a)} / "
                 f"{percent(pair.similarity_b)}</td><td>{_esc(steps)}</td>"
                 + (_status_cells(pair) if flagged else "") + "</tr>")
@@ -173,7 +173,7 @@ def _pair(n: int, pair: Pair, titles: dict[str, str]) -> str:
     parts = [f"<section class='sim-pair' id='pair-{n}' data-pair='{_esc(pair.a.student)} "
              f"{_esc(pair.b.student)}'>",
              f"<h2>{n}. {_esc(who(pair.a))} and {_esc(who(pair.b))}: "
-             f"{percent(pair.score)}</h2>",
+             f"{percent(pair.likeness)}</h2>",
              f"<p class='plaisante-note'>{_esc(pair.a.student)}: {percent(pair.similarity_a)} "
              f"of their code matches; {_esc(pair.b.student)}: {percent(pair.similarity_b)}. "
              "<a href='#ranking'>back to the ranking</a></p>"]
@@ -214,7 +214,7 @@ def table(result: Result, width: int | None = None) -> str:
         return who(work) + (" [flagged]" if work.status == "flagged" else "")
 
     for n, pair in enumerate(result.pairs, 1):
-        grid.add_row(*map(cell, (n, named(pair.a), named(pair.b), percent(pair.score),
+        grid.add_row(*map(cell, (n, named(pair.a), named(pair.b), percent(pair.likeness),
                                  f"{percent(pair.similarity_a)} / "
                                  f"{percent(pair.similarity_b)}",
                                  " ".join(m.step.removeprefix("step") for m in pair.steps))))

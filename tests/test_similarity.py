@@ -76,7 +76,7 @@ def independent(a: str, b: str) -> bool:
 def test_planted_copies_rank_above_every_independent_pair(read: tuple) -> None:
     works, skipped, release = read
     result = compare_class(works, release, ASSIGNMENT, threshold=0.001, skipped=skipped)
-    scores = {frozenset((p.a.student, p.b.student)): p.score for p in result.pairs}
+    scores = {frozenset((p.a.student, p.b.student)): p.likeness for p in result.pairs}
     assert result.pair_count == len(result.compared) * (len(result.compared) - 1) // 2
     copies = {pair: scores[pair] for pair in COPIES}
     others = {pair: scores.get(pair, 0.0)
