@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any
 
 from .course import CourseLayout
-from .scores import step_of
 
 #: a pair is listed when its score (the larger side's share of matching code) is at least this
 DEFAULT_THRESHOLD = 0.5
@@ -168,6 +167,8 @@ def answer_code(notebook: Any, release: Any) -> dict[str, StepCode]:
     notebook order; ``release`` is the released notebook: the lines of each answer cell that
     are, in order, lines of the same released cell are marked provided. Steps with no code
     written are left out."""
+    from . import scores  # its import reads nbgrader's gradebook API: only when comparing
+
     released = {m["grade_id"]: _source(c) for c in release.cells
                 if (m := _meta(c)).get("grade_id") and m.get("solution")}
     parts: dict[str, list[tuple[str, list[tuple[int, int]]]]] = {}
@@ -177,7 +178,7 @@ def answer_code(notebook: Any, release: Any) -> dict[str, StepCode]:
         if cell.get("cell_type") != "code" or not meta.get("solution") or gid not in released:
             continue
         text = _source(cell).strip("\n")  # the tokenizer drops them: positions would shift
-        parts.setdefault(step_of(gid), []).append((text, _provided(text, released[gid])))
+        parts.setdefault(scores.step_of(gid), []).append((text, _provided(text, released[gid])))
     out = {}
     for step, cells in parts.items():
         text, ranges = "", []

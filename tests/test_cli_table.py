@@ -71,3 +71,17 @@ def test_an_unknown_verb_is_a_usage_error(capsys):
         cli.main(["gradde"])
     assert done.value.code == 2
     assert "invalid choice: 'gradde'" in capsys.readouterr().err
+
+
+def test_building_the_parser_imports_no_nbgrader_gradebook_or_server():
+    """Every command starts by building the whole table; a verb's arguments must not import
+    nbgrader's gradebook or Jupyter's server (about a second of CPU in every command)."""
+    import subprocess
+    import sys
+
+    probe = ("import sys; from plaisante import cli; cli.build_parser(); "
+             "print(sorted(m for m in ('nbgrader.api', 'jupyter_server', 'sqlalchemy', 'dask')"
+             " if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "[]"
