@@ -85,3 +85,16 @@ def test_building_the_parser_imports_no_nbgrader_gradebook_or_server():
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_validating_a_notebook_builds_no_grammar_at_import():
+    """jsonschema 4.25+ imports rfc3987-syntax, which builds 38 lark parsers (about 1.5 s of
+    CPU) in every process that imports nbformat's validator; requirements.txt pins 4.24."""
+    import subprocess
+    import sys
+
+    probe = ("import sys, nbformat.validator, jsonschema; "
+             "print('lark' in sys.modules, 'rfc3987_syntax' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split() == ["False", "False"]
