@@ -41,6 +41,16 @@ def ref_parts(ref: types.ModuleType) -> dict[str, object]:
 # For test modules that name the notebooks they are about: SOURCE (solutions) and RELEASE
 # (starter). Helpers: tests/loopback_judge.py.
 
+@pytest.fixture(scope="session")
+def shared_course(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The course graded both ways once a session (``shared_course.py``): a
+    ``differential.GradedCourses``."""
+    from differential import grade_both_ways
+    from shared_course import SHARED_CASES
+
+    return grade_both_ways(tmp_path_factory.mktemp("shared"), SHARED_CASES)
+
+
 @pytest.fixture(scope="module")
 def source(request: pytest.FixtureRequest) -> Any:
     """The module's source notebook (solutions/<id>/<id>.ipynb)."""

@@ -69,13 +69,13 @@ def attacks(assignment: str) -> dict[str, str]:
             if ATTACKS_GRADER in sample}
 
 
-def sample_cases(assignment: str) -> list[Case]:
-    """Every sample of ``assignment`` that does not attack the grader (its student id is the
-    sample's name, its notebook ``<name>.ipynb``)."""
+def sample_cases(assignment: str, *, attackers: bool = False) -> list[Case]:
+    """Every sample of ``assignment`` that does not attack the grader, or with ``attackers``
+    every sample (its student id is the sample's name, its notebook ``<name>.ipynb``)."""
     samples = manifest(assignment)["samples"]
     assert all(sample["notebook"] == f"{name}.ipynb" for name, sample in samples.items())
     return [Case(assignment, name) for name, sample in samples.items()
-            if ATTACKS_GRADER not in sample]
+            if attackers or ATTACKS_GRADER not in sample]
 
 
 def mutant_cases(assignment: str, sample: int | None = None) -> list[Case]:
@@ -119,15 +119,32 @@ class Verdicts:
                 if self.judge.get(cell) != self.plain.get(cell)}
 
 
-def graded_both_ways(folder: Path, cases: list[Case]) -> dict[Case, Verdicts]:
+@dataclass(frozen=True)
+class GradedCourses:
+    """One batch of notebooks in three copies of a course: ``submitted`` (released, every
+    notebook submitted, nothing graded), ``judged`` (then ``plaisante grade``) and
+    ``autograded`` (then ``plaisante autograde``, run from the course's ``notebooks/``
+    subfolder: a command finds its course from below it)."""
+
+    submitted: Path
+    judged: Path
+    autograded: Path
+
+    def verdicts(self, case: Case) -> Verdicts:
+        """``case``'s points per grade cell in the judged and the autograded copy."""
+        from plaisante import scores  # nbgrader's gradebook: only when grading
+
+        return Verdicts(scores.cell_scores(self.judged, case.student, case.assignment),
+                        scores.cell_scores(self.autograded, case.student, case.assignment))
+
+
+def grade_both_ways(folder: Path, cases: list[Case]) -> GradedCourses:
     """Grade every case's notebook with ``plaisante grade`` and ``plaisante autograde`` in a
     new course under ``folder`` (one release, one submit per assignment, then both runs at
-    once on two copies of the course); return each case's per-cell points both ways."""
-    from plaisante import scores  # nbgrader's gradebook: only when grading
-
+    once on two copies of the course)."""
     assert len({(case.assignment, case.student) for case in cases}) == len(cases)
     assignments = sorted({case.assignment for case in cases}, key=ASSIGNMENTS.index)
-    root = new_course(folder / "submitted" / "course")
+    root = new_course(folder / "submitted" / "course", ("solutions", "notebooks"))
     cli("release", *assignments, cwd=root, course=root, timeout=RUN_TIMEOUT)
     for assignment in assignments:
         drop = folder / "to_submit" / assignment
@@ -140,18 +157,21 @@ def graded_both_ways(folder: Path, cases: list[Case]) -> dict[Case, Verdicts]:
     for command in ("grade", "autograde"):
         courses[command] = folder / command / "course"
         shutil.copytree(root, courses[command])
+    where = {"grade": courses["grade"], "autograde": courses["autograde"] / "notebooks"}
     # grade uses every core but is brief; plain nbgrader runs one kernel at a time, so its
     # runs (one per assignment, on one gradebook) go two at a time, the first beside grade.
     runs = [("grade", assignments)] + [("autograde", [assignment]) for assignment in assignments]
     with ThreadPoolExecutor(2) as pool:
-        for done in [pool.submit(cli, command, *ids, cwd=courses[command],
-                                 course=courses[command], timeout=RUN_TIMEOUT)
+        for done in [pool.submit(cli, command, *ids, cwd=where[command], timeout=RUN_TIMEOUT)
                      for command, ids in runs]:
             done.result()
-    return {case: Verdicts(scores.cell_scores(courses["grade"], case.student, case.assignment),
-                           scores.cell_scores(courses["autograde"], case.student,
-                                              case.assignment))
-            for case in cases}
+    return GradedCourses(root, courses["grade"], courses["autograde"])
+
+
+def graded_both_ways(folder: Path, cases: list[Case]) -> dict[Case, Verdicts]:
+    """Each case's per-cell points both ways (``grade_both_ways``)."""
+    graded = grade_both_ways(folder, cases)
+    return {case: graded.verdicts(case) for case in cases}
 
 
 def explain(case: Case, verdicts: Verdicts) -> str:

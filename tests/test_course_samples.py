@@ -1,19 +1,18 @@
-"""Every new assignment's samples through the real commands, in one temporary copy of the
-course (Plaisante's own, with more checks: test_pipeline.py and test_parallel.py): ``plaisante
-release`` reproduces each committed starter, and every sample gets exactly its manifest's
-per-step scores from the judge (``plaisante grade``) and from plain nbgrader (``plaisante
-autograde``), each run once for all the assignments."""
+"""Every new assignment's samples through the real commands, on the course graded once a
+session (shared_course.py; Plaisante's own, with more checks: test_pipeline.py and
+test_parallel.py): ``plaisante release`` reproduces each committed starter, and every sample
+gets exactly its manifest's per-step scores from the judge (``plaisante grade``) and from plain
+nbgrader (``plaisante autograde``), each run once for all the assignments."""
 
 from __future__ import annotations
 
 import html
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from course_cli import cli, new_course
+from course_cli import cli
 from differential import Verdicts, explain, sample_cases
 
 from plaisante import scores
@@ -34,35 +33,20 @@ def plaisante(*args: str, course: Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module")
-def submitted(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A course copy with every new assignment released and each of its samples submitted
-    (the sample's name as the student id; not graded yet)."""
-    root = new_course(tmp_path_factory.mktemp("course"), ("solutions", "notebooks"))
-    plaisante("release", *ASSIGNMENTS, course=root)
-    for assignment, manifest in MANIFESTS.items():
-        for student, sample in manifest["samples"].items():
-            plaisante("submit", str(LAYOUT.samples(assignment) / sample["notebook"]),
-                      "--student", student, "--assignment", assignment, course=root)
-    return root
-
-
-def graded_copy(submitted: Path, factory: pytest.TempPathFactory, command: str) -> Path:
-    """Return a copy of the ``submitted`` course with ``plaisante COMMAND`` run on it for
-    every new assignment (``grade``: the judge; ``autograde``: plain nbgrader)."""
-    course = factory.mktemp(command) / "course"
-    shutil.copytree(submitted, course)
-    plaisante(command, *ASSIGNMENTS, course=course)
-    return course
+def submitted(shared_course) -> Path:
+    """The shared course with every assignment released and each sample submitted (the
+    sample's name as the student id; not graded)."""
+    return shared_course.submitted
 
 
 @pytest.fixture(scope="module")
-def judged(submitted: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return graded_copy(submitted, tmp_path_factory, "grade")
+def judged(shared_course) -> Path:
+    return shared_course.judged
 
 
 @pytest.fixture(scope="module")
-def autograded(submitted: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return graded_copy(submitted, tmp_path_factory, "autograde")
+def autograded(shared_course) -> Path:
+    return shared_course.autograded
 
 
 def manifest_scores(course: Path, assignment: str) -> tuple[dict, dict]:

@@ -3,9 +3,10 @@ below is graded by ``plaisante grade`` (the judge) and by ``plaisante autograde`
 nbgrader, the notebook's own kernel), and every grade cell must get the same points from both.
 A disagreement is a bug of the judge or of a check.
 
-``make test`` grades a fixed seeded sample of ``SAMPLED_MUTANTS`` mutants of each assignment's
-reference and Plaisante's samples (the other four assignments' samples are compared cell by
-cell in test_course_samples.py, on the courses it grades both ways already); ``make test-slow``
+``make test`` compares a fixed seeded sample of ``SAMPLED_MUTANTS`` mutants of each assignment's
+reference and Plaisante's samples on the course graded once a session (shared_course.py; the
+other four assignments' samples are compared cell by cell in test_course_samples.py, on the
+same course); ``make test-slow``
 grades every sample and every mutant of all five. Samples that attack the grader (manifest
 field ``attacks_grader``) are left out.
 """
@@ -23,20 +24,14 @@ from differential import (
     sample_cases,
 )
 from mutation import ASSIGNMENTS
+from shared_course import (
+    IN_PLACE_CHANGES,
+    SAMPLED_MUTANT_CASES,
+    SAMPLED_MUTANTS,
+    in_place_change,
+)
 
 pytestmark = [pytest.mark.nbgrader, pytest.mark.sandbox]
-
-SAMPLED_MUTANTS = 2  # per assignment, in `make test`
-#: Mutants that change a dict, set, nested or object argument in place: the judge once copied
-#: back only list arguments, so they scored more under grade. ``make test`` grades them beside
-#: the sample.
-IN_PLACE_CHANGES: set[tuple[str, str]] = {
-    ("holdem", "step4_betting_code:49: new = copy.deepcopy(state) -> new = state"),
-}
-
-
-def in_place_change(case: Case) -> bool:
-    return case.mutant is not None and (case.assignment, case.mutant.id) in IN_PLACE_CHANGES
 
 
 def params(cases: list[Case]) -> list[pytest.param]:
@@ -46,14 +41,12 @@ def params(cases: list[Case]) -> list[pytest.param]:
 
 EVERY = [case for assignment in ASSIGNMENTS
          for case in sample_cases(assignment) + mutant_cases(assignment)]
-SAMPLED = sample_cases("plaisante") + [case for assignment in ASSIGNMENTS
-                                       for case in mutant_cases(assignment, SAMPLED_MUTANTS)]
-SAMPLED += [case for case in EVERY if in_place_change(case) and case not in SAMPLED]
+SAMPLED = sample_cases("plaisante") + SAMPLED_MUTANT_CASES
 
 
 @pytest.fixture(scope="module")
-def sampled(tmp_path_factory: pytest.TempPathFactory) -> dict[Case, Verdicts]:
-    return graded_both_ways(tmp_path_factory.mktemp("differential"), SAMPLED)
+def sampled(shared_course) -> dict[Case, Verdicts]:
+    return {case: shared_course.verdicts(case) for case in SAMPLED}
 
 
 @pytest.fixture(scope="module")

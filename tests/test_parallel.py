@@ -1,11 +1,12 @@
 """Grading a class in parallel gives exactly the scores of serial grading.
 
-Every Plaisante sample (``assignments/samples/plaisante``) is submitted to a temporary copy of
-the course and graded three ways, sandbox on: serially (``grade(workers=1)``), by ``plaisante grade
---workers 2`` (a local Dask cluster, progress bar, one coordinator writing the gradebook) and
-on a separately started two-worker Dask cluster reached by its scheduler address, as a real
-cluster would be. Each run's per-cell scores, statuses and reasons must be the serial run's,
-the gradebook must hold them, and every sample must score what the manifest says.
+Every Plaisante sample (``assignments/samples/plaisante``), submitted in a copy of the course
+the grading tests share (shared_course.py), is graded three ways, sandbox on: serially
+(``grade(workers=1)``), by ``plaisante grade --workers 2`` (a local Dask cluster, progress
+bar, one coordinator writing the gradebook) and on a separately started two-worker Dask
+cluster reached by its scheduler address, as a real cluster would be. Each run's per-cell
+scores, statuses and reasons must be the serial run's, the gradebook must hold them, and every
+sample must score what the manifest says.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from shared_course import copy_of
 
 import plaisante.grading
 from plaisante import scores
@@ -55,17 +57,14 @@ def outcome(results: list[SubmissionResult]) -> dict[str, tuple[str, list[str], 
 
 
 @pytest.fixture(scope="module")
-def course(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """A copy of the course with every sample submitted, and a copy of its gradebook as it was
-    before any grading."""
-    root = tmp_path_factory.mktemp("course")
-    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
-    shutil.copytree(ROOT / "solutions", root / "solutions")
-    (root / "assignments").mkdir()
-    run_cli("release", cwd=root).check_returncode()
-    for student, sample in MANIFEST["samples"].items():
-        run_cli("submit", str(SAMPLES / sample["notebook"]), "--student", student,
-                cwd=root).check_returncode()
+def course(shared_course, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A copy of the shared course as submitted (nothing graded: shared_course.py) holding
+    Plaisante's samples alone (its mutants' submissions removed), and a copy of its gradebook
+    as it was before any grading."""
+    root = copy_of(shared_course.submitted, tmp_path_factory.mktemp("parallel"))
+    for work in (root / "assignments" / "submitted").glob("*/plaisante"):
+        if work.parent.name not in STUDENTS:
+            shutil.rmtree(work)
     pristine = root.parent / f"{root.name}-pristine.db"
     shutil.copy2(root / "assignments" / "gradebook.db", pristine)
     return root, pristine

@@ -1,7 +1,8 @@
 """The real nbgrader CLI on the samples, in a temporary copy of the course (SPEC §5).
 
-release (generate_assignment) → submit → autograde → generate_feedback → export, then every
-sample's per-step scores are read from the gradebook and compared with the manifest.
+release (generate_assignment) → submit → autograde (on the course every grading test shares,
+shared_course.py) → generate_feedback → export, then every sample's per-step scores are read
+from the gradebook and compared with the manifest.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from shared_course import SAMPLED_MUTANT_CASES, copy_of
 
 from plaisante import scores
 from plaisante.cards import RANKS
@@ -37,19 +39,13 @@ def plaisante(*args: str, cwd: Path, check: bool = True,
 
 
 @pytest.fixture(scope="module")
-def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A graded copy of the course: every sample released, submitted, autograded, fed back."""
-    root = tmp_path_factory.mktemp("course")
-    for name in ("nbgrader_config.py", "solutions", "notebooks"):
-        copy = shutil.copytree if (ROOT / name).is_dir() else shutil.copy
-        copy(ROOT / name, root / name)
-    (root / "assignments").mkdir()
-    plaisante("release", cwd=root)
-    for student, sample in MANIFEST["samples"].items():
-        plaisante("submit", str(SAMPLES / sample["notebook"]), "--student", student, cwd=root)
-    plaisante("autograde", cwd=root / "notebooks")  # from a subfolder on purpose
-    plaisante("feedback", cwd=root)
-    plaisante("export", "--to", str(root / "grades.csv"), cwd=root)
+def course(shared_course, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the shared course (every sample released, submitted and autograded by plain
+    nbgrader from the course's notebooks/ subfolder: shared_course.py), Plaisante's feedback
+    generated and its grades exported."""
+    root = copy_of(shared_course.autograded, tmp_path_factory.mktemp("pipeline"))
+    plaisante("feedback", "plaisante", cwd=root)
+    plaisante("export", "plaisante", "--to", str(root / "grades.csv"), cwd=root)
     return root
 
 
@@ -92,7 +88,11 @@ def test_feedback_is_written_for_every_student(course):
 def test_export_lists_every_student_with_the_gradebook_score(course):
     with open(course / "grades.csv", newline="", encoding="utf-8") as rows:
         exported = {row["student_id"]: float(row["score"]) for row in csv.DictReader(rows)}
-    assert exported == {s: v["expected"]["total"] for s, v in MANIFEST["samples"].items()}
+    samples = {s: v["expected"]["total"] for s, v in MANIFEST["samples"].items()}
+    assert {s: exported[s] for s in samples} == samples
+    # and the mutants of the reference the course holds too (shared_course.py)
+    assert set(exported) - set(samples) == {case.student for case in SAMPLED_MUTANT_CASES
+                                            if case.assignment == "plaisante"}
 
 
 def test_commands_from_a_subfolder_use_the_course_gradebook(course):
@@ -141,7 +141,7 @@ def test_clear_messages_for_a_typo_and_an_ungraded_student(course):
     assert typo.returncode == 2
     assert "unknown assignment 'plaisant'; the course has: " in typo.stderr
     assert "plaisante" in typo.stderr.split("the course has:")[1]
-    missing = plaisante("scores", "--student", "nobody", cwd=course)
+    missing = plaisante("scores", "plaisante", "--student", "nobody", cwd=course)
     assert missing.stdout.strip() == "nobody not graded yet"
 
 

@@ -1,0 +1,47 @@
+"""The graded course most grading tests share, made once a session (the ``shared_course``
+fixture of conftest.py): every sample of every assignment and a fixed seeded sample of each
+reference's mutants, released and submitted once, then graded once by the judge (``plaisante
+grade``) and once by plain nbgrader (``plaisante autograde``) with
+``differential.grade_both_ways``. test_course_samples, test_differential, test_pipeline and
+test_parallel read it; a test that changes a course works on a copy (``copy_of``).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from differential import Case, mutant_cases, sample_cases
+from mutation import ASSIGNMENTS
+
+SAMPLED_MUTANTS = 2  # per assignment, in `make test`
+#: Mutants that change a dict, set, nested or object argument in place: the judge once copied
+#: back only list arguments, so they scored more under grade. ``make test`` grades them beside
+#: the sample.
+IN_PLACE_CHANGES: set[tuple[str, str]] = {
+    ("holdem", "step4_betting_code:49: new = copy.deepcopy(state) -> new = state"),
+}
+
+
+def in_place_change(case: Case) -> bool:
+    return case.mutant is not None and (case.assignment, case.mutant.id) in IN_PLACE_CHANGES
+
+
+def _sampled_mutants() -> list[Case]:
+    cases = [case for assignment in ASSIGNMENTS
+             for case in mutant_cases(assignment, SAMPLED_MUTANTS)]
+    return cases + [case for assignment in ASSIGNMENTS for case in mutant_cases(assignment)
+                    if in_place_change(case) and case not in cases]
+
+
+SAMPLED_MUTANT_CASES = _sampled_mutants()
+#: Every notebook of the shared course.
+SHARED_CASES = [case for assignment in ASSIGNMENTS
+                for case in sample_cases(assignment, attackers=True)] + SAMPLED_MUTANT_CASES
+
+
+def copy_of(course: Path, folder: Path) -> Path:
+    """A copy of ``course`` in ``folder`` (made here), for a test that changes it."""
+    copy = folder / "course"
+    shutil.copytree(course, copy)
+    return copy
