@@ -5,9 +5,9 @@ One real run by default: a course whose config points at a PostgreSQL database s
 (``postgres_server``), Tricks released into it (by nbgrader itself) and its samples submitted,
 then two ``plaisante grade`` runs at once (every sample gets its manifest scores, every result
 of both runs is recorded, one submission row per student), two processes recording the same
-new students at once (every row whole), and a server that goes away in the middle of a run
-(a one-line error naming the database, nothing half-written, a rerun completes). Every
-assignment's samples graded into PostgreSQL: under ``slow``.
+new students at once (every row whole). Under ``slow``: a server that goes away in the middle
+of a run (a one-line error naming the database, nothing half-written, a rerun completes) and
+every assignment's samples graded into PostgreSQL.
 """
 
 from __future__ import annotations
@@ -188,6 +188,7 @@ def test_two_processes_recording_the_same_new_students_at_once_leave_every_row_w
         assert got in ({0.0}, {1.0}), (f"race{i}", got)
 
 
+@pytest.mark.slow  # make test keeps one real run on the server: the two grade runs above
 def test_a_server_that_goes_away_mid_run_says_so_in_one_line_and_a_rerun_completes(
         ungraded: Path, server: PostgresServer) -> None:
     course = ungraded
