@@ -377,6 +377,7 @@ class Feedback:
         """Make ``student``'s feedback page of ``assignment`` and release it to the exchange;
         return None, or what went wrong (one line)."""
         from .grading.feedback import write_missing_pages
+        from .grading.handed_in import feedback_as_handed_in
 
         page = self.layout.feedback(student, assignment)
         shutil.rmtree(page.parent, ignore_errors=True)
@@ -384,10 +385,7 @@ class Feedback:
         write_missing_pages(self.layout.root, assignment, [student], after_nbgrader=True)
         if not page.is_file():
             return f"no feedback page made: {str(said.get('error') or said.get('log'))[-300:]}"
-        submitted = self.layout.submitted_root / student / assignment
-        for name in ("timestamp.txt", "submission_secret.txt"):
-            if (submitted / name).is_file():
-                shutil.copyfile(submitted / name, page.parent / name)
+        feedback_as_handed_in(self.layout.root, assignment, [student])
         if not (page.parent / "submission_secret.txt").is_file():
             return "not released: the submission has no submission_secret.txt (not nbgrader's)"
         said = self.api.release_feedback(assignment, student)

@@ -283,6 +283,22 @@ def test_a_copy_handed_in_through_nbgraders_exchange_is_graded(tmp_path):
         "submitted (cells of work in each: plaisante-Copy1.ipynb (12), plaisante.ipynb (0)): "
         "check it is the one to grade; hand in only that one, named plaisante.ipynb"]
 
+    # Handed in again with the copy alone: graded, and its feedback reaches the student under
+    # the name they handed in (nbgrader finds a notebook's feedback by that name).
+    (home / ASSIGNMENT / "plaisante.ipynb").unlink()
+    nbgrader("submit", ASSIGNMENT, cwd=home)
+    nbgrader("collect", "--update", ASSIGNMENT, cwd=root)
+    run("grade", ASSIGNMENT, "--workers", "1", cwd=root)
+    report = json.loads(layout.report(ASSIGNMENT, student).read_text(encoding="utf-8"))
+    assert report["total"] == 100, report
+    run("feedback", ASSIGNMENT, cwd=root)
+    nbgrader("release_feedback", ASSIGNMENT, cwd=root)
+    nbgrader("fetch_feedback", ASSIGNMENT, cwd=home)
+    fetched = sorted(p.name for p in (home / ASSIGNMENT / "feedback").glob("*/*.html"))
+    assert fetched == ["plaisante-Copy1.html"], fetched
+    page = next((home / ASSIGNMENT / "feedback").glob("*/plaisante-Copy1.html"))
+    assert "100" in page.read_text(encoding="utf-8")
+
 
 @pytest.mark.nbgrader
 def test_data_files_reach_a_kernel_started_without_the_zygote(tmp_path, monkeypatch):

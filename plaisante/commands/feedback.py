@@ -2,6 +2,8 @@
 
 nbgrader's generate_feedback, one page per graded submission in
 assignments/feedback/STUDENT/ID/; where nbgrader makes none, a page with the grader's reasons.
+Each page is ready for nbgrader's release_feedback: the submission's exchange files beside it,
+and a copy under the name the student handed the notebook in as (plaisante-Copy1.html).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ def run(args: argparse.Namespace) -> int:
     submission (a page of the grader's reasons is written instead). Raises ValueError for a
     ``--student`` with no submission."""
     from ..grading.feedback import write_missing_pages
+    from ..grading.handed_in import feedback_as_handed_in
     from ..tables import plain
 
     layout = course_layout(args)
@@ -55,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             sys.stderr.write(said.stderr)
         made = [s for s in args.student or present if layout.feedback(s, assignment).is_file()]
+        feedback_as_handed_in(root, assignment, made)
         print(f"plaisante feedback: {len(made)} page(s) of {assignment!r} in "
               f"{layout.feedback('STUDENT', assignment)}")
     for line in failed:

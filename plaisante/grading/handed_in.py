@@ -18,6 +18,7 @@ copies a submission's files beside the notebook it runs.
 from __future__ import annotations
 
 import json
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -119,6 +120,54 @@ def chosen_notebook(folder: Path, assignment: str, release_cells: list[dict]) ->
                            f"{len(candidates)} notebooks submitted (cells of work in each: "
                            f"{listed}): check it is the one to grade; hand in only that one, "
                            f"named {expected.name}")
+
+
+def handed_in_names(folder: Path, assignment: str, release_cells: list[dict]) -> list[str]:
+    """Return the names (without ``.ipynb``) of ``folder``'s notebooks that belong to
+    ``assignment`` but are not named ``{assignment}.ipynb``, sorted: ``plaisante-Copy1`` for a
+    Duplicate handed in. nbgrader's fetch_feedback looks for a notebook's feedback under the
+    name the student handed it in as, so each gets the page (``feedback_as_handed_in``)."""
+    release = _sources(release_cells)
+    names = []
+    for path in sorted(folder.glob("*.ipynb")) if folder.is_dir() else []:
+        if path.stem == assignment or path.name.startswith(".") or not path.is_file():
+            continue
+        cells = _cells(path)
+        if cells is not None and _belongs(cells, release):
+            names.append(path.stem)
+    return names
+
+
+#: the files of a submission nbgrader's exchange wrote that its release_feedback reads beside
+#: the feedback page: the submission's secret names the page in the exchange
+EXCHANGE_FILES = ("timestamp.txt", "submission_secret.txt")
+
+
+def feedback_as_handed_in(root: Path, assignment: str, students: list[str]) -> list[Path]:
+    """Ready each of ``students``' feedback pages of ``assignment`` for nbgrader's
+    ``release_feedback``: the exchange's files of the submission beside it, and a copy of the
+    page under each name the student handed the notebook in as (``handed_in_names``), so
+    ``fetch_feedback`` finds it. Returns the copies written."""
+    import nbformat
+
+    from ..course import CourseLayout
+
+    layout = CourseLayout(root)
+    release = nbformat.read(layout.release(assignment), as_version=4).cells
+    written = []
+    for student in students:
+        page = layout.feedback(student, assignment)
+        submitted = layout.submitted(student, assignment).parent
+        if not page.is_file():
+            continue
+        for name in EXCHANGE_FILES:
+            if (submitted / name).is_file():
+                shutil.copyfile(submitted / name, page.parent / name)
+        for name in handed_in_names(submitted, assignment, release):
+            copy = page.with_name(f"{name}.html")
+            shutil.copyfile(page, copy)
+            written.append(copy)
+    return written
 
 
 def lms_late(folder: Path) -> str | None:
