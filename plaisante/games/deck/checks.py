@@ -129,13 +129,15 @@ def check_new_deck(new_deck: Callable[[], Any]) -> None:
 
 # ------------------------------------------------------------------------------ step 2: shuffle
 
-def shuffled_by(shuffle: Callable[..., Any], cards: list[Any], seed: int) -> list[Any]:
-    """Return ``cards`` after ``shuffle(cards, random.Random(seed))``, checking it returned None
-    and kept exactly the same cards."""
+def shuffled_by(shuffle: Callable[..., Any], cards: list[Any], seed: int,
+                rng: random.Random | None = None) -> list[Any]:
+    """Return ``cards`` after ``shuffle(cards, rng)`` (by default a new
+    ``random.Random(seed)``), checking it returned None and kept exactly the same cards."""
     before = list(cards)
     call = f"shuffle({labels(before) if _len(before) <= 8 else f'{_len(before)} cards'}, " \
            f"random.Random({seed}))"
-    result = run(call, lambda: shuffle(cards, random.Random(seed)))
+    drawn_from = random.Random(seed) if rng is None else rng
+    result = run(call, lambda: shuffle(cards, drawn_from))
     if result is not None:
         raise CheckFailed(f"{call}: expected None (the list is shuffled in place), got "
                           f"{show(result)}")
@@ -159,13 +161,21 @@ def expect_shuffle(shuffle: Callable[..., Any], text: str, seed: int, after: str
     gives with those draws. The message names the draws, so a student can replay them."""
     cards = hand(text)
     call = f"shuffle([{labels(cards)}], random.Random({seed}))"
-    shuffled_by(shuffle, cards, seed)
+    rng = random.Random(seed)
+    shuffled_by(shuffle, cards, seed, rng)
+    draws = fisher_yates_draws(_len(cards), seed)
+    shown = ", ".join(f"rng.randrange({i + 1}) = {j}"
+                      for i, j in zip(range(_len(draws), 0, -1), draws)) or "nothing"
     if not same(hand(after), cards):
-        draws = fisher_yates_draws(_len(hand(text)), seed)
-        shown = ", ".join(f"rng.randrange({i + 1}) = {j}"
-                          for i, j in zip(range(_len(draws), 0, -1), draws))
         raise CheckFailed(f"after {call}: expected [{after}], got {show(cards)} (Fisher–Yates "
                           f"draws {shown}, from the last position down to position 1)")
+    drawn = random.Random(seed)
+    for i in range(_len(cards) - 1, 0, -1):
+        drawn.randrange(i + 1)
+    if rng.getstate() != drawn.getstate():
+        raise CheckFailed(f"after {call}: expected rng to have drawn exactly {shown}, got rng "
+                          "in another state: it drew more (or other) numbers; draw once per "
+                          "position, from the last down to position 1, and nothing else")
 
 
 def check_shuffle(shuffle: Callable[..., Any]) -> None:
@@ -274,12 +284,15 @@ def expect_deal_error(deal: Callable[..., Any], size: int, num_players: int,
 
 def check_deal(deal: Callable[..., Any]) -> None:
     """Check step 3 (the visible cell's cases, in its order): one card at a time round the
-    table from the top, the default number of cards, none, and refusing a short deck."""
+    table from the top, the default number of cards, none; refusing a short deck, no players
+    and a negative number of cards."""
     expect_deal(deal, "2♣ 3♣ 4♣ 5♣", 3, 1, ["5♣", "4♣", "3♣"], "2♣")
     expect_deal(deal, "2♦ 3♦ 4♦ 5♦ 6♦", 2, 2, ["6♦ 4♦", "5♦ 3♦"], "2♦")
     expect_deal(deal, "2♣ 3♣ 4♣", 3, None, ["4♣", "3♣", "2♣"], "")
     expect_deal(deal, "2♣ 3♣ 4♣", 1, 0, [""], "2♣ 3♣ 4♣")
     expect_deal_error(deal, 5, 3, 2)
+    expect_deal_error(deal, 5, 0, None)
+    expect_deal_error(deal, 5, 2, -1)
 
 
 # ---------------------------------------------------------------------------------- step 4: draw
@@ -312,7 +325,9 @@ def check_draw(draw: Callable[..., Any]) -> None:
     end of the hand; a short deck refused."""
     expect_draw(draw, "2♣ 3♣ 4♣ 5♣", "A♠", 2, "2♣ 3♣", "A♠ 5♣ 4♣")
     expect_draw(draw, "2♣", "", 0, "2♣", "")
+    expect_draw(draw, "2♥ 3♥ 4♥", "", 3, "", "4♥ 3♥ 2♥")
     expect_draw_error(draw, "2♣ 3♣", "A♠", 3)
+    expect_draw_error(draw, "2♥ 3♥", "K♠", -1)
 
 
 # ------------------------------------------------------------------------------- step 4: discard
@@ -355,6 +370,7 @@ def check_discard(discard: Callable[..., Any]) -> None:
     expect_discard(discard, [2, 10], "2♣ 3♦ 4♥ 5♠ 6♣ 7♦ 8♥ 9♠ 10♣ J♦ Q♥ K♠")
     expect_discard(discard, [], "2♣ 3♦ 4♥ 5♠ 6♣")
     expect_discard_error(discard, [5], IndexError, "2♣ 3♦ 4♥ 5♠ 6♣")
+    expect_discard_error(discard, [-1], IndexError, "2♣ 3♦ 4♥ 5♠ 6♣")
     expect_discard_error(discard, [2, 2], ValueError, "2♣ 3♦ 4♥ 5♠ 6♣")
 
 
