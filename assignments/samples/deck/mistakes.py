@@ -27,7 +27,7 @@ MISTAKES = (
                 ('range(len(cards) - 1, 0, -1)', 'range(len(cards) - 1, 1, -1)'),
             ],
         },
-        fails={"step2_shuffle"},
+        fails={"step2_shuffle", "step2_shuffle_hidden"},
     ),
     Mistake(
         'shuffle_swaps_with_any_index',

@@ -174,7 +174,7 @@ def expect_shuffle(shuffle: Callable[..., Any], text: str, seed: int, after: str
         drawn.randrange(i + 1)
     if rng.getstate() != drawn.getstate():
         raise CheckFailed(f"after {call}: expected rng to have drawn exactly {shown}, got rng "
-                          "in another state: it drew more (or other) numbers; draw once per "
+                          "in another state (it drew more, fewer or other numbers): draw once per "
                           "position, from the last down to position 1, and nothing else")
 
 
