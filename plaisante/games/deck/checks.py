@@ -3,7 +3,10 @@
 Each ``check_*`` takes the student's part as a parameter, calls it with plain data only (kit
 cards, lists, ints, ``random.Random``), compares what comes back strictly (``same``) and raises
 ``CheckFailed`` naming the call, the expected value and the actual one. A student's
-``NotImplementedError`` goes through untouched ("not started" is not "wrong").
+``NotImplementedError`` goes through untouched ("not started" is not "wrong"). A step's
+``check_*`` (what the last cell's checklist runs) makes exactly the ``expect_*`` calls its
+visible test cell spells out, in the same order with the same literal data, looked up in this
+module's globals when called; the hidden cells call the same ``expect_*`` on other data.
 
 Step 6's tests are the student's own (``plaisante.student_tests``): its cell judges
 ``my_deal_tests(deal)`` on a correct ``deal`` and on buggy ones; here are only the buggy
