@@ -4,9 +4,36 @@ from plaisante.mistakes import REFERENCE_TESTS, Mistake, fingerprinting_tests, l
 
 MISTAKES = (
     Mistake(
+        'new_deck_same_list_every_call',
+        'new_deck builds the deck once, outside the function, and returns that same list'
+        ' at every call: the next game gets the cards the last one left.',
+        {
+            'step1_new_deck_code': [
+                ('def new_deck():\n',
+                 'DECK = [KitCard(rank, suit) for suit in SUITS for rank in RANKS]\n\n\n'
+                 'def new_deck():\n'),
+                ('    return [KitCard(rank, suit) for suit in SUITS for rank in RANKS]\n',
+                 '    return DECK\n'),
+            ],
+        },
+        fails={"step1_new_deck"},
+    ),
+    Mistake(
+        'shuffle_stops_before_position_1',
+        'shuffle loops range(len(cards) - 1, 1, -1): the first two cards are never swapped'
+        ' with each other, so half the orders of a 2-card list never come up.',
+        {
+            'step2_shuffle_code': [
+                ('range(len(cards) - 1, 0, -1)', 'range(len(cards) - 1, 1, -1)'),
+            ],
+        },
+        fails={"step2_shuffle", "step2_shuffle_hidden"},
+    ),
+    Mistake(
         'shuffle_swaps_with_any_index',
         'shuffle swaps each position with ANY position (rng.randrange(len(cards))):'
-        ' the naive shuffle, biased; the hidden test measures it on 200 seeded shuffles.',
+        ' the naive shuffle, biased; the visible test compares the order with'
+        " Fisher–Yates's for a seed.",
         {
             'step2_shuffle_code': [
                 ('    for i in range(len(cards) - 1, 0, -1):\n'
@@ -14,7 +41,7 @@ MISTAKES = (
                  '    for i in range(len(cards)):\n        j = rng.randrange(len(cards))\n'),
             ],
         },
-        fails={"step2_shuffle_hidden"},
+        fails={"step2_shuffle", "step2_shuffle_hidden"},
     ),
     Mistake(
         'shuffle_never_keeps_a_card',
@@ -26,7 +53,7 @@ MISTAKES = (
                  'j = rng.randrange(i)'),
             ],
         },
-        fails={"step2_shuffle_hidden"},
+        fails={"step2_shuffle", "step2_shuffle_hidden"},
     ),
     Mistake(
         'deal_one_player_at_a_time',
@@ -40,7 +67,7 @@ MISTAKES = (
                  '            player_hand.append(deck.pop())\n'),
             ],
         },
-        fails={"step3_deal_hidden"},
+        fails={"step3_deal", "step3_deal_hidden"},
     ),
     Mistake(
         'discard_ascending_positions',
@@ -66,7 +93,7 @@ MISTAKES = (
                  '        del hand[int(text)]\n'),
             ],
         },
-        fails={"step4_discard_hidden"},
+        fails={"step4_discard", "step4_discard_hidden"},
     ),
     Mistake(
         'order_hand_comparator_returns_bool',
@@ -115,7 +142,7 @@ MISTAKES = (
                  "j = __import__('random').randrange(i + 1)"),
             ],
         },
-        fails={"step2_shuffle"},
+        fails={"step2_shuffle", "step2_shuffle_hidden"},
         sample=False,
     ),
     Mistake(

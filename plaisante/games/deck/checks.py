@@ -3,7 +3,10 @@
 Each ``check_*`` takes the student's part as a parameter, calls it with plain data only (kit
 cards, lists, ints, ``random.Random``), compares what comes back strictly (``same``) and raises
 ``CheckFailed`` naming the call, the expected value and the actual one. A student's
-``NotImplementedError`` goes through untouched ("not started" is not "wrong").
+``NotImplementedError`` goes through untouched ("not started" is not "wrong"). A step's
+``check_*`` (what the last cell's checklist runs) makes exactly the ``expect_*`` calls its
+visible test cell spells out, in the same order with the same literal data, looked up in this
+module's globals when called; the hidden cells call the same ``expect_*`` on other data.
 
 Step 6's tests are the student's own (``plaisante.student_tests``): its cell judges
 ``my_deal_tests(deal)`` on a correct ``deal`` and on buggy ones; here are only the buggy
@@ -35,7 +38,6 @@ from ...checking import (
     show,
     substituted,
 )
-from ...checking import apart as _apart
 from ...student_tests import Version, grade_my_tests, try_my_tests, version
 
 # Bound at import so a part that patches builtins cannot change what a check sees.
@@ -86,8 +88,9 @@ def expect_error(call: str, kind: type[Exception], compute: Callable[[], Any],
 
 # ----------------------------------------------------------------------------- step 1: new_deck
 
-def check_new_deck(new_deck: Callable[[], Any]) -> None:
-    """Check step 1: 52 kit cards in new-deck order, a new list at every call."""
+def expect_new_deck(new_deck: Callable[[], Any]) -> None:
+    """Raise CheckFailed unless ``new_deck()`` returns a list of the 52 kit cards in new-deck
+    order (``DECK_ORDER``), naming the first position that differs."""
     first = run("new_deck()", new_deck)
     if _type(first) is not list:
         raise CheckFailed(f"new_deck(): expected a list of 52 cards, got {show(first)}")
@@ -100,15 +103,44 @@ def check_new_deck(new_deck: Callable[[], Any]) -> None:
                               f"(the kit's card {label(KitCard(rank, suit))}), got {show(card)}")
 
 
+def expect_new_each_call(new_deck: Callable[[], Any]) -> None:
+    """Raise CheckFailed when two calls of ``new_deck()`` give back the same list or any of
+    the same card objects: each call must build its own deck (a game that pops cards from one
+    deck would otherwise empty the next one). Card objects are compared by identity, which
+    the judge keeps across calls (a list that comes back is a copy, its cards are not)."""
+    first = run("new_deck()", new_deck)
+    second = run("new_deck() (a second call)", new_deck)
+    if _type(first) is not list or _type(second) is not list:
+        raise CheckFailed(f"new_deck() twice: expected two lists, got {show(first)} and "
+                          f"{show(second)}")
+    shared = [position for position, (a, b) in enumerate(zip(first, second)) if a is b]
+    if first is second or shared:
+        where = shared[0] if shared else 0
+        raise CheckFailed(
+            f"new_deck() called twice: expected two new decks, got the same "
+            f"{'list' if first is second else 'cards'} both times (new_deck()[{where}] is "
+            f"new_deck()[{where}] gives True): build the list and its cards inside new_deck, "
+            "at every call")
+
+
+def check_new_deck(new_deck: Callable[[], Any]) -> None:
+    """Check step 1 (the visible cell's cases, in its order): 52 kit cards in new-deck order,
+    and a new deck at every call."""
+    expect_new_deck(new_deck)
+    expect_new_each_call(new_deck)
+
+
 # ------------------------------------------------------------------------------ step 2: shuffle
 
-def shuffled_by(shuffle: Callable[..., Any], cards: list[Any], seed: int) -> list[Any]:
-    """Return ``cards`` after ``shuffle(cards, random.Random(seed))``, checking it returned None
-    and kept exactly the same cards."""
+def shuffled_by(shuffle: Callable[..., Any], cards: list[Any], seed: int,
+                rng: random.Random | None = None) -> list[Any]:
+    """Return ``cards`` after ``shuffle(cards, rng)`` (by default a new
+    ``random.Random(seed)``), checking it returned None and kept exactly the same cards."""
     before = list(cards)
     call = f"shuffle({labels(before) if _len(before) <= 8 else f'{_len(before)} cards'}, " \
            f"random.Random({seed}))"
-    result = run(call, lambda: shuffle(cards, random.Random(seed)))
+    drawn_from = random.Random(seed) if rng is None else rng
+    result = run(call, lambda: shuffle(cards, drawn_from))
     if result is not None:
         raise CheckFailed(f"{call}: expected None (the list is shuffled in place), got "
                           f"{show(result)}")
@@ -119,26 +151,44 @@ def shuffled_by(shuffle: Callable[..., Any], cards: list[Any], seed: int) -> lis
     return cards
 
 
+def fisher_yates_draws(size: int, seed: int) -> list[int]:
+    """Return what Fisher–Yates draws for ``size`` cards from ``random.Random(seed)``:
+    ``rng.randrange(i + 1)`` for i = size - 1 down to 1 (``size - 1`` ints, none for 0 or 1)."""
+    rng = random.Random(seed)
+    return [rng.randrange(i + 1) for i in range(size - 1, 0, -1)]
+
+
+def expect_shuffle(shuffle: Callable[..., Any], text: str, seed: int, after: str) -> None:
+    """Check ``shuffle(cards, random.Random(seed))`` on the kit's cards ``text``: it returns
+    None, keeps the same cards, and leaves them in the order ``after``, the one Fisher–Yates
+    gives with those draws. The message names the draws, so a student can replay them."""
+    cards = hand(text)
+    call = f"shuffle([{labels(cards)}], random.Random({seed}))"
+    rng = random.Random(seed)
+    shuffled_by(shuffle, cards, seed, rng)
+    draws = fisher_yates_draws(_len(cards), seed)
+    shown = ", ".join(f"rng.randrange({i + 1}) = {j}"
+                      for i, j in zip(range(_len(draws), 0, -1), draws)) or "nothing"
+    if not same(hand(after), cards):
+        raise CheckFailed(f"after {call}: expected [{after}], got {show(cards)} (Fisher–Yates "
+                          f"draws {shown}, from the last position down to position 1)")
+    drawn = random.Random(seed)
+    for i in range(_len(cards) - 1, 0, -1):
+        drawn.randrange(i + 1)
+    if rng.getstate() != drawn.getstate():
+        raise CheckFailed(f"after {call}: expected rng to have drawn exactly {shown}, got rng "
+                          "in another state (it drew more, fewer or other numbers): draw once per "
+                          "position, from the last down to position 1, and nothing else")
+
+
 def check_shuffle(shuffle: Callable[..., Any]) -> None:
-    """Check step 2: in place, same cards, returns None, draws only from ``rng`` (same seed,
-    same order), and really mixes (a 52-card deck does not stay as it was)."""
-    deck = kit_deck()
-    once = list(shuffled_by(shuffle, deck, 2024))
-    again = list(shuffled_by(shuffle, kit_deck(), 2024))
-    if not same(once, again):
-        first, then, where = _apart(once, again)
-        raise CheckFailed(f"shuffle(new deck, random.Random(2024)) twice: expected the same "
-                          f"order both times (use rng.randrange, not the random module), got "
-                          f"{first} then {then} ({where})")
-    if same(kit_deck(), once):
-        raise CheckFailed("shuffle(new deck, random.Random(2024)): expected the cards mixed, "
-                          "got them in new-deck order")
-    other = shuffled_by(shuffle, kit_deck(), 7)
-    if same(once, other):
-        raise CheckFailed("shuffle with random.Random(2024) and with random.Random(7): expected "
-                          f"two different orders, got {show(once[:5])[:-1]} …] both times")
-    for size in (0, 1):
-        shuffled_by(shuffle, kit_deck()[:size], 1)
+    """Check step 2 (the visible cell's cases, in its order): the exact order Fisher–Yates
+    gives for a seed (which also says: in place, same cards, returns None, draws only from
+    ``rng``), the last swap of positions 1 and 0, and lists of 0 and 1 card."""
+    expect_shuffle(shuffle, "2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣", 4, "3♣ 8♣ 7♣ 6♣ 9♣ 2♣ 4♣ 5♣")
+    expect_shuffle(shuffle, "2♣ 3♣", 1, "3♣ 2♣")
+    expect_shuffle(shuffle, "A♠", 1, "A♠")
+    expect_shuffle(shuffle, "", 1, "")
 
 
 #: Under a fair shuffle, the cards of a 52-card deck that end at a later position than they
@@ -236,12 +286,16 @@ def expect_deal_error(deal: Callable[..., Any], size: int, num_players: int,
 
 
 def check_deal(deal: Callable[..., Any]) -> None:
-    """Check step 3: one card each from the top, the default number of cards, and refusing
-    to deal from a short deck."""
+    """Check step 3 (the visible cell's cases, in its order): one card at a time round the
+    table from the top, the default number of cards, none; refusing a short deck, no players
+    and a negative number of cards."""
     expect_deal(deal, "2♣ 3♣ 4♣ 5♣", 3, 1, ["5♣", "4♣", "3♣"], "2♣")
+    expect_deal(deal, "2♦ 3♦ 4♦ 5♦ 6♦", 2, 2, ["6♦ 4♦", "5♦ 3♦"], "2♦")
     expect_deal(deal, "2♣ 3♣ 4♣", 3, None, ["4♣", "3♣", "2♣"], "")
     expect_deal(deal, "2♣ 3♣ 4♣", 1, 0, [""], "2♣ 3♣ 4♣")
     expect_deal_error(deal, 5, 3, 2)
+    expect_deal_error(deal, 5, 0, None)
+    expect_deal_error(deal, 5, 2, -1)
 
 
 # ---------------------------------------------------------------------------------- step 4: draw
@@ -270,10 +324,13 @@ def expect_draw_error(draw: Callable[..., Any], deck_text: str, hand_text: str, 
 
 
 def check_draw(draw: Callable[..., Any]) -> None:
-    """Check step 4's draw: top cards first, to the end of the hand; a short deck refused."""
+    """Check step 4's draw (the visible cell's cases, in its order): top cards first, to the
+    end of the hand; a short deck refused."""
     expect_draw(draw, "2♣ 3♣ 4♣ 5♣", "A♠", 2, "2♣ 3♣", "A♠ 5♣ 4♣")
     expect_draw(draw, "2♣", "", 0, "2♣", "")
+    expect_draw(draw, "2♥ 3♥ 4♥", "", 3, "", "4♥ 3♥ 2♥")
     expect_draw_error(draw, "2♣ 3♣", "A♠", 3)
+    expect_draw_error(draw, "2♥ 3♥", "K♠", -1)
 
 
 # ------------------------------------------------------------------------------- step 4: discard
@@ -308,13 +365,16 @@ def expect_discard_error(discard: Callable[..., Any], positions: list[int], kind
 
 
 def check_discard(discard: Callable[..., Any]) -> None:
-    """Check step 4's discard: one position, two apart given high first, none; errors."""
-    short = "2♣ 3♦ 4♥ 5♠ 6♣"
-    expect_discard(discard, [1], short)
-    expect_discard(discard, [3, 0], short)
-    expect_discard(discard, [], short)
-    expect_discard_error(discard, [5], IndexError, short)
-    expect_discard_error(discard, [2, 2], ValueError, short)
+    """Check step 4's discard (the visible cell's cases, in its order): one position; two
+    given high first, low first (the shift) and two-digit (sorted as numbers); none; errors."""
+    expect_discard(discard, [1], "2♣ 3♦ 4♥ 5♠ 6♣")
+    expect_discard(discard, [3, 0], "2♣ 3♦ 4♥ 5♠ 6♣")
+    expect_discard(discard, [1, 3], "2♣ 3♦ 4♥ 5♠ 6♣")
+    expect_discard(discard, [2, 10], "2♣ 3♦ 4♥ 5♠ 6♣ 7♦ 8♥ 9♠ 10♣ J♦ Q♥ K♠")
+    expect_discard(discard, [], "2♣ 3♦ 4♥ 5♠ 6♣")
+    expect_discard_error(discard, [5], IndexError, "2♣ 3♦ 4♥ 5♠ 6♣")
+    expect_discard_error(discard, [-1], IndexError, "2♣ 3♦ 4♥ 5♠ 6♣")
+    expect_discard_error(discard, [2, 2], ValueError, "2♣ 3♦ 4♥ 5♠ 6♣")
 
 
 # ------------------------------------------------------------------------------ step 5: ordering
@@ -355,7 +415,8 @@ def expect_keys_order(sort_key: Callable[[Any], Any], text: str) -> None:
 
 
 def check_sort_key(sort_key: Callable[[Any], Any]) -> None:
-    """Check step 5's sort_key: suits clubs < diamonds < hearts < spades, then value 2…A."""
+    """Check step 5's sort_key (the visible cell's case): suits clubs < diamonds < hearts <
+    spades, then value 2…A."""
     expect_keys_order(sort_key, "2♣ 10♣ A♣ 2♦ K♦ 3♥ 9♠ A♠")
 
 
@@ -373,7 +434,8 @@ def expect_order(order_hand: Callable[[list[Any]], Any], text: str) -> None:
 
 
 def check_order_hand(order_hand: Callable[[list[Any]], Any]) -> None:
-    """Check step 5's order_hand on a small mixed hand and an empty one."""
+    """Check step 5's order_hand (the visible cell's cases, in its order): a small mixed hand
+    and an empty one."""
     expect_order(order_hand, "K♥ 2♣ 10♦ 3♥")
     expect_order(order_hand, "")
 
@@ -473,7 +535,8 @@ def check_deal_tests(my_deal_tests: Callable[..., Any]) -> None:
 __all__ = [
     "CheckFailed", "Always", "same", "show", "expect_value", "check_shape", "run",
     "DECK_ORDER", "DISCARD_HAND", "kit_deck", "kit_sort_key", "expect_cards", "expect_error",
-    "check_new_deck", "check_shuffle", "shuffled_by", "expect_fair_shuffle",
+    "check_new_deck", "expect_new_deck", "expect_new_each_call", "check_shuffle",
+    "expect_shuffle", "fisher_yates_draws", "shuffled_by", "expect_fair_shuffle",
     "expect_cards_can_stay", "later_count", "check_deal", "expect_deal", "expect_deal_error",
     "show_hands", "check_draw", "expect_draw", "expect_draw_error", "check_discard",
     "expect_discard", "expect_discard_error", "check_sort_key", "expect_keys_order",
