@@ -359,8 +359,13 @@ def unreachable(url: str, error: BaseException) -> str:
     """Return the one-line message of GradebookUnreachable for the database at ``url``."""
     cause = getattr(error, "orig", None) or error
     first = (scrubbed(str(cause), url).strip().splitlines() or [type(cause).__name__])[0][:300]
+    todo = "start the database or fix the URL"
+    if "password" in first.lower() and "postgres" in url.split(":", 1)[0]:
+        # keep the password out of nbgrader_config.py (and so out of git): libpq reads these
+        todo = ("give the password in ~/.pgpass (host:port:database:user:password, mode 600) "
+                "or the PGPASSWORD variable, not in the URL")
     return (f"the course gradebook {shown_url(url)} (c.CourseDirectory.db_url in "
-            f"nbgrader_config.py) cannot be used: {first}; start the database or fix the URL, "
+            f"nbgrader_config.py) cannot be used: {first}; {todo}, "
             "then run the command again (what was recorded before stays)")
 
 

@@ -126,3 +126,16 @@ def test_a_drivers_message_about_a_host_holding_the_passwords_tail_is_scrubbed(
     message = unreachable(tmp_path, "postgresql+psycopg://ta:s3c@ret@127.0.0.1:1/course")
     assert "s3c" not in message and "ret@" not in message, message
     assert "'***@127.0.0.1'" in message  # psycopg names the host it could not resolve
+
+
+def test_a_postgresql_server_asking_for_a_password_points_to_pgpass_not_the_url() -> None:
+    from plaisante.course import unreachable
+
+    said = unreachable("postgresql+psycopg://ta@db.example.org/course",
+                       Exception('connection failed: connection to server at "10.0.0.5", port '
+                                 '5432 failed: fe_sendauth: no password supplied'))
+    assert "fe_sendauth: no password supplied" in said and "\n" not in said
+    assert "give the password in ~/.pgpass (host:port:database:user:password, mode 600) or " \
+           "the PGPASSWORD variable, not in the URL, then run the command again" in said
+    other = unreachable("sqlite:///gradebook.db", Exception("password authentication failed"))
+    assert "start the database or fix the URL" in other
