@@ -25,7 +25,6 @@ from typing import Any
 import harness
 import nbformat
 import pytest
-from conftest import REPORTS
 from course_cli import cli, new_course
 from nbclient import NotebookClient
 from playwright.sync_api import Page, expect
@@ -93,7 +92,7 @@ def context(new_context: Any, request: pytest.FixtureRequest, output_path: str) 
     context = new_context()
     context.tracing.start(title=request.node.nodeid, screenshots=False, snapshots=False)
     yield context
-    if any(report.failed for report in request.node.stash.get(REPORTS, {}).values()):
+    if any(report.failed for report in request.node.stash.get(harness.REPORTS, {}).values()):
         Path(output_path).mkdir(parents=True, exist_ok=True)
         context.tracing.stop(path=str(Path(output_path) / "trace.zip"))
     else:
