@@ -7,7 +7,8 @@ core, the wheels the kernel loads, and ``plaisante`` (the student side, ``studen
 ``pyodide-lock.json`` is the npm one with each served wheel's real SHA-256 (PyPI's files, not
 Pyodide's rebuilds of them) and three entries more (comm, ipywidgets, plaisante); the kernel
 loads ``plaisante`` with its dependencies as it starts, so a starter's setup cell imports it
-as in JupyterLab. PyPI fallback is off: nothing is fetched from outside the site.
+as in JupyterLab. PyPI fallback is off: nothing is fetched from outside the site. The kernel
+client's script is mended so Run All goes on past a cell tagged ``raises-exception`` (``run_all``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 
 from jupyterlite_pyodide_kernel.constants import PYODIDE_KERNEL_PLUGIN_ID
 
-from . import assets, student_side
+from . import assets, run_all, student_side
 
 # Pyodide's core files the kernel loads (the rest of the npm package: types, consoles, maps).
 PYODIDE_CORE = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
@@ -81,7 +82,8 @@ def build(out: Path, starters: dict[str, Path], cache: Path | None = None) -> Pa
 
     Raises FileNotFoundError naming ``make lite-assets`` when the cache lacks something,
     FileExistsError when ``out`` is a non-empty folder that is not a site, RuntimeError with
-    JupyterLite's last lines when its build fails."""
+    JupyterLite's last lines when its build fails or when its kernel client is not the one
+    ``run_all`` mends."""
     cache = cache or assets.cache_dir()
     lacking = assets.missing(cache)
     if lacking:
@@ -124,4 +126,5 @@ def build(out: Path, starters: dict[str, Path], cache: Path | None = None) -> Pa
         if done.returncode:
             tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
             raise RuntimeError(f"jupyter lite build failed (exit {done.returncode}):\n{tail}")
+    run_all.patch(out)
     return out

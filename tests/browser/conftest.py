@@ -41,7 +41,7 @@ def pytest_configure(config: pytest.Config) -> None:
     expect.set_options(timeout=15_000)
 
 
-REPORTS = pytest.StashKey[dict]()
+REPORTS = harness.REPORTS
 
 
 @pytest.hookimpl(wrapper=True)

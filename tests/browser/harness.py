@@ -27,6 +27,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+# Each phase's report of a test, on its item (conftest's hook): fixtures keep a trace on failure
+REPORTS = pytest.StashKey[dict]()
 KIT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
 SOURCE = KIT / "solutions" / "plaisante" / "plaisante.ipynb"
