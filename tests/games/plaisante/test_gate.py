@@ -1,6 +1,7 @@
 """The last cell: the checklist while a step fails, the game once all pass (the gate)."""
 
 import pytest
+from display_support import WIDGET, shown
 
 from plaisante import assignment
 from plaisante.games.plaisante import ASSIGNMENT, setup
@@ -75,11 +76,13 @@ def test_a_part_whose_cell_failed_is_named_not_defined_yet(ref_parts):
 
 
 def test_a_saved_checklist_keeps_its_html_and_a_plain_line(ref_parts):
-    shown = play(**dict(ref_parts, Tableau=not_started))
-    bundle = shown._repr_mimebundle_()
-    assert "application/vnd.jupyter.widget-view+json" in bundle
-    assert "Not yet: step 5 (Tableau)" in bundle["text/html"]
-    assert bundle["text/plain"] == "Not yet: run this cell to see which step needs work."
+    shown_checklist = play(**dict(ref_parts, Tableau=not_started))
+    stand_in, widget = shown(shown_checklist)
+    assert "Not yet: step 5 (Tableau)" in stand_in["text/html"]
+    assert shown_checklist.value in stand_in["text/html"]
+    assert "<div class='plaisante-fallback-line'>Not yet: run this cell to see which step " \
+        "needs work.</div>" in stand_in["text/html"]
+    assert widget["text/plain"] == "" and WIDGET in widget
 
 
 PAYLOAD = "<img src=x onerror=alert(1)>"
