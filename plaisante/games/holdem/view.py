@@ -59,8 +59,9 @@ def showdown_html(shown: list[tuple[str, list[Any]]], result: Any, pot: int) -> 
         why = (f"{html.escape(shown[high][0])} ({hi}) beats {html.escape(shown[low][0])} "
                f"({lo}): the stronger category wins")
     elif you[1] != bot[1]:
+        aces = any(getattr(card, "rank", None) == "A" for _, five in shown for card in five)
         why = (f"both {html.escape(shown[YOU][0])}: the higher sum wins, {max(you[1], bot[1])} "
-               f"beats {min(you[1], bot[1])} (the ace counts 1)")
+               f"beats {min(you[1], bot[1])}" + (" (an ace counts 1)" if aces else ""))
     else:
         why = f"both {html.escape(shown[YOU][0])} with a sum of {you[1]}: a split"
     return (f"<div class='holdem-winner'>{head}</div>"

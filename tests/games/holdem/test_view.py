@@ -115,8 +115,11 @@ def test_the_showdown_panel_says_why_by_the_house_rule() -> None:
     pair_high = hand("K♥ K♦ Q♣ J♠ 9♥")  # Pair, 13+13+12+11+9 = 58
     pair_low = hand("K♠ K♣ Q♦ J♥ 3♦")  # Pair, 52
     flush = hand("2♥ 5♥ 7♥ 9♥ J♥")
-    assert "Why: both Pair: the higher sum wins, 58 beats 52 (the ace counts 1)." in \
+    assert "Why: both Pair: the higher sum wins, 58 beats 52." in \
         showdown_html([("Pair", pair_high), ("Pair", pair_low)], 1, 40)
+    aces = hand("A♠ A♣ Q♦ J♥ 3♦")  # Pair, 1+1+12+11+3 = 28
+    assert "Why: both Pair: the higher sum wins, 58 beats 28 (an ace counts 1)." in \
+        showdown_html([("Pair", pair_high), ("Pair", aces)], 1, 40)
     assert "Why: Flush (5) beats Pair (1): the stronger category wins." in \
         showdown_html([("Pair", pair_high), ("Flush", flush)], -1, 40)
     split = showdown_html([("Pair", pair_high), ("Pair", hand("K♠ K♣ Q♦ J♥ 9♦"))], 0, 41)
