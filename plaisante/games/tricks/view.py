@@ -45,7 +45,7 @@ class TrickView(Table):
     (the last trick's line), ``tricks-yours`` (your cards, ``plaisante-card``, each
     ``tricks-legal`` or ``tricks-dimmed``), ``plaisante-message`` (just above your cards, where
     a refused card's reason shows), ``tricks-new-deal``, ``tricks-over`` (the end of a deal's
-    panel, in your hand's place: ``tricks-final`` its title naming who took most tricks, a row
+    panel, in the place of the seats and your hand: ``tricks-final`` its title naming who took most tricks, a row
     per seat in ``tricks-scores`` with its tricks and card points, one ``li`` per trick).
     """
 
@@ -63,6 +63,7 @@ class TrickView(Table):
         self.last_line = widgets.HTML().add_class("tricks-last")
         trick_area = widgets.VBox([self.trick_title, seat_row, self.last_line])
         trick_area.add_class("plaisante-area").add_class("plaisante-area-play")
+        self.trick_area = trick_area
         self.yours_title = widgets.HTML().add_class("plaisante-area-title")
         self.your_row = widgets.HBox().add_class("plaisante-row").add_class("plaisante-held")
         self.your_row.add_class("tricks-yours")
@@ -181,9 +182,11 @@ class TrickView(Table):
                f" and lead{'' if winner == 0 else 's'} the next"))
 
     def _render_over(self) -> None:
-        # Once the deal is over, the panel takes your (empty) hand's place, New deal below it.
+        # Once the deal is over, the panel takes the place of the (empty) seats and hand, its
+        # list the eight tricks, so New deal comes right below it.
         table = self.table
-        self.yours_area.layout.display = "none" if table.over else None
+        for area in (self.trick_area, self.yours_area):
+            area.layout.display = "none" if table.over else None
         if not table.over:
             self.over_panel.value = ""
             self.over_panel.layout.display = "none"
@@ -198,8 +201,8 @@ class TrickView(Table):
             f"{seat_name(p)}</th><td class='num'>{html.escape(str(won[p]))}</td>"
             f"<td class='num'>{html.escape(str(points[p]))}</td></tr>" for p in range(PLAYERS))
         tricks = "".join(
-            f"<li>{html.escape(pairs_text(plays))}: <b>{seat_name(winner)}</b> "
-            f"with {html.escape(label(dict(plays)[winner]))}</li>"
+            f"<li title='{html.escape(pairs_text(plays))}'><b>{seat_name(winner)}</b> with {html.escape(label(dict(plays)[winner]))}"
+            f" <span class='tricks-list-plays'>({html.escape(pairs_text(plays))})</span></li>"
             for plays, winner in table.tricks)
         self.over_panel.value = (
             f"<h3 class='tricks-final'>Deal over: {html.escape(title)}</h3>"

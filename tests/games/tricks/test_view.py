@@ -97,7 +97,8 @@ def test_a_whole_deal_of_8_tricks_then_a_new_deal(parts) -> None:
     assert table.over and sum(table.won) == 8 and view.card_buttons == []
     # the end of the deal: a panel in your hand's place naming who took most tricks, a row a
     # seat with its tricks and card points, and the 8 tricks with their winners
-    assert view.yours_area.layout.display == "none" and view.over_panel.layout.display is None
+    assert view.yours_area.layout.display == view.trick_area.layout.display == "none"
+    assert view.over_panel.layout.display is None
     panel = text(view.over_panel.value)
     won, points = table.won, table.points()
     best = max(won)
@@ -110,15 +111,17 @@ def test_a_whole_deal_of_8_tricks_then_a_new_deal(parts) -> None:
     assert [(seat, int(n), int(p)) for _, seat, n, p in rows] == list(
         zip(["You", "West", "North", "East"], won, points))
     assert [seat for best_row, seat, _, _ in rows if best_row] == leaders
-    assert view.over_panel.value.count("<li>") == 8
+    assert view.over_panel.value.count("<li title=") == 8
     plays, winner = table.tricks[0]
-    assert f"{pairs_text(plays)}: {['You', 'West', 'North', 'East'][winner]} with " in panel
+    card = label(dict(plays)[winner])
+    assert f"{['You', 'West', 'North', 'East'][winner]} with {card} ({pairs_text(plays)})" in panel
     # New deal deals again, West leading: the bots have played before your first card
     view.new_deal_button.click()
     assert table.deals == 2 and len(table.tricks) == 0
     assert len(table.on_table) == 3 and len(view.card_buttons) == 8
     assert [p for p, _ in table.on_table] == [1, 2, 3]
-    assert view.over_panel.layout.display == "none" and view.yours_area.layout.display is None
+    assert view.over_panel.layout.display == "none"
+    assert view.yours_area.layout.display is view.trick_area.layout.display is None
     assert "tricks-played" in view.seats[1].value and "tricks-slot" in view.seats[0].value
 
 
