@@ -128,14 +128,14 @@ class Table(ShownWithFallback, widgets.VBox):
 
 
 class Checklist(ShownWithFallback, widgets.HTML):
-    """The gate's checklist (``plaisante.assignment.checklist_html``) as an ipywidgets HTML; its
-    stand-in is the checklist as it was when the cell ran, then a line asking to run the cell
-    again, so a reopened notebook shows the checklist, not an error or
-    ``HTML(value='<style>…')``."""
+    """The gate's checklist (``plaisante.assignment.checklist_html``) as an ipywidgets HTML,
+    shown after a line asking to run the cell (``placeholder``). Its output keeps the
+    checklist as ``text/html`` too, which is what shows where widgets are not drawn at all
+    (an untrusted notebook, nbviewer), instead of ``HTML(value='<style>…')``."""
 
     placeholder = "Not yet: run this cell to see which step needs work."
 
-    def fallback(self) -> str:
-        """The stand-in: the checklist's HTML, then ``placeholder`` as a line."""
-        return (f"{self.value}<div class='plaisante-fallback-line'>"
-                f"{html.escape(self.placeholder)}</div>")
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        bundle = super()._repr_mimebundle_(**kwargs)
+        bundle["text/html"] = self.value
+        return bundle
