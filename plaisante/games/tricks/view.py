@@ -45,8 +45,9 @@ class TrickView(Table):
     (the last trick's line), ``tricks-yours`` (your cards, ``plaisante-card``, each
     ``tricks-legal`` or ``tricks-dimmed``), ``plaisante-message`` (just above your cards, where
     a refused card's reason shows), ``tricks-new-deal``, ``tricks-over`` (the end of a deal's
-    panel, in the place of the seats and your hand: ``tricks-final`` its title naming who took most tricks, a row
-    per seat in ``tricks-scores`` with its tricks and card points, one ``li`` per trick).
+    panel, in the place of the seats and your hand: ``tricks-final`` its title naming who took
+    most tricks, a row per seat in ``tricks-scores`` with its tricks and card points, one
+    ``li`` per trick).
     """
 
     placeholder = "Tricks: run this cell to play a deal."
@@ -201,9 +202,9 @@ class TrickView(Table):
             f"{seat_name(p)}</th><td class='num'>{html.escape(str(won[p]))}</td>"
             f"<td class='num'>{html.escape(str(points[p]))}</td></tr>" for p in range(PLAYERS))
         tricks = "".join(
-            f"<li title='{html.escape(pairs_text(plays))}'><b>{seat_name(winner)}</b> with {html.escape(label(dict(plays)[winner]))}"
-            f" <span class='tricks-list-plays'>({html.escape(pairs_text(plays))})</span></li>"
-            for plays, winner in table.tricks)
+            f"<li title='{html.escape(pairs_text(plays))}'><b>{seat_name(winner)}</b> with "
+            f"{html.escape(label(dict(plays)[winner]))} <span class='tricks-list-plays'>"
+            f"({html.escape(pairs_text(plays))})</span></li>" for plays, winner in table.tricks)
         self.over_panel.value = (
             f"<h3 class='tricks-final'>Deal over: {html.escape(title)}</h3>"
             "<div class='tricks-over-body'><table class='tricks-scores'><thead><tr><th></th>"
