@@ -336,7 +336,17 @@ def expect_live(page: Any) -> None:
 
     cell = page.locator(f"{ACTIVE_PANEL} .jp-Notebook .jp-Cell").last
     expect(cell.locator(".plaisante-live")).to_be_visible()
-    expect(cell.locator(".plaisante-fallback-line")).to_be_hidden()
+    expect_stand_in_hidden(cell.locator(".plaisante-fallback-line"))
+
+
+def expect_stand_in_hidden(stand_ins: Any) -> None:
+    """Assert that every stand-in line of ``stand_ins`` (at least one) takes no room on the
+    page: its output is ``display: none``, not merely not shown yet (it shows a second late)."""
+    from playwright.sync_api import expect
+
+    expect(stand_ins).not_to_have_count(0)
+    rooms = stand_ins.evaluate_all("els => els.map(el => el.getClientRects().length)")
+    assert rooms == [0] * len(rooms), rooms
 
 
 def kernel_idle(page: Any, timeout: float = 60_000) -> None:
