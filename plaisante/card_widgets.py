@@ -4,6 +4,7 @@ the status line; the gate's checklist as a widget. Styles: ``plaisante.style``."
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import ipywidgets as widgets
@@ -58,29 +59,83 @@ def chip(css: str, html: str) -> str:
     return f"<span class='plaisante-chip {css}'>{html}</span>"
 
 
-class Table(widgets.VBox):
-    """A game's table: a VBox whose plain-text stand-in is one line asking to run the cell.
+#: How a saved notebook's game looks once its widget is gone. JupyterLab with ipywidgets 8
+#: draws a widget output through @jupyter-widgets/jupyterlab-manager's ``WidgetRenderer``:
+#: it writes "Loading widget...", asks the kernel's widget manager for the output's model and,
+#: once the manager has restored whatever the (new) kernel holds and the model is not among
+#: it, replaces the text with "Error displaying widget: model not found" (class
+#: ``jupyter-widgets``, no element inside). A trusted notebook never falls back to the
+#: output's ``text/plain``, so the game's stand-in is an output of its own, just before the
+#: widget: this stylesheet hides the stand-in while the widget next to it is drawn (its
+#: root has ``plaisante-live``) and hides the widget's output while it is not (loading, or
+#: its model gone). The stand-in shows after a second, so running the cell does not flash
+#: it. Elsewhere (an untrusted notebook, nbviewer, GitHub) the stand-in is shown as it is
+#: and the widget's output is an empty line.
+FALLBACK_CSS = """<style>
+.jp-OutputArea-child:has(.plaisante-fallback):has(+ .jp-OutputArea-child .plaisante-live),
+.jp-OutputArea-child:has(.plaisante-fallback) + .jp-OutputArea-child:not(:has(.plaisante-live))
+{ display: none; }
+.plaisante-fallback { animation: plaisante-fallback-late 0s linear 1s both; }
+.plaisante-fallback-line { font-size: 15px; padding: 6px 12px; border-left: 4px solid #2f7d4f;
+  background: #eef6f0; color: #1b1b1b; border-radius: 4px; }
+@keyframes plaisante-fallback-late { from { visibility: hidden; } to { visibility: visible; } }
+</style>"""
 
-    A saved notebook keeps that text beside the widget; it is what shows where the widget
-    cannot be drawn (a reopened or untrusted notebook, a kernel gone, a notebook viewer), in
-    place of ipywidgets' ``VBox(children=(HTML(value='<style>…`` repr.
-    """
+
+def fallback_html(inner: str) -> str:
+    """Return the stand-in output's HTML: ``FALLBACK_CSS`` and ``inner`` (trusted HTML, every
+    text from a student already escaped) in a ``plaisante-fallback`` block."""
+    return f"{FALLBACK_CSS}<div class='plaisante-fallback'>{inner}</div>"
+
+
+class ShownWithFallback:
+    """Mixin (before the ipywidgets class) of a widget that IPython shows as two outputs: a
+    stand-in (``fallback()``, HTML) then the widget, whose ``text/plain`` is empty so that
+    only the stand-in shows where the widget cannot be drawn (see ``FALLBACK_CSS``). The
+    widget's root gets the class ``plaisante-live``; ``placeholder`` is the stand-in's line."""
 
     placeholder = "Run this cell to play."
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.add_class("plaisante-live")  # type: ignore[attr-defined]
+
+    def fallback(self) -> str:
+        """Return the stand-in's inner HTML: ``placeholder`` as one line."""
+        return f"<div class='plaisante-fallback-line'>▶ {html.escape(self.placeholder)}</div>"
+
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        bundle = super()._repr_mimebundle_(**kwargs)
-        bundle["text/plain"] = self.placeholder
+        bundle = super()._repr_mimebundle_(**kwargs)  # type: ignore[misc]
+        bundle["text/plain"] = ""
         return bundle
 
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
 
-class Checklist(widgets.HTML):
-    """The gate's checklist (``plaisante.assignment.checklist_html``) as an ipywidgets HTML that
-    a saved notebook keeps as plain HTML too, so a reopened notebook shows the checklist, not
-    ``HTML(value='<style>…')``."""
+        display({"text/html": fallback_html(self.fallback())}, raw=True)
+        display(self._repr_mimebundle_(), raw=True)
+
+
+class Table(ShownWithFallback, widgets.VBox):
+    """A game's table: a VBox shown after a one-line stand-in asking to run the cell
+    (``placeholder``, each game its own).
+
+    The stand-in is what shows where the widget cannot be drawn: a saved notebook reopened
+    (its kernel new), an untrusted notebook, a notebook viewer. It takes the place of
+    ipywidgets' "Error displaying widget: model not found" and of the ``VBox(children=…``
+    repr.
+    """
+
+
+class Checklist(ShownWithFallback, widgets.HTML):
+    """The gate's checklist (``plaisante.assignment.checklist_html``) as an ipywidgets HTML,
+    shown after a line asking to run the cell (``placeholder``). Its output keeps the
+    checklist as ``text/html`` too, which is what shows where widgets are not drawn at all
+    (an untrusted notebook, nbviewer), instead of ``HTML(value='<style>…')``."""
+
+    placeholder = "Not yet: run this cell to see which step needs work."
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         bundle = super()._repr_mimebundle_(**kwargs)
         bundle["text/html"] = self.value
-        bundle["text/plain"] = "Not yet: run this cell to see which step needs work."
         return bundle

@@ -293,6 +293,66 @@ def last_output(page: Any) -> Any:
         ".jp-OutputArea-output")
 
 
+def save_and_reopen(page: Any, lab: Server, relpath: str) -> dict[str, Any]:
+    """Save the open notebook ``relpath`` (File ▸ Save Notebook), shut its kernel down and open
+    it again: a new kernel starts and the cells show their saved outputs, every widget's model
+    gone with the old kernel (a student's notebook reopened the next day). Return the saved
+    last cell (nbformat JSON, as the server holds it)."""
+    from playwright.sync_api import expect
+
+    page.get_by_role("menuitem", name="File", exact=True).click()
+    page.locator("#jp-mainmenu-file li[data-command='docmanager:save']").click()
+    expect(page.locator(".lm-TabBar-tab.jp-mod-current.jp-mod-dirty")).to_have_count(0)
+    answer = page.request.get(lab.url(f"/api/contents/{relpath}?content=1"))
+    assert answer.ok, answer.status
+    saved = answer.json()["content"]["cells"][-1]
+    sessions = page.request.get(lab.url("/api/sessions"))
+    assert sessions.ok, sessions.status
+    ours = [s for s in sessions.json() if s["path"] == relpath]
+    assert ours, f"no kernel session for {relpath}: {sessions.json()}"
+    for session in ours:
+        assert page.request.delete(lab.url(f"/api/sessions/{session['id']}")).ok
+    open_notebook(page, lab, relpath)
+    return saved
+
+
+def expect_stand_in(page: Any, line: str) -> None:
+    """Assert what the reopened notebook's last cell shows of its game: the stand-in ``line``
+    ("… run this cell to play"), while ipywidgets' "Error displaying widget: model not found"
+    is there but hidden (so the widget's model really is gone)."""
+    from playwright.sync_api import expect
+
+    cell = page.locator(f"{ACTIVE_PANEL} .jp-Notebook .jp-Cell").last
+    dead = cell.locator(".jp-OutputArea-output.jupyter-widgets",
+                        has_text="Error displaying widget: model not found")
+    expect(dead).to_have_count(1)
+    expect(dead).to_be_hidden()
+    stand_in = cell.locator(".plaisante-fallback-line")
+    stand_in.scroll_into_view_if_needed()
+    expect(stand_in).to_be_visible()
+    expect(stand_in).to_contain_text(line)
+    assert "Error displaying widget" not in cell.locator(".jp-OutputArea").inner_text()
+
+
+def expect_live(page: Any) -> None:
+    """Assert that the last cell's game is drawn and its stand-in hidden beside it."""
+    from playwright.sync_api import expect
+
+    cell = page.locator(f"{ACTIVE_PANEL} .jp-Notebook .jp-Cell").last
+    expect(cell.locator(".plaisante-live")).to_be_visible()
+    expect_stand_in_hidden(cell.locator(".plaisante-fallback-line"))
+
+
+def expect_stand_in_hidden(stand_ins: Any) -> None:
+    """Assert that every stand-in line of ``stand_ins`` (at least one) takes no room on the
+    page: its output is ``display: none``, not merely not shown yet (it shows a second late)."""
+    from playwright.sync_api import expect
+
+    expect(stand_ins).not_to_have_count(0)
+    rooms = stand_ins.evaluate_all("els => els.map(el => el.getClientRects().length)")
+    assert rooms == [0] * len(rooms), rooms
+
+
 def kernel_idle(page: Any, timeout: float = 60_000) -> None:
     """Wait until the active notebook's kernel has finished every queued cell."""
     from playwright.sync_api import expect

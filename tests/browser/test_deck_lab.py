@@ -1,8 +1,11 @@
 """Deck and deal's dealer's table in a real JupyterLab, driven by clicks and keys in headless
 Chromium: the reference deals, marks, discards and draws; a sample with one failing step shows
-the checklist naming that step."""
+the checklist naming that step. Each saved and reopened with a new kernel shows, in place of
+ipywidgets' error, a line asking to run the last cell."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import harness
 import pytest
@@ -14,8 +17,11 @@ REFERENCE = "solutions/deck/deck.ipynb"
 FAILING = "assignments/samples/deck/discard_ascending_positions.ipynb"
 
 
-def test_deal_mark_discard_and_draw_in_jupyterlab(page: Page, lab: harness.Server) -> None:
-    harness.open_notebook(page, lab, REFERENCE)
+def test_deal_mark_discard_and_draw_in_jupyterlab(page: Page, lab: harness.Server,
+                                                   course: Path) -> None:
+    notebook = "students/deck_reopened.ipynb"
+    harness.student_copy(course / REFERENCE, course / notebook)
+    harness.open_notebook(page, lab, notebook)
     harness.run_all(page)
     table = harness.last_output(page).locator(".deck-table")
     yours = table.locator(".deck-yours .plaisante-card")
@@ -42,11 +48,16 @@ def test_deal_mark_discard_and_draw_in_jupyterlab(page: Page, lab: harness.Serve
     table.locator(".deck-deal").click()
     expect(table.locator(".deck-count b")).to_have_text("4")
     expect(table.locator(".deck-player")).to_have_count(7)
+    harness.expect_live(page)
+    harness.save_and_reopen(page, lab, notebook)
+    harness.expect_stand_in(page, "Deck and deal: run this cell to deal.")
 
 
-def test_a_failing_discard_shows_the_checklist_naming_step_4(page: Page,
-                                                             lab: harness.Server) -> None:
-    harness.open_notebook(page, lab, FAILING)
+def test_a_failing_discard_shows_the_checklist_naming_step_4(page: Page, lab: harness.Server,
+                                                             course: Path) -> None:
+    notebook = "students/deck_failing_reopened.ipynb"
+    harness.student_copy(course / FAILING, course / notebook)
+    harness.open_notebook(page, lab, notebook)
     harness.run_all(page)
     checklist = harness.last_output(page).locator(".plaisante-checklist")
     expect(checklist).to_be_visible(timeout=60_000)
@@ -54,3 +65,6 @@ def test_a_failing_discard_shows_the_checklist_naming_step_4(page: Page,
         "Not yet: step 4 (draw and discard) needs work before the game can start")
     expect(checklist.locator(".plaisante-step-first")).to_contain_text("[3, 0]")
     expect(page.locator(".deck-table")).to_have_count(0)
+    harness.expect_live(page)
+    harness.save_and_reopen(page, lab, notebook)
+    harness.expect_stand_in(page, "Not yet: run this cell to see which step needs work.")

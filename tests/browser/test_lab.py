@@ -1,8 +1,10 @@
-"""The round and the gate in a real JupyterLab, driven by clicks in headless Chromium."""
+"""The round and the gate in a real JupyterLab, driven by clicks in headless Chromium; the
+round's notebook saved and reopened with a new kernel reads a line asking to run the cell."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import harness
 import pytest
@@ -16,8 +18,11 @@ STRAIGHT_NOTEBOOKS = ["students/has_straight_duplicates.ipynb"] + [
     f"students/samples/{path.name}" for path in harness.straight_samples(harness.KIT)]
 
 
-def test_a_whole_round_by_clicking_in_jupyterlab(page: Page, lab: harness.Server, ref) -> None:
-    harness.open_notebook(page, lab, "students/reference.ipynb")
+def test_a_whole_round_by_clicking_in_jupyterlab(page: Page, lab: harness.Server, ref,
+                                                 course: Path) -> None:
+    notebook = "students/plaisante_reopened.ipynb"
+    harness.student_copy(course / "students" / "reference.ipynb", course / notebook)
+    harness.open_notebook(page, lab, notebook)
     harness.run_all(page)
     table = harness.Table(harness.last_output(page))
     expect(table.held).to_have_count(8, timeout=30_000)
@@ -25,6 +30,9 @@ def test_a_whole_round_by_clicking_in_jupyterlab(page: Page, lab: harness.Server
     assert harness.prompts(page)[-1] == f"[{len(harness.prompts(page))}]:"
     scores = harness.play_whole_round(page, table, ref)
     assert len(scores) == 4 and all(score > 0 for score in scores)
+    harness.expect_live(page)
+    harness.save_and_reopen(page, lab, notebook)
+    harness.expect_stand_in(page, "Plaisante: run this cell to play a round.")
 
 
 def run_all_to_the_checklist(page: Page, lab: harness.Server, notebook: str):

@@ -1,6 +1,9 @@
 """The trick-taking table in a real JupyterLab, driven by clicks and keys in headless Chromium:
 the reference plays a whole deal of 8 tricks against the kit's bots, a dimmed card is refused
-with its reason, and the table fits a window 800 px wide."""
+with its reason, the end of the deal shows in a result panel in the hand's place (inside a
+1280×720 window and one 800 px wide; screenshots in build/screenshots/), the table fits a window
+800 px wide, and the notebook saved and reopened with a new kernel reads a line asking to run
+the last cell."""
 
 from __future__ import annotations
 
@@ -14,6 +17,8 @@ from playwright.sync_api import Page, expect
 pytestmark = pytest.mark.browser
 
 PLAY = "trick_winner=trick_winner, Trick=Trick)"
+SEATS = ["You", "West", "North", "East"]
+SHOTS = harness.KIT / "build" / "screenshots"
 
 
 def seeded(course: Path, seed: int) -> str:
@@ -31,7 +36,8 @@ def seeded(course: Path, seed: int) -> str:
 
 def test_a_whole_deal_of_8_tricks_with_a_refused_card(page: Page, lab: harness.Server,
                                                       course: Path) -> None:
-    harness.open_notebook(page, lab, seeded(course, 3))
+    notebook = seeded(course, 3)
+    harness.open_notebook(page, lab, notebook)
     harness.run_all(page)
     table = harness.last_output(page).locator(".tricks-table")
     yours = table.locator(".tricks-yours .plaisante-card")
@@ -61,12 +67,40 @@ def test_a_whole_deal_of_8_tricks_with_a_refused_card(page: Page, lab: harness.S
         if refused:
             expect(message).to_have_text("")
     assert refused, "no trick of this deal had a card to refuse: pick another seed"
-    expect(table.locator(".tricks-last")).to_contain_text("Deal over")
     won = [int(text) for text in table.locator(".tricks-won b").all_inner_texts()]
     assert len(won) == 4 and sum(won) == 8
     expect(table.locator(".tricks-new-deal")).to_be_focused()  # the keyboard goes on
-    page.keyboard.press("Enter")
+    # the end of the deal: a panel in the hand's place, its rows the seats' counts
+    over = table.locator(".tricks-over")
+    expect(over).to_be_visible()
+    expect(table.locator(".plaisante-area-held")).to_be_hidden()
+    expect(table.locator(".tricks-seats")).to_be_hidden()
+    leaders = [seat for seat, n in zip(SEATS, won) if n == max(won)]
+    expect(over.locator(".tricks-final")).to_contain_text(
+        f"Deal over: {' and '.join(leaders)} took most tricks")
+    rows = over.locator(".tricks-scores tbody tr")
+    assert [rows.nth(i).locator("th, td").all_inner_texts()[:2] for i in range(4)] == [
+        [seat, str(n)] for seat, n in zip(SEATS, won)]
+    expect(over.locator(".tricks-list li")).to_have_count(8)
+    expect(over.locator(".tricks-scores tr.tricks-best th")).to_have_text(leaders)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for width in (1280, 800):
+        page.set_viewport_size({"width": width, "height": 720})
+        table.evaluate("el => el.scrollIntoView({block: 'start'})")
+        fold = page.locator("#jp-main-statusbar").bounding_box()
+        for element in (over, table.locator(".tricks-new-deal")):
+            box = element.bounding_box()
+            assert box is not None and fold is not None and box["y"] >= 0, box
+            assert box["y"] + box["height"] <= fold["y"], (width, box, fold)
+        page.screenshot(path=str(SHOTS / f"tricks-deal-over-{width}.png"))
+    page.set_viewport_size(harness.VIEWPORT)
+    expect(table.locator(".tricks-new-deal")).to_be_focused()
+    page.keyboard.press("Enter")  # Enter on New deal deals again
     expect(yours).to_have_count(8)
+    expect(over).to_be_hidden()
+    harness.expect_live(page)
+    harness.save_and_reopen(page, lab, notebook)
+    harness.expect_stand_in(page, "Tricks: run this cell to play a deal.")
 
 
 def test_the_table_fits_a_window_800_px_wide(page: Page, lab: harness.Server,

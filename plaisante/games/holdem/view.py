@@ -16,11 +16,59 @@ from typing import Any
 import ipywidgets as widgets
 
 from ...card_widgets import Table, card_button, chip
+from ...cards import labels
 from ...style import game_style
 from ..shell import act
 from .model import BOT, YOU, Match
+from .rules import rank_key
 
 ACTION_LABELS = {"fold": "Fold", "check": "Check", "call": "Call", "bet": "Bet", "raise": "Raise"}
+
+
+def _numbers(category: str, five: list[Any]) -> tuple[int, int] | None:
+    """(strength, sum of values) by the house rule, or None when ``best_five`` gave a
+    category or a card the rules do not know."""
+    try:
+        return rank_key(category, five)
+    except (ValueError, AttributeError):
+        return None
+
+
+def showdown_html(shown: list[tuple[str, list[Any]]], result: Any, pot: int) -> str:
+    """Return the result panel of a showdown: who won the pot (``result``: 1 you, -1 the bot,
+    0 a split, as the student's ``compare`` said), a row per player of ``shown`` (category,
+    its strength 0–8, the best five, their sum with the ace 1) and why by the house rule."""
+    head = {1: f"You win the pot of <b>{pot}</b>", -1: f"The bot wins the pot of <b>{pot}</b>",
+            0: f"A tie: the pot of <b>{pot}</b> is split"}.get(result, "The pot is paid")
+    numbers = [_numbers(category, five) for category, five in shown]
+    rows = []
+    for player, (category, five) in ((YOU, shown[YOU]), (BOT, shown[BOT])):
+        key = numbers[player]
+        won = (result == 1 and player == YOU) or (result == -1 and player == BOT)
+        rows.append(
+            f"<tr class='{'holdem-won' if won else ''}'><th scope='row'>"
+            f"{'You' if player == YOU else 'The bot'}</th>"
+            f"<td>{html.escape(category)}</td><td class='num'>{key[0] if key else '?'}</td>"
+            f"<td class='holdem-five'>{html.escape(labels(five))}</td>"
+            f"<td class='num'>{key[1] if key else '?'}</td></tr>")
+    you, bot = numbers
+    if you is None or bot is None:
+        why = "best_five gave a category or card the house rules do not know"
+    elif you[0] != bot[0]:
+        (high, hi), (low, lo) = sorted(((YOU, you[0]), (BOT, bot[0])), key=lambda p: -p[1])
+        why = (f"{html.escape(shown[high][0])} ({hi}) beats {html.escape(shown[low][0])} "
+               f"({lo}): the stronger category wins")
+    elif you[1] != bot[1]:
+        aces = any(getattr(card, "rank", None) == "A" for _, five in shown for card in five)
+        why = (f"both {html.escape(shown[YOU][0])}: the higher sum wins, {max(you[1], bot[1])} "
+               f"beats {min(you[1], bot[1])}" + (" (an ace counts 1)" if aces else ""))
+    else:
+        why = f"both {html.escape(shown[YOU][0])} with a sum of {you[1]}: a split"
+    return (f"<div class='holdem-winner'>{head}</div>"
+            "<table class='holdem-tiebreak'><thead><tr><th></th><th>category</th>"
+            "<th class='num'>strength</th><th>best five</th><th class='num'>sum</th></tr>"
+            f"</thead><tbody>{''.join(rows)}</tbody></table>"
+            f"<div class='holdem-why'>Why: {why}.</div>")
 
 
 class HoldemView(Table):
@@ -33,7 +81,10 @@ class HoldemView(Table):
     its number in ``<b>``), ``holdem-bot`` / ``holdem-board`` / ``holdem-you`` (rows of
     ``plaisante-card``; a face-down card is ``holdem-back``), ``holdem-fold``,
     ``holdem-check``, ``holdem-call``, ``holdem-bet``, ``holdem-raise``, ``holdem-amount``,
-    ``holdem-next``, ``holdem-log`` (``log_view``), ``plaisante-message``.
+    ``holdem-next``, ``holdem-log`` (``log_view``), ``plaisante-message``, ``holdem-result``
+    (the hand's outcome, between your cards and the buttons once a hand is over:
+    ``holdem-winner`` its first line; at a showdown ``holdem-tiebreak``, a row per player with
+    its category, strength, best five and sum, and ``holdem-why``, the house rule deciding).
     """
 
     placeholder = "Heads-up Hold'em: run this cell to play."
@@ -67,6 +118,7 @@ class HoldemView(Table):
         actions = widgets.HBox([*self.buttons.values(), self.amount, self.next_button])
         actions.add_class("plaisante-actions").add_class("holdem-actions")
         self.log_view = widgets.HTML().add_class("holdem-log")
+        self.result_panel = widgets.HTML().add_class("holdem-result")
         self.message = widgets.HTML().add_class("plaisante-message")
         areas = {}
         for title, row, css in ((self.bot_title, self.bot_row, "holdem-area-bot"),
@@ -76,7 +128,8 @@ class HoldemView(Table):
         players = widgets.HBox([areas["holdem-area-you"], areas["holdem-area-bot"]])
         players.add_class("holdem-players")
         self.children = [widgets.HTML(game_style("holdem")), self.status,
-                         areas["holdem-area-board"], players, actions, self.message,
+                         areas["holdem-area-board"], players, self.result_panel, actions,
+                         self.message,
                          self.log_view]
         self.next_hand()
 
@@ -146,9 +199,32 @@ class HoldemView(Table):
             self.amount.disabled = True
             self.amount.layout.visibility = "hidden"
         self.next_button.disabled = match.phase == "betting" or match.phase == "match over"
+        self._render_result()
         lines = "".join(f"<li>{html.escape(line)}</li>" for line in match.log)
         self.log_view.value = (f"<div class='holdem-log-title'><b>This hand</b></div>"
                                f"<ol>{lines}</ol>")
+
+    def _render_result(self) -> None:
+        match = self.match
+        state = match.state
+        if match.phase == "betting" or "put_in" not in state:
+            self.result_panel.value = ""
+            self.result_panel.layout.display = "none"
+            return
+        pot = sum(state["put_in"])
+        if state.get("folded") is not None or not match.showdown:
+            winner = 1 - state["folded"]
+            body = (f"<div class='holdem-winner'>{'You win' if winner == YOU else 'The bot wins'}"
+                    f" the pot of <b>{pot}</b>: {'the bot' if winner == YOU else 'you'} "
+                    "folded.</div>")
+        else:
+            body = showdown_html(match.showdown, state.get("showdown"), pot)
+        if match.phase == "match over":
+            body += f"<div class='holdem-match-over'>{html.escape(match.log[-1])}</div>"
+        else:
+            body += "<div class='holdem-next-hint'>Press <b>Next hand</b> to deal again.</div>"
+        self.result_panel.value = body
+        self.result_panel.layout.display = None
 
     @staticmethod
     def _card(card: Any) -> widgets.Button:

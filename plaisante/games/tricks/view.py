@@ -44,7 +44,10 @@ class TrickView(Table):
     ``tricks-played`` holding its card, ``tricks-won`` its count in ``<b>``), ``tricks-last``
     (the last trick's line), ``tricks-yours`` (your cards, ``plaisante-card``, each
     ``tricks-legal`` or ``tricks-dimmed``), ``plaisante-message`` (just above your cards, where
-    a refused card's reason shows), ``tricks-new-deal``.
+    a refused card's reason shows), ``tricks-new-deal``, ``tricks-over`` (the end of a deal's
+    panel, in the place of the seats and your hand: ``tricks-final`` its title naming who took
+    most tricks, a row per seat in ``tricks-scores`` with its tricks and card points, one
+    ``li`` per trick).
     """
 
     placeholder = "Tricks: run this cell to play a deal."
@@ -61,19 +64,22 @@ class TrickView(Table):
         self.last_line = widgets.HTML().add_class("tricks-last")
         trick_area = widgets.VBox([self.trick_title, seat_row, self.last_line])
         trick_area.add_class("plaisante-area").add_class("plaisante-area-play")
+        self.trick_area = trick_area
         self.yours_title = widgets.HTML().add_class("plaisante-area-title")
         self.your_row = widgets.HBox().add_class("plaisante-row").add_class("plaisante-held")
         self.your_row.add_class("tricks-yours")
         self.message = widgets.HTML().add_class("plaisante-message")
         yours = widgets.VBox([self.yours_title, self.message, self.your_row])
         yours.add_class("plaisante-area").add_class("plaisante-area-held")
+        self.yours_area = yours
+        self.over_panel = widgets.HTML().add_class("tricks-over")
         self.new_deal_button = widgets.Button(description="New deal", icon="refresh",
                                               tooltip="Deal 8 new cards to each player")
         self.new_deal_button.add_class("tricks-new-deal").add_class("plaisante-new-round")
         self.new_deal_button.on_click(lambda _: self.new_deal())
         actions = widgets.HBox([self.new_deal_button]).add_class("plaisante-actions")
-        self.children = [widgets.HTML(game_style("tricks")), self.status, trick_area, yours,
-                         actions]
+        self.children = [widgets.HTML(game_style("tricks")), self.status, self.over_panel,
+                         trick_area, yours, actions]
         self.render()
 
     # ----------------------------------------------------------------------- handlers
@@ -126,6 +132,7 @@ class TrickView(Table):
         self.trick_title.value = focusable_text(title)
         self._render_seats()
         self._render_last()
+        self._render_over()
         try:
             self._render_hand()
         except StudentCodeError as error:  # your hand cannot be shown: say why, offer no card
@@ -169,22 +176,43 @@ class TrickView(Table):
             return
         plays, winner = last
         card = dict(plays)[winner]
-        summary = ""
-        if self.table.over:
-            won = self.table.won
-            best = max(won)
-            leaders = [seat_name(p) for p in range(PLAYERS) if won[p] == best]
-            summary = (" · <b>Deal over</b>: " + ", ".join(
-                f"{seat_name(p)} {html.escape(str(won[p]))}" for p in range(PLAYERS))
-                + f" · most tricks: {' and '.join(leaders)} · card points (going further): "
-                + ", ".join(f"{seat_name(p)} {html.escape(str(points))}"
-                            for p, points in enumerate(self.table.points()))
-                + " · press New deal to play again")
         self.last_line.value = focusable_text(
             f"Last trick ({html.escape(pairs_text(plays))}): <b class='tricks-winner'>"
             f"{seat_name(winner)} won it</b> with {html.escape(label(card))}"
             + ("" if self.table.over else
-               f" and lead{'' if winner == 0 else 's'} the next") + summary)
+               f" and lead{'' if winner == 0 else 's'} the next"))
+
+    def _render_over(self) -> None:
+        # Once the deal is over, the panel takes the place of the (empty) seats and hand, its
+        # list the eight tricks, so New deal comes right below it.
+        table = self.table
+        for area in (self.trick_area, self.yours_area):
+            area.layout.display = "none" if table.over else None
+        if not table.over:
+            self.over_panel.value = ""
+            self.over_panel.layout.display = "none"
+            return
+        won, points = table.won, table.points()
+        best = max(won)
+        leaders = [seat_name(p) for p in range(PLAYERS) if won[p] == best]
+        title = (f"{' and '.join(leaders)} took most tricks ({best})" if len(leaders) > 1 else
+                 f"{leaders[0]} took most tricks: {best} of {CARDS_EACH}")
+        rows = "".join(
+            f"<tr class='{'tricks-best' if won[p] == best else ''}'><th scope='row'>"
+            f"{seat_name(p)}</th><td class='num'>{html.escape(str(won[p]))}</td>"
+            f"<td class='num'>{html.escape(str(points[p]))}</td></tr>" for p in range(PLAYERS))
+        tricks = "".join(
+            f"<li title='{html.escape(pairs_text(plays))}'><b>{seat_name(winner)}</b> with "
+            f"{html.escape(label(dict(plays)[winner]))} <span class='tricks-list-plays'>"
+            f"({html.escape(pairs_text(plays))})</span></li>" for plays, winner in table.tricks)
+        self.over_panel.value = (
+            f"<h3 class='tricks-final'>Deal over: {html.escape(title)}</h3>"
+            "<div class='tricks-over-body'><table class='tricks-scores'><thead><tr><th></th>"
+            "<th class='num'>tricks</th><th class='num'>card points</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table><ol class='tricks-list'>{tricks}</ol></div>"
+            "<div class='tricks-over-hint'>Card points (going further): A 11, 10 10, K 4, Q 3, "
+            "J 2. Press <b>New deal</b> to play again.</div>")
+        self.over_panel.layout.display = None
 
     def _render_hand(self) -> None:
         table = self.table

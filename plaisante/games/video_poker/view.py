@@ -7,7 +7,12 @@ Stable CSS classes for tests and styling: ``vp-machine`` (the whole view), ``vp-
 (``vp-lit`` on the current bet's column, ``vp-hit`` on the row just won), ``vp-credits``,
 ``vp-bet``, ``vp-games`` (each number in ``<b>``), ``vp-slot`` (a card with its HOLD toggle
 ``vp-hold``), ``vp-back`` (a card not dealt yet), ``vp-result``, ``vp-bet-button``,
-``vp-bet-max``, ``vp-deal``, ``vp-draw``, ``plaisante-message``.
+``vp-bet-max``, ``vp-deal``, ``vp-draw``, ``vp-how`` (the line under the buttons that says
+what each does, Bet max dealing too), ``plaisante-message``.
+
+Order, top to bottom: the counters, the five cards, the hand's result, the buttons and what
+they do, the message line, then the pay table: the cards and Deal / Draw stay above the fold
+of a 1280×720 window and of one 800 px wide.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...card_widgets import chip, restyle
+from ...card_widgets import Table, chip, restyle
 from ...cards import label, spoken_name
 from ...style import game_style
 from ..shell import act
@@ -41,9 +46,12 @@ def pay_table_html(bet: int, won: str | None) -> str:
             f"hand</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
 
 
-class MachineView(widgets.VBox):
-    """The machine: pay table, credits, bet and games, five cards each with a HOLD toggle
-    (clicking the card toggles it too), the hand's name and win, Bet, Bet max, Deal, Draw."""
+class MachineView(Table):
+    """The machine: credits, bet and games, five cards each with a HOLD toggle (clicking the
+    card toggles it too), the hand's name and win, Bet, Bet max (which deals too), Deal,
+    Draw, a line saying what each does, the pay table."""
+
+    placeholder = "Video poker: run this cell to play."
 
     def __init__(self, play: MachinePlay) -> None:
         super().__init__()
@@ -69,8 +77,8 @@ class MachineView(widgets.VBox):
         self.bet_button = widgets.Button(description=f"Bet +{MIN_BET}",
                                          tooltip=f"add {MIN_BET} to the bet (up to {MAX_BET})")
         self.bet_button.add_class("vp-bet-button")
-        self.bet_max_button = widgets.Button(description=f"Bet max ({MAX_BET})",
-                                             tooltip=f"bet {MAX_BET} and deal")
+        self.bet_max_button = widgets.Button(description=f"Bet max ({MAX_BET}) + deal",
+                                             tooltip=f"bet {MAX_BET} and deal at once")
         self.bet_max_button.add_class("vp-bet-max")
         self.deal_button = widgets.Button(description="Deal", button_style="success",
                                           tooltip="take the bet and deal five cards")
@@ -85,9 +93,13 @@ class MachineView(widgets.VBox):
         actions = widgets.HBox([self.bet_button, self.bet_max_button, self.deal_button,
                                 self.draw_button]).add_class("plaisante-actions")
         actions.add_class("vp-actions")
+        how = widgets.HTML(
+            f"<b>Bet +{MIN_BET}</b> adds {MIN_BET} (up to {MAX_BET}), then <b>Deal</b> · "
+            f"<b>Bet max</b> bets {MAX_BET} and also deals · <b>Draw</b> replaces the cards "
+            "you do not hold").add_class("vp-how")
         self.message = widgets.HTML().add_class("plaisante-message")
-        self.children = [widgets.HTML(game_style("video_poker")), self.pay_table, self.status,
-                         self.cards_row, self.result, actions, self.message]
+        self.children = [widgets.HTML(game_style("video_poker")), self.status, self.cards_row,
+                         self.result, actions, how, self.message, self.pay_table]
         self._rendering = False
         notice = play.state.notice
         self.message.value = f"⚠ {html.escape(notice)}" if notice else ""
@@ -147,7 +159,8 @@ class MachineView(widgets.VBox):
                 result = (f"<span class='plaisante-hand-name'>{html.escape(state.name)}</span>"
                           f" &nbsp;·&nbsp; win <b>{state.win}</b>")
             else:
-                result = "Press <b>Bet</b> (or <b>Bet max</b>), then <b>Deal</b>"
+                result = (f"Press <b>Bet +{MIN_BET}</b>, then <b>Deal</b>; or <b>Bet max</b>, "
+                          "which deals at once")
             self.result.value = result
             self.bet_button.disabled = state.why_not("place_bet") is not None
             self.bet_max_button.disabled = state.why_not("bet_max") is not None

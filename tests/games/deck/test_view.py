@@ -6,6 +6,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 import pytest
 from assignment_support import unit
+from display_support import assert_saved_shows
 
 from plaisante.cards import label, spoken_name
 from plaisante.games import load
@@ -127,9 +128,8 @@ def test_a_card_keeps_its_button_so_keyboard_focus_stays(parts) -> None:
     assert view.table.marked == [2]
 
 
-def test_a_saved_table_reads_run_this_cell_in_plain_text(parts) -> None:
-    bundle = play(**parts, seed=1)._repr_mimebundle_()
-    assert bundle["text/plain"] == "Deck and deal: run this cell to deal."
+def test_a_saved_notebook_shows_a_line_to_run_the_cell(parts) -> None:
+    assert_saved_shows(play(**parts, seed=1), 'Deck and deal: run this cell to deal.')
 
 
 PAYLOAD = "<img src=x onerror=alert(1)>"

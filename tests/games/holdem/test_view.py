@@ -8,12 +8,14 @@ import random
 import ipywidgets as widgets
 import pytest
 from assignment_support import unit
+from display_support import assert_saved_shows
 
-from plaisante.cards import label
+from plaisante.cards import hand, label, labels
 from plaisante.games import load
 from plaisante.games.holdem.model import BOT, YOU, IllegalAction, Match, StudentCodeError
+from plaisante.games.holdem.rules import kit_best_five, strength, value
 from plaisante.games.holdem.setup import play
-from plaisante.games.holdem.view import HoldemView
+from plaisante.games.holdem.view import HoldemView, showdown_html
 
 HOLDEM = unit("holdem")
 load_reference, mistaken, module_with = HOLDEM.load_reference, HOLDEM.mistaken, HOLDEM.module_with
@@ -85,8 +87,48 @@ def test_a_hand_to_showdown_shows_the_bots_cards(parts) -> None:
     assert len(view.board_row.children) == 5
     assert sum(match.stacks) == 2000
     assert "show" in view.log_view.value and not view.next_button.disabled
+    # the result panel, between the cards and the buttons: the winner as compare decided,
+    # then each player's category, its strength, the best five and their sum (ace 1)
+    actions = next(c for c in view.children if view.next_button in getattr(c, "children", ()))
+    assert view.children.index(view.result_panel) == view.children.index(actions) - 1
+    panel = view.result_panel.value
+    assert view.result_panel.layout.display is None
+    pot = sum(match.state["put_in"])
+    head = {1: f"You win the pot of <b>{pot}</b>", -1: f"The bot wins the pot of <b>{pot}</b>",
+            0: f"A tie: the pot of <b>{pot}</b> is split"}[match.state["showdown"]]
+    assert f"<div class='holdem-winner'>{head}</div>" in panel
+    for player, who in ((YOU, "You"), (BOT, "The bot")):
+        seven = match.hole[player] + match.board
+        category, five = kit_best_five(seven)
+        assert match.showdown[player][0] == category
+        row = (f"<th scope='row'>{who}</th><td>{category}</td><td class='num'>"
+               f"{strength(category)}</td><td class='holdem-five'>{labels(five)}</td>"
+               f"<td class='num'>{sum(value(c) for c in five)}</td></tr>")
+        assert row in panel, (row, panel)
+    assert "<div class='holdem-why'>Why: " in panel
     view.next_button.click()
     assert match.hand_number == 2 and match.phase == "betting"
+    assert view.result_panel.layout.display == "none" and view.result_panel.value == ""
+
+
+def test_the_showdown_panel_says_why_by_the_house_rule() -> None:
+    pair_high = hand("K♥ K♦ Q♣ J♠ 9♥")  # Pair, 13+13+12+11+9 = 58
+    pair_low = hand("K♠ K♣ Q♦ J♥ 3♦")  # Pair, 52
+    flush = hand("2♥ 5♥ 7♥ 9♥ J♥")
+    assert "Why: both Pair: the higher sum wins, 58 beats 52." in \
+        showdown_html([("Pair", pair_high), ("Pair", pair_low)], 1, 40)
+    aces = hand("A♠ A♣ Q♦ J♥ 3♦")  # Pair, 1+1+12+11+3 = 28
+    assert "Why: both Pair: the higher sum wins, 58 beats 28 (an ace counts 1)." in \
+        showdown_html([("Pair", pair_high), ("Pair", aces)], 1, 40)
+    assert "Why: Flush (5) beats Pair (1): the stronger category wins." in \
+        showdown_html([("Pair", pair_high), ("Flush", flush)], -1, 40)
+    split = showdown_html([("Pair", pair_high), ("Pair", hand("K♠ K♣ Q♦ J♥ 9♦"))], 0, 41)
+    assert "A tie: the pot of <b>41</b> is split" in split
+    assert "Why: both Pair with a sum of 58: a split." in split
+    assert "<tr class='holdem-won'>" not in split
+    odd = showdown_html([("Royal", pair_high), ("Pair", pair_low)], 1, 40)  # a student's name
+    assert "the house rules do not know" in odd and "<td class='num'>?</td>" in odd
+    assert "&lt;b&gt;" in showdown_html([("<b>", pair_high), ("Pair", pair_low)], 1, 40)
 
 
 def test_a_fold_gives_the_bot_the_pot(parts) -> None:
@@ -98,6 +140,14 @@ def test_a_fold_gives_the_bot_the_pot(parts) -> None:
     assert match.phase == "hand over" and match.state["folded"] in (YOU, BOT)
     assert sum(match.stacks) == 2000 and match.stacks != before
     assert "win" in match.log[-1]
+    winner = "You win" if match.state["folded"] == BOT else "The bot wins"
+    loser = "the bot" if match.state["folded"] == BOT else "you"
+    assert (f"<div class='holdem-winner'>{winner} the pot of <b>{sum(match.state['put_in'])}"
+            f"</b>: {loser} folded.</div>") in view.result_panel.value
+
+
+def test_a_saved_notebook_shows_a_line_to_run_the_cell(parts) -> None:
+    assert_saved_shows(play(**parts, seed=1), "Heads-up Hold'em: run this cell to play.")
 
 
 def test_the_button_alternates_and_the_seed_repeats(parts) -> None:

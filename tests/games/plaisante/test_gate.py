@@ -1,6 +1,7 @@
 """The last cell: the checklist while a step fails, the game once all pass (the gate)."""
 
 import pytest
+from display_support import WIDGET, shown
 
 from plaisante import assignment
 from plaisante.games.plaisante import ASSIGNMENT, setup
@@ -74,12 +75,13 @@ def test_a_part_whose_cell_failed_is_named_not_defined_yet(ref_parts):
     assert [r.status for r in results[2:]] == ["pass", "pass", "pass"]
 
 
-def test_a_saved_checklist_keeps_its_html_and_a_plain_line(ref_parts):
-    shown = play(**dict(ref_parts, Tableau=not_started))
-    bundle = shown._repr_mimebundle_()
-    assert "application/vnd.jupyter.widget-view+json" in bundle
-    assert "Not yet: step 5 (Tableau)" in bundle["text/html"]
-    assert bundle["text/plain"] == "Not yet: run this cell to see which step needs work."
+def test_a_saved_checklist_keeps_its_html_and_a_line_to_run_the_cell(ref_parts):
+    checklist = play(**dict(ref_parts, Tableau=not_started))
+    stand_in, widget = shown(checklist)
+    assert "<div class='plaisante-fallback-line'>▶ Not yet: run this cell to see which step " \
+        "needs work.</div>" in stand_in["text/html"]
+    assert "Not yet: step 5 (Tableau)" in widget["text/html"] == checklist.value
+    assert widget["text/plain"] == "" and WIDGET in widget
 
 
 PAYLOAD = "<img src=x onerror=alert(1)>"

@@ -8,6 +8,7 @@ import re
 
 import pytest
 from assignment_support import unit
+from display_support import assert_saved_shows
 
 from plaisante.assignment import check_all
 from plaisante.cards import KitCard, label, spoken_name
@@ -15,7 +16,7 @@ from plaisante.games import load
 from plaisante.games.tricks import checks
 from plaisante.games.tricks.model import StudentCodeError, TrickTable
 from plaisante.games.tricks.setup import play
-from plaisante.games.tricks.view import TrickView
+from plaisante.games.tricks.view import TrickView, pairs_text
 
 TRICKS = unit("tricks")
 load_reference, mistaken, module_with = TRICKS.load_reference, TRICKS.mistaken, TRICKS.module_with
@@ -94,16 +95,38 @@ def test_a_whole_deal_of_8_tricks_then_a_new_deal(parts) -> None:
         for player, seat in enumerate(view.seats):
             assert f"tricks {table.won[player]}" in text(seat.value)
     assert table.over and sum(table.won) == 8 and view.card_buttons == []
-    assert "Deal over" in text(view.last_line.value)
-    points = table.points()
-    assert sum(points) == 120 and f"card points (going further): You {points[0]}, West " \
-        f"{points[1]}, North {points[2]}, East {points[3]}" in text(view.last_line.value)
+    # the end of the deal: a panel in your hand's place naming who took most tricks, a row a
+    # seat with its tricks and card points, and the 8 tricks with their winners
+    assert view.yours_area.layout.display == view.trick_area.layout.display == "none"
+    assert view.over_panel.layout.display is None
+    panel = text(view.over_panel.value)
+    won, points = table.won, table.points()
+    best = max(won)
+    leaders = [seat for seat, n in zip(["You", "West", "North", "East"], won) if n == best]
+    assert panel.startswith(f"Deal over: {' and '.join(leaders)} took most tricks")
+    assert sum(points) == 120
+    rows = re.findall(r"<tr class='(tricks-best)?'><th scope='row'>(\w+)</th>"
+                      r"<td class='num'>(\d+)</td><td class='num'>(\d+)</td></tr>",
+                      view.over_panel.value)
+    assert [(seat, int(n), int(p)) for _, seat, n, p in rows] == list(
+        zip(["You", "West", "North", "East"], won, points))
+    assert [seat for best_row, seat, _, _ in rows if best_row] == leaders
+    assert view.over_panel.value.count("<li title=") == 8
+    plays, winner = table.tricks[0]
+    card = label(dict(plays)[winner])
+    assert f"{['You', 'West', 'North', 'East'][winner]} with {card} ({pairs_text(plays)})" in panel
     # New deal deals again, West leading: the bots have played before your first card
     view.new_deal_button.click()
     assert table.deals == 2 and len(table.tricks) == 0
     assert len(table.on_table) == 3 and len(view.card_buttons) == 8
     assert [p for p, _ in table.on_table] == [1, 2, 3]
+    assert view.over_panel.layout.display == "none"
+    assert view.yours_area.layout.display is view.trick_area.layout.display is None
     assert "tricks-played" in view.seats[1].value and "tricks-slot" in view.seats[0].value
+
+
+def test_a_saved_notebook_shows_a_line_to_run_the_cell(parts) -> None:
+    assert_saved_shows(play(**parts, seed=1), "Tricks: run this cell to play a deal.")
 
 
 def test_a_student_error_is_shown_naming_its_step(parts) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import ipywidgets as widgets
 import pytest
 from assignment_support import unit
+from display_support import assert_saved_shows
 
 from plaisante.cards import label
 from plaisante.games import load
@@ -72,6 +73,11 @@ def test_bet_deal_hold_two_and_draw(parts, save_file) -> None:
 
 def test_bet_max_deals_and_a_win_marks_its_row(parts, save_file) -> None:
     view = view_of(parts, 35, save_file)  # J♥ 10♦ J♠ 10♣ 10♠: a full house
+    # said on screen, before anyone presses it: Bet max deals too
+    assert view.bet_max_button.description == "Bet max (15) + deal"
+    how = next(c for c in view.children if "vp-how" in c._dom_classes)
+    assert "<b>Bet max</b> bets 15 and also deals" in how.value
+    assert "<b>Bet max</b>, which deals at once" in view.result.value
     view.bet_max_button.click()
     assert view.play.state.bet == 15 and view.play.state.dealt
     for position in range(5):
@@ -79,6 +85,19 @@ def test_bet_max_deals_and_a_win_marks_its_row(parts, save_file) -> None:
     view.draw_button.click()
     assert view.play.state.credits == 85 + 90
     assert "<tr class='vp-hit'><th scope='row'>Full House</th>" in view.pay_table.value
+
+
+def test_the_cards_and_buttons_come_before_the_pay_table(parts) -> None:
+    view = view_of(parts, 1, None)
+    actions = next(c for c in view.children if view.deal_button in getattr(c, "children", ()))
+    assert view.draw_button in actions.children
+    order = [view.children.index(w) for w in (view.status, view.cards_row, view.result, actions,
+                                                view.pay_table)]
+    assert order == sorted(order) and view.children[-1] is view.pay_table
+
+
+def test_a_saved_notebook_shows_a_line_to_run_the_cell(parts) -> None:
+    assert_saved_shows(view_of(parts, 1, None), "Video poker: run this cell to play.")
 
 
 def test_a_refusal_shows_the_rule_and_changes_nothing(parts) -> None:
