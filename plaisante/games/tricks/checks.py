@@ -341,32 +341,29 @@ def check_trick(Trick: Callable[..., Any]) -> None:
 
 # ------------------------------------------------------------ step 6: your tests of trick_winner
 
-def _best_of(pairs: list[tuple[Any, Any]], strength: Callable[[Any], int] = kit_trick_strength,
-             pick: Callable[..., Any] = builtins.max) -> Any:
-    return pick(pairs, key=lambda pair: strength(pair[1]))
-
-
 def _leader_always_wins(trick: list[tuple[int, Any]]) -> Any:
     return trick[0][0]
 
 
-def _weakest_wins(trick: list[tuple[int, Any]]) -> Any:
+def _ten_above_the_ace(trick: list[tuple[int, Any]]) -> Any:
+    order = ("7", "8", "9", "J", "Q", "K", "A", "10")
     led = trick[0][1].suit
-    return _best_of([pair for pair in trick if pair[1].suit == led], pick=builtins.min)[0]
+    return builtins.max((pair for pair in trick if pair[1].suit == led),
+                        key=lambda pair: order.index(pair[1].rank))[0]
 
 
-def _returns_the_card(trick: list[tuple[int, Any]]) -> Any:
+def _leader_never_wins(trick: list[tuple[int, Any]]) -> Any:
     led = trick[0][1].suit
-    return _best_of([pair for pair in trick if pair[1].suit == led])[1]
+    others = [pair for pair in trick[1:] if pair[1].suit == led] or trick[:1]
+    return builtins.max(others, key=lambda pair: kit_trick_strength(pair[1]))[0]
 
 
 #: The buggy versions of ``trick_winner`` step 6's test cell shows (the graded ones are hidden).
 TRICK_WINNER_MISTAKES: tuple[Version, ...] = (
     version("always gives the trick to the player who led it", trick_winner=_leader_always_wins),
-    version("gives the trick to the weakest card of the led suit (min for max)",
-            trick_winner=_weakest_wins),
-    version("returns the winning card instead of the player who played it",
-            trick_winner=_returns_the_card),
+    version("puts the 10 above the ace", trick_winner=_ten_above_the_ace),
+    version("never lets the leader's own card win (unless it is alone in its suit)",
+            trick_winner=_leader_never_wins),
 )
 
 

@@ -132,8 +132,9 @@ VISIBLE = {
     "step5_trick": lambda p: checks.check_trick(p.Trick),
 }
 HIDDEN = {
-    "step1_trick_strength_hidden": lambda p: checks.expect_stronger_in_order(
-        p.trick_strength, "7♠ 8♠ 9♠ J♠ Q♠ K♠ 10♠ A♠"),
+    "step1_trick_strength_hidden": lambda p: (
+        checks.expect_stronger_in_order(p.trick_strength, "7♠ 8♠ 9♠ J♠ Q♠ K♠ 10♠ A♠"),
+        checks.expect_not_in_deck(p.trick_strength, "2", "spades")),
     "step2_sort_hand_hidden": lambda p: checks.expect_sorted(p.sort_hand, "10♦ J♦ 9♦ 10♣ K♣"),
     "step3_legal_plays_hidden": lambda p: checks.expect_legal(p.legal_plays, "J♦ 8♣", "hearts",
                                                               "J♦ 8♣"),
@@ -142,6 +143,8 @@ HIDDEN = {
     "step5_trick_hidden": lambda p: (
         checks.expect_plays(p.Trick, "8♥ A♠ | K♠ 7♣ | 10♥ Q♠ | J♥ 9♣", 0, [
             (0, "8♥"), (1, "K♠"), (2, "Q♠", "must follow hearts"), (2, "10♥"), (3, "J♥")]),
+        checks.expect_plays(p.Trick, "J♦ 9♣ | Q♣ K♠ | 8♦ A♣ | 10♦ 7♠", 2, [
+            (4, "8♦", "not their turn"), (2, "8♦")]),
         checks.expect_full_deal(p.Trick, 15, 1)),
 }
 
