@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ...cards import RANKS, SUITS, KitCard, hand, label, labels
+from ...cards import RANKS, SUIT_SYMBOLS, SUITS, KitCard, hand, label, labels
 from ...checking import (
     LABELLED_MOST,
     Always,
@@ -250,16 +250,17 @@ class Game:
         call = f"play_card({player}, {label(card)})"
         method = self.table.play_card
         where = f"after {self.story}: {call}"
-        what, words = refusal_names(reason, self.turn, card)
+        what, forms = refusal_names(reason, self.turn, card)
         try:
             with substituted(method, legal_plays=kit_legal_plays, trick_winner=kit_trick_winner):
                 value = method(player, card)
         except NotImplementedError:
             raise
         except ValueError as error:
-            if not set(words) <= set(re.findall(r"[0-9A-Za-z]+", str(error))):
+            if not names_one_of(str(error), forms):
+                shown = " or ".join(repr(" ".join(form)) for form in forms)
                 raise CheckFailed(f"{where}: the ValueError ({reason}) should name {what}, "
-                                  f"{' '.join(words)!r}; its message is {str(error)!r}") from None
+                                  f"{shown}; its message is {str(error)!r}") from None
         except Exception as error:
             raise CheckFailed(f"{where}: expected ValueError ({reason}), got "
                               f"{_type(error).__name__}: {error}") from error
@@ -274,18 +275,29 @@ class Game:
 REASONS = ("not their turn", "not in their hand")
 
 
-def refusal_names(reason: str, turn: int, card: KitCard) -> tuple[str, tuple[str, ...]]:
-    """Return (what, its words) a refusal's message must name for ``reason``: the player whose
-    turn it is (``turn``) for "not their turn", the card's rank and suit for "not in their
-    hand", the suit for "must follow hearts". Raises ValueError for another reason."""
+def refusal_names(reason: str, turn: int,
+                  card: KitCard) -> tuple[str, tuple[tuple[str, ...], ...]]:
+    """Return (what, its forms) a refusal's message must name for ``reason``: the player whose
+    turn it is (``turn``) for "not their turn"; the card for "not in their hand" (its rank and
+    suit, or its label such as 8♠); the suit for "must follow hearts" (its name or symbol). A
+    form is the words that must all appear. Raises ValueError for another reason."""
     if reason == "not their turn":
-        return "the player whose turn it is", (str(turn),)
+        return "the player whose turn it is", ((str(turn),),)
     if reason == "not in their hand":
-        return "the card", (card.rank, card.suit)
-    if reason.startswith("must follow ") and reason[len("must follow "):] in SUITS:
-        return "the suit to follow", (reason[len("must follow "):],)
+        return "the card", ((card.rank, card.suit), (label(card),))
+    suit = reason[len("must follow "):]
+    if reason.startswith("must follow ") and suit in SUITS:
+        return "the suit to follow", ((suit,), (SUIT_SYMBOLS[suit],))
     raise ValueError(f"unknown refusal reason {reason!r}: use one of {', '.join(REASONS)} or "
                      f"'must follow <suit>' (a suit of {', '.join(SUITS)})")
+
+
+def names_one_of(message: str, forms: tuple[tuple[str, ...], ...]) -> bool:
+    """Return True when ``message`` holds every word of one of ``forms``: a word of letters
+    and digits as a whole word ('10' is not in '100'), any other (8♠, ♥) anywhere."""
+    words = set(re.findall(r"[0-9A-Za-z]+", message))
+    return any(all(word in words if word.isalnum() else word in message for word in form)
+               for form in forms)
 
 
 def same_value(expected: Any, actual: Any) -> bool:
