@@ -431,11 +431,26 @@ def assert_documented(equivalent: dict[str, str]) -> None:
         assert why in text, why
 
 
-if __name__ == "__main__":
-    from test_mutation import EQUIVALENT
+def gate_equivalents(assignment: str) -> dict[str, str]:
+    """Return the equivalent mutants the assignment's gate lists
+    (``tests/games/<assignment>/test_mutation.py``'s ``EQUIVALENT``), empty without a gate."""
+    import importlib.util
 
+    path = ROOT / "tests" / "games" / assignment / "test_mutation.py"
+    if not path.exists():
+        return {}
+    spec = importlib.util.spec_from_file_location(f"{assignment}_mutation_gate", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return dict(module.EQUIVALENT)
+
+
+if __name__ == "__main__":
+    chosen = sys.argv[1] if len(sys.argv) > 1 else "plaisante"
+    EQUIVALENT = gate_equivalents(chosen)
     started = time.monotonic()
-    found = assignment_run(sys.argv[1] if len(sys.argv) > 1 else "plaisante")
+    found = assignment_run(chosen)
     print(markdown(table(found, EQUIVALENT)))
     print(f"\n{len(found)} mutants in {time.monotonic() - started:.0f} s")
     print("\nSurvivors of all tests:")
