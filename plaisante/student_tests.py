@@ -240,4 +240,35 @@ def grade_my_tests(tests: Any, reference: dict[str, Callable[..., Any]],
     return earned
 
 
-__all__ = ["Version", "version", "try_my_tests", "grade_my_tests"]
+class _Reached(BaseException):
+    """Raised by ``check_written``'s stand-ins: the tests got as far as calling a part."""
+
+
+def _reached(*args: Any, **kwargs: Any) -> Any:
+    raise _Reached()
+
+
+def check_written(tests: Any, *parameters: str) -> None:
+    """The gate's check of an own-tests step: raise CheckFailed unless ``tests`` takes exactly
+    the parameters named ``parameters`` (e.g. ``"trick_winner"``); NotImplementedError goes
+    through while it raises that before calling any part. Whatever else it does (passes,
+    fails, calls a part) counts as written: what the tests catch is graded with the work, by
+    ``grade_my_tests``."""
+    import inspect
+
+    stand_ins = dict.fromkeys(parameters, _reached)
+    try:
+        inspect.signature(tests).bind(**stand_ins)
+    except (TypeError, ValueError):
+        raise CheckFailed(f"{_name(tests)} must take {len(parameters)} parameter"
+                          f"{'s' if len(parameters) != 1 else ''}, {', '.join(parameters)}: "
+                          f"def {_name(tests)}({', '.join(parameters)}):") from None
+    try:
+        tests(**stand_ins)
+    except NotImplementedError:
+        raise
+    except (_Reached, Exception):  # noqa: BLE001  written: what it catches is graded later
+        return
+
+
+__all__ = ["Version", "version", "try_my_tests", "grade_my_tests", "check_written"]

@@ -400,15 +400,46 @@ def markdown(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def equivalent_of(assignment: str) -> dict[str, str]:
-    """The survivors ``tests/games/<assignment>/test_mutation.py`` lists as equivalent ({} for
-    an assignment not gated yet)."""
+def assert_goals(outcomes: list[Outcome], equivalent: dict[str, str], steps: int,
+                 at_least: int, visible: float, everything: float) -> None:
+    """Assert the gate's goals: ``steps`` steps, at least ``at_least`` mutants in all, and per
+    step the shares ``visible`` (killed by visible tests) and ``everything`` (by any test) of
+    the non-equivalent mutants. Prints the table."""
+    rows = table(outcomes, equivalent)
+    assert [row["step"] for row in rows] == list(range(1, steps + 1))
+    assert sum(row["mutants"] for row in rows) >= at_least  # the operators reach every solution
+    print("\n" + markdown(rows))
+    for row in rows:
+        assert row["visible"] >= visible * row["counted"], row
+        assert row["all"] >= everything * row["counted"], row
+
+
+def assert_survivors_are(outcomes: list[Outcome], equivalent: dict[str, str]) -> None:
+    """Assert that the mutants no test kills are exactly those of ``equivalent``, one id a
+    mutant, and that none timed out or died."""
+    ids = [o.mutant.id for o in outcomes]
+    assert len(ids) == len(set(ids))  # one id, one mutant
+    assert sorted(o.mutant.id for o in outcomes if not o.any) == sorted(equivalent)
+    assert [o.how for o in outcomes if o.how in ("timeout", "died")] == []
+
+
+def assert_documented(equivalent: dict[str, str]) -> None:
+    """Assert that docs/mutation.md names every equivalent mutant and its reason."""
+    text = " ".join((ROOT / "docs" / "mutation.md").read_text(encoding="utf-8").split())
+    for mutant, why in equivalent.items():
+        assert mutant in text, mutant
+        assert why in text, why
+
+
+def gate_equivalents(assignment: str) -> dict[str, str]:
+    """Return the equivalent mutants the assignment's gate lists
+    (``tests/games/<assignment>/test_mutation.py``'s ``EQUIVALENT``), empty without a gate."""
     import importlib.util
 
-    gate = Path(__file__).resolve().parent / "games" / assignment / "test_mutation.py"
-    if not gate.is_file():
+    path = ROOT / "tests" / "games" / assignment / "test_mutation.py"
+    if not path.exists():
         return {}
-    spec = importlib.util.spec_from_file_location(f"mutation_gate_of_{assignment}", gate)
+    spec = importlib.util.spec_from_file_location(f"{assignment}_mutation_gate", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -417,7 +448,7 @@ def equivalent_of(assignment: str) -> dict[str, str]:
 
 if __name__ == "__main__":
     chosen = sys.argv[1] if len(sys.argv) > 1 else "plaisante"
-    EQUIVALENT = equivalent_of(chosen)
+    EQUIVALENT = gate_equivalents(chosen)
     started = time.monotonic()
     found = assignment_run(chosen)
     print(markdown(table(found, EQUIVALENT)))

@@ -95,9 +95,10 @@ def {name}({params}):
 '''
 PROBES = {"plaisante": ("step2_my_tests_code", "my_count_values_tests", "count_values"),
           "deck": ("step6_my_tests_code", "my_deal_tests", "deal"),
-          "video_poker": ("step5_my_tests_code", "my_port_tests", "hand_name, Machine")}
+          "video_poker": ("step5_my_tests_code", "my_port_tests", "hand_name, Machine"),
+          "tricks": ("step6_my_tests_code", "my_trick_winner_tests", "trick_winner")}
 PROBED_CELLS = {"plaisante": "step2_my_tests", "deck": "step6_my_tests",
-                "video_poker": "step5_my_tests"}
+                "video_poker": "step5_my_tests", "tricks": "step6_my_tests"}
 
 
 def mutated(assignment: str) -> nbformat.NotebookNode:

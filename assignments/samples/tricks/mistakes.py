@@ -1,6 +1,12 @@
 """Tricks: follow suit: its classic mistakes, each written once (see plaisante.samples)."""
 
-from plaisante.mistakes import Mistake, left_undone
+from plaisante.mistakes import (
+    REFERENCE_TESTS,
+    Mistake,
+    fingerprinting_tests,
+    left_undone,
+    replace,
+)
 
 MISTAKES = (
     Mistake(
@@ -66,7 +72,7 @@ MISTAKES = (
                  ' card to follow'),
             ],
         },
-        fails={"step5_trick_hidden"},
+        fails={"step5_trick", "step5_trick_hidden"},
     ),
     Mistake(
         'winner_does_not_lead_next',
@@ -134,9 +140,126 @@ MISTAKES = (
         fails={"step5_trick", "step5_trick_hidden"},
         sample=False,
     ),
+    Mistake(
+        'strength_error_without_the_ranks',
+        'trick_strength never checks the rank: for a 6, order.index still raises a'
+        " ValueError, but its message ('6' is not in list) does not say which ranks"
+        ' are allowed.',
+        {
+            'step1_trick_strength_code': [
+                ('    if card.rank not in order:\n        raise ValueError(f"no {card.rank} in'
+                 " the 32-card deck; allowed ranks: {' '.join(order)}\")\n", ''),
+            ],
+        },
+        fails={"step1_trick_strength", "step1_trick_strength_hidden"},
+    ),
+    Mistake(
+        'legal_plays_gives_the_hand_itself',
+        'legal_plays returns the hand itself, not a new list, when every card may be'
+        ' played: whoever changes that list changes the player\'s hand.',
+        replace('step3_legal_plays_code', '    return list(hand)\n', '    return hand\n'),
+        fails={"step3_legal_plays", "step3_legal_plays_hidden"},
+        sample=False,
+    ),
+    Mistake(
+        'tricks_won_set_to_one',
+        'play_card sets the winner\'s count to 1 instead of adding one: a player who'
+        ' wins two tricks is shown one.',
+        replace('step5_trick_code', 'self.won[winner] += 1', 'self.won[winner] = 1'),
+        fails={"step5_trick", "step5_trick_hidden"},
+        sample=False,
+    ),
+    Mistake(
+        'hand_read_before_the_turn_check',
+        'play_card reads self.hands[player] before checking the turn: a player number'
+        ' not at the table (4) crashes with IndexError instead of being refused.',
+        replace('step5_trick_code', '        if player != self.turn:\n', '        held ='
+                ' self.hands[player]\n        if player != self.turn:\n'),
+        fails={"step5_trick_hidden"},
+        sample=False,
+    ),
 )
 
 OTHER_SAMPLES = (
-    left_undone(4, 5, what="Steps 1 to 3 done, steps 4 and 5 (trace answers included) not "
-                           "started."),
+    left_undone(4, 5, 6, what="Steps 1 to 3 done, steps 4 to 6 (trace answers and own tests "
+                              "included) not started."),
+    Mistake(
+        'trick_winner_tests_not_written',
+        'No tests of trick_winner written (my_trick_winner_tests still raises'
+        ' NotImplementedError): 0 for step 6.',
+        {
+            'step6_my_tests_code': None,
+        },
+        fails={"step6_my_tests"},
+    ),
+    Mistake(
+        'trick_winner_tests_fail_on_correct_code',
+        'my_trick_winner_tests asserts that the king beats the 10 (the usual order):'
+        ' it fails on a correct trick_winner, so step 6 scores 0 and the feedback shows'
+        ' the assertion.',
+        {
+            'step6_my_tests_code': [
+                (REFERENCE_TESTS,
+                 '    assert trick_winner(trick_of("10♥ K♥", 0)) == 1, "the king beats the'
+                 ' 10"\n'),
+            ],
+        },
+        fails={"step6_my_tests"},
+    ),
+    Mistake(
+        'trick_winner_tests_weak',
+        'my_trick_winner_tests tries one trick, led by player 0, where an off-suit ace'
+        ' must lose: it catches 1 of the 5 hidden buggy versions (another suit winning).',
+        {
+            'step6_my_tests_code': [
+                (REFERENCE_TESTS,
+                 '    assert trick_winner(trick_of("9♥ K♥ A♠ 7♥", 0)) == 1, "an ace of another'
+                 ' suit never wins"\n'),
+            ],
+        },
+        caught={"step6_my_tests": (1, 5)},
+    ),
+    Mistake(
+        'trick_winner_tests_decent',
+        'my_trick_winner_tests adds a trick where the 10 beats the king, but every trick'
+        ' is led by player 0 and the winner never plays last: it catches 3 of the 5'
+        ' hidden buggy versions (not the place for the player, nor the last card'
+        ' skipped).',
+        {
+            'step6_my_tests_code': [
+                (REFERENCE_TESTS,
+                 '    assert trick_winner(trick_of("9♥ K♥ A♠ 7♥", 0)) == 1, "an ace of another'
+                 ' suit never wins"\n'
+                 '    assert trick_winner(trick_of("K♣ 10♣ J♣ A♦", 0)) == 1, "the 10 beats the'
+                 ' king"\n'),
+            ],
+        },
+        caught={"step6_my_tests": (3, 5)},
+    ),
+    Mistake(
+        'full_marks_other_trick_winner_tests',
+        'my_trick_winner_tests written another way: two tricks led by each of the four'
+        ' players in turn (the ace played last, the 10 against the jack with a club'
+        ' discarded): it catches all 5 hidden buggy versions.',
+        {
+            'step6_my_tests_code': [
+                (REFERENCE_TESTS,
+                 '    for leader in range(4):\n'
+                 '        trick = trick_of("K♠ 10♠ 7♠ A♠", leader)\n'
+                 '        assert trick_winner(trick) == (leader + 3) % 4, "the ace, played last,'
+                 ' wins"\n'
+                 '        trick = trick_of("J♦ 10♦ A♣", leader)\n'
+                 '        assert trick_winner(trick) == (leader + 1) % 4, "the 10 beats the'
+                 ' jack; a club cannot win"\n'),
+            ],
+        },
+        caught={"step6_my_tests": (5, 5)},
+    ),
+    fingerprinting_tests(
+        'trick_winner_tests_fingerprint_code',
+        'Tests of trick_winner that compare the code of the trick_winner they are given'
+        ' with the first one seen: at grading every run sees the same routed stand-in, so'
+        " they catch nothing (plain nbgrader: the first code seen is the student's own,"
+        ' so they fail on the correct one); 0 either way.',
+        'step6_my_tests_code', 'my_trick_winner_tests', 'trick_winner', 'step6_my_tests', 5),
 )

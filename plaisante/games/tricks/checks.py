@@ -15,10 +15,11 @@ checked, the earlier parts it calls are the kit's (``substituted`` with the func
 from __future__ import annotations
 
 import builtins
+import re
 from collections.abc import Callable
 from typing import Any
 
-from ...cards import SUITS, KitCard, hand, label, labels
+from ...cards import RANKS, SUIT_SYMBOLS, SUITS, KitCard, hand, label, labels
 from ...checking import (
     LABELLED_MOST,
     Always,
@@ -30,6 +31,7 @@ from ...checking import (
     show,
     substituted,
 )
+from ...student_tests import Version, check_written, grade_my_tests, try_my_tests, version
 from .rules import (
     STRENGTH_ORDER,
     card_points,
@@ -91,14 +93,22 @@ def expect_stronger_in_order(trick_strength: Callable[[Any], Any], text: str) ->
 
 
 def expect_not_in_deck(trick_strength: Callable[[Any], Any], rank: str, suit: str) -> None:
-    """Check that ``trick_strength`` raises ValueError for a card outside the 32-card deck."""
+    """Check that ``trick_strength`` raises ValueError for a card outside the 32-card deck, its
+    message naming every allowed rank (7 8 9 10 J Q K A, in any order)."""
     card = KitCard(rank, suit)
     call = f"trick_strength({label(card)})"
+    allowed = " ".join(sorted(STRENGTH_ORDER, key=RANKS.index))
     try:
         value = trick_strength(card)
     except NotImplementedError:
         raise
-    except ValueError:
+    except ValueError as error:
+        words = set(re.findall(r"[0-9A-Za-z]+", str(error)))
+        missing = [rank for rank in STRENGTH_ORDER if rank not in words]
+        if missing:
+            raise CheckFailed(f"{call}: expected a ValueError naming the allowed ranks "
+                              f"({allowed}); its message {str(error)!r} does not name "
+                              f"{' '.join(sorted(missing, key=RANKS.index))}") from None
         return
     except Exception as error:
         raise CheckFailed(f"{call}: expected ValueError (no {rank} in the 32-card deck), got "
@@ -152,6 +162,9 @@ def expect_legal(legal_plays: Callable[[list[Any], Any], Any], text: str,
         raise CheckFailed(f"{call}: expected {show(expected)}, got {show(result)}")
     if not same(before, held):
         raise CheckFailed(f"after {call}: expected the hand unchanged, got {show(held)}")
+    if result is held:
+        raise CheckFailed(f"{call}: expected a new list, got the hand itself (a change to "
+                          "what legal_plays returns would change the player's hand)")
 
 
 def check_legal_plays(legal_plays: Callable[[list[Any], Any], Any]) -> None:
@@ -230,29 +243,61 @@ class Game:
         self.expect_state()
         return result
 
-    def refuse(self, player: int, card: KitCard, mentions: str = "") -> None:
-        """Check that play_card(player, card) raises ValueError (naming ``mentions``, the suit
-        the player must play) and changes nothing."""
+    def refuse(self, player: int, card: KitCard, reason: str) -> None:
+        """Check that play_card(player, card) raises ValueError and changes nothing. ``reason``
+        is why (see ``REASONS``); its message must name what the reason says: the player whose
+        turn it is, or the suit the player must follow."""
         call = f"play_card({player}, {label(card)})"
         method = self.table.play_card
         where = f"after {self.story}: {call}"
+        what, forms = refusal_names(reason, self.turn, card)
         try:
             with substituted(method, legal_plays=kit_legal_plays, trick_winner=kit_trick_winner):
                 value = method(player, card)
         except NotImplementedError:
             raise
         except ValueError as error:
-            if mentions and mentions not in str(error):
-                raise CheckFailed(f"{where}: the ValueError should name the suit to play, "
-                                  f"{mentions!r}; its message is {str(error)!r}") from None
+            if not names_one_of(str(error), forms):
+                shown = " or ".join(repr(" ".join(form)) for form in forms)
+                raise CheckFailed(f"{where}: the ValueError ({reason}) should name {what}, "
+                                  f"{shown}; its message is {str(error)!r}") from None
         except Exception as error:
-            raise CheckFailed(f"{where}: expected ValueError, got {_type(error).__name__}: "
-                              f"{error}") from error
+            raise CheckFailed(f"{where}: expected ValueError ({reason}), got "
+                              f"{_type(error).__name__}: {error}") from error
         else:
-            raise CheckFailed(f"{where}: expected ValueError (a card that must be refused), got "
-                              f"no error (it returned {show(value)})")
+            raise CheckFailed(f"{where}: expected ValueError ({reason}), got no error (it "
+                              f"returned {show(value)})")
         self.story += f"; {call} (refused)"
         self.expect_state()
+
+
+#: Why a play is refused, as a visible test writes it: ``"must follow <suit>"`` too.
+REASONS = ("not their turn", "not in their hand")
+
+
+def refusal_names(reason: str, turn: int,
+                  card: KitCard) -> tuple[str, tuple[tuple[str, ...], ...]]:
+    """Return (what, its forms) a refusal's message must name for ``reason``: the player whose
+    turn it is (``turn``) for "not their turn"; the card for "not in their hand" (its rank and
+    suit, or its label such as 8♠); the suit for "must follow hearts" (its name or symbol). A
+    form is the words that must all appear. Raises ValueError for another reason."""
+    if reason == "not their turn":
+        return "the player whose turn it is", ((str(turn),),)
+    if reason == "not in their hand":
+        return "the card", ((card.rank, card.suit), (label(card),))
+    suit = reason[len("must follow "):]
+    if reason.startswith("must follow ") and suit in SUITS:
+        return "the suit to follow", ((suit,), (SUIT_SYMBOLS[suit],))
+    raise ValueError(f"unknown refusal reason {reason!r}: use one of {', '.join(REASONS)} or "
+                     f"'must follow <suit>' (a suit of {', '.join(SUITS)})")
+
+
+def names_one_of(message: str, forms: tuple[tuple[str, ...], ...]) -> bool:
+    """Return True when ``message`` holds every word of one of ``forms``: a word of letters
+    and digits as a whole word ('10' is not in '100'), any other (8♠, ♥) anywhere."""
+    words = set(re.findall(r"[0-9A-Za-z]+", message))
+    return any(all(word in words if word.isalnum() else word in message for word in form)
+               for form in forms)
 
 
 def same_value(expected: Any, actual: Any) -> bool:
@@ -266,43 +311,21 @@ def same_value(expected: Any, actual: Any) -> bool:
     return same(expected, actual)
 
 
-def check_turns_and_tricks(Trick: Callable[..., Any]) -> None:
-    """Check step 5's visible case: two tricks of a small deal, a card refused for not following
-    suit, a player refused out of turn, the winner leading the second trick."""
-    game = Game(Trick, [hand("9♥ A♠"), hand("K♥ 7♣"), hand("A♥ 8♠"), hand("7♥ 10♠")], 0)
-    game.play(0, KitCard("9", "hearts"))
-    game.refuse(1, KitCard("7", "clubs"), "hearts")
-    game.play(1, KitCard("K", "hearts"))
-    game.play(2, KitCard("A", "hearts"))
-    game.play(3, KitCard("7", "hearts"))
-    game.refuse(0, KitCard("A", "spades"))  # player 2 won: it is their turn, not player 0's
-    game.play(2, KitCard("8", "spades"))
-    game.play(3, KitCard("10", "spades"))
-    game.play(0, KitCard("A", "spades"))
-    game.play(1, KitCard("7", "clubs"))  # no spades: any card
-
-
-def check_another_leader(Trick: Callable[..., Any]) -> None:
-    """Check a trick led by player 2: refusals name the led suit, play goes on clockwise from
-    the leader (3, 0, 1), and a player without the led suit may play any card."""
-    game = Game(Trick, [hand("J♦ 9♣"), hand("Q♣ K♠"), hand("8♦ A♣"), hand("10♦ 7♠")], 2)
-    game.play(2, KitCard("8", "diamonds"))
-    game.refuse(3, KitCard("7", "spades"), "diamonds")
-    game.play(3, KitCard("10", "diamonds"))
-    game.refuse(0, KitCard("9", "clubs"), "diamonds")
-    game.play(0, KitCard("J", "diamonds"))
-    game.play(1, KitCard("Q", "clubs"))
-
-
-def check_leader_sets_the_suit_after_a_discard(Trick: Callable[..., Any]) -> None:
-    """Check that a discard of another suit does not change the led suit: hearts led, a spade
-    discarded, then the next player must still follow hearts (and may)."""
-    game = Game(Trick, [hand("8♥ A♠"), hand("K♠ 7♣"), hand("10♥ Q♠"), hand("J♥ 9♣")], 0)
-    game.play(0, KitCard("8", "hearts"))
-    game.play(1, KitCard("K", "spades"))
-    game.refuse(2, KitCard("Q", "spades"), "hearts")
-    game.play(2, KitCard("10", "hearts"))
-    game.play(3, KitCard("J", "hearts"))
+def expect_plays(Trick: Callable[..., Any], hands_text: str, leader: int,
+                 plays: list[tuple[Any, ...]]) -> None:
+    """Check ``Trick(hands, leader)`` through ``plays``, in order. ``hands_text`` writes the
+    four hands '9♥ A♠ | K♥ 7♣ | A♥ 8♠ | 7♥ 10♠' (player 0 first); each play is
+    ``(player, card)`` for a card that must be accepted (its return value checked: the winner
+    when it completes the trick, else None) or ``(player, card, reason)`` for one that must be
+    refused with a ValueError that changes nothing (reasons: ``REASONS`` and
+    ``"must follow <suit>"``). The hands, trick, turn and won are compared after every play."""
+    game = Game(Trick, [hand(text) for text in hands_text.split("|")], leader)
+    for play in plays:
+        player, card = play[0], hand(play[1])[0]
+        if _len(play) == 2:
+            game.play(player, card)
+        else:
+            game.refuse(player, card, play[2])
 
 
 def expect_full_deal(Trick: Callable[..., Any], seed: int, leader: int) -> None:
@@ -318,8 +341,48 @@ def expect_full_deal(Trick: Callable[..., Any], seed: int, leader: int) -> None:
 
 
 def check_trick(Trick: Callable[..., Any]) -> None:
-    """Check step 5 (the gate's check): the visible case."""
-    check_turns_and_tricks(Trick)
+    """Check step 5 (the gate's check): two tricks of a small deal; a player without hearts
+    plays a club and the next must still follow hearts; cards refused for not following suit,
+    out of turn and not held; the winner leading the second trick and winning it too."""
+    expect_plays(Trick, "9♥ 8♠ | 7♣ K♠ | A♥ A♠ | 7♥ 10♠", 0, [
+        (0, "9♥"), (1, "7♣"), (2, "A♠", "must follow hearts"), (2, "A♥"),
+        (3, "10♠", "must follow hearts"), (3, "7♥"),
+        (0, "8♠", "not their turn"), (2, "8♠", "not in their hand"), (2, "A♠"),
+        (3, "10♠"), (0, "8♠"), (1, "K♠")])
+
+
+# ------------------------------------------------------------ step 6: your tests of trick_winner
+
+def _leader_always_wins(trick: list[tuple[int, Any]]) -> Any:
+    return trick[0][0]
+
+
+def _ten_above_the_ace(trick: list[tuple[int, Any]]) -> Any:
+    order = ("7", "8", "9", "J", "Q", "K", "A", "10")
+    led = trick[0][1].suit
+    return builtins.max((pair for pair in trick if pair[1].suit == led),
+                        key=lambda pair: order.index(pair[1].rank))[0]
+
+
+def _leader_never_wins(trick: list[tuple[int, Any]]) -> Any:
+    led = trick[0][1].suit
+    others = [pair for pair in trick[1:] if pair[1].suit == led] or trick[:1]
+    return builtins.max(others, key=lambda pair: kit_trick_strength(pair[1]))[0]
+
+
+#: The buggy versions of ``trick_winner`` step 6's test cell shows (the graded ones are hidden).
+TRICK_WINNER_MISTAKES: tuple[Version, ...] = (
+    version("always gives the trick to the player who led it", trick_winner=_leader_always_wins),
+    version("puts the 10 above the ace", trick_winner=_ten_above_the_ace),
+    version("never lets the leader's own card win (unless it is alone in its suit)",
+            trick_winner=_leader_never_wins),
+)
+
+
+def check_trick_winner_tests(my_trick_winner_tests: Callable[..., Any]) -> None:
+    """Check step 6 for the gate: ``my_trick_winner_tests(trick_winner)`` is written. What it
+    catches is graded when the work is: on a correct trick_winner, and on buggy ones."""
+    check_written(my_trick_winner_tests, "trick_winner")
 
 
 # ------------------------------------------------------------------ going further (not graded)
@@ -348,7 +411,8 @@ __all__ = [
     "SUITS", "STRENGTH_ORDER", "show_trick", "show_hands", "trick_of",
     "check_trick_strength", "expect_stronger_in_order", "expect_not_in_deck",
     "check_sort_hand", "expect_sorted", "check_legal_plays", "expect_legal",
-    "check_trick_winner", "expect_winner", "check_trick", "check_turns_and_tricks",
-    "check_another_leader", "check_leader_sets_the_suit_after_a_discard",
+    "check_trick_winner", "expect_winner", "check_trick", "expect_plays", "REASONS",
     "expect_full_deal", "Game", "try_card_points",
+    "Version", "version", "try_my_tests", "grade_my_tests", "TRICK_WINNER_MISTAKES",
+    "check_trick_winner_tests",
 ]

@@ -17,7 +17,8 @@ SOURCE, RELEASE = notebooks("tricks")  # the conftest fixtures read them
 def test_reference_passes_every_test_cell(source, tests, setup, names) -> None:
     results = verdicts(tests, setup, names, kernel_namespace(source))
     assert {k: v.error for k, v in results.items() if not v.passed} == {}
-    assert len(results) == 15
+    assert len(results) == 16
+    assert results["step6_my_tests"].score == 10
     assert results["step5_trick"].printed == (
         "Step 5: the visible checks pass"
         " (hidden tests run when your work is graded).\n")

@@ -155,20 +155,25 @@ VISIBLE = {
     "step5_trick": lambda p: checks.check_trick(p.Trick),
 }
 HIDDEN = {
-    "step1_trick_strength_hidden": lambda p: checks.expect_stronger_in_order(
-        p.trick_strength, "7♠ 8♠ 9♠ J♠ Q♠ K♠ 10♠ A♠"),
+    "step1_trick_strength_hidden": lambda p: (
+        checks.expect_stronger_in_order(p.trick_strength, "7♠ 8♠ 9♠ J♠ Q♠ K♠ 10♠ A♠"),
+        checks.expect_not_in_deck(p.trick_strength, "2", "spades")),
     "step2_sort_hand_hidden": lambda p: checks.expect_sorted(p.sort_hand, "10♦ J♦ 9♦ 10♣ K♣"),
     "step3_legal_plays_hidden": lambda p: checks.expect_legal(p.legal_plays, "J♦ 8♣", "hearts",
                                                               "J♦ 8♣"),
     "step4_trick_winner_hidden": lambda p: checks.expect_winner(p.trick_winner, "8♠ A♥ 9♠ K♥",
                                                                 1),
-    "step5_trick_hidden": lambda p: (checks.check_leader_sets_the_suit_after_a_discard(p.Trick),
-                                     checks.expect_full_deal(p.Trick, 15, 1)),
+    "step5_trick_hidden": lambda p: (
+        checks.expect_plays(p.Trick, "8♥ A♠ | K♠ 7♣ | 10♥ Q♠ | J♥ 9♣", 0, [
+            (0, "8♥"), (1, "K♠"), (2, "Q♠", "must follow hearts"), (2, "10♥"), (3, "J♥")]),
+        checks.expect_plays(p.Trick, "J♦ 9♣ | Q♣ K♠ | 8♦ A♣ | 10♦ 7♠", 2, [
+            (4, "8♦", "not their turn"), (2, "8♦")]),
+        checks.expect_full_deal(p.Trick, 15, 1)),
 }
 
 
 def test_the_reference_passes_every_step_of_the_gate(parts) -> None:
-    assert [r.status for r in check_all(ASSIGNMENT, parts)] == ["pass"] * 5
+    assert [r.status for r in check_all(ASSIGNMENT, parts)] == ["pass"] * 6
 
 
 @pytest.mark.parametrize("mistake", sorted(MISTAKES))
@@ -185,7 +190,7 @@ def test_each_mistake_is_caught_naming_input_expected_and_actual(mistake: str) -
 def test_a_refusal_must_name_the_suit_to_play() -> None:
     variant = module_with({"step5_trick_code": mistaken("winner_does_not_lead_next")[
         "step5_trick_code"].replace("play a card of {led_suit}", "not allowed")})
-    with pytest.raises(checks.CheckFailed, match="should name the suit to play, 'hearts'"):
+    with pytest.raises(checks.CheckFailed, match="should name the suit to follow, 'hearts'"):
         checks.check_trick(variant.Trick)
     assert checks.show_trick([(0, KitCard("10", "hearts"))]) == "[(0, 10♥)]"
 
