@@ -14,7 +14,7 @@ import pytest
 
 from plaisante import reference
 from plaisante.assignment import StepResult
-from plaisante.cards import hand, labels
+from plaisante.cards import labels
 from plaisante.presenting import presenter_checklist_html, split_case
 
 GAMES = ("deck", "video_poker", "holdem", "tricks")
