@@ -147,6 +147,8 @@ def test_tricks_lights_the_legal_cards_and_says_why_the_winner_wins(parts: Any) 
     tricks.play(1)  # the same trick replayed with 7♥: 10♥ (East) beats K♥
     assert tricks.current.winner == 3
     assert "East wins with 10♥" in text(tricks.xray_panel.value)
+    tricks.play(1)  # the card played, clicked again: taken back
+    assert tricks.current.winner is None and len(tricks.current.trick) == 2
 
 
 @pytest.mark.parametrize(("game", "written", "says"), [

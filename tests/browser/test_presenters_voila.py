@@ -16,8 +16,8 @@ pytestmark = pytest.mark.browser
 
 GAMES = ("deck", "video_poker", "holdem", "tricks")
 CARDS = ".plaisante-stage .plaisante-card"
-#: how many cards each view deals at first
-DEALT = {"deck": 12, "video_poker": 5, "holdem": 14, "tricks": 8}  # tricks: your hand (the trick beside it varies)
+#: how many cards each view deals at first (tricks: your hand; the trick beside it varies)
+DEALT = {"deck": 12, "video_poker": 5, "holdem": 14, "tricks": 8}
 
 
 @pytest.fixture(scope="module")

@@ -108,12 +108,13 @@ class HoldemPresenter(Presenter):
                     button.add_class("plaisante-dim")
                 elif "plaisante-dim" in button._dom_classes:
                     button.remove_class("plaisante-dim")
-        self.xray_panel.value = xray_html(shot)
+        self.xray_panel.value = xray_html(shot, self.board)
 
 
-def xray_html(shot: ShowdownXRay) -> str:
-    """Return the x-ray's HTML (a section labelled 'showdown x-ray'): a row per player (the
-    category, its strength, the five values summed), the keys compared and the verdict."""
+def xray_html(shot: ShowdownXRay, board: list[Any]) -> str:
+    """Return the x-ray's HTML (a section labelled 'showdown x-ray'): the ``board``, a row per
+    player (the category, its strength, the five values summed), the keys compared and the
+    verdict."""
     rows = []
     for name, showing in zip(SEATS, shot.players):
         if showing is None:
@@ -146,8 +147,9 @@ def xray_html(shot: ShowdownXRay) -> str:
     problem = (f"<div class='plaisante-xray-warn'>⚠ {html.escape(shot.problem)}</div>"
                if shot.problem else "")
     return section("holdem", "showdown x-ray",
-                   f"<div><h4>house rule: the stronger category, then the higher sum "
-                   f"(the ace is {value_of_ace()})</h4>{table}{verdict}{problem}{ladder}</div>")
+                   f"<div><h4>board {html.escape(labels(board))}. House rule: the stronger "
+                   f"category, then the higher sum (the ace is {value_of_ace()})</h4>"
+                   f"{table}{verdict}{problem}{ladder}</div>")
 
 
 def value_of_ace() -> int:

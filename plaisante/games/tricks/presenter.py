@@ -2,7 +2,8 @@
 ``sort_hand``) beside a trick the seats before you have started, dealt from a seed (or written
 in notation); the cards ``legal_plays`` allows are lit; a click on one plays it, the bots finish
 the trick, and the x-ray (``xray.py``) shows why ``trick_winner``'s card wins on the
-A 10 K Q J 9 8 7 ladder. Another click replays the trick with another card. It renders state
+A 10 K Q J 9 8 7 ladder. Another card replays the trick; the played one, clicked
+again, is taken back. It renders state
 and forwards clicks; every answer comes from the parts.
 """
 
@@ -82,14 +83,20 @@ class TricksPresenter(Presenter):
 
     def play(self, index: int) -> None:
         """Play your card at ``index`` (it must be lit: legal), then let the bots finish the
-        trick; a played trick is replayed from where it stood before you."""
+        trick; another card replays the trick from where it stood before you, the card you
+        played takes it back."""
+        card = self.mine[index]
+        if len(self.trick) > len(self.before) and (0, card) in self.trick:
+            self.trick = list(self.before)  # your played card, clicked again: taken back
+            self.say(f"You take back {label(card)}")
+            self.render()
+            return
         shot = xray(self.mine, self.before, self.parts)
         if index not in shot.legal:
             suit = SUIT_SYMBOLS.get(shot.led or "", "?")
             raise ValueError(f"{label(self.mine[index])} does not follow {suit}: play one of "
                              "the lit cards")
         hands = [list(h) for h in self.hands]
-        card = self.mine[index]
         hands[0] = [c for c in hands[0] if label(c) != label(card)]
         trick = [*self.before, (0, card)]
         bots_play(hands, trick, None, self.parts)
