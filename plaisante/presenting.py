@@ -142,7 +142,7 @@ class Presenter(widgets.VBox):
         """Redraw ``row``'s buttons: position i selected (raised, gold) when i is in ``lit``;
         ``css`` added to the lit ones and taken from the others."""
         for index, (card, button) in enumerate(zip(cards, row.children)):
-            restyle(button, card, index in lit, False)  # type: ignore[arg-type]
+            restyle(button, card, index in lit, False)
             if css and index in lit:
                 button.add_class(css)
             elif css and css in button._dom_classes:

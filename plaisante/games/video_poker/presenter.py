@@ -98,7 +98,7 @@ class PokerPresenter(Presenter):
 
     def render(self) -> None:
         for card, button in zip(self.hand.cards, self.row.children):
-            button.description = label(card)  # type: ignore[attr-defined]
+            button.description = label(card)
         self.mark(self.row, self.hand.cards,
                   {p for p, held in enumerate(self.hand.held) if held}, "vp-hall-held")
         self.draw_button.disabled = self.hand.drawn is not None
