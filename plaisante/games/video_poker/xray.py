@@ -104,8 +104,8 @@ def xray(cards: Sequence[Any], bet: int, parts: dict[str, Any]) -> PokerXRay:
     chosen = tuple(cards)
     values = sorted({card.value for card in chosen})
     straight = len(values) == 5 and (values[-1] - values[0] == 4 or values == [2, 3, 4, 5, 14])
-    base: dict[str, Any] = {"cards": chosen, "bet": bet, "flush": len({c.suit for c in chosen}) == 1,
-            "straight": straight}
+    base: dict[str, Any] = {"cards": chosen, "bet": bet, "straight": straight,
+                            "flush": len({c.suit for c in chosen}) == 1}
     found: dict[str, Any] = {}
     part = "frequencies"
     try:
