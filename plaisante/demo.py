@@ -6,6 +6,8 @@ Voila, full screen; a notebook calls ``show(ID)``."""
 from __future__ import annotations
 
 import atexit
+import contextlib
+import io
 import json
 import os
 import signal
@@ -33,7 +35,8 @@ def show(assignment: str, *, seed: int | None = None, student: str | None = None
     if student is None:
         from . import reference
 
-        module = reference.load(assignment, layout.source(assignment))
+        with contextlib.redirect_stdout(io.StringIO()):  # its doctest-like prints: not shown
+            module = reference.load(assignment, layout.source(assignment))
         parts = reference.parts(module, assignment)
     else:
         from .grading.judge import KernelLost

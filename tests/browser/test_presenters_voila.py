@@ -55,7 +55,7 @@ def click_and_expect(page: Page, game: str) -> None:
             "turn 5, player 1's 2nd card, the 5th card from the top")
     elif game == "video_poker":
         page.locator(CARDS).nth(0).click()
-        expect(panel).to_contain_text("held: 0 ")
+        expect(panel.locator(".vp-held")).to_have_attribute("data-held", "0")
         page.locator(".vp-hall-draw").click()
         expect(panel.locator(".vp-drawn")).to_have_attribute("data-replaced", "1 2 3 4")
     elif game == "holdem":
@@ -83,7 +83,7 @@ def test_presenter_sizes_click_and_seed(page: Page, demos: harness.Server, game:
     fonts = panel.evaluate_all("els => els.flatMap(el => [...el.querySelectorAll('*')])"
                                ".filter(e => e.textContent.trim() && e.offsetParent)"
                                ".map(e => parseFloat(getComputedStyle(e).fontSize))")
-    assert min(fonts) >= 18 and panel.evaluate(
+    assert min(fonts) >= 24 and panel.evaluate(
         "el => parseFloat(getComputedStyle(el).fontSize)") >= 24
     fits(page, 1920, 1080)
     click_and_expect(page, game)

@@ -28,7 +28,7 @@ class HoldemPresenter(Presenter):
     ``seed``: the first deal's shuffle."""
 
     game = "holdem"
-    hint = "yours, the bot's, the board: Ah Kd 7c 7d 2c 3c 4c 5h 9s"
+    hint = "Ah Kd | 7c 7d | 2c 3c 4c 5h 9s  (you | bot | board)"
     notation_tip = "Deal these nine: your two, the bot's two, then the board's five"
 
     def __init__(self, parts: dict[str, Any], seed: int = FIRST_SEED) -> None:
@@ -49,10 +49,10 @@ class HoldemPresenter(Presenter):
     def deal_notation(self, text: str) -> None:
         """Deal the nine cards written in ``text``: yours, the bot's, the board. Raises
         ValueError for bad notation or another count than nine."""
-        cards = hand(text)
+        cards = hand(text.replace("|", " "))
         if len(cards) != 9:
             raise ValueError(f"write 9 cards: your 2, the bot's 2, the board's 5, e.g. "
-                             f"'{self.hint.split(': ')[1]}'; got {len(cards)}")
+                             f"'Ah Kd | 7c 7d | 2c 3c 4c 5h 9s'; got {len(cards)}")
         written = {label(card) for card in cards}
         deck = [card for card in shuffled_deck(self.seed_box.value)
                 if label(card) not in written]

@@ -125,7 +125,7 @@ class TricksPresenter(Presenter):
             button = card_button(card)
             button.disabled = True
             if shot.winner == seat:
-                button.add_class("plaisante-selected")
+                button.add_class("tricks-win")
             caption = widgets.HTML(f"<b>{SEATS[seat]}</b>").add_class("plaisante-hall-caption")
             seats.append(widgets.VBox([caption, button]).add_class("tricks-hall-played"))
         self.played.children = seats

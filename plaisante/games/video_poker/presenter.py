@@ -16,7 +16,7 @@ import ipywidgets as widgets
 from ...cards import hand, label, labels, shuffled_deck
 from ...presenting import FIRST_SEED, Presenter, section
 from .rules import BETS, HAND_ORDER, HAND_SIZE, PAYS
-from .xray import Hand, PokerXRay, dealt, labels_at, xray
+from .xray import RANK_OF_VALUE, Hand, PokerXRay, dealt, labels_at, xray
 
 
 class PokerPresenter(Presenter):
@@ -110,23 +110,26 @@ def xray_html(shot: PokerXRay, game: Hand) -> str:
     pay table (rows by hand, columns by bet; the name's row and the bet's column lit), the
     holds, and after the draw which positions it replaced."""
     held = [p for p, h in enumerate(game.held) if h]
+    holds = (f"<div class='vp-held' data-held='{' '.join(map(str, held))}'>held: "
+             f"<b>{html.escape(labels_at(game.cards, held))}</b></div>")
+    unheld = [p for p in range(HAND_SIZE) if p not in held]
     if game.drawn is None:
-        moves = (f"<div>held: <b>{html.escape(labels_at(game.cards, held))}</b></div>"
-                 f"<div>Draw replaces: <b>{html.escape(labels_at(game.cards, [p for p in range(HAND_SIZE) if p not in held]))}"  # noqa: E501
-                 "</b></div>")
+        moves = (f"{holds}<div>Draw replaces: "
+                 f"<b>{html.escape(labels_at(game.cards, unheld))}</b></div>")
         when = "dealt"
     else:
         swaps = ", ".join(f"{p}: {label(old)} → {label(new)}" for p, old, new in game.drawn)
-        moves = (f"<div>held: <b>{html.escape(labels_at(game.cards, held))}</b></div>"
-                 f"<div class='vp-drawn' data-replaced='{' '.join(str(p) for p, _, _ in game.drawn)}'>"  # noqa: E501
-                 f"replaced: <b>{html.escape(swaps or 'nothing (all held)')}</b></div>")
+        replaced = " ".join(str(p) for p, _, _ in game.drawn)
+        moves = (f"{holds}<div class='vp-drawn' data-replaced='{replaced}'>replaced: "
+                 f"<b>{html.escape(swaps or 'nothing (all held)')}</b></div>")
         when = "after the draw"
-    counts = " ".join(f"{html.escape(str(v))}×{n}" for v, n in shot.counts)
+    counts = " ".join(f"{RANK_OF_VALUE.get(v, v)}×{n}" for v, n in shot.counts)
     name = html.escape(shot.name or "…")
     result = (f"<h4>{when}: <code>hand_name</code></h4>"
               f"<div class='plaisante-hall-big vp-name' data-name='{name}'>{name}</div>"
               f"<div class='vp-why'>why: {html.escape(shot.why)}</div>"
-              f"<div class='vp-counts'><code>frequencies</code> value×n: {counts or '…'}</div>"
+              f"<div class='vp-counts'><code>frequencies</code>, rank×how many: "
+              f"{counts or '…'}</div>"
               f"<div class='vp-pay'><code>payout(cards, {shot.bet})</code> = "
               f"<b>{'…' if shot.win is None else shot.win}</b></div>{moves}")
     if shot.problem:

@@ -126,8 +126,8 @@ def xray(cards: Sequence[Any], bet: int, parts: dict[str, Any]) -> PokerXRay:
 
 
 def labels_at(cards: Sequence[Any], positions: Sequence[int]) -> str:
-    """'0 K♥, 1 K♦': the positions and their cards."""
-    return ", ".join(f"{p} {label(cards[p])}" for p in positions) or "none"
+    """'K♥ at 0, K♦ at 1': the cards at ``positions`` and where they are."""
+    return ", ".join(f"{label(cards[p])} at {p}" for p in positions) or "none"
 
 
 __all__ = ["Hand", "PokerXRay", "dealt", "labels_at", "xray"]
