@@ -56,8 +56,8 @@ class ShowdownXRay:
 
 
 def _showing(seven: list[Any], answer: Any) -> Showing:
-    if not (isinstance(answer, tuple) and len(answer) == 2 and answer[0] in CATEGORIES
-            and isinstance(answer[1], list) and len(answer[1]) == 5):
+    if not (isinstance(answer, (tuple, list)) and len(answer) == 2 and answer[0] in CATEGORIES
+            and isinstance(answer[1], (list, tuple)) and len(answer[1]) == 5):
         raise ValueError(f"best_five returned {answer!r:.80}, expected (category, 5 cards)")
     category, five = answer
     names = [(card.rank, card.suit) for card in seven]
