@@ -148,6 +148,15 @@ class Presenter(widgets.VBox):
             elif css and css in button._dom_classes:
                 button.remove_class(css)
 
+    @staticmethod
+    def dim(row: widgets.HBox, keep: set[int] | None) -> None:
+        """Dim every button of ``row`` whose position is not in ``keep`` (None: dim none)."""
+        for index, button in enumerate(row.children):
+            if keep is not None and index not in keep:
+                button.add_class("plaisante-dim")
+            elif "plaisante-dim" in button._dom_classes:
+                button.remove_class("plaisante-dim")
+
 
 def section(game: str, title: str, body: str) -> str:
     """Return the x-ray's HTML section (labelled '<title>' for screen readers and tests)."""

@@ -103,11 +103,7 @@ class HoldemPresenter(Presenter):
         for seat, row in enumerate(self.rows):
             showing = shot.players[seat] if seat < len(shot.players) else None
             self.mark(row, self.seven(seat), set(showing.lit) if showing else set())
-            for index, button in enumerate(row.children):
-                if showing and index not in showing.lit:
-                    button.add_class("plaisante-dim")
-                elif "plaisante-dim" in button._dom_classes:
-                    button.remove_class("plaisante-dim")
+            self.dim(row, set(showing.lit) if showing else None)
         self.xray_panel.value = xray_html(shot, self.board)
 
 

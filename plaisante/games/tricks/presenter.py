@@ -114,12 +114,7 @@ class TricksPresenter(Presenter):
         if len(self.trick) == 4:
             lit = {i for i, c in enumerate(self.mine) if (0, c) in self.trick}
         self.mark(self.row, self.mine, lit)
-        legal = xray(self.mine, self.before, self.parts).legal
-        for index, button in enumerate(self.row.children):
-            if index not in legal:
-                button.add_class("plaisante-dim")
-            elif "plaisante-dim" in button._dom_classes:
-                button.remove_class("plaisante-dim")
+        self.dim(self.row, set(xray(self.mine, self.before, self.parts).legal))
         seats = []
         for seat, card in shot.trick:
             button = card_button(card)
