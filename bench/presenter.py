@@ -65,7 +65,8 @@ def main() -> int:
                 page = browser.new_page(viewport={"width": 1920, "height": 1080})
                 for game in args.games:
                     selector, cycle = CLICKABLE[game]
-                    page.goto(demos.url(f"/voila/render/{game}.ipynb"))
+                    page.goto(demos.url(f"/voila/render/{game}.ipynb"),
+                              wait_until="commit", timeout=180_000)
                     expect(page.locator(selector).first).to_be_visible(timeout=90_000)
                     times = []
                     for click in range(args.clicks):

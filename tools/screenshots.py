@@ -229,7 +229,8 @@ def presenters(browser, demos, out: Path) -> None:
     for game in PRESENTERS:
         for width, height in ((1920, 1080), (1280, 720), (800, 900)):
             page = browser.new_page(viewport={"width": width, "height": height})
-            page.goto(demos.url(f"/voila/render/{game}.ipynb"))
+            page.goto(demos.url(f"/voila/render/{game}.ipynb"), wait_until="commit",
+                      timeout=180_000)
             page.locator(".plaisante-xray-panel section").wait_for(timeout=90_000)
             presenter_click(page, game)
             page.wait_for_timeout(300)

@@ -33,9 +33,10 @@ def demos(tmp_path_factory: pytest.TempPathFactory) -> Iterator[harness.Server]:
 
 def open_demo(page: Page, demos: harness.Server, game: str) -> list[str]:
     """Open ``game``'s demo; return the labels of the cards it dealt."""
-    page.goto(demos.url(f"/voila/render/{game}.ipynb"))
+    # Voila runs the notebook before the page loads: on a busy machine that takes a while
+    page.goto(demos.url(f"/voila/render/{game}.ipynb"), wait_until="commit", timeout=180_000)
     cards = page.locator(".tricks-hall-hand .plaisante-card" if game == "tricks" else CARDS)
-    expect(cards).to_have_count(DEALT[game], timeout=90_000)
+    expect(cards).to_have_count(DEALT[game], timeout=180_000)
     return [text.strip() for text in cards.all_inner_texts()]
 
 
