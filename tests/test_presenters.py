@@ -180,3 +180,20 @@ def test_a_failing_students_checklist_reads_on_a_projector() -> None:
     assert "<b>x</b>" not in page  # what the student's code put in is text, never markup
     assert "run" not in said.lower() and "cell" not in said.lower()
     assert split_case("Card('1', 'hearts'): raised TypeError: no") is None
+
+
+def test_what_a_students_cards_say_is_text_in_the_xray(parts: Any) -> None:
+    """A sort_hand that hands back a card whose suit and rank are markup: the x-ray shows it
+    as text (the led suit, the trick's rows), no element of it is made."""
+    from types import SimpleNamespace
+
+    markup = "h'><img src=x onerror=alert(1)>"
+
+    def sort_hand(cards: list[Any]) -> list[Any]:
+        return [SimpleNamespace(rank="A", suit=markup, value=14), *cards[1:]]
+
+    tricks = view("tricks", {**parts, "tricks": {**parts["tricks"], "sort_hand": sort_hand}})
+    tricks.deal_notation("7h 8h Ah 10s Kc")  # you lead: any card
+    tricks.play(0)
+    assert tricks.current.led == markup
+    assert "<img" not in tricks.xray_panel.value and "<img" not in tricks.message.value

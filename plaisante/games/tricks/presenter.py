@@ -132,7 +132,8 @@ def xray_html(shot: TrickXRay) -> str:
     cards' count, the trick's cards on the ladder with their strengths (a card off the led suit
     struck through) and, once four are down, ``trick_winner``'s verdict and why."""
     led = SUIT_SYMBOLS.get(shot.led or "", "") if shot.led else None
-    head = (f"<div class='plaisante-hall-big tricks-led' data-led='{shot.led or ''}'>"
+    head = (f"<div class='plaisante-hall-big tricks-led' "
+            f"data-led='{html.escape(str(shot.led or ''), quote=True)}'>"
             f"led suit: {led or 'none: you lead, any card'}</div>")
     ladder = " ".join(f"<span class='tricks-rung'>{rank}</span>"
                       for rank in STRENGTH_ORDER[::-1])
