@@ -50,6 +50,13 @@ def text(panel: str) -> str:
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_without_a_seed_the_first_deal_is_seed_2026s(game: str, parts: Any) -> None:
+    from plaisante.games import load
+
+    assert shown(load(game).demo_view(**parts[game])) == shown(view(game, parts, 2026))
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_a_seed_deals_the_same_cards_and_another_seed_others(game: str, parts: Any) -> None:
     first, again, other = view(game, parts, 7), view(game, parts, 7), view(game, parts, 8)
     assert shown(first) == shown(again)
