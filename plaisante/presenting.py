@@ -19,6 +19,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from .card_widgets import card_button, restyle
+from .cards import label
 from .style import game_style
 
 #: The first deal's seed when none is given (``plaisante demo --help`` says so).
@@ -139,9 +140,11 @@ class Presenter(widgets.VBox):
 
     @staticmethod
     def mark(row: widgets.HBox, cards: list[Any], lit: set[int], css: str = "") -> None:
-        """Redraw ``row``'s buttons: position i selected (raised, gold) when i is in ``lit``;
-        ``css`` added to the lit ones and taken from the others."""
+        """Redraw ``row``'s buttons as ``cards`` (the same buttons, no new widgets): position i
+        selected (raised, gold) when i is in ``lit``; ``css`` added to the lit ones and taken
+        from the others."""
         for index, (card, button) in enumerate(zip(cards, row.children)):
+            button.description = label(card)
             restyle(button, card, index in lit, False)
             if css and index in lit:
                 button.add_class(css)

@@ -17,8 +17,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The assignment, the first deal's seed, the port, and whose functions to play on."""
     parser.add_argument("assignment", nargs="?", metavar="ID",
                         help="the assignment (default: the course's first)")
-    parser.add_argument("--seed", type=int, help="the first deal's seed (default 2026): every load of the page deals "
-                             "the same cards")
+    parser.add_argument("--seed", type=int,
+                        help="the first deal's seed (default 2026): every load of the page "
+                             "deals the same cards")
     parser.add_argument("--port", type=int, default=8866)
     parser.add_argument("--no-browser", action="store_true",
                         help="print the address, open nothing")

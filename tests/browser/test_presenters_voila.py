@@ -69,7 +69,7 @@ def click_and_expect(page: Page, game: str) -> None:
     else:
         page.locator(".tricks-hall-hand .plaisante-card:not(.plaisante-dim)").first.click()
         expect(panel.locator(".tricks-winner")).to_contain_text("trick_winner →")
-        expect(page.locator(".tricks-hall-played")).to_have_count(4)
+        expect(page.locator(".tricks-hall-played:visible")).to_have_count(4)
     assert panel.inner_html() != before
 
 

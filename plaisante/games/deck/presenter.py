@@ -71,10 +71,10 @@ class DeckPresenter(Presenter):
         self.render()
 
     def render(self) -> None:
+        self.xray_panel.value = xray_html(self.shot, self.chosen)  # first: what the hall reads
         for player, (row, cards) in enumerate(zip(self.rows, self.shot.hands)):
             lit = {self.chosen[1] - 1} if self.chosen and self.chosen[0] == player else set()
             self.mark(row, list(cards), lit)
-        self.xray_panel.value = xray_html(self.shot, self.chosen)
 
 
 def parse_top(text: str) -> list[Any]:

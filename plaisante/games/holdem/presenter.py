@@ -90,7 +90,6 @@ class HoldemPresenter(Presenter):
             old, self.hole[seat][index] = self.hole[seat][index], new
         else:
             old, self.board[index - 2] = self.board[index - 2], new
-        self._rows()
         self.say(f"{label(old)} → {label(new)}")
         self.render()
 
@@ -100,11 +99,11 @@ class HoldemPresenter(Presenter):
 
     def render(self) -> None:
         shot = self.current
+        self.xray_panel.value = xray_html(shot, self.board)  # first: what the hall reads
         for seat, row in enumerate(self.rows):
             showing = shot.players[seat] if seat < len(shot.players) else None
             self.mark(row, self.seven(seat), set(showing.lit) if showing else set())
             self.dim(row, set(showing.lit) if showing else None)
-        self.xray_panel.value = xray_html(shot, self.board)
 
 
 def xray_html(shot: ShowdownXRay, board: list[Any]) -> str:

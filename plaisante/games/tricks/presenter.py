@@ -14,7 +14,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...card_widgets import card_button
+from ...card_widgets import restyle
 from ...cards import SUIT_SYMBOLS, hand, label, labels
 from ...presenting import FIRST_SEED, Presenter, section
 from .rules import BOTS, SEATS, STRENGTH_ORDER
@@ -38,7 +38,14 @@ class TricksPresenter(Presenter):
         self.trick: list[tuple[int, Any]] = []
         self.mine: list[Any] = []
         self.row = widgets.HBox()
-        self.played = widgets.HBox().add_class("tricks-hall-trick")
+        self.slots: list[tuple[widgets.Button, widgets.VBox]] = []
+        for _ in range(4):  # the trick's four cards, redrawn in place on every click
+            button = widgets.Button(disabled=True).add_class("plaisante-card")
+            caption = widgets.HTML().add_class("plaisante-hall-caption")
+            self.slots.append((button, widgets.VBox([caption, button]).add_class(
+                "tricks-hall-played")))
+        self.played = widgets.HBox([box for _, box in self.slots]).add_class(
+            "tricks-hall-trick")
         super().__init__(parts, seed)
 
     def deal_seed(self, seed: int) -> None:
@@ -110,21 +117,25 @@ class TricksPresenter(Presenter):
 
     def render(self) -> None:
         shot = self.current
+        self.xray_panel.value = xray_html(shot)  # first: what the hall reads
         lit = set(shot.legal) if len(self.trick) < 4 else set()
         if len(self.trick) == 4:
             lit = {i for i, c in enumerate(self.mine) if (0, c) in self.trick}
         self.mark(self.row, self.mine, lit)
         self.dim(self.row, set(xray(self.mine, self.before, self.parts).legal))
-        seats = []
-        for seat, card in shot.trick:
-            button = card_button(card)
-            button.disabled = True
+        for slot, (button, caption) in enumerate(self.slots):  # the same four widgets
+            if slot >= len(shot.trick):
+                caption.layout.display = "none"
+                continue
+            seat, card = shot.trick[slot]
+            caption.layout.display = None
+            button.description = label(card)
+            restyle(button, card, False, False)
             if shot.winner == seat:
                 button.add_class("tricks-win")
-            caption = widgets.HTML(f"<b>{SEATS[seat]}</b>").add_class("plaisante-hall-caption")
-            seats.append(widgets.VBox([caption, button]).add_class("tricks-hall-played"))
-        self.played.children = seats
-        self.xray_panel.value = xray_html(shot)
+            elif "tricks-win" in button._dom_classes:
+                button.remove_class("tricks-win")
+            caption.children[0].value = f"<b>{SEATS[seat]}</b>"
 
 
 def xray_html(shot: TrickXRay) -> str:

@@ -97,12 +97,10 @@ class PokerPresenter(Presenter):
         self.render()
 
     def render(self) -> None:
-        for card, button in zip(self.hand.cards, self.row.children):
-            button.description = label(card)
+        self.xray_panel.value = xray_html(self.current, self.hand)  # first: what the hall reads
         self.mark(self.row, self.hand.cards,
                   {p for p, held in enumerate(self.hand.held) if held}, "vp-hall-held")
         self.draw_button.disabled = self.hand.drawn is not None
-        self.xray_panel.value = xray_html(self.current, self.hand)
 
 
 def xray_html(shot: PokerXRay, game: Hand) -> str:
