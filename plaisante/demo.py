@@ -6,6 +6,8 @@ Voila, full screen; a notebook calls ``show(ID)``."""
 from __future__ import annotations
 
 import atexit
+import contextlib
+import io
 import json
 import os
 import signal
@@ -16,7 +18,7 @@ import webbrowser
 from pathlib import Path
 from typing import Any
 
-from .assignment import check_all, checklist_widget
+from .assignment import check_all
 from .course import CourseLayout
 from .games import load
 
@@ -33,7 +35,8 @@ def show(assignment: str, *, seed: int | None = None, student: str | None = None
     if student is None:
         from . import reference
 
-        module = reference.load(assignment, layout.source(assignment))
+        with contextlib.redirect_stdout(io.StringIO()):  # its doctest-like prints: not shown
+            module = reference.load(assignment, layout.source(assignment))
         parts = reference.parts(module, assignment)
     else:
         from .grading.judge import KernelLost
@@ -47,10 +50,13 @@ def show(assignment: str, *, seed: int | None = None, student: str | None = None
 
 
 def view_or_checklist(description: Any, parts: dict[str, Any], seed: int | None) -> Any:
-    """Return the gate's checklist while a step fails, else the presenter view on ``parts``."""
+    """Return the presenter-sized checklist while a step fails (the step, its input, expected
+    and got, in words for a projector), else the presenter view on ``parts``."""
     results = check_all(description, parts)
     if any(result.status != "pass" for result in results):
-        return checklist_widget(results)
+        from .presenting import presenter_checklist
+
+        return presenter_checklist(results, description.title)
     options = {} if seed is None else {"seed": seed}
     return description.demo_view(**options, **parts)
 

@@ -73,7 +73,8 @@ def test_a_sample_failing_step_3_shows_the_checklist_naming_it(tmp_path) -> None
     root = course_with(tmp_path, "bo", "straight_ignores_duplicates")
     shown = demo.show("plaisante", student="bo", root=root)
     assert not isinstance(shown, PresenterView)
-    assert "Not yet: step 3 (the has-checks)" in shown.value and "has_straight(" in shown.value
+    assert "Plaisante cannot start: step 3 (the has-checks) fails" in shown.value
+    assert "has_straight(" in shown.value and "run its cells" not in shown.value
 
 
 def test_a_missing_submission_is_one_line_naming_who_submitted(tmp_path) -> None:

@@ -24,6 +24,14 @@ writes, in headless Chromium:
     16-round-600.png        the same in a window 600 px wide
     17-round-focus.png      keyboard focus on a card (a blue ring) beside a selected one (gold)
     18-new-round-confirm.png  New round mid-round asks before throwing the round away
+    20-presenter-GAME-W.png  `plaisante demo GAME` (Voila) for deck, video_poker, holdem and
+                            tricks, at W = 1920 (×1080), 1280 (×720) and 800 (×900) wide, after a
+                            click that teaches the rule (a card lit, held and drawn, a card
+                            swapped, a trick played)
+    21-presenter-failing-W.png  `plaisante demo holdem --student ada` on a submission whose
+                            best_five fails: the projector's checklist, 1920 and 1280 wide
+
+    python tools/screenshots.py --presenters    only the 20- and 21- pictures
 
 Animations are frozen at their end state in the pictures (``animations="disabled"``).
 """
@@ -193,12 +201,91 @@ def presenter(browser, demo, out: Path) -> None:
         page.close()
 
 
+PRESENTERS = ("deck", "video_poker", "holdem", "tricks")
+#: the sample whose failing step the projector's checklist shows
+FAILING = ("holdem", "ace_high")
+
+
+def presenter_click(page, game: str) -> None:
+    """Click what teaches ``game``'s rule (as the browser test does)."""
+    stage = page.locator(".plaisante-stage")
+    if game == "deck":
+        page.locator(".deck-hall-seat").nth(1).locator(".plaisante-card").nth(1).click()
+    elif game == "video_poker":
+        for position in (0, 2):
+            stage.locator(".plaisante-card").nth(position).click()
+        page.locator(".vp-hall-draw").click()
+        page.locator(".vp-drawn").wait_for()
+    elif game == "holdem":
+        page.locator(".holdem-hall-seat").nth(0).locator(".plaisante-card").nth(6).click()
+    else:
+        page.locator(".tricks-hall-hand .plaisante-card:not(.plaisante-dim)").first.click()
+        page.locator(".tricks-winner").wait_for()
+    page.mouse.move(0, 0)
+
+
+def presenters(browser, demos, out: Path) -> None:
+    """Each game's presenter at 1920×1080, 1280×720 and 800×900, after a teaching click."""
+    for game in PRESENTERS:
+        for width, height in ((1920, 1080), (1280, 720), (800, 900)):
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(demos.url(f"/voila/render/{game}.ipynb"), wait_until="commit",
+                      timeout=180_000)
+            page.locator(".plaisante-xray-panel section").wait_for(timeout=90_000)
+            presenter_click(page, game)
+            page.wait_for_timeout(300)
+            shoot(page, out, f"20-presenter-{game}-{width}.png")
+            page.close()
+
+
+def failing_presenter(browser, root: Path, home: Path, out: Path) -> None:
+    """The demo on a failing submission (the sandbox runs it): the projector's checklist."""
+    game, sample = FAILING
+    harness.run_course(root, "submit", str(root / "assignments" / "samples" / game /
+                                           f"{sample}.ipynb"), "--student", "ada")
+    demo = harness.start_demo(root, home, game, "--student", "ada")
+    try:
+        demo.wait_ready(timeout=120)
+        for width, height in ((1920, 1080), (1280, 720)):
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(demo.url("/"))
+            page.locator(".plaisante-hall-checklist").wait_for(timeout=120_000)
+            shoot(page, out, f"21-presenter-failing-{width}.png")
+            page.close()
+    finally:
+        demo.stop()
+
+
+def presenters_only(out: Path) -> int:
+    """Only the presenters' pictures (``--presenters``)."""
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory(prefix="plaisante-shots-") as tmp:
+        root = harness.course_copy(Path(tmp) / "course")
+        demos = harness.start_demos(root, Path(tmp) / "demos-home", PRESENTERS)
+        try:
+            demos.wait_ready(timeout=120)
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=harness.chromium_path(),
+                                            headless=True, args=harness.CHROMIUM_ARGS)
+                presenters(browser, demos, out)
+                failing_presenter(browser, root, Path(tmp) / "failing-home", out)
+                browser.close()
+        finally:
+            demos.stop()
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=KIT / "build" / "screenshots")
+    parser.add_argument("--presenters", action="store_true",
+                        help="only the presenter views (20-, 21-)")
     args = parser.parse_args()
     out = args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
+    if args.presenters:
+        return presenters_only(out)
     from playwright.sync_api import expect, sync_playwright
 
     with tempfile.TemporaryDirectory(prefix="plaisante-shots-") as tmp:
@@ -211,10 +298,12 @@ def main() -> int:
         lab = harness.start_lab(root, Path(tmp) / "lab-home")
         voila = harness.start_voila(root / "notebooks" / "demo.ipynb", Path(tmp) / "voila-home")
         demo = harness.start_demo(root, Path(tmp), "plaisante")
+        demos = harness.start_demos(root, Path(tmp) / "demos-home", PRESENTERS)
         try:
             lab.wait_ready()
             voila.wait_ready()
             demo.wait_ready(timeout=120)
+            demos.wait_ready(timeout=120)
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=harness.chromium_path(),
                                             headless=True, args=harness.CHROMIUM_ARGS)
@@ -241,11 +330,14 @@ def main() -> int:
                 shoot(page, out, "8-four-colour.png")
                 lab_deck(page, lab, out)
                 presenter(browser, demo, out)
+                presenters(browser, demos, out)
+                failing_presenter(browser, root, Path(tmp) / "failing-home", out)
                 browser.close()
         finally:
             lab.stop()
             voila.stop()
             demo.stop()
+            demos.stop()
     return 0
 
 

@@ -1,7 +1,9 @@
 """The lecture-hall presenter view of an assignment, in Voila.
 
 Full screen, on the kit's reference functions, or with --student on a student's submitted
-functions (run in the grading sandbox).
+functions (run in the grading sandbox). Every assignment of the course has one, each with
+an x-ray of the rule it teaches beside its cards. The page's Cards box
+deals exactly the cards written (e.g. 'Kh Kd 3c 7s 9h').
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The assignment, the first deal's seed, the port, and whose functions to play on."""
     parser.add_argument("assignment", nargs="?", metavar="ID",
                         help="the assignment (default: the course's first)")
-    parser.add_argument("--seed", type=int, help="the first deal's seed (default 2026)")
+    parser.add_argument("--seed", type=int,
+                        help="the first deal's seed (default 2026): every load of the page "
+                             "deals the same cards")
     parser.add_argument("--port", type=int, default=8866)
     parser.add_argument("--no-browser", action="store_true",
                         help="print the address, open nothing")

@@ -330,9 +330,13 @@ class Remote:
         return iter(self._unary("iter"))
 
     def __eq__(self, other: Any) -> Any:
+        if isinstance(other, type):  # a class of this process is never the kernel's object:
+            return NotImplemented    # Python then answers False (inspect.signature asks)
         return self._binary("eq", other)
 
     def __ne__(self, other: Any) -> Any:
+        if isinstance(other, type):
+            return NotImplemented
         return self._binary("ne", other)
 
     def __lt__(self, other: Any) -> Any:

@@ -247,6 +247,29 @@ def start_demo(root: Path, home: Path, *args: str) -> Server:
     return Server("plaisante demo", port, "", process, log, "/voila/static/voila.js")
 
 
+def start_demos(root: Path, home: Path, games: tuple[str, ...], seed: int | None = None
+                ) -> Server:
+    """Start one Voila on a folder of the demo notebooks ``plaisante demo`` runs (one per game
+    of ``games``, each ``show(ID, seed=seed)``) in the course copy ``root``; game ``ID`` is at
+    ``/voila/render/ID.ipynb``. Returns without waiting."""
+    from plaisante.demo import demo_notebook
+
+    folder = root / "demos"
+    folder.mkdir(exist_ok=True)
+    for game in games:
+        (folder / f"{game}.ipynb").write_text(json.dumps(demo_notebook(game, seed)),
+                                              encoding="utf-8")
+    port = free_port()
+    log = home / "demos.log"
+    home.mkdir(parents=True, exist_ok=True)
+    cmd = [str(VENV_BIN / "voila"), str(folder), "--no-browser", f"--port={port}",
+           "--Voila.ip=127.0.0.1", "--theme=dark"]
+    env = dict(jupyter_env(home), PLAISANTE_COURSE=str(root))
+    process = subprocess.Popen(cmd, cwd=folder, env=env, stdout=log.open("wb"),
+                               stderr=subprocess.STDOUT, start_new_session=True)
+    return Server("Voila demos", port, "", process, log, "/voila/static/voila.js")
+
+
 def run_course(root: Path, *args: str, timeout: float = 300,
                nice: int = 0) -> subprocess.CompletedProcess[str]:
     """Run ``plaisante --course ROOT ARGS…`` with this venv first on PATH (nbgrader needs it).

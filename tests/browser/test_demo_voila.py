@@ -102,10 +102,10 @@ def test_demo_on_a_students_submission(page: Page, tmp_path: Path, sample: str,
         server.wait_ready(timeout=120)
         page.goto(server.url("/"))
         if shows in ("checklist", "markup"):
-            checklist = page.locator(".plaisante-checklist")
+            checklist = page.locator(".plaisante-hall-checklist")
             expect(checklist).to_be_visible(timeout=90_000)
             failing = "step 3 (the has-checks)" if shows == "checklist" else "step 4 (scoring)"
-            expect(checklist.locator("h3")).to_contain_text(failing)
+            expect(checklist.locator("h2")).to_contain_text(failing)
             if shows == "markup":  # what evaluate said is shown as text, and does nothing
                 expect(checklist).to_contain_text('<img src="x" onerror=')
                 assert page.title() != hostile_pages.TITLE

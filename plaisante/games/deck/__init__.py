@@ -29,7 +29,15 @@ ASSIGNMENT = Assignment(
         Step(6, "your tests of deal", (("my_deal_tests", checks.check_deal_tests),)),
     ),
     game=lambda **parts: dealer_table(**parts),
+    presenter=lambda **parts: presenter_view(**parts),
 )
+
+
+def presenter_view(*, seed: int | None = None, **parts: Any) -> Any:
+    """Return the lecture-hall presenter view (the deal and its x-ray) on ``parts``."""
+    from .presenter import presenter_view as view
+
+    return view(seed=seed, **parts)
 
 
 def dealer_table(*, seed: int | None = None, players: int = 4, cards_each: int = 5,

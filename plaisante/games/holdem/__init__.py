@@ -24,7 +24,15 @@ ASSIGNMENT = Assignment(
         Step(5, "settle", (("settle", checks.check_settle),)),
     ),
     game=lambda **parts: holdem_table(**parts),
+    presenter=lambda **parts: presenter_view(**parts),
 )
+
+
+def presenter_view(*, seed: int | None = None, **parts: Any) -> Any:
+    """Return the lecture-hall presenter view (a showdown and its x-ray) on ``parts``."""
+    from .presenter import presenter_view as view
+
+    return view(seed=seed, **parts)
 
 
 def holdem_table(*, seed: int | None = None, **parts: Any) -> Any:

@@ -13,7 +13,7 @@ import ipywidgets as widgets
 
 from ...card_widgets import card_button, restyle
 from ...cards import hand, labels, shuffled_deck
-from ...style import game_style
+from ...presenting import presenter_style
 from .rules import HAND_SIZE, MAX_SELECTED
 from .xray import ROWS, XRay, xray
 
@@ -52,7 +52,7 @@ class PresenterView(widgets.VBox):
         self.card_row = widgets.HBox().add_class("plaisante-row")
         self.card_row.add_class("plaisante-presenter-cards")
         self.xray_panel = widgets.HTML().add_class("plaisante-xray-panel")
-        self.children = [widgets.HTML(game_style("plaisante")), controls, self.card_row,
+        self.children = [widgets.HTML(presenter_style("plaisante")), controls, self.card_row,
                          self.xray_panel, self.message]
         self.deal_seed(seed)
 

@@ -27,7 +27,15 @@ ASSIGNMENT = Assignment(
              (("my_trick_winner_tests", checks.check_trick_winner_tests),)),
     ),
     game=lambda **parts: trick_table(**parts),
+    presenter=lambda **parts: presenter_view(**parts),
 )
+
+
+def presenter_view(*, seed: int | None = None, **parts: Any) -> Any:
+    """Return the lecture-hall presenter view (a trick and why it is won) on ``parts``."""
+    from .presenter import presenter_view as view
+
+    return view(seed=seed, **parts)
 
 
 def trick_table(*, seed: int | None = None, **parts: Any) -> Any:

@@ -31,7 +31,16 @@ ASSIGNMENT = Assignment(
         Step(5, "your tests of the port", (("my_port_tests", checks.check_port_tests),)),
     ),
     game=lambda **parts: machine_view(**parts),
+    presenter=lambda **parts: presenter_view(**parts),
 )
+
+
+def presenter_view(*, seed: int | None = None, **parts: Any) -> Any:
+    """Return the lecture-hall presenter view (the hand, the draw, the pay table) on
+    ``parts``."""
+    from .presenter import presenter_view as view
+
+    return view(seed=seed, **parts)
 
 
 def machine_view(*, seed: int | None = None, path: str | None = SAVE_FILE,

@@ -1,0 +1,163 @@
+"""The presenter view of heads-up Hold'em (``plaisante demo holdem``): a showdown dealt from a
+seed (or written in notation: your two, the bot's two, the board's five), each player's seven
+cards in a row with the best five ``best_five`` chose raised, and the x-ray (``xray.py``): the
+category, the house rule's tie-break as numbers and ``compare``'s verdict. A click on a card
+replaces it with the deck's next card, so "what if the river were…" is one click. It renders
+state and forwards clicks; every answer comes from the parts.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import ipywidgets as widgets
+
+from ...cards import hand, label, labels, shuffled_deck
+from ...presenting import FIRST_SEED, Presenter, section
+from .rules import CATEGORIES, value
+from .xray import SEATS, ShowdownXRay, xray
+
+VERDICTS = {1: "You win", -1: "The bot wins", 0: "Split pot"}
+
+
+class HoldemPresenter(Presenter):
+    """A showdown: two hole cards each and a board of five; click a card to change it.
+
+    ``parts``: the keywords ``holdem_table`` takes (best_five and compare are asked).
+    ``seed``: the first deal's shuffle."""
+
+    game = "holdem"
+    hint = "Ah Kd | 7c 7d | 2c 3c 4c 5h 9s  (you | bot | board)"
+    notation_tip = "Deal these nine: your two, the bot's two, then the board's five"
+
+    def __init__(self, parts: dict[str, Any], seed: int = FIRST_SEED) -> None:
+        self.hole: list[list[Any]] = [[], []]
+        self.board: list[Any] = []
+        self.deck: list[Any] = []
+        self.rows: list[widgets.HBox] = []
+        super().__init__(parts, seed)
+
+    def deal_seed(self, seed: int) -> None:
+        """Deal from the kit's deck shuffled by ``random.Random(seed)``: you, the bot, you, the
+        bot from the top (end), then the board's five."""
+        deck = shuffled_deck(seed)
+        mine, bots = [deck.pop(), deck.pop()], [deck.pop(), deck.pop()]
+        self._deal([[mine[0], bots[0]], [mine[1], bots[1]]], [deck.pop() for _ in range(5)],
+                   deck, f"Seed {seed}: a showdown")
+
+    def deal_notation(self, text: str) -> None:
+        """Deal the nine cards written in ``text``: yours, the bot's, the board. Raises
+        ValueError for bad notation or another count than nine."""
+        cards = hand(text.replace("|", " "))
+        if len(cards) != 9:
+            raise ValueError(f"write 9 cards: your 2, the bot's 2, the board's 5, e.g. "
+                             f"'Ah Kd | 7c 7d | 2c 3c 4c 5h 9s'; got {len(cards)}")
+        written = {label(card) for card in cards}
+        deck = [card for card in shuffled_deck(self.seed_box.value)
+                if label(card) not in written]
+        self._deal([cards[0:2], cards[2:4]], cards[4:9], deck, f"Dealt {labels(cards)}")
+
+    def _deal(self, hole: list[list[Any]], board: list[Any], deck: list[Any], said: str
+              ) -> None:
+        self.hole, self.board, self.deck = [list(h) for h in hole], list(board), deck
+        self._rows()
+        self.say(said)
+        self.render()
+
+    def _rows(self) -> None:
+        seats, self.rows = [], []
+        for seat, name in enumerate(SEATS):
+            row = self.card_row(self.seven(seat), lambda i, s=seat: self.replace(s, i),
+                                "holdem-hall-seven")
+            self.rows.append(row)
+            seats.append(widgets.HBox([widgets.HTML(f"<b>{name}</b>").add_class(
+                "plaisante-hall-caption").add_class("holdem-hall-name"), row]).add_class(
+                "holdem-hall-seat"))
+        self.stage.children = seats
+
+    def seven(self, seat: int) -> list[Any]:
+        """Player ``seat``'s seven: their two, then the board's five."""
+        return [*self.hole[seat], *self.board]
+
+    def replace(self, seat: int, index: int) -> None:
+        """Replace the card at ``index`` of ``seat``'s seven (a hole card, or a board card:
+        both players' rows change) with the deck's next card."""
+        if not self.deck:
+            raise ValueError("the deck is empty: Deal again")
+        new = self.deck.pop()
+        if index < 2:
+            old, self.hole[seat][index] = self.hole[seat][index], new
+        else:
+            old, self.board[index - 2] = self.board[index - 2], new
+        self.say(f"{label(old)} → {label(new)}")
+        self.render()
+
+    @property
+    def current(self) -> ShowdownXRay:
+        return xray(self.hole, self.board, self.parts)
+
+    def render(self) -> None:
+        shot = self.current
+        self.xray_panel.value = xray_html(shot, self.board)  # first: what the hall reads
+        for seat, row in enumerate(self.rows):
+            showing = shot.players[seat] if seat < len(shot.players) else None
+            self.mark(row, self.seven(seat), set(showing.lit) if showing else set())
+            self.dim(row, set(showing.lit) if showing else None)
+
+
+def xray_html(shot: ShowdownXRay, board: list[Any]) -> str:
+    """Return the x-ray's HTML (a section labelled 'showdown x-ray'): the ``board``, a row per
+    player (the category, its strength, the five values summed), the keys compared and the
+    verdict."""
+    rows = []
+    for name, showing in zip(SEATS, shot.players):
+        if showing is None:
+            rows.append(f"<tr><th>{name}</th><td colspan='4'>…</td></tr>")
+            continue
+        rows.append(f"<tr data-seat='{html.escape(name, True)}' "
+                    f"data-key='{showing.key[0]},{showing.key[1]}'><th>{name}</th>"
+                    f"<td class='holdem-category'>{html.escape(showing.category)}</td>"
+                    f"<td class='holdem-num'>{showing.key[0]}</td>"
+                    f"<td class='holdem-sum'>{html.escape(showing.sum_said)}</td>"
+                    f"<td>{html.escape(labels(showing.five))}</td></tr>")
+    table = ("<table class='holdem-keys'><tr><th></th><th>best_five: category</th>"
+             "<th>strength</th><th>sum of the five (A = 1)</th><th>the five</th></tr>"
+             f"{''.join(rows)}</table>")
+    verdict = ""
+    if shot.verdict is not None:
+        you, bot = (p.key for p in shot.players if p is not None)
+        sign = ">" if you > bot else "<" if you < bot else "="
+        reason = {"category": "the stronger category wins",
+                  "sum": "same category: the higher sum wins",
+                  "tie": "same category, same sum: the pot is split"}[shot.decided_by or "tie"]
+        said = f"({you[0]}, {you[1]}) {sign} ({bot[0]}, {bot[1]}): {reason}"
+        verdict = (f"<div class='holdem-compare'>{html.escape(said)}</div>"
+                   f"<div class='plaisante-hall-big holdem-verdict' data-verdict="
+                   f"'{shot.verdict}'><code>compare</code> → {shot.verdict}: "
+                   f"{VERDICTS[shot.verdict]}</div>")
+    ladder = ("<div class='holdem-ladder'>strength: "
+              + ", ".join(f"{name} {len(CATEGORIES) - 1 - i}"
+                          for i, name in enumerate(CATEGORIES[:5])) + " … High Card 0</div>")
+    problem = (f"<div class='plaisante-xray-warn'>⚠ {html.escape(shot.problem)}</div>"
+               if shot.problem else "")
+    return section("holdem", "showdown x-ray",
+                   f"<div><h4>board {html.escape(labels(board))}. House rule: the stronger "
+                   f"category, then the higher sum (the ace is {value_of_ace()})</h4>"
+                   f"{table}{verdict}{problem}{ladder}</div>")
+
+
+def value_of_ace() -> int:
+    """The ace's house value (1), read from the rules."""
+    from ...cards import KitCard
+
+    return value(KitCard("A", "spades"))
+
+
+def presenter_view(*, seed: int | None = None, **parts: Any) -> HoldemPresenter:
+    """Return the presenter view on ``parts`` (the keywords ``holdem_table`` takes), first
+    dealt from ``seed`` (default 2026)."""
+    return HoldemPresenter(parts, seed=FIRST_SEED if seed is None else seed)
+
+
+__all__ = ["HoldemPresenter", "presenter_view", "xray_html"]

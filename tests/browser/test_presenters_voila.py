@@ -1,0 +1,116 @@
+"""Every game's presenter view in Voila, as ``plaisante demo ID`` shows it, in one Voila
+serving the four demo notebooks: at 1920×1080 the cards are at least 120 px wide and the
+x-ray's text at least 24 px, at 1280×720 nothing scrolls, a click changes the x-ray as the rule
+says, and a second load with the same seed deals the same cards. The slow variants: 800 px wide
+and cards written in notation, typed in the page."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import harness
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+GAMES = ("deck", "video_poker", "holdem", "tricks")
+CARDS = ".plaisante-stage .plaisante-card"
+#: how many cards each view deals at first (tricks: your hand; the trick beside it varies)
+DEALT = {"deck": 12, "video_poker": 5, "holdem": 14, "tricks": 8}
+
+
+@pytest.fixture(scope="module")
+def demos(tmp_path_factory: pytest.TempPathFactory) -> Iterator[harness.Server]:
+    tmp = tmp_path_factory.mktemp("presenters")
+    root = harness.course_copy(tmp / "course")
+    server = harness.start_demos(root, tmp / "home", GAMES, seed=11)
+    try:
+        yield server.wait_ready(timeout=120)
+    finally:
+        server.stop()
+
+
+def open_demo(page: Page, demos: harness.Server, game: str) -> list[str]:
+    """Open ``game``'s demo; return the labels of the cards it dealt."""
+    # Voila runs the notebook before the page loads: on a busy machine that takes a while
+    page.goto(demos.url(f"/voila/render/{game}.ipynb"), wait_until="commit", timeout=180_000)
+    cards = page.locator(".tricks-hall-hand .plaisante-card" if game == "tricks" else CARDS)
+    expect(cards).to_have_count(DEALT[game], timeout=180_000)
+    return [text.strip() for text in cards.all_inner_texts()]
+
+
+def fits(page: Page, width: int, height: int) -> None:
+    size = page.evaluate("() => [document.scrollingElement.scrollWidth, "
+                         "document.scrollingElement.scrollHeight]")
+    assert size[0] <= width and size[1] <= height, f"the page is {size} in a {width}×{height}"
+
+
+def click_and_expect(page: Page, game: str) -> None:
+    """Click what teaches the game's rule and check the x-ray says what follows."""
+    panel = page.locator(".plaisante-xray-panel")
+    before = panel.inner_html()
+    if game == "deck":
+        page.locator(".deck-hall-seat").nth(1).locator(".plaisante-card").nth(1).click()
+        expect(panel.locator(".deck-xray-chosen")).to_contain_text(
+            "turn 5, player 1's 2nd card, the 5th card from the top")
+    elif game == "video_poker":
+        page.locator(CARDS).nth(0).click()
+        expect(panel.locator(".vp-held")).to_have_attribute("data-held", "0")
+        page.locator(".vp-hall-draw").click()
+        expect(panel.locator(".vp-drawn")).to_have_attribute("data-replaced", "1 2 3 4")
+    elif game == "holdem":
+        river = page.locator(".holdem-hall-seat").nth(0).locator(".plaisante-card").nth(6)
+        old = river.inner_text().strip()
+        river.click()
+        expect(page.locator(".plaisante-message")).to_contain_text(f"{old} →")
+        expect(page.locator(".holdem-hall-seat").nth(1).locator(".plaisante-card").nth(6)
+               ).not_to_have_text(old)
+    else:
+        page.locator(".tricks-hall-hand .plaisante-card:not(.plaisante-dim)").first.click()
+        expect(panel.locator(".tricks-winner")).to_contain_text("trick_winner →")
+        expect(page.locator(".tricks-hall-played:visible")).to_have_count(4)
+    assert panel.inner_html() != before
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_presenter_sizes_click_and_seed(page: Page, demos: harness.Server, game: str) -> None:
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    first = open_demo(page, demos, game)
+    width = page.locator(CARDS).first.bounding_box()["width"]
+    assert width >= 120, f"{game}: cards {width} px wide at 1920"
+    panel = page.locator(".plaisante-hall-xray")
+    expect(panel).to_be_visible()
+    fonts = panel.evaluate_all("els => els.flatMap(el => [...el.querySelectorAll('*')])"
+                               ".filter(e => e.textContent.trim() && e.offsetParent)"
+                               ".map(e => parseFloat(getComputedStyle(e).fontSize))")
+    assert min(fonts) >= 24 and panel.evaluate(
+        "el => parseFloat(getComputedStyle(el).fontSize)") >= 24
+    fits(page, 1920, 1080)
+    click_and_expect(page, game)
+    fits(page, 1920, 1080)
+    page.set_viewport_size({"width": 1280, "height": 720})
+    fits(page, 1280, 720)
+    assert open_demo(page, demos, game) == first  # the same seed, the same cards
+
+
+NOTATION = {"deck": ("Kh 3c 10s", ".deck-hall-seat .plaisante-card >> nth=0", "K♥"),
+            "video_poker": ("Ah Kh Qh Jh 10h", ".vp-name", "Royal Flush"),
+            "holdem": ("Ah Kd 7c 7d 2c 3c 4c 5h 9s", ".holdem-verdict", "You win"),
+            "tricks": ("7h 8h Ah 10s Kc | Kh 10h", ".tricks-led", "♥")}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_presenter_notation_and_narrow(page: Page, demos: harness.Server, game: str) -> None:
+    page.set_viewport_size({"width": 800, "height": 900})
+    open_demo(page, demos, game)
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 800
+    written, where, says = NOTATION[game]
+    box = page.locator(".plaisante-notation input")
+    box.fill(written)
+    box.press("Enter")
+    expect(page.locator(where)).to_contain_text(says)
+    box.fill("Zz 9q")
+    box.press("Enter")
+    expect(page.locator(".plaisante-message")).to_contain_text("'Zz' is not a card")

@@ -1,0 +1,206 @@
+"""The presenter views of the lecture-hall demo on the reference solutions, without a browser:
+each game's x-ray says what its rule says (the deal's turns and ends, a hand's name and pay, the
+best five and the house tie-break, a trick's legal cards and winner), a seed deals the same
+cards twice, notation deals exactly what is written and bad notation is one line; and the
+checklist of a failing submission names the step, the input, expected and got."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import pytest
+
+from plaisante import reference
+from plaisante.assignment import StepResult
+from plaisante.cards import labels
+from plaisante.presenting import presenter_checklist_html, split_case
+
+GAMES = ("deck", "video_poker", "holdem", "tricks")
+
+
+@pytest.fixture(scope="module")
+def parts() -> dict[str, dict[str, Any]]:
+    return {game: reference.parts(reference.load(game), game) for game in GAMES}
+
+
+def view(game: str, parts: dict[str, dict[str, Any]], seed: int = 7) -> Any:
+    from plaisante.games import load
+
+    return load(game).demo_view(seed=seed, **parts[game])
+
+
+def shown(presenter: Any) -> list[str]:
+    """Every card button's label on the presenter's stage, in order."""
+    found: list[str] = []
+
+    def walk(widget: Any) -> None:
+        if "plaisante-card" in getattr(widget, "_dom_classes", ()):
+            found.append(widget.description)
+        for child in getattr(widget, "children", ()):
+            walk(child)
+
+    walk(presenter.stage)
+    return found
+
+
+def text(panel: str) -> str:
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", panel)))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_without_a_seed_the_first_deal_is_seed_2026s(game: str, parts: Any) -> None:
+    from plaisante.games import load
+
+    assert shown(load(game).demo_view(**parts[game])) == shown(view(game, parts, 2026))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_seed_deals_the_same_cards_and_another_seed_others(game: str, parts: Any) -> None:
+    first, again, other = view(game, parts, 7), view(game, parts, 7), view(game, parts, 8)
+    assert shown(first) == shown(again)
+    assert first.xray_panel.value == again.xray_panel.value
+    assert shown(first) != shown(other)
+    assert len(shown(first)) >= 5
+
+
+def test_deck_deals_round_the_table_from_the_top(parts: Any) -> None:
+    deck = view("deck", parts)
+    deck.deal_notation("Kh 3c 10s 2d")
+    shot = deck.shot
+    assert [labels(h[:1]) for h in shot.hands] == ["K♥", "3♣", "10♠"]
+    assert labels(shot.hands[0][1:2]) == "2♦"
+    assert [d.from_top for d in shot.order] == list(range(1, 13))
+    assert shot.from_the_top and shot.left == 40
+    ref = reference.load("deck")
+    assert shot.keys[0] == tuple(repr(ref.sort_key(card)) for card in shot.hands[0])
+    assert [labels(h) for h in shot.ordered] == [labels(ref.order_hand(list(h)))
+                                                 for h in shot.hands]
+    deck.click_card(1, 2)  # player 1's second card: turn 5, the 5th from the top
+    said = text(deck.xray_panel.value)
+    assert f"{labels(shot.hands[1][1:2])}: turn 5, player 1's 2nd card, the 5th card from the " \
+           "top" in said
+
+
+def test_deck_shows_a_deal_from_the_bottom(parts: Any) -> None:
+    def from_the_bottom(deck: list[Any], num_players: int, cards_each: int) -> list[list[Any]]:
+        hands: list[list[Any]] = [[] for _ in range(num_players)]
+        for _ in range(cards_each):
+            for held in hands:
+                held.append(deck.pop(0))
+        return hands
+
+    deck = view("deck", {**parts, "deck": {**parts["deck"], "deal": from_the_bottom}})
+    assert not deck.shot.from_the_top
+    assert deck.shot.order[0].from_top == 52
+    assert "did not take the deck's top card" in text(deck.xray_panel.value)
+
+
+def test_video_poker_draw_replaces_exactly_the_unheld_positions(parts: Any) -> None:
+    poker = view("video_poker", parts)
+    poker.deal_notation("Kh Kd 3c 7s 9h Qs Ks 2d")
+    assert poker.current.name == "Pair" and poker.current.win == 5
+    assert "data-hand='Pair'" in re.search(r"<tr class='plaisante-hall-lit'[^>]*>",
+                                           poker.xray_panel.value)[0]
+    poker.hold(0)
+    poker.hold(1)
+    poker.draw()
+    assert shown(poker) == ["K♥", "K♦", "Q♠", "K♠", "2♦"]
+    assert [p for p, _, _ in poker.hand.drawn] == [2, 3, 4]
+    shot = poker.current
+    assert (shot.name, shot.win, shot.why) == ("Three of a Kind", 15, "three Ks")
+    assert "data-replaced='2 3 4'" in poker.xray_panel.value
+    poker.next_bet()
+    assert poker.current.win == 30
+    with pytest.raises(ValueError, match="the draw is done"):
+        poker.draw()
+
+
+def test_holdem_best_five_and_the_house_tie_break(parts: Any) -> None:
+    holdem = view("holdem", parts)
+    holdem.deal_notation("Ah Kd 7c 7d 2c 3c 4c 5h 9s")
+    shot = holdem.current
+    you, bot = shot.players
+    assert (you.category, you.key, labels(you.five)) == ("Straight", (4, 15), "A♥ 2♣ 3♣ 4♣ 5♥")
+    assert (bot.category, bot.key) == ("Pair", (1, 32))
+    assert shot.verdict == 1 and shot.decided_by == "category"
+    assert "(4, 15) > (1, 32): the stronger category wins" in text(holdem.xray_panel.value)
+    holdem.deal_notation("Kh Qd Kc Jd 2c 5s 8h 8d 3c")  # a pair of 8s each: K Q vs K J
+    shot = holdem.current
+    assert [p.key for p in shot.players] == [(1, 46), (1, 45)]
+    assert shot.decided_by == "sum" and shot.verdict == 1
+    assert "same category: the higher sum wins" in text(holdem.xray_panel.value)
+    before = holdem.current.players[0].seven
+    holdem.replace(0, 6)  # the river: both rows change
+    assert holdem.current.players[0].seven[6] != before[6]
+    assert holdem.current.players[1].seven[6] == holdem.current.players[0].seven[6]
+
+
+def test_tricks_lights_the_legal_cards_and_says_why_the_winner_wins(parts: Any) -> None:
+    tricks = view("tricks", parts)
+    tricks.deal_notation("7h 8h Ah 10s Kc | Kh 10h")
+    mine = [f"{c.rank}{c.suit[0]}" for c in tricks.mine]
+    assert mine == ["Kc", "7h", "8h", "Ah", "10s"]  # sort_hand: suit, then weakest first
+    assert tricks.current.led == "hearts" and tricks.current.legal == {1, 2, 3}
+    with pytest.raises(ValueError, match="K♣ does not follow ♥"):
+        tricks.play(0)
+    tricks.play(3)  # A♥ beats North's K♥ and East's 10♥
+    shot = tricks.current
+    assert shot.winner == 0 and [s for s, _ in shot.trick] == [2, 3, 0, 1]
+    said = text(tricks.xray_panel.value)
+    assert "trick_winner → 0: You win with A♥" in said
+    assert "above K♥ 10♥" in said
+    tricks.play(1)  # the same trick replayed with 7♥: 10♥ (East) beats K♥
+    assert tricks.current.winner == 3
+    assert "East wins with 10♥" in text(tricks.xray_panel.value)
+    tricks.play(1)  # the card played, clicked again: taken back
+    assert tricks.current.winner is None and len(tricks.current.trick) == 2
+
+
+@pytest.mark.parametrize(("game", "written", "says"), [
+    ("deck", "Kh Zz", "'Zz' is not a card"),
+    ("video_poker", "Kh Kd", "write 5 cards to deal"),
+    ("holdem", "Ah Kd 7c", "write 9 cards"),
+    ("tricks", "2h 8h | Kh", "2♥ is not in the 32-card deck"),
+])
+def test_bad_notation_is_one_line_and_changes_nothing(game: str, written: str, says: str,
+                                                      parts: Any) -> None:
+    presenter = view(game, parts)
+    before = shown(presenter)
+    presenter.notation.value = written
+    assert says in html.unescape(presenter.message.value)
+    assert "\n" not in presenter.message.value
+    assert shown(presenter) == before
+
+
+def test_a_failing_students_checklist_reads_on_a_projector() -> None:
+    results = [StepResult(1, "Card", "pass"),
+               StepResult(2, "count_values", "fail",
+                          "count_values([K♥, <b>x</b>]): expected [0, 0, 1], got [0, 1]"),
+               StepResult(3, "the has-checks", "todo", "has_pair is not defined yet")]
+    page = presenter_checklist_html(results, "Plaisante")
+    said = text(page)
+    assert "Plaisante cannot start: step 2 (count_values) fails" in said
+    assert "The input count_values([K♥, <b>x</b>])" in said
+    assert "Expected [0, 0, 1]" in said and "Got [0, 1]" in said
+    assert "<b>x</b>" not in page  # what the student's code put in is text, never markup
+    assert "run" not in said.lower() and "cell" not in said.lower()
+    assert split_case("Card('1', 'hearts'): raised TypeError: no") is None
+
+
+def test_what_a_students_cards_say_is_text_in_the_xray(parts: Any) -> None:
+    """A sort_hand that hands back a card whose suit and rank are markup: the x-ray shows it
+    as text (the led suit, the trick's rows), no element of it is made."""
+    from types import SimpleNamespace
+
+    markup = "h'><img src=x onerror=alert(1)>"
+
+    def sort_hand(cards: list[Any]) -> list[Any]:
+        return [SimpleNamespace(rank="A", suit=markup, value=14), *cards[1:]]
+
+    tricks = view("tricks", {**parts, "tricks": {**parts["tricks"], "sort_hand": sort_hand}})
+    tricks.deal_notation("7h 8h Ah 10s Kc")  # you lead: any card
+    tricks.play(0)
+    assert tricks.current.led == markup
+    assert "<img" not in tricks.xray_panel.value and "<img" not in tricks.message.value
