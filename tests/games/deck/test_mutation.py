@@ -40,18 +40,13 @@ GOAL_VISIBLE, GOAL_ALL = 0.90, 0.99
 
 @pytest.mark.slow
 def test_the_goals_are_met_and_only_the_listed_mutants_survive() -> None:
-    from mutation import assignment_run
-    from mutation_gate import (
-        assert_every_step_meets_the_goals,
-        assert_the_docs_list,
-        assert_the_survivors_are_exactly,
-    )
+    from mutation import assert_documented, assert_goals, assert_survivors_are, assignment_run
 
     outcomes = assignment_run("deck")
-    assert_every_step_meets_the_goals(outcomes, EQUIVALENT, [1, 2, 3, 4, 5], 65, GOAL_VISIBLE,
-                                      GOAL_ALL)
-    assert_the_survivors_are_exactly(outcomes, EQUIVALENT)
-    assert_the_docs_list(EQUIVALENT)
+    assert_goals(outcomes, EQUIVALENT, steps=5, at_least=65, visible=GOAL_VISIBLE,
+                 everything=GOAL_ALL)
+    assert_survivors_are(outcomes, EQUIVALENT)
+    assert_documented(EQUIVALENT)
 
 
 @pytest.mark.slow

@@ -53,24 +53,24 @@ def outcomes():
 
 @pytest.mark.slow
 def test_every_step_meets_the_goals(outcomes) -> None:
-    from mutation_gate import assert_every_step_meets_the_goals
+    from mutation import assert_goals
 
-    assert_every_step_meets_the_goals(outcomes, EQUIVALENT, [1, 2, 3, 4, 5], 140, GOAL_VISIBLE,
-                                      GOAL_ALL)
+    assert_goals(outcomes, EQUIVALENT, steps=5, at_least=140, visible=GOAL_VISIBLE,
+                 everything=GOAL_ALL)
 
 
 @pytest.mark.slow
 def test_the_survivors_are_exactly_the_equivalent_mutants(outcomes) -> None:
-    from mutation_gate import assert_the_survivors_are_exactly
+    from mutation import assert_survivors_are
 
-    assert_the_survivors_are_exactly(outcomes, EQUIVALENT)
+    assert_survivors_are(outcomes, EQUIVALENT)
 
 
 @pytest.mark.slow
 def test_docs_list_every_survivor_with_its_reason() -> None:
-    from mutation_gate import assert_the_docs_list
+    from mutation import assert_documented
 
-    assert_the_docs_list(EQUIVALENT)
+    assert_documented(EQUIVALENT)
 
 
 @pytest.mark.slow
