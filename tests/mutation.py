@@ -400,6 +400,30 @@ def markdown(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+
+def assert_goals(outcomes: list[Outcome], equivalent: dict[str, str], steps: list[int],
+                 least: int, goal_visible: float, goal_all: float) -> None:
+    """The assertions of an assignment's mutation gate: its ``steps`` each have mutants (at
+    least ``least`` in all), each step's non-equivalent mutants are killed at the goals (shares
+    in 0..1) by the visible tests and by all of them, the survivors are exactly
+    ``equivalent`` (no timeout, no dead process), and docs/mutation.md lists each with its
+    reason."""
+    rows = table(outcomes, equivalent)
+    assert [row["step"] for row in rows] == steps
+    assert sum(row["mutants"] for row in rows) >= least  # the operators reach every solution
+    print("\n" + markdown(rows))
+    for row in rows:
+        assert row["visible"] >= goal_visible * row["counted"], row
+        assert row["all"] >= goal_all * row["counted"], row
+    ids = [o.mutant.id for o in outcomes]
+    assert len(ids) == len(set(ids))  # one id, one mutant
+    assert sorted(o.mutant.id for o in outcomes if not o.any) == sorted(equivalent)
+    assert [o.how for o in outcomes if o.how in ("timeout", "died")] == []
+    text = " ".join((ROOT / "docs" / "mutation.md").read_text(encoding="utf-8").split())
+    for mutant, why in equivalent.items():
+        assert mutant in text, mutant
+        assert why in text, why
+
 if __name__ == "__main__":
     from test_mutation import EQUIVALENT
 

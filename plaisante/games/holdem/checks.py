@@ -19,6 +19,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
+from ... import hand_names as names
 from ...cards import KitCard, hand, labels
 from ...checking import (
     Always,
@@ -30,17 +31,6 @@ from ...checking import (
     same,
     show,
     substituted,
-)
-from ...hand_names import (
-    FLUSH,
-    FOUR_OF_A_KIND,
-    FULL_HOUSE,
-    HIGH_CARD,
-    PAIR,
-    STRAIGHT,
-    STRAIGHT_FLUSH,
-    THREE_OF_A_KIND,
-    TWO_PAIR,
 )
 from ...student_tests import Version, check_written, grade_my_tests, try_my_tests, version
 from .betting import make_state, problems
@@ -85,16 +75,16 @@ def check_category(category: Callable[[list[Any]], Any]) -> None:
     """Check step 1 on one hand of every category, the ace low, and a pair whose values span
     five (not a straight: a straight's five values all differ). The notebook's visible cell
     makes these same calls."""
-    expect_category(category, "9♠ 10♠ J♠ Q♠ K♠", STRAIGHT_FLUSH)
-    expect_category(category, "7♣ 7♦ 7♥ 7♠ 2♣", FOUR_OF_A_KIND)
-    expect_category(category, "3♣ 3♦ 3♥ 9♠ 9♣", FULL_HOUSE)
-    expect_category(category, "2♥ 9♥ J♥ 4♥ 6♥", FLUSH)
-    expect_category(category, "A♣ 2♦ 3♥ 4♠ 5♣", STRAIGHT)
-    expect_category(category, "Q♣ Q♦ Q♥ 2♠ 5♣", THREE_OF_A_KIND)
-    expect_category(category, "J♣ J♦ 4♥ 4♠ A♣", TWO_PAIR)
-    expect_category(category, "K♣ K♦ 2♥ 7♠ 9♣", PAIR)
-    expect_category(category, "10♣ J♦ Q♥ K♠ A♣", HIGH_CARD)
-    expect_category(category, "5♠ 5♦ 6♣ 7♥ 9♠", PAIR)
+    expect_category(category, "9♠ 10♠ J♠ Q♠ K♠", names.STRAIGHT_FLUSH)
+    expect_category(category, "7♣ 7♦ 7♥ 7♠ 2♣", names.FOUR_OF_A_KIND)
+    expect_category(category, "3♣ 3♦ 3♥ 9♠ 9♣", names.FULL_HOUSE)
+    expect_category(category, "2♥ 9♥ J♥ 4♥ 6♥", names.FLUSH)
+    expect_category(category, "A♣ 2♦ 3♥ 4♠ 5♣", names.STRAIGHT)
+    expect_category(category, "Q♣ Q♦ Q♥ 2♠ 5♣", names.THREE_OF_A_KIND)
+    expect_category(category, "J♣ J♦ 4♥ 4♠ A♣", names.TWO_PAIR)
+    expect_category(category, "K♣ K♦ 2♥ 7♠ 9♣", names.PAIR)
+    expect_category(category, "10♣ J♦ Q♥ K♠ A♣", names.HIGH_CARD)
+    expect_category(category, "5♠ 5♦ 6♣ 7♥ 9♠", names.PAIR)
 
 
 # ---------------------------------------------------------------------------- step 2: best_five
@@ -398,7 +388,8 @@ def _fold_returns_the_bets(state: dict[str, Any]) -> tuple[list[int], bool]:
 SETTLE_MISTAKES: tuple[Version, ...] = (
     version("gives a split pot all to player 0", settle=_split_to_player_0),
     version("never says the match is over", settle=_match_never_over),
-    version("after a fold, gives each player back what they put in", settle=_fold_returns_the_bets),
+    version("gives each player back what they put in after a fold",
+            settle=_fold_returns_the_bets),
 )
 
 
