@@ -7,6 +7,15 @@ cards, lists, dicts, ints, strs), compares what comes back strictly and raises
 the kit's (``rules.kit_category``); while ``compare`` is checked, ``best_five`` is the kit's:
 each step is graded alone.
 
+Each step's ``check_*`` (what the last cell's checklist runs) makes exactly the ``expect_*``
+calls that the notebook's visible test cell spells out, in the same order and with the same
+literal data, so a student reads in the cell what is tested.
+
+Step 6's tests are the student's own (``plaisante.student_tests``): its cell judges
+``my_settle_tests(settle)`` on a correct ``settle`` and on buggy ones; here are only the buggy
+versions shown in the notebook (``SETTLE_MISTAKES``) and the gate's check that the tests are
+written (``check_settle_tests``).
+
 Under the grader a part runs in the student's kernel, and what a call leaves in the dicts and
 lists it is given comes back (``plaisante.grading.judge``): ``apply`` is judged by the state it
 returns and by the state it was given, which must stay as it was, in both modes.
