@@ -96,9 +96,11 @@ def {name}({params}):
 PROBES = {"plaisante": ("step2_my_tests_code", "my_count_values_tests", "count_values"),
           "deck": ("step6_my_tests_code", "my_deal_tests", "deal"),
           "video_poker": ("step5_my_tests_code", "my_port_tests", "hand_name, Machine"),
-          "tricks": ("step6_my_tests_code", "my_trick_winner_tests", "trick_winner")}
+          "tricks": ("step6_my_tests_code", "my_trick_winner_tests", "trick_winner"),
+          "holdem": ("step6_my_tests_code", "my_settle_tests", "settle")}
 PROBED_CELLS = {"plaisante": "step2_my_tests", "deck": "step6_my_tests",
-                "video_poker": "step5_my_tests", "tricks": "step6_my_tests"}
+                "video_poker": "step5_my_tests", "tricks": "step6_my_tests",
+                "holdem": "step6_my_tests"}
 
 
 def mutated(assignment: str) -> nbformat.NotebookNode:
@@ -176,7 +178,7 @@ def test_a_mutation_scores_under_the_judge_what_it_scores_in_its_own_kernel(
     broken = MUTATIONS[assignment][3]
     assert {cell for cell, points in judge.items() if points == 0} == broken
     if assignment == "holdem":
-        assert sum(judge.values()) == 86
+        assert sum(judge.values()) == 89  # 100 less step4_apply (5) and step4_apply_hidden (6)
 
 
 def hidden_names(assignment: str, submission: nbformat.NotebookNode) -> tuple[set[str], set[str]]:

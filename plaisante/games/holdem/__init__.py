@@ -3,7 +3,11 @@ house rules of the small game it comes from (the ace always low, ties by the sum
 cards). This package is the whole assignment: its description (``ASSIGNMENT``), its house rules
 (``rules``), the betting state and the kit's part of the hand flow (``betting``), its checks,
 the match (``model``, the bot included), its view and the names its notebook's setup cell
-imports (``setup``)."""
+imports (``setup``).
+
+Step 6, the student's own tests: ``my_settle_tests(settle)`` is graded as students' own tests
+are (``plaisante.student_tests``), on a correct ``settle`` and on five buggy ones, each a
+classic mistake of paying the pot (its hidden test cell holds them)."""
 
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ ASSIGNMENT = Assignment(
         Step(4, "betting", (("legal_actions", checks.check_legal_actions),
                             ("apply", checks.check_apply))),
         Step(5, "settle", (("settle", checks.check_settle),)),
+        Step(6, "your tests of settle", (("my_settle_tests", checks.check_settle_tests),)),
     ),
     game=lambda **parts: holdem_table(**parts),
     presenter=lambda **parts: presenter_view(**parts),

@@ -17,7 +17,7 @@ SOURCE, RELEASE = notebooks("holdem")  # the conftest fixtures read them
 def test_reference_passes_every_test_cell(source, tests, setup, names) -> None:
     results = verdicts(tests, setup, names, kernel_namespace(source))
     assert {k: v.error for k, v in results.items() if not v.passed} == {}
-    assert len(results) == 17
+    assert len(results) == 18
     assert results["step4_apply"].printed == (
         "Step 4 apply: the visible checks pass"
         " (hidden tests run when your work is graded).\n")
