@@ -193,38 +193,6 @@ def wrong_parts(tests: Any, own: dict[str, Any]) -> list[str]:
     return wrong
 
 
-class _Reached(BaseException):
-    """Raised by ``check_written``'s stand-ins: the tests got as far as calling a part."""
-
-
-def _reached(*args: Any, **kwargs: Any) -> Any:
-    raise _Reached()
-
-
-def check_written(tests: Callable[..., Any], name: str, *params: str) -> None:
-    """The gate's check of an own-tests step: ``tests`` (the student's function ``name``) takes
-    exactly the parameters ``params`` (by name) and no longer raises NotImplementedError before
-    testing anything. It is called once with stand-ins that stop it at its first call of a
-    part; what it catches is graded when the work is. Raises CheckFailed naming the signature
-    wanted when the parameters differ; NotImplementedError goes through."""
-    import inspect
-
-    stand_ins = dict.fromkeys(params, _reached)
-    try:
-        inspect.signature(tests).bind(**stand_ins)
-    except (TypeError, ValueError):
-        count = {1: "one parameter", 2: "two parameters"}.get(len(params),
-                                                              f"{len(params)} parameters")
-        raise CheckFailed(f"{name} must take {count}, {' and '.join(params)}: "
-                          f"def {name}({', '.join(params)}):") from None
-    try:
-        tests(**stand_ins)
-    except NotImplementedError:
-        raise
-    except (_Reached, Exception):  # noqa: BLE001  written: what it catches is graded later
-        return
-
-
 _OWN_FAIL = re.compile(r"^On your own (.+?), your tests fail(?: when run again)?: (.*)$", re.M)
 _OWN_CAUGHT = re.compile(r"^Your tests catch a mistake in your own (.+?): (.*)$", re.M)
 _CAUGHT = re.compile(r"^They catch (\d+) of the (\d+) buggy versions shown here\.", re.M)
@@ -292,8 +260,9 @@ def check_written(tests: Any, *parameters: str) -> None:
     try:
         inspect.signature(tests).bind(**stand_ins)
     except (TypeError, ValueError):
-        raise CheckFailed(f"{_name(tests)} must take {len(parameters)} parameter"
-                          f"{'s' if len(parameters) != 1 else ''}, {', '.join(parameters)}: "
+        count = {1: "one parameter", 2: "two parameters"}.get(len(parameters),
+                                                              f"{len(parameters)} parameters")
+        raise CheckFailed(f"{_name(tests)} must take {count}, {' and '.join(parameters)}: "
                           f"def {_name(tests)}({', '.join(parameters)}):") from None
     try:
         tests(**stand_ins)

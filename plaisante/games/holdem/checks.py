@@ -407,7 +407,7 @@ def check_settle_tests(my_settle_tests: Callable[..., Any]) -> None:
     NotImplementedError before testing anything). What it catches is graded when the work is:
     on a correct settle, and on buggy ones. Raises CheckFailed when it does not take one
     parameter named settle."""
-    check_written(my_settle_tests, "my_settle_tests", "settle")
+    check_written(my_settle_tests, "settle")
 
 
 __all__ = [
