@@ -22,6 +22,12 @@ c.CourseDirectory.course_id = "plaisante-kit"
 # /srv/nbgrader/exchange and nbgrader's assignment list stops logging "Unwritable directory".
 c.Exchange.root = os.path.join(HERE, "assignments", "exchange")
 c.Execute.timeout = 30
+# nbgrader's Validate says "Success! Your notebook passes all the tests." when the visible tests
+# pass; `nbgrader validate` run here says that they pass and hidden tests run at grading instead
+# (plaisante/nbgrader_validate.py; the lab's button: the kit's JupyterLab extension).
+from plaisante.nbgrader_validate import install as _validate_says_what_it_ran  # noqa: E402
+
+_validate_says_what_it_ran()
 # Every HTML page nbgrader makes of a notebook (the formgrader's manual-grading page, feedback)
 # shows what a student's kernel wrote or the student typed in inert forms only: text, PNG/JPEG,
 # sanitised HTML (plaisante/inert.py).
