@@ -33,7 +33,7 @@ def install() -> None:
     if validator is None:
         return
     cls: Any = validator.Validator
-    if getattr(cls._print_num_failed, "plaisante", False):
+    if getattr(cls._print_num_failed, "says_what_it_ran", False):
         return
     original = cls._print_num_failed
 
@@ -43,5 +43,5 @@ def install() -> None:
         else:
             self.stream.write(textwrap.fill(PASSED, width=self.width) + "\n")
 
-    _print_num_failed.plaisante = True  # type: ignore[attr-defined]
+    _print_num_failed.says_what_it_ran = True  # type: ignore[attr-defined]
     cls._print_num_failed = _print_num_failed

@@ -36,13 +36,33 @@ def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 
-def test_html_a_student_added_to_markdown_shows_as_text_in_the_feedback_page(tmp_path):
+def released_course(tmp_path: Path) -> Path:
+    """Return a new course in ``tmp_path`` (the kit's config and solutions), Plaisante
+    released."""
     root = tmp_path / "course"
     root.mkdir()
     shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
     shutil.copytree(ROOT / "solutions", root / "solutions")
     (root / "assignments").mkdir()
     run("release", "plaisante", cwd=root)
+    return root
+
+
+def full_marks_with(tmp_path: Path, old: str = "", new: str = "") -> Path:
+    """Write the full-marks sample, with ``old`` replaced by ``new`` in its one cell holding
+    ``old``, to ``tmp_path``/plaisante.ipynb; return that path."""
+    notebook = nbformat.read(SAMPLES / MANIFEST["samples"]["full_marks"]["notebook"],
+                             as_version=4)
+    if old:
+        (found,) = [c for c in notebook.cells if old in c.source]
+        found.source = found.source.replace(old, new)
+    submitted = tmp_path / "plaisante.ipynb"
+    nbformat.write(notebook, submitted)
+    return submitted
+
+
+def test_html_a_student_added_to_markdown_shows_as_text_in_the_feedback_page(tmp_path):
+    root = released_course(tmp_path)
     notebook = nbformat.read(SAMPLES / MANIFEST["samples"]["full_marks"]["notebook"],
                              as_version=4)
     raw = new_raw_cell('<img src=y onerror="alert(4)">')
@@ -78,12 +98,7 @@ def test_the_hidden_tests_line_says_what_is_true_of_judged_samples(tmp_path):
     """Feedback of samples graded by the judge: "they passed" only where hidden tests ran and
     passed; a partial own-tests score says what it means; a visible failure is named as such,
     not blamed on hidden tests (which did not run after it)."""
-    root = tmp_path / "course"
-    root.mkdir()
-    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
-    shutil.copytree(ROOT / "solutions", root / "solutions")
-    (root / "assignments").mkdir()
-    run("release", "plaisante", cwd=root)
+    root = released_course(tmp_path)
     names = ("full_marks", "own_tests_weak", "syntax_error_in_count_values",
              "own_tests_not_written")
     for name in names:
@@ -118,20 +133,10 @@ def test_a_hidden_failure_shows_its_rule_and_after_the_due_date_its_message(tmp_
     """A has_straight that reads the cards in the order given passes every visible case and
     fails a hidden one: feedback names the rule, not the hand; ``--reveal`` is refused without
     a due date and before it, and after it the page shows the check's message in full."""
-    root = tmp_path / "course"
-    root.mkdir()
-    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
-    shutil.copytree(ROOT / "solutions", root / "solutions")
-    (root / "assignments").mkdir()
-    run("release", "plaisante", cwd=root)
-    notebook = nbformat.read(SAMPLES / MANIFEST["samples"]["full_marks"]["notebook"],
-                             as_version=4)
-    right = "and len(set(values)) == 5 and max(values) - min(values) == 4"
-    wrong = "and all(b - a == 1 for a, b in zip(values, values[1:]))"
-    (cell,) = [c for c in notebook.cells if right in c.source]
-    cell.source = cell.source.replace(right, wrong)
-    submitted = tmp_path / "plaisante.ipynb"
-    nbformat.write(notebook, submitted)
+    root = released_course(tmp_path)
+    submitted = full_marks_with(
+        tmp_path, old="and len(set(values)) == 5 and max(values) - min(values) == 4",
+        new="and all(b - a == 1 for a, b in zip(values, values[1:]))")
     run("submit", str(submitted), "--student", "ada", cwd=root)
     run("grade", "plaisante", cwd=root)
     page_path = root / "assignments" / "feedback" / "ada" / "plaisante" / "plaisante.html"
