@@ -50,6 +50,10 @@ c.GenerateFeedback.HTMLExporter.template_file = "plaisante_index.html.j2"
 c.GenerateFeedback.HTMLExporter.extra_template_basedirs = [
     os.path.join(_package("plaisante"), "templates"),
     os.path.join(_package("nbgrader"), "server_extensions", "formgrader", "templates")]
+# A failing hidden test is named by its "# Rule:" line; its message (input, expected, got) is
+# shown once the assignment's due date in the gradebook has passed when this says
+# "after_due_date" ("always": from the start; `plaisante feedback --reveal` does it for one run).
+c.HideHiddenTests.reveal = "never"
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "plaisante.grading.feedback.HideHiddenTests",
