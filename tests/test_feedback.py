@@ -224,3 +224,11 @@ def test_plain_nbgrader_names_the_rule_its_traceback_points_at(tmp_path, monkeyp
                     "hidden check of the rule: the cards of a straight may come in any order).")
     note, _ = judged_feedback(tmp_path, monkeypatch, None, traceback=["Cell In[3], line 1"])
     assert note.endswith("points: a test in this cell failed, visible or hidden.")
+    # a chained error: its cause, printed first, ran in the student's function (line 4 of
+    # their cell); the cell's own line is the last of its frames
+    chained = ["Cell In[30], line 4, in has_straight(cards)\n----> 4 return False",
+               "The above exception was the direct cause of the following exception:",
+               "Cell \x1b[0;32mIn[31], line 6\x1b[0m\n----> 6 [hidden test code removed]"]
+    note, _ = judged_feedback(tmp_path, monkeypatch, None, traceback=chained)
+    assert note.endswith("(by the traceback, the hidden check of the rule: the cards of a "
+                         "straight may come in any order).")

@@ -51,8 +51,9 @@ from .judge import rule_lines
 
 REMOVED = "[hidden test code removed]"
 REVEAL = ("never", "after_due_date", "always")
-# where IPython's traceback names the line of the cell that raised: "Cell In[12], line 5"
-CELL_LINE = re.compile(r"Cell In\[\d+\], line (\d+)")
+# where IPython's traceback names a line of the running cell itself: "Cell In[12], line 5" (a
+# frame of a function, the student's included, reads "Cell In[3], line 4, in has_pair(cards)")
+CELL_LINE = re.compile(r"^Cell In\[\d+\], line (\d+)\s*$")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # Error names shown as they are; any other (a class a submission made up) shows as "Error".
 KNOWN_ERRORS = frozenset({
@@ -234,13 +235,16 @@ class HideHiddenTests(NbGraderPreprocessor):
 
 def traceback_line(error: NotebookNode) -> int | None:
     """Return the line of the test cell that raised ``error``, as IPython's traceback in the
-    notebook names it (the first "Cell In[N], line L"), or None. The kernel wrote it: use it
-    only to choose among the cell's own rule lines."""
+    notebook names it: the last frame of the running cell's own code ("Cell In[N], line L",
+    not in a function; the last, as a chained error's cause is printed first), or None. The
+    kernel wrote it: use it only to choose among the cell's own rule lines."""
+    found = None
     for entry in error.get("traceback", []) or []:
-        found = CELL_LINE.search(ANSI.sub("", str(entry)))
-        if found:
-            return int(found.group(1))
-    return None
+        for line in ANSI.sub("", str(entry)).splitlines():
+            matched = CELL_LINE.match(line.strip())
+            if matched:
+                found = int(matched.group(1))
+    return found
 
 
 def due_date(db_url: str, assignment: str) -> datetime.datetime | None:
