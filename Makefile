@@ -36,7 +36,14 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
-install: $(STAMP)
+# The kit's JupyterLab extension (Validate's true message, plaisante/labextension), linked where
+# JupyterLab finds prebuilt extensions, as `jupyter labextension develop` does (an editable
+# install copies no data files; `pip install .` installs it there itself, pyproject.toml)
+LABEXT := $(VENV)/share/jupyter/labextensions/@plaisante/validate-message
+$(LABEXT): $(STAMP)
+	mkdir -p $(@D) && ln -sfn $(CURDIR)/plaisante/labextension $@
+
+install: $(STAMP) $(LABEXT)
 
 # JupyterHub's proxy (npm), pinned, for the hub test and `plaisante watch` on a hub
 PROXY := $(VENV)/hub-proxy/node_modules/.bin/configurable-http-proxy
@@ -53,11 +60,11 @@ $(LITE_ASSETS): $(STAMP)
 .PHONY: lite-assets
 lite-assets: $(LITE_ASSETS)
 
-demo: $(VENV)/.system-demo $(STAMP)
+demo: $(VENV)/.system-demo $(STAMP) $(LABEXT)
 	$(RUN)PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" \
 	    notebooks/demo.ipynb $(LAB_FLAGS)
 
-test: $(VENV)/.system-test $(STAMP) $(PROXY) $(LITE_ASSETS) $(if $(IS_ROOT),grader-user)
+test: $(VENV)/.system-test $(STAMP) $(LABEXT) $(PROXY) $(LITE_ASSETS) $(if $(IS_ROOT),grader-user)
 	$(RUN)$(BIN)/ruff check plaisante tests bench tools assignments/samples
 	$(RUN)$(BIN)/mypy
 	$(RUN)$(GRADER_ENV) PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -m "not slow" --durations=15 $(PYTEST_ARGS)

@@ -22,6 +22,12 @@ c.CourseDirectory.course_id = "plaisante-kit"
 # /srv/nbgrader/exchange and nbgrader's assignment list stops logging "Unwritable directory".
 c.Exchange.root = os.path.join(HERE, "assignments", "exchange")
 c.Execute.timeout = 30
+# nbgrader's Validate says "Success! Your notebook passes all the tests." when the visible tests
+# pass; `nbgrader validate` run here says that they pass and hidden tests run at grading instead
+# (plaisante/nbgrader_validate.py; the lab's button: the kit's JupyterLab extension).
+from plaisante.nbgrader_validate import install as _validate_says_what_it_ran  # noqa: E402
+
+_validate_says_what_it_ran()
 # Every HTML page nbgrader makes of a notebook (the formgrader's manual-grading page, feedback)
 # shows what a student's kernel wrote or the student typed in inert forms only: text, PNG/JPEG,
 # sanitised HTML (plaisante/inert.py).
@@ -44,6 +50,10 @@ c.GenerateFeedback.HTMLExporter.template_file = "plaisante_index.html.j2"
 c.GenerateFeedback.HTMLExporter.extra_template_basedirs = [
     os.path.join(_package("plaisante"), "templates"),
     os.path.join(_package("nbgrader"), "server_extensions", "formgrader", "templates")]
+# A failing hidden test is named by its "# Rule:" line; its message (input, expected, got) is
+# shown once the assignment's due date in the gradebook has passed when this says
+# "after_due_date" ("always": from the start; `plaisante feedback --reveal` does it for one run).
+c.HideHiddenTests.reveal = "never"
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "plaisante.grading.feedback.HideHiddenTests",

@@ -142,3 +142,93 @@ def test_a_judged_own_tests_cell_says_how_many_were_caught_or_which_assertion_fa
         nb, _ = HideHiddenTests().preprocess(nbformat.read(autograded, as_version=4), resources)
         assert [o.get("evalue") for o in nb.cells[0].outputs] in (
             [], ["a test in this cell failed (hidden tests' messages are not shown)"])
+
+
+RULED = ("check_has(has_straight)\n### BEGIN HIDDEN TESTS\n"
+         "# Rule: four cards in a row are not a straight: it takes exactly 5\n"
+         "expect_has(has_straight, '5♣ 6♦ 7♥ 8♠', False)\n"
+         "# Rule: the cards of a straight may come in any order\n"
+         "expect_has(has_straight, '9♣ 5♦ 7♥ 6♠ 8♣', True)\n"
+         "### END HIDDEN TESTS\nvisible_checks_pass('has_straight')")
+HIDDEN_MESSAGE = "has_straight(9♣ 5♦ 7♥ 6♠ 8♣): expected True, got False"
+
+
+def judged_feedback(tmp_path, monkeypatch, report_fields, reveal="never", traceback=()):
+    """Return (the hidden region's comment, the cell's one output) of a has_straight cell
+    failing its second hidden check, after the judge's report with ``report_fields`` (None:
+    no report, as after plain nbgrader autograde)."""
+    import hashlib
+    import json
+
+    import nbformat
+
+    from plaisante.course import CourseLayout
+
+    layout = CourseLayout(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    cell = graded_cell(RULED, 3, 0, [new_output("error", ename="CheckFailed",
+                                                evalue=HIDDEN_MESSAGE, traceback=list(traceback))])
+    cell.metadata["nbgrader"]["grade_id"] = "step3_has_straight"
+    autograded = layout.autograded("ann", "plaisante")
+    autograded.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(new_notebook(cells=[cell]), autograded)
+    if report_fields is not None:
+        report = layout.report("plaisante", "ann")
+        report.parent.mkdir(parents=True, exist_ok=True)
+        digest = hashlib.sha256(autograded.read_bytes()).hexdigest()
+        report.write_text(json.dumps({"failed_in": {"step3_has_straight": "hidden"},
+                                      "autograded_sha256": digest, **report_fields}))
+    resources = {"nbgrader": {"student": "ann", "assignment": "plaisante",
+                              "notebook": "plaisante"}}
+    nb, _ = HideHiddenTests(reveal=reveal).preprocess(nbformat.read(autograded, as_version=4),
+                                                      resources)
+    (note,) = [line for line in nb.cells[0].source.splitlines() if line.startswith("# Hidden")]
+    (output,) = nb.cells[0].outputs
+    assert "9♣ 5♦" not in nb.cells[0].source
+    return note, output
+
+
+def test_a_failing_hidden_check_is_named_by_its_rule_without_its_input(tmp_path, monkeypatch):
+    rule = "the cards of a straight may come in any order"
+    note, output = judged_feedback(tmp_path, monkeypatch, {"rules": {"step3_has_straight": rule}})
+    assert note == ("# Hidden tests ran here (their code is not shown): this cell scored 0 of 3 "
+                    f"points: a hidden test failed: {rule}.")
+    assert output.evalue == "a test in this cell failed (hidden tests' messages are not shown)"
+    # a rule the report names is shown only when it is one of the cell's own rule lines
+    note, _ = judged_feedback(tmp_path, monkeypatch, {"rules": {"step3_has_straight": "<b>x"}})
+    assert note.endswith("points: a hidden test failed.")
+
+
+def test_reveal_shows_the_judges_message_in_full_but_never_the_kernels(tmp_path, monkeypatch):
+    rule = "the cards of a straight may come in any order"
+    note, output = judged_feedback(tmp_path, monkeypatch, {"rules": {"step3_has_straight": rule}},
+                                   reveal="always")
+    assert output.evalue == HIDDEN_MESSAGE
+    assert output.traceback == [f"CheckFailed (in hidden tests, shown after the due date): "
+                                f"{HIDDEN_MESSAGE}"]
+    assert note.endswith(f"a hidden test failed: {rule} (its message, shown after the due "
+                         "date, is below the cell).")
+    # plain nbgrader autograde: the message is the kernel's, so it stays hidden
+    _, output = judged_feedback(tmp_path, monkeypatch, None, reveal="always")
+    assert output.evalue == "a test in this cell failed (hidden tests' messages are not shown)"
+
+
+def test_plain_nbgrader_names_the_rule_its_traceback_points_at(tmp_path, monkeypatch):
+    """Without the judge's report the kernel's traceback says which line raised: it can only
+    choose among the cell's own rule lines (their text is the source notebook's)."""
+    frame = ("\x1b[0;31mCheckFailed\x1b[0m  Traceback (most recent call last)\n"
+             "Cell \x1b[0;32mIn[31], line 6\x1b[0m\n----> 6 [hidden test code removed]")
+    note, _ = judged_feedback(tmp_path, monkeypatch, None, traceback=["", frame])
+    assert note == ("# Hidden tests were here (their code is not shown): this cell scored 0 of 3 "
+                    "points: a test in this cell failed, visible or hidden (by the traceback, the "
+                    "hidden check of the rule: the cards of a straight may come in any order).")
+    note, _ = judged_feedback(tmp_path, monkeypatch, None, traceback=["Cell In[3], line 1"])
+    assert note.endswith("points: a test in this cell failed, visible or hidden.")
+    # a chained error: its cause, printed first, ran in the student's function (line 4 of
+    # their cell); the cell's own line is the last of its frames
+    chained = ["Cell In[30], line 4, in has_straight(cards)\n----> 4 return False",
+               "The above exception was the direct cause of the following exception:",
+               "Cell \x1b[0;32mIn[31], line 6\x1b[0m\n----> 6 [hidden test code removed]"]
+    note, _ = judged_feedback(tmp_path, monkeypatch, None, traceback=chained)
+    assert note.endswith("(by the traceback, the hidden check of the rule: the cards of a "
+                         "straight may come in any order).")

@@ -36,13 +36,33 @@ def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 
-def test_html_a_student_added_to_markdown_shows_as_text_in_the_feedback_page(tmp_path):
+def released_course(tmp_path: Path) -> Path:
+    """Return a new course in ``tmp_path`` (the kit's config and solutions), Plaisante
+    released."""
     root = tmp_path / "course"
     root.mkdir()
     shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
     shutil.copytree(ROOT / "solutions", root / "solutions")
     (root / "assignments").mkdir()
     run("release", "plaisante", cwd=root)
+    return root
+
+
+def full_marks_with(tmp_path: Path, old: str = "", new: str = "") -> Path:
+    """Write the full-marks sample, with ``old`` replaced by ``new`` in its one cell holding
+    ``old``, to ``tmp_path``/plaisante.ipynb; return that path."""
+    notebook = nbformat.read(SAMPLES / MANIFEST["samples"]["full_marks"]["notebook"],
+                             as_version=4)
+    if old:
+        (found,) = [c for c in notebook.cells if old in c.source]
+        found.source = found.source.replace(old, new)
+    submitted = tmp_path / "plaisante.ipynb"
+    nbformat.write(notebook, submitted)
+    return submitted
+
+
+def test_html_a_student_added_to_markdown_shows_as_text_in_the_feedback_page(tmp_path):
+    root = released_course(tmp_path)
     notebook = nbformat.read(SAMPLES / MANIFEST["samples"]["full_marks"]["notebook"],
                              as_version=4)
     raw = new_raw_cell('<img src=y onerror="alert(4)">')
@@ -78,12 +98,7 @@ def test_the_hidden_tests_line_says_what_is_true_of_judged_samples(tmp_path):
     """Feedback of samples graded by the judge: "they passed" only where hidden tests ran and
     passed; a partial own-tests score says what it means; a visible failure is named as such,
     not blamed on hidden tests (which did not run after it)."""
-    root = tmp_path / "course"
-    root.mkdir()
-    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
-    shutil.copytree(ROOT / "solutions", root / "solutions")
-    (root / "assignments").mkdir()
-    run("release", "plaisante", cwd=root)
+    root = released_course(tmp_path)
     names = ("full_marks", "own_tests_weak", "syntax_error_in_count_values",
              "own_tests_not_written")
     for name in names:
@@ -112,3 +127,55 @@ def test_the_hidden_tests_line_says_what_is_true_of_judged_samples(tmp_path):
                             "visible test above failed first (its message is shown below the "
                             "cell); "
                             "this cell scored 0 of") for n in broken), broken
+
+
+def test_a_hidden_failure_shows_its_rule_and_after_the_due_date_its_message(tmp_path):
+    """A has_straight that reads the cards in the order given passes every visible case and
+    fails a hidden one: feedback names the rule, not the hand; ``--reveal`` is refused without
+    a due date and before it, and after it the page shows the check's message in full."""
+    root = released_course(tmp_path)
+    submitted = full_marks_with(
+        tmp_path, old="and len(set(values)) == 5 and max(values) - min(values) == 4",
+        new="and all(b - a == 1 for a, b in zip(values, values[1:]))")
+    run("submit", str(submitted), "--student", "ada", cwd=root)
+    run("grade", "plaisante", cwd=root)
+    page_path = root / "assignments" / "feedback" / "ada" / "plaisante" / "plaisante.html"
+    message = "has_straight(9♣ 5♦ 7♥ 6♠ 8♣): expected True, got False"
+
+    def page() -> str:
+        import html
+        return html.unescape(page_path.read_text(encoding="utf-8"))
+
+    run("feedback", "plaisante", cwd=root)
+    failed = [n for n in note_lines(page()) if "they passed" not in n]
+    assert failed == ["# Hidden tests ran here (their code is not shown): this cell scored 0 of "
+                      "3 points: a hidden test failed: the cards of a straight may come in any "
+                      "order."]
+    assert message not in page() and "9♣ 5♦" not in page()
+
+    def refused(*extra: str) -> str:
+        env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep
+                   + os.environ["PATH"])
+        env.pop("PLAISANTE_COURSE", None)
+        done = subprocess.run([sys.executable, "-m", "plaisante.cli", "feedback", "plaisante",
+                               "--reveal", *extra], cwd=root, env=env, text=True,
+                              capture_output=True, timeout=300)
+        assert done.returncode != 0, done.stdout
+        return done.stderr.strip()
+
+    said = refused()
+    assert "has no due date in the gradebook" in said and len(said.splitlines()) == 1, said
+    run("nbgrader", "db", "assignment", "add", "plaisante", "--duedate=2099-01-01 00:00:00 UTC",
+        cwd=root)
+    said = refused()
+    assert "'plaisante' is due 2099-01-01 00:00 UTC" in said and "--force" in said, said
+    assert message not in page()  # nothing was rewritten
+    run("nbgrader", "db", "assignment", "add", "plaisante", "--duedate=2026-01-01 00:00:00 UTC",
+        cwd=root)
+    run("feedback", "plaisante", "--reveal", cwd=root)
+    assert f"CheckFailed (in hidden tests, shown after the due date): {message}" in page()
+    assert [n for n in note_lines(page()) if "they passed" not in n] == [
+        "# Hidden tests ran here (their code is not shown): this cell scored 0 of 3 points: a "
+        "hidden test failed: the cards of a straight may come in any order (its message, shown "
+        "after the due date, is below the cell)."]
+    assert "expect_has(" not in page()  # the hidden code itself is never shown

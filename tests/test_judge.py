@@ -321,3 +321,36 @@ def test_what_the_check_changes_in_a_value_a_part_keeps_reaches_the_kernel() -> 
     part["add_one"](temporary)
     assert temporary == [0] and id(temporary) not in {
         id(session.codec.shared[ref]) for ref in session.codec.held}
+
+
+#: a has_straight that reads the cards in the order given: every visible case is in order
+IN_ORDER_STRAIGHT = (
+    "    return len(values) == 5 and len(set(values)) == 5 and max(values) - min(values) == 4",
+    "    return len(values) == 5 and all(b - a == 1 for a, b in zip(values, values[1:]))")
+
+
+def test_a_failing_hidden_check_names_its_rule(source, tests, setup, names) -> None:
+    cell = next(c for c in source.cells
+                if c.metadata.get("nbgrader", {}).get("grade_id") == "step3_has_checks")
+    wrong = cell.source.replace(*IN_ORDER_STRAIGHT)
+    assert wrong != cell.source
+    results = verdicts({"step3_has_straight": tests["step3_has_straight"]}, setup, names,
+                       kernel_namespace(source, step3_has_checks=wrong))
+    verdict = results["step3_has_straight"]
+    assert not verdict.passed and verdict.in_hidden
+    assert verdict.error == ("CheckFailed", "has_straight(9♣ 5♦ 7♥ 6♠ 8♣): expected True, "
+                             "got False")
+    assert verdict.rule == "the cards of a straight may come in any order"
+
+
+def test_rule_lines_cover_the_lines_below_them_up_to_the_next_or_the_end() -> None:
+    from plaisante.grading.judge import rule_at, rule_lines
+
+    source = ("check(a)\n### BEGIN HIDDEN TESTS\ndef helper():\n    return 1\n"
+              "# Rule: one\nexpect(1,\n       2)\n#   Rule:   two  \nexpect(3)\n"
+              "### END HIDDEN TESTS\nafter()\n### BEGIN HIDDEN TESTS\nexpect(4)\n"
+              "### END HIDDEN TESTS")
+    assert rule_lines(source) == {5: "one", 6: "one", 7: "one", 8: "two", 9: "two"}
+    assert rule_at(source, 1) is None and rule_at(source, 3) is None  # visible; no rule yet
+    assert rule_at(source, 7) == "one" and rule_at(source, None) is None
+    assert rule_at(source, 13) is None  # a second region starts with no rule

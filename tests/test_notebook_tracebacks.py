@@ -62,26 +62,29 @@ def test_a_wrong_value_shows_the_test_line_and_the_message_only(tmp_path: Path) 
     assert (error.ename, error.evalue) == ("CheckFailed", "Card('2', 'spades').value: "
                                                           "expected 2, got 1")
     code = [line for line in lines if re.match(r"\s*(---->)?\s*\d+ ", line)]
-    assert code == ["      1 # Step 1: rank, suit, and the value of every rank (2–10 their "
-                    "number, J 11, Q 12, K 13, A 14).",
-                    "----> 2 check_card_values(Card)",
-                    '      3 visible_checks_pass("Card values")']
+    assert code[0] == ("      1 # Step 1: rank, suit, and the value of every rank (2–10 their "
+                       "number, J 11, Q 12, K 13, A 14).")
+    # the case that failed, as data in the cell
+    assert code[3] == ('----> 4 expect_value("Card(\'2\', \'spades\').value", 2, '
+                       'lambda: Card("2", "spades").value)')
     assert lines[-1] == "CheckFailed: Card('2', 'spades').value: expected 2, got 1"
     assert not any("plaisante/" in line for line in lines), lines
-    assert len(lines) == 8, lines  # through checks.py and checking.py it was 19
+    assert len(lines) == 12, lines  # through checks.py and checking.py it was 19
 
 
 def test_an_error_in_the_students_code_shows_their_line(tmp_path: Path) -> None:
     error, lines = error_lines(RAISES, tmp_path)
-    assert error.evalue == ("Card('K', 'hearts'): raised ValueError: invalid literal for int() "
-                            "with base 10: 'K'")
-    assert lines[2:7] == ["Cell In[2], line 4, in Card.__init__(self, rank, suit)",  # theirs
-                          "      2     def __init__(self, rank, suit):",
-                          "      3         self.rank, self.suit = rank, suit",
-                          "----> 4         self.value = int(rank)",
-                          ""]
-    assert lines[7] == "ValueError: invalid literal for int() with base 10: 'K'"
-    assert "----> 2 check_card_values(Card)" in lines
+    assert error.evalue == ("Card('K', 'hearts').rank: raised ValueError: invalid literal for "
+                            "int() with base 10: 'K'")
+    assert lines[5:10] == ["Cell In[2], line 4, in Card.__init__(self, rank, suit)",  # theirs
+                           "      2     def __init__(self, rank, suit):",
+                           "      3         self.rank, self.suit = rank, suit",
+                           "----> 4         self.value = int(rank)",
+                           ""]
+    assert lines[10] == "ValueError: invalid literal for int() with base 10: 'K'"
+    case = ('----> 2 expect_value("Card(\'K\', \'hearts\').rank", "K", '
+            'lambda: Card("K", "hearts").rank)')
+    assert lines[3] == case and lines.count(case) == 2  # the case, where it called theirs
     assert lines[-1] == "CheckFailed: " + error.evalue
     assert not any("plaisante/" in line for line in lines), lines
 

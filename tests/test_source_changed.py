@@ -22,7 +22,7 @@ from plaisante.grading.notebook_check import read_submission, sanitize
 ROOT = Path(__file__).resolve().parents[1]
 ASSIGNMENT = "plaisante"
 CHANGED = "step3_has_pair"
-LINE = "check_has(has_pair)\n"
+LINE = "expect_has(has_pair, 'K♥ K♦ K♣ K♠ 9♥', False)\n"
 SAMPLES = ROOT / "assignments" / "samples" / ASSIGNMENT
 MANIFEST = json.loads((SAMPLES / "manifest.json").read_text(encoding="utf-8"))
 FULL = SAMPLES / MANIFEST["samples"]["full_marks"]["notebook"]
@@ -37,7 +37,7 @@ def cell_of(notebook: nbformat.NotebookNode, grade_id: str) -> nbformat.Notebook
 
 def changed_release() -> nbformat.NotebookNode:
     """The release as `generate_assignment` writes it after the instructor removed the line
-    ``check_has(has_pair)`` from the step3_has_pair cell (its checksum recomputed)."""
+    a visible case (four kings) from the step3_has_pair cell (its checksum recomputed)."""
     release = nbformat.read(RELEASE, as_version=4)
     cell = cell_of(release, CHANGED)
     assert LINE in cell.source

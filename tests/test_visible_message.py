@@ -28,7 +28,9 @@ def test_every_visible_test_cell_of_every_assignment_uses_the_helper():
                      and not c.metadata["nbgrader"].get("solution")]
             text = "\n".join(tests)
             assert "passes." not in text and "visible tests pass;" not in text, assignment
-            visible = [t for t in tests if "check_" in t and "check_shape" not in t
+            # a visible test cell: its cases as expect_* calls, or an opaque check_X(part)
+            visible = [t for t in tests if ("check_" in t or "expect_" in t)
+                       and "check_shape" not in t
                        and "try_my_tests" not in t and "graded later" not in t]
             assert visible and all("visible_checks_pass(" in t.splitlines()[-1]
                                    for t in visible), (assignment, folder)

@@ -2,6 +2,8 @@
 
 nbgrader's generate_feedback, one page per graded submission in
 assignments/feedback/STUDENT/ID/; where nbgrader makes none, a page with the grader's reasons.
+A failing hidden check is named by its rule line; with --reveal, after the assignment's due date
+(in the gradebook; --force before it), its message in full: input, expected, got.
 Each page is ready for nbgrader's release_feedback: the submission's exchange files beside it,
 and a copy under the name the student handed the notebook in as (plaisante-Copy1.html).
 """
@@ -9,7 +11,9 @@ and a copy under the name the student handed the notebook in as (plaisante-Copy1
 from __future__ import annotations
 
 import argparse
+import datetime
 import sys
+from typing import Any
 
 from .. import course
 from . import add_assignment_ids, chosen, course_layout
@@ -19,6 +23,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The assignments (default: every one) and the students (default: every one)."""
     add_assignment_ids(parser)
     parser.add_argument("--student", action="append", help="only this student (repeatable)")
+    parser.add_argument("--reveal", action="store_true",
+                        help="after the due date: show failing hidden checks in full (input, "
+                        "expected, got)")
+    parser.add_argument("--force", action="store_true",
+                        help="with --reveal: reveal even before the due date")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -32,7 +41,17 @@ def run(args: argparse.Namespace) -> int:
     layout = course_layout(args)
     root = layout.root
     failed: list[str] = []
-    for assignment in chosen(layout, args.assignments):
+    if args.force and not args.reveal:
+        raise ValueError("--force only goes with --reveal (reveal hidden checks before the "
+                         "due date)")
+    assignments = chosen(layout, args.assignments)
+    reveal = []
+    if args.reveal:
+        reveal = [f"--HideHiddenTests.reveal={'always' if args.force else 'after_due_date'}"]
+        if not args.force:
+            for assignment in assignments:
+                refuse_before_due(layout, assignment)
+    for assignment in assignments:
         present = layout.submitted_students(assignment)
         for student in args.student or []:
             if student not in present:
@@ -41,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         if not present:
             continue
         said = course.run_nbgrader("generate_feedback", assignment, "--force",
-                                   *only_students(args.student, present),
+                                   *only_students(args.student, present), *reveal,
                                    "--log-level=ERROR", root=root, check=False, capture=True)
         sys.stdout.write(said.stdout)
         unmade = [s for s in args.student or present
@@ -64,6 +83,22 @@ def run(args: argparse.Namespace) -> int:
     for line in failed:
         print(f"plaisante feedback: {line}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def refuse_before_due(layout: Any, assignment: str) -> None:
+    """Raise ValueError (one line, naming the due date) unless ``assignment``'s due date in
+    the gradebook has passed."""
+    from ..grading.feedback import due_date
+
+    due = due_date(layout.gradebook_url, assignment)
+    if due is None:
+        raise ValueError(f"--reveal: {assignment!r} has no due date in the gradebook (set one "
+                         f"with `plaisante nbgrader db assignment add {assignment} --duedate=…`"
+                         "), or add --force")
+    now = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+    if now < due:
+        raise ValueError(f"--reveal: {assignment!r} is due {due:%Y-%m-%d %H:%M} UTC; hidden "
+                         "checks are shown in full only after it (or add --force)")
 
 
 def only_students(asked: list[str] | None, present: list[str]) -> list[str]:

@@ -100,7 +100,7 @@ class JudgedExecute(Execute):
         """Record one incident (kind, text, cell) in ``incident_file``: a reason to flag."""
         self.record(kind, cell, text=text)
 
-    def record(self, kind: str, cell: str | None, **fields: str) -> None:
+    def record(self, kind: str, cell: str | None, **fields: str | None) -> None:
         """Write one JSON line (kind, cell, fields) to ``incident_file``."""
         if self.incident_file:
             with open(self.incident_file, "a", encoding="utf-8") as log:
@@ -264,7 +264,7 @@ class JudgedExecute(Execute):
             outputs.append(error_output(*verdict.error))
             if verdict.lost is None:  # for feedback: a visible test's message may be shown
                 self.record("verdict", name, failed_in="hidden" if verdict.in_hidden
-                            else "visible")
+                            else "visible", rule=verdict.rule if verdict.in_hidden else None)
         return outputs
 
     def _count_dropped(self, size: int, name: str) -> None:

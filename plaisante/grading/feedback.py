@@ -6,8 +6,14 @@
 
 * replaces each ``### BEGIN HIDDEN TESTS`` … ``### END HIDDEN TESTS`` region with one comment
   saying what is true of them: they passed (only when they ran and passed), the cell's partial
-  score and what it means, a hidden test failed, or (by the judge's report) the visible test
-  above failed first, so they did not run;
+  score and what it means, a hidden test failed and the rule it checks (the ``# Rule:`` line
+  above the failing check in the source notebook, never its input or expected value), or (by
+  the judge's report) the visible test above failed first, so they did not run;
+* with ``reveal`` (``plaisante feedback --reveal``, or ``c.HideHiddenTests.reveal`` in
+  ``nbgrader_config.py``), once the assignment's due date in the gradebook has passed, shows a
+  failing hidden check's message in full (its input, the expected and the actual value), as
+  the judge wrote it; never a message the student's kernel wrote (plain ``nbgrader
+  autograde``);
 * replaces tracebacks (which quote the failing source line) with the error's one-line
   message, since a traceback of a hidden test would quote hidden code;
 * keeps no output a submission could have written in code: a cell that is not a test cell
@@ -27,20 +33,28 @@ What the student wrote themselves (markdown, raw cells, outputs' HTML) is made i
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import html
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 from nbformat.notebooknode import NotebookNode
 from nbgrader.preprocessors import NbGraderPreprocessor
-from traitlets import Integer, List, Unicode
+from traitlets import Enum, Integer, List, Unicode
 
 from ..course import CourseLayout
 from ..style import STYLE
+from .judge import rule_lines
 
 REMOVED = "[hidden test code removed]"
+REVEAL = ("never", "after_due_date", "always")
+# where IPython's traceback names a line of the running cell itself: "Cell In[12], line 5" (a
+# frame of a function, the student's included, reads "Cell In[3], line 4, in has_pair(cards)")
+CELL_LINE = re.compile(r"^Cell In\[\d+\], line (\d+)\s*$")
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # Error names shown as they are; any other (a class a submission made up) shows as "Error".
 KNOWN_ERRORS = frozenset({
     "CheckFailed", "AssertionError", "NotImplementedError", "PartNotDefined", "NameError",
@@ -64,11 +78,21 @@ class HideHiddenTests(NbGraderPreprocessor):
                                              "text/plain"]).tag(config=True)
     max_message = Integer(200, help="longest error message kept from a visible-only test cell"
                           ).tag(config=True)
+    reveal = Enum(REVEAL, "never", help=(
+        "show failing hidden checks' messages (input, expected, got): 'never'; "
+        "'after_due_date' (once the assignment's due date in the gradebook has passed); "
+        "'always' (plaisante feedback --reveal --force)")).tag(config=True)
+    max_revealed = Integer(2000, help="longest hidden check's message shown when revealed"
+                           ).tag(config=True)
 
     def preprocess(self, nb: NotebookNode, resources: Any) -> tuple[NotebookNode, Any]:
         report = judged_report(resources)
         self._judged = report is not None
         self._failed_in = failures_in(report)
+        found = (report or {}).get("rules")
+        self._rules: dict[str, Any] = found if isinstance(found, dict) else {}
+        self._revealed = self._judged and revealed(self.reveal, resources)
+        self._cell_rules: dict[int, str] = {}
         self._hidden: set[str] = set()
         for cell in nb.cells:
             inside = False
@@ -88,6 +112,7 @@ class HideHiddenTests(NbGraderPreprocessor):
                         ) -> tuple[NotebookNode, Any]:
         had_hidden = self.begin in cell.get("source", "")
         if had_hidden:
+            self._cell_rules = rule_lines(cell.source, self.begin, self.end)
             cell.source = self._strip_regions(cell)
         if cell.get("cell_type") != "code":
             return cell, resources
@@ -108,6 +133,12 @@ class HideHiddenTests(NbGraderPreprocessor):
         only for a failure outside hidden tests (first line, cut, hidden quotes removed)."""
         ename = str(error.get("ename", ""))
         ename = ename if ename in KNOWN_ERRORS else "Error"
+        if in_hidden and self._revealed:
+            lines = str(error.get("evalue", "")).splitlines() or [""]
+            evalue = self._clean(lines[0][: self.max_revealed])
+            note = " (in hidden tests, shown after the due date)"
+            return NotebookNode(output_type="error", ename=ename, evalue=evalue,
+                                traceback=[f"{ename}{note}: {evalue}"])
         if in_hidden:
             evalue = "a test in this cell failed (hidden tests' messages are not shown)"
         else:
@@ -157,7 +188,7 @@ class HideHiddenTests(NbGraderPreprocessor):
                     "above failed first (its message is shown below the cell)"
                     + (f"; {scored}." if scored else "."))
         if failed and where == "hidden":
-            why = ("a hidden test failed" if not own
+            why = (self._failed_rule(grade_id) if not own
                    else "your tests are not written yet" if errors[-1].get("ename") ==
                    "NotImplementedError"
                    else "your tests did not pass on a correct version (the message below the "
@@ -165,6 +196,9 @@ class HideHiddenTests(NbGraderPreprocessor):
             return ran + (f"{scored}: {why}." if scored else f"{why}.")
         if failed:  # no judge's report (plain nbgrader autograde): which test failed is unknown
             why = "a test in this cell failed, visible or hidden"
+            rule = None if own else self._cell_rules.get(traceback_line(errors[-1]) or 0)
+            if rule:  # the kernel wrote the traceback: it can only pick another rule line
+                why += f" (by the traceback, the hidden check of the rule: {rule})"
             return ("# Hidden tests were here (their code is not shown): "
                     + (f"{scored}: {why}." if scored else f"{why}."))
         if scored and score < points:
@@ -178,6 +212,16 @@ class HideHiddenTests(NbGraderPreprocessor):
             return ran + f"{scored}: {why}."
         return ran + "they passed."
 
+    def _failed_rule(self, grade_id: str) -> str:
+        """Say which hidden rule failed: the judge's report names it, and it is shown only when
+        it is one of this cell's own rule lines (text from the source notebook, never from the
+        kernel); after the due date (``reveal``) the check's message is below the cell."""
+        rule = self._rules.get(grade_id)
+        why = ("a hidden test failed: " + rule if isinstance(rule, str)
+               and rule in self._cell_rules.values() else "a hidden test failed")
+        return why + (" (its message, shown after the due date, is below the cell)"
+                      if self._revealed else "")
+
     def _clean(self, text: str) -> str:
         if not self._hidden:
             return text
@@ -187,6 +231,55 @@ class HideHiddenTests(NbGraderPreprocessor):
         """Return True when ``line`` quotes a hidden line, as text or HTML-escaped."""
         plain = html.unescape(line)
         return any(hidden in line or hidden in plain for hidden in self._hidden)
+
+
+def traceback_line(error: NotebookNode) -> int | None:
+    """Return the line of the test cell that raised ``error``, as IPython's traceback in the
+    notebook names it: the last frame of the running cell's own code ("Cell In[N], line L",
+    not in a function; the last, as a chained error's cause is printed first), or None. The
+    kernel wrote it: use it only to choose among the cell's own rule lines."""
+    found = None
+    for entry in error.get("traceback", []) or []:
+        for line in ANSI.sub("", str(entry)).splitlines():
+            matched = CELL_LINE.match(line.strip())
+            if matched:
+                found = int(matched.group(1))
+    return found
+
+
+def due_date(db_url: str, assignment: str) -> datetime.datetime | None:
+    """Return the assignment's due date in the gradebook at ``db_url`` (naive UTC, as nbgrader
+    keeps it), or None when it has none or the gradebook does not have the assignment."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    with Gradebook(db_url) as gradebook:
+        try:
+            due = gradebook.find_assignment(assignment).duedate
+        except MissingEntry:
+            return None
+    return due if isinstance(due, datetime.datetime) else None
+
+
+def due_passed(db_url: str, assignment: str, now: datetime.datetime | None = None) -> bool:
+    """Return True when the assignment has a due date in the gradebook and it has passed
+    (``now``: naive UTC, default the clock)."""
+    due = due_date(db_url, assignment)
+    now = now or datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+    return due is not None and due <= now
+
+
+def revealed(reveal: str, resources: Any) -> bool:
+    """Return whether a feedback page shows hidden checks' messages: ``reveal`` is "always",
+    or "after_due_date" and the due date in nbgrader's gradebook has passed."""
+    if reveal == "always":
+        return True
+    if reveal != "after_due_date":
+        return False
+    info = (resources or {}).get("nbgrader", {})
+    try:
+        return due_passed(str(info["db_url"]), str(info["assignment"]))
+    except KeyError:
+        return False
 
 
 def step_index(nb: NotebookNode, assignment: str) -> list[dict[str, Any]]:

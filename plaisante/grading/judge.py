@@ -33,6 +33,7 @@ import io
 import itertools
 import json
 import random
+import re
 import symtable
 import types
 from collections.abc import Callable, Iterator
@@ -513,6 +514,7 @@ class Verdict:
     error: tuple[str, str] | None = None
     lost: str | None = None  # set when the kernel was lost (timeout, death, protocol)
     in_hidden: bool = False  # the failing statement is one of the cell's hidden tests
+    rule: str | None = None  # that hidden check's ``# Rule:`` line (its text), when it has one
     score: float | None = None  # a passing cell's last value, when a number: partial credit
 
 
@@ -582,8 +584,9 @@ def judge_cell(source: str, setup: dict[str, Any], student_names: set[str],
         return Verdict(False, _cut(printed.getvalue()), (type(lost).__name__, str(lost)),
                        lost=str(lost))
     except Exception as error:  # noqa: BLE001  a failing test: its message is the verdict
+        line = failing_line(error)
         return Verdict(False, _cut(printed.getvalue()), (type(error).__name__, str(error)[:2000]),
-                       in_hidden=failing_line(error) in hidden_lines(source))
+                       in_hidden=line in hidden_lines(source), rule=rule_at(source, line))
     score = value if type(value) in (int, float) else None  # as nbgrader reads a cell's value
     return Verdict(True, _cut(printed.getvalue()), score=score)
 
@@ -631,6 +634,39 @@ def hidden_lines(source: str, begin: str = "BEGIN HIDDEN TESTS",
         elif inside:
             found.add(number)
     return found
+
+
+#: the comment line that states, in a hidden region, the rule of the checks below it
+RULE = re.compile(r"^\s*#\s*Rule:(.*)$")
+
+
+def rule_lines(source: str, begin: str = "BEGIN HIDDEN TESTS",
+               end: str = "END HIDDEN TESTS") -> dict[int, str]:
+    """Return {line number (from 1): rule} for every line of ``source``'s hidden regions that a
+    ``# Rule: <text>`` comment covers (``RULE``): the lines below it up to the next rule line or
+    the region's end (the rule line itself included). Lines before a region's first rule line are
+    left out. The rule is the comment's text after ``Rule:``, stripped."""
+    covered: dict[int, str] = {}
+    rule: str | None = None
+    inside = False
+    for number, line in enumerate(source.splitlines(), start=1):
+        if begin in line:
+            inside, rule = True, None
+        elif end in line:
+            inside, rule = False, None
+        elif inside:
+            stated = RULE.match(line)
+            if stated:
+                rule = stated.group(1).strip() or None
+            if rule is not None:
+                covered[number] = rule
+    return covered
+
+
+def rule_at(source: str, line: int | None) -> str | None:
+    """Return the rule (``rule_lines``) covering ``line`` of ``source``, or None (no line, a
+    visible line, or a hidden line no rule covers)."""
+    return None if line is None else rule_lines(source).get(line)
 
 
 def _cut(text: str) -> str:

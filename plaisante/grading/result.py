@@ -100,6 +100,9 @@ class SubmissionResult:
     * ``failed_in``: {grade_id: "visible" | "hidden"} for each test cell that failed, saying
       whether its visible tests or its hidden ones failed (feedback may show the message of a
       visible test; the judge knows which statement failed).
+    * ``rules``: {grade_id: rule} for each test cell whose hidden check failed under a
+      ``# Rule:`` line: that line's text, the rule the code broke (feedback shows it; it never
+      names the hidden input or the expected value).
     * ``autograded_sha256``: the sha256 of the autograded notebook this result describes.
     * ``timestamp``: the submission's timestamp.txt content, if any and if it is a date
       (recorded in the gradebook); one that is not a date is flagged and left out.
@@ -120,6 +123,7 @@ class SubmissionResult:
     autograded: str | None = None
     timestamp: str | None = None
     failed_in: dict[str, str] = field(default_factory=dict)
+    rules: dict[str, str] = field(default_factory=dict)
     autograded_sha256: str | None = None
     submission_sha256: str | None = None
     notes: list[str] = field(default_factory=list)

@@ -338,12 +338,14 @@ DATA_FOLDER = "plaisante-data"
 
 def _read_incidents(incidents: Path, result: SubmissionResult) -> None:
     """Add what ``JudgedExecute`` wrote to ``incidents`` to ``result``: flags and, for each
-    failed test cell, whether the failure was in its hidden part."""
+    failed test cell, whether the failure was in its hidden part (and that hidden check's rule)."""
     if incidents.is_file():
         for line in incidents.read_text(encoding="utf-8").splitlines():
             entry = json.loads(line)
             if entry["kind"] == "verdict":
                 result.failed_in[entry["cell"]] = entry["failed_in"]
+                if entry.get("rule"):
+                    result.rules[entry["cell"]] = entry["rule"]
             else:
                 result.flag(entry["text"])
 

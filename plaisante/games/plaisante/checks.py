@@ -94,14 +94,19 @@ def check_card_equality(Card: Callable[[str, str], Any]) -> None:
 def check_card_text(Card: Callable[[str, str], Any]) -> None:
     """Check step 1's readable repr and the ValueError naming the allowed ranks or suits (the
     rank checked first)."""
-    text = run("repr(Card('10', 'diamonds'))", lambda: _repr(Card("10", "diamonds")))
-    if _type(text) is not str or " object at 0x" in text or "10" not in text:
-        raise CheckFailed(
-            f"repr(Card('10', 'diamonds')): expected a readable text naming rank 10 and the "
-            f"suit, got {show(text)}")
+    expect_readable_repr("repr(Card('10', 'diamonds'))", lambda: Card("10", "diamonds"), "10")
     expect_value_error("Card('1', 'hearts')", lambda: Card("1", "hearts"), RANKS, "ranks")
     expect_value_error("Card('K', 'stars')", lambda: Card("K", "stars"), SUITS, "suits")
     expect_value_error("Card('hearts', 'K')", lambda: Card("hearts", "K"), RANKS, "ranks")
+
+
+def expect_readable_repr(call: str, make: Callable[[], Any], rank: str) -> None:
+    """Check that ``repr(make())`` is a readable text naming ``rank`` (not Python's default
+    ``<… object at 0x…>``); ``call`` names it as the student writes it."""
+    text = run(call, lambda: _repr(make()))
+    if _type(text) is not str or " object at 0x" in text or rank not in text:
+        raise CheckFailed(f"{call}: expected a readable text naming rank {rank} and the suit, "
+                          f"got {show(text)}")
 
 
 def check_card(Card: Callable[[str, str], Any]) -> None:
@@ -412,8 +417,7 @@ def expect_tableau(table: Any, call: str, **expected: list[Any]) -> None:
 def check_toggle_selection(Tableau: Callable[[], Any]) -> None:
     """Check toggle_selection: select, deselect, and refuse a sixth selection."""
     table, held = dealt_tableau(Tableau)
-    if _len(held) != 8:
-        raise CheckFailed(f"after deal_from(11 cards): expected 8 held cards, got {show(held)}")
+    expect_value("len(held_cards) after deal_from(11 cards)", 8, lambda: _len(held))
     run("toggle_selection(held[2])", lambda: table.toggle_selection(held[2]))
     expect_tableau(table, "toggle_selection(held[2])", selected=[held[2]], held_cards=held)
     run("toggle_selection(held[2]) again", lambda: table.toggle_selection(held[2]))
@@ -451,6 +455,7 @@ def check_tableau(Tableau: Callable[[], Any]) -> None:
 __all__ = [
     "CheckFailed", "same", "show", "expect_value", "Always", "substituted", "counts_list",
     "check_card", "check_card_values", "check_card_equality", "check_card_text",
+    "expect_readable_repr",
     "check_count_values", "sweep_hands", "expect_like_reference", "expect_has_like_reference",
     "expect_list_kept", "expect_untouched", "STAND_INS", "expect_value_error",
     "COUNT_VALUES_MISTAKES", "HAS_CHECK_MISTAKES", "Version", "version", "try_my_tests",
