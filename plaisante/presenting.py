@@ -29,7 +29,7 @@ FIRST_SEED = 2026
 @lru_cache(maxsize=None)
 def shared_css() -> str:
     """Return the presenter views' shared CSS (``plaisante/presenting.css``)."""
-    return (resources.files("plaisante") / "presenting.css").read_text(encoding="utf-8")
+    return (resources.files(__package__) / "presenting.css").read_text(encoding="utf-8")
 
 
 @lru_cache(maxsize=None)
