@@ -1,12 +1,8 @@
-"""Mutation run of the Heads-up Hold'em reference (`make test-slow`): every one-change mutant of
-the solution cells is judged by the step's test cells through the loopback judge
-(tests/mutation.py). Per step, at least 90 % of the non-equivalent mutants fail a visible test
-and 99 % fail some test; every survivor is listed below with why it is equivalent, and in
-docs/mutation.md."""
+"""Heads-up Hold'em's mutation gate, as data: the goals per step and every surviving mutant with
+why it behaves as the reference does, as docs/mutation.md lists them
+(tests/test_mutation_gates.py runs the gate in `make test-slow`)."""
 
 from __future__ import annotations
-
-import pytest
 
 #: Survivors: each mutant that no test can kill, and why it behaves as the reference does.
 EQUIVALENT: dict[str, str] = {
@@ -127,14 +123,4 @@ EQUIVALENT: dict[str, str] = {
         'the odd chip and a half pot added to the stacks in the other order: additions commute',
 }
 GOAL_VISIBLE, GOAL_ALL = 0.90, 0.99
-
-
-@pytest.mark.slow
-def test_every_step_meets_the_goals_and_only_equivalent_mutants_survive() -> None:
-    from mutation import assert_documented, assert_goals, assert_survivors_are, assignment_run
-
-    outcomes = assignment_run("holdem")
-    assert_goals(outcomes, EQUIVALENT, steps=5, at_least=300, visible=GOAL_VISIBLE,
-                 everything=GOAL_ALL)
-    assert_survivors_are(outcomes, EQUIVALENT)
-    assert_documented(EQUIVALENT)
+AT_LEAST = 300  # mutants in all: the operators reach the whole solution
