@@ -89,6 +89,7 @@ def check_frequencies(frequencies: Callable[[list[Any]], Any]) -> None:
     """Check step 1: a 15-slot list, slot = value, for a few hands."""
     expect_frequencies(frequencies, "K♥ K♦ 3♣ 7♠ 9♥", {13: 2, 3: 1, 7: 1, 9: 1})
     expect_frequencies(frequencies, "2♣ 2♦ 2♥ 10♠ 10♣", {2: 3, 10: 2})
+    expect_frequencies(frequencies, "A♥ 5♣ A♠ 9♦ 2♣", {14: 2, 5: 1, 9: 1, 2: 1})
     expect_frequencies(frequencies, "", {})
 
 
@@ -118,9 +119,13 @@ def expect_name(hand_name: Callable[[list[Any]], Any], text: str, expected: str)
 
 
 def check_hand_name(hand_name: Callable[[list[Any]], Any]) -> None:
-    """Check step 2: one hand of every name."""
+    """Check step 2: one hand of every name, then the ace low, no straight round the corner
+    and no straight with a pair (the visible test cell's cases, in its order)."""
     for text, name in EVERY_NAME:
         expect_name(hand_name, text, name)
+    expect_name(hand_name, "3♠ A♣ 5♦ 2♥ 4♣", STRAIGHT)
+    expect_name(hand_name, "K♠ A♦ 2♣ 3♥ 4♠", NOTHING)
+    expect_name(hand_name, "6♣ 6♦ 7♥ 8♠ 10♣", PAIR)
 
 
 # -------------------------------------------------------------------------------- step 3: payout
