@@ -17,6 +17,7 @@ correct ``hand_name`` and ``Machine`` and on buggy ones; the gate only checks th
 from __future__ import annotations
 
 import builtins
+import json
 import os
 import random
 import uuid
@@ -55,6 +56,7 @@ from .rules import (
     THREE_OF_A_KIND,
     TWO_PAIR,
 )
+from .saving import bad_file_notice, parse_credits
 
 # Bound at import so a part that patches builtins cannot change what a check sees.
 _type: Any = builtins.type
@@ -282,7 +284,8 @@ def expect_games(Machine: Any, seed: int, games: list[tuple[int, list[bool], str
     machine = run(made, lambda: Machine(rng=random.Random(seed)) if credits is None
                   else Machine(rng=random.Random(seed), credits=credits))
     left = _refilled(START_CREDITS if credits is None else credits)
-    expect_state(machine, made, credits=left, games=0, bet=0, dealt=False, name=None, win=0)
+    expect_state(machine, made, credits=left, games=0, bet=0, cards=[],
+                 held=[False] * HAND_SIZE, dealt=False, name=None, win=0, notice=None)
     done = made
     for number, game in enumerate(games, start=1):
         bets, held, name, win = _game_case(game)
@@ -353,8 +356,9 @@ def expect_refusals(Machine: Any, seed: int, between: list[str], during: list[st
         expect_refused(machine, f"{made}, one game played, {text}", _action(machine, text))
     for call in ("place_bet", "deal"):
         run(f"machine.{call}()", getattr(machine, call))
-    for text in during:
-        expect_refused(machine, f"{made}, a bet of 5, deal(), {text}", _action(machine, text))
+    for text in during:  # a position refused names the last one allowed
+        expect_refused(machine, f"{made}, a bet of 5, deal(), {text}", _action(machine, text),
+                       (str(HAND_SIZE - 1),) if text.startswith("toggle_hold") else ())
 
 
 def check_machine(Machine: Any) -> None:
@@ -365,10 +369,13 @@ def check_machine(Machine: Any) -> None:
     expect_games(Machine, 6, [(1, [False, False, False, False, False], NOTHING, 0)],
                  credits=8)
     expect_games(Machine, 1, [], credits=3)
+    expect_games(Machine, 1, [], credits=5)
     expect_refusals(Machine, 24, ["draw()", "deal()", "toggle_hold(0)"],
                     ["place_bet()", "bet_max()", "deal()", "toggle_hold(5)",
                      "toggle_hold(-1)"])
-    expect_bets(Machine, 12)
+    expect_bets(Machine, 100)
+    expect_bets(Machine, 10)
+    expect_bet_max(Machine, 35)
 
 
 @contextmanager
@@ -379,7 +386,7 @@ def scratch_path() -> Iterator[str]:
     try:
         yield path
     finally:
-        for leftover in (path, path + ".tmp"):
+        for leftover in (path, path + ".tmp", path + ".corrupt-1"):
             if os.path.isfile(leftover):
                 os.remove(leftover)
 
@@ -446,11 +453,42 @@ def expect_saved_by_save_credits(Machine: Any, seed: int) -> None:
                      credits=START_CREDITS, games=0)
 
 
+def save_cut_short(path: str, credits: int, games: int) -> None:
+    """A stand-in for ``save_credits`` while a check runs: write what a plain write stopped
+    half-way by a crash leaves, the first half of the file's JSON."""
+    text = json.dumps({"credits": credits, "games": games})
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(text[:_len(text) // 2])
+
+
+def expect_cut_short_save(Machine: Any, seed: int) -> None:
+    """Check a damaged save: deal() runs with a ``save_credits`` that leaves half a file (as
+    a crash would); a new machine on it keeps ``load_credits``'s line in ``notice`` and starts
+    fresh (100 credits, 0 games)."""
+    with scratch_path() as path:
+        made = f"Machine(rng=random.Random({seed}), path={path!r})"
+        machine = run(made, lambda: Machine(rng=random.Random(seed), path=path))
+        run("place_bet()", machine.place_bet)
+        deal = run("machine.deal", lambda: machine.deal)
+        with substituted(deal, save_credits=save_cut_short):
+            run("machine.deal()", deal)
+        text = json.dumps({"credits": START_CREDITS - MIN_BET, "games": 0})
+        try:
+            parse_credits(text[:_len(text) // 2])
+        except ValueError as error:
+            notice = bad_file_notice(path, f"{path}.corrupt-1", str(error))
+        again = run(f"Machine(path={path!r})", lambda: Machine(path=path))
+        expect_state(again, f"{made}, a bet of 5, deal() saving half a file, then a new "
+                     "Machine on the same file", notice=notice, credits=START_CREDITS,
+                     games=0)
+
+
 def check_saved_credits(Machine: Any) -> None:
     """Check step 4's saved credits (the visible test cell's cases, in its order)."""
     expect_saving(Machine, 24, 1, [True, True, True, True, True], (95, 0), (110, 1))
     expect_reopened(Machine, 8, 1, (100, 0))
     expect_saved_by_save_credits(Machine, 24)
+    expect_cut_short_save(Machine, 24)
 
 
 def expect_bets(Machine: Any, credits: int) -> None:
@@ -470,14 +508,18 @@ def expect_bets(Machine: Any, credits: int) -> None:
         expect_refused(machine, f"{made}, bet_max()", machine.bet_max, (str(MAX_BET),))
 
 
-def expect_bet_max(Machine: Any, seed: int) -> None:
-    """Check Bet max on a new machine: bets 15 and deals; refused during the game."""
-    made = f"Machine(rng=random.Random({seed}))"
-    machine = run(made, lambda: Machine(rng=random.Random(seed)))
+def expect_bet_max(Machine: Any, seed: int, credits: int | None = None) -> None:
+    """Check Bet max on a new machine (with ``credits``; 15 or more): bets 15 and deals at
+    once; refused during the game."""
+    made = f"Machine(rng=random.Random({seed})" + ("" if credits is None
+                                                   else f", credits={credits}") + ")"
+    machine = run(made, lambda: Machine(rng=random.Random(seed)) if credits is None
+                  else Machine(rng=random.Random(seed), credits=credits))
     run("bet_max()", machine.bet_max)
     cards, _ = kit_deal(seed)
-    expect_state(machine, f"{made}, bet_max()", bet=MAX_BET, credits=START_CREDITS - MAX_BET,
-                 cards=cards, dealt=True, games=0)
+    start = START_CREDITS if credits is None else credits
+    expect_state(machine, f"{made}, bet_max()", bet=MAX_BET, credits=start - MAX_BET,
+                 cards=cards, held=[False] * HAND_SIZE, dealt=True, games=0)
     expect_refused(machine, f"{made}, bet_max() twice", machine.bet_max)
     expect_refused(machine, f"{made}, bet_max(), deal()", machine.deal)
 
@@ -494,7 +536,8 @@ def expect_holds(Machine: Any, seed: int, positions: list[int]) -> None:
         held[position] = not held[position]
     expect_state(machine, f"deal(), toggle_hold of {positions}", held=held)
     for wrong in (HAND_SIZE, -1):
-        expect_refused(machine, f"toggle_hold({wrong})", partial(machine.toggle_hold, wrong))
+        expect_refused(machine, f"toggle_hold({wrong})", partial(machine.toggle_hold, wrong),
+                       (str(HAND_SIZE - 1),))
 
 
 # ----------------------------------------------------------------- step 5: your tests of the port
@@ -541,9 +584,9 @@ __all__ = [
     "CheckFailed", "Always", "same", "show", "expect_value", "substituted", "check_shape",
     "kit_frequencies", "expect_frequencies", "check_frequencies", "EVERY_NAME", "expect_name",
     "check_hand_name", "expect_payout", "check_payout", "kit_deal", "after_draw",
-    "expect_state", "expect_refused", "draw_as_dealt",
-    "expect_games", "expect_refusals", "check_machine", "expect_saving", "expect_reopened",
-    "expect_saved_by_save_credits", "check_saved_credits", "expect_bets", "expect_bet_max",
+    "expect_state", "expect_refused", "draw_as_dealt", "expect_games", "expect_refusals",
+    "check_machine", "expect_saving", "expect_reopened", "expect_saved_by_save_credits",
+    "expect_cut_short_save", "check_saved_credits", "expect_bets", "expect_bet_max",
     "expect_holds",
     "Version", "version", "try_my_tests", "grade_my_tests", "refused", "check_port_tests",
 ]
