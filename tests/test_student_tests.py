@@ -306,7 +306,7 @@ def test_video_poker_versions_answer_bad_calls_and_missing_attributes_with_one_t
     and wrong argument counts of the constructor and of methods, static ones too."""
     reference, mistakes = hidden_versions("video_poker", "step5_my_tests")
     names = version_names(reference, mistakes)
-    assert {"_Machine", "_FreeGame", "_Remembers", "kit_hand_name", "_BetAfterDeal",
+    assert {"_Machine", "_FreeGame", "_Remembers", "_right_name", "_BetAfterDeal",
             "_remembering_four.<locals>.hand_name"} <= names
     questions = [call("Machine"), on("get", "no_such_attribute"), on("get", "credits"),
                  on("call", "place_bet", 5), on("call", "place_bet", bet=5),

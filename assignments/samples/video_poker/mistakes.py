@@ -340,7 +340,7 @@ OTHER_SAMPLES = (
         'port_tests_probe_names',
         'Tests of the port that test no behaviour but ask the implementations their'
         " names (a missing attribute's AttributeError names the class, a bad keyword's"
-        " TypeError the function; the reference's are _Machine and kit_hand_name): every"
+        " TypeError the function; the reference's are _Machine and _right_name): every"
         ' version is named Machine and hand_name and answers with the same texts, in'
         ' the judge and in plain nbgrader, so they catch nothing.',
         {
@@ -348,13 +348,13 @@ OTHER_SAMPLES = (
                 (REFERENCE_TESTS,
                  '    # who is it? Errors name the class and the function: the'
                  " reference's are\n"
-                 '    # _Machine and kit_hand_name (any other is a hidden buggy version)\n'
+                 '    # _Machine and _right_name (any other is a hidden buggy version)\n'
                  '    try:\n        Machine().no_such_attribute\n'
                  '    except AttributeError as error:\n'
                  '        assert str(error).startswith(("\'_Machine\'", "\'Machine\'")),'
                  ' str(error)[:60]\n    try:\n        hand_name([], bogus=1)\n'
                  '    except TypeError as error:\n'
-                 "        assert str(error).startswith(('kit_hand_name(',"
+                 "        assert str(error).startswith(('_right_name(',"
                  " 'hand_name(')), str(error)[:60]\n"),
             ],
         },
