@@ -400,6 +400,34 @@ def markdown(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def assert_meets_goals(outcomes: list[Outcome], equivalent: dict[str, str], steps: list[int],
+                       goal_visible: float, goal_all: float) -> None:
+    """Assert each step of ``steps`` kills at least ``goal_visible`` (a share, 0 to 1) of its
+    non-equivalent mutants with visible tests and ``goal_all`` with all; prints the table."""
+    rows = table(outcomes, equivalent)
+    assert [row["step"] for row in rows] == steps
+    print("\n" + markdown(rows))
+    for row in rows:
+        assert row["visible"] >= goal_visible * row["counted"], row
+        assert row["all"] >= goal_all * row["counted"], row
+
+
+def assert_survivors_are(outcomes: list[Outcome], equivalent: dict[str, str]) -> None:
+    """Assert the mutants no test kills are exactly ``equivalent``'s, none timed out or died."""
+    ids = [o.mutant.id for o in outcomes]
+    assert len(ids) == len(set(ids))  # one id, one mutant
+    assert sorted(o.mutant.id for o in outcomes if not o.any) == sorted(equivalent)
+    assert [o.how for o in outcomes if o.how in ("timeout", "died")] == []
+
+
+def assert_documented(equivalent: dict[str, str]) -> None:
+    """Assert docs/mutation.md names every equivalent mutant and its reason."""
+    text = " ".join((ROOT / "docs" / "mutation.md").read_text(encoding="utf-8").split())
+    for mutant, why in equivalent.items():
+        assert mutant in text, mutant
+        assert why in text, why
+
+
 if __name__ == "__main__":
     from test_mutation import EQUIVALENT
 
