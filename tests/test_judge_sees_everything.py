@@ -61,7 +61,7 @@ MUTATIONS: dict[str, tuple[str, str, str, set[str]]] = {
                     "        if type(position) is int and position == -1:\n"
                     "            self.held[position] = not self.held[position]\n"
                     "        if type(position) is not int or not 0 <= position < HAND_SIZE:\n",
-                    {"step4_bets_hidden"}),
+                    {"step4_machine", "step4_bets_hidden"}),
     # a refused play first moves the card to the front of the hand it keeps
     "tricks": ("step5_trick_code",
                "        if card not in legal_plays(held, led_suit):\n",

@@ -18,10 +18,6 @@ from plaisante.games import COURSE
 from plaisante.grading.execute import is_test
 from plaisante.grading.judge import hidden_lines, rule_lines
 
-#: Games whose source notebook has no rule lines yet on this branch (their engineers write
-#: them): expected to fail until then.
-RULES_BEING_WRITTEN = frozenset({"video_poker"})
-
 #: a string literal that is data (a hand of cards, an expression with numbers), which a rule
 #: must not repeat; shorter ones ('2', '10', 'K♠') may be words of the rule too
 DATA = re.compile(r"[♣♦♥♠]|\d")
@@ -75,9 +71,7 @@ def hidden_test_cells(assignment: str) -> dict[str, str]:
             if is_test(cell) and "BEGIN HIDDEN TESTS" in cell.source}
 
 
-@pytest.mark.parametrize("assignment", [
-    pytest.param(a, marks=pytest.mark.xfail(strict=False, reason="rule lines being written"))
-    if a in RULES_BEING_WRITTEN else a for a in COURSE])
+@pytest.mark.parametrize("assignment", COURSE)
 def test_every_hidden_check_is_under_a_rule_line(assignment: str) -> None:
     cells = hidden_test_cells(assignment)
     assert cells, f"{assignment} has no hidden tests"

@@ -110,7 +110,7 @@ class LyingMachine:
 
     def __init__(self) -> None:
         self.games, self.bet, self.cards, self.held, self.dealt = 0, 0, [], [False] * 5, False
-        self.taken = 0
+        self.name, self.win, self.taken = None, 0, 0
 
     @property
     def credits(self):

@@ -32,10 +32,6 @@ from plaisante.grading.judge import hidden_lines, setup_namespace
 from plaisante.grading.submission import setup_sources
 from plaisante.scores import step_of
 
-#: Games whose visible cells still call an opaque check on this branch (their engineers
-#: convert them): expected to fail until then.
-VISIBLE_CASES_BEING_WRITTEN = frozenset({"video_poker"})
-
 
 def reduced(value: Any, depth: int = 0) -> Any:
     """Return ``value`` as compared (module doc)."""
@@ -133,9 +129,7 @@ def opaque_checks(source: str, checks: set[str]) -> list[str]:
                    and node.func.id in checks})
 
 
-@pytest.mark.parametrize("assignment", [
-    pytest.param(a, marks=pytest.mark.xfail(strict=False, reason="visible cases being written"))
-    if a in VISIBLE_CASES_BEING_WRITTEN else a for a in COURSE])
+@pytest.mark.parametrize("assignment", COURSE)
 def test_visible_cells_spell_out_the_cases_their_checklist_check_makes(assignment: str) -> None:
     found = unit(assignment)
     game = importlib.import_module(f"plaisante.games.{assignment}")

@@ -15,7 +15,7 @@ MISTAKES = (
                  "counts[1 if card.rank == 'A' else card.value] += 1"),
             ],
         },
-        fails={"step1_frequencies_hidden"},
+        fails={"step1_frequencies", "step1_frequencies_hidden"},
     ),
     Mistake(
         'ace_only_high',
@@ -27,7 +27,7 @@ MISTAKES = (
                  ''),
             ],
         },
-        fails={"step2_hand_name_hidden"},
+        fails={"step2_hand_name", "step2_hand_name_hidden"},
     ),
     Mistake(
         'royal_flush_named_straight_flush',
@@ -65,7 +65,7 @@ MISTAKES = (
                  ''),
             ],
         },
-        fails={"step4_bets_hidden"},
+        fails={"step4_machine", "step4_bets_hidden"},
     ),
     Mistake(
         'held_cards_moved',
@@ -93,7 +93,85 @@ MISTAKES = (
                  'if self.credits == 0:'),
             ],
         },
-        fails={"step4_draw_hidden"},
+        fails={"step4_machine", "step4_saved", "step4_draw_hidden"},
+    ),
+    Mistake(
+        'holds_carry_over',
+        'Machine.deal does not release the holds: the cards held in one game are held'
+        ' again in the next game of the same machine.',
+        {
+            'step4_machine_code': [
+                ('        self.cards = [self.deck.pop() for _ in range(HAND_SIZE)]\n'
+                 '        self.held = [False] * HAND_SIZE\n',
+                 '        self.cards = [self.deck.pop() for _ in range(HAND_SIZE)]\n'),
+            ],
+        },
+        fails={"step4_machine"},
+    ),
+    Mistake(
+        'named_before_the_draw',
+        'Machine.draw names and pays the hand before replacing the cards not held: it'
+        ' pays the hand that was dealt, not the one drawn.',
+        {
+            'step4_machine_code': [
+                ('        for position in range(HAND_SIZE):\n'
+                 '            if not self.held[position]:\n'
+                 '                self.cards[position] = self.deck.pop()\n'
+                 '        self.name = hand_name(self.cards)\n'
+                 '        self.win = payout(self.cards, self.bet)\n',
+                 '        self.name = hand_name(self.cards)\n'
+                 '        self.win = payout(self.cards, self.bet)\n'
+                 '        for position in range(HAND_SIZE):\n'
+                 '            if not self.held[position]:\n'
+                 '                self.cards[position] = self.deck.pop()\n'),
+            ],
+        },
+        fails={"step4_machine", "step4_draw_hidden"},
+    ),
+    Mistake(
+        'saves_by_writing_the_file',
+        'Machine.draw writes the save file itself (open, then json.dump) instead of'
+        ' calling save_credits: a crash in the middle of the write leaves half a file.',
+        {
+            'step4_machine_code': [
+                ('        self._refill()\n        self._save()\n',
+                 '        self._refill()\n        if self.path is not None:\n'
+                 '            import json\n'
+                 '            with open(self.path, "w") as file:\n'
+                 '                json.dump({"credits": self.credits, "games": self.games},'
+                 ' file)\n'),
+            ],
+        },
+        fails={"step4_saved"},
+    ),
+    Mistake(
+        'saves_before_paying',
+        'Machine.draw saves before it pays and counts the game: after a restart the'
+        ' last win and game are lost.',
+        {
+            'step4_machine_code': [
+                ('        self.name = hand_name(self.cards)\n',
+                 '        self._save()\n        self.name = hand_name(self.cards)\n'),
+                ('        self._refill()\n        self._save()\n',
+                 '        self._refill()\n'),
+            ],
+        },
+        fails={"step4_saved"},
+    ),
+    Mistake(
+        'refill_before_loading',
+        'Machine() refills before it loads the save: a saved 3 credits come back as 3,'
+        ' and the player can never bet again.',
+        {
+            'step4_machine_code': [
+                ('        self.credits, self.games = credits, 0\n',
+                 '        self.credits, self.games = credits, 0\n        self._refill()\n'),
+                ('        self.name, self.win = None, 0\n        self._refill()\n',
+                 '        self.name, self.win = None, 0\n'),
+            ],
+        },
+        fails={"step4_saved"},
+        sample=False,
     ),
     Mistake(
         'frequencies_of_14_slots',
@@ -132,7 +210,7 @@ MISTAKES = (
                  'straight = ('),
             ],
         },
-        fails={"step2_hand_name_hidden"},
+        fails={"step2_hand_name", "step2_hand_name_hidden"},
         sample=False,
     ),
     Mistake(

@@ -17,6 +17,7 @@ correct ``hand_name`` and ``Machine`` and on buggy ones; the gate only checks th
 from __future__ import annotations
 
 import builtins
+import json
 import os
 import random
 import uuid
@@ -55,6 +56,7 @@ from .rules import (
     THREE_OF_A_KIND,
     TWO_PAIR,
 )
+from .saving import bad_file_notice, parse_credits
 
 # Bound at import so a part that patches builtins cannot change what a check sees.
 _type: Any = builtins.type
@@ -89,6 +91,7 @@ def check_frequencies(frequencies: Callable[[list[Any]], Any]) -> None:
     """Check step 1: a 15-slot list, slot = value, for a few hands."""
     expect_frequencies(frequencies, "K♥ K♦ 3♣ 7♠ 9♥", {13: 2, 3: 1, 7: 1, 9: 1})
     expect_frequencies(frequencies, "2♣ 2♦ 2♥ 10♠ 10♣", {2: 3, 10: 2})
+    expect_frequencies(frequencies, "A♥ 5♣ A♠ 9♦ 2♣", {14: 2, 5: 1, 9: 1, 2: 1})
     expect_frequencies(frequencies, "", {})
 
 
@@ -118,9 +121,13 @@ def expect_name(hand_name: Callable[[list[Any]], Any], text: str, expected: str)
 
 
 def check_hand_name(hand_name: Callable[[list[Any]], Any]) -> None:
-    """Check step 2: one hand of every name."""
+    """Check step 2: one hand of every name, then the ace low, no straight round the corner
+    and no straight with a pair (the visible test cell's cases, in its order)."""
     for text, name in EVERY_NAME:
         expect_name(hand_name, text, name)
+    expect_name(hand_name, "3♠ A♣ 5♦ 2♥ 4♣", STRAIGHT)
+    expect_name(hand_name, "K♠ A♦ 2♣ 3♥ 4♠", NOTHING)
+    expect_name(hand_name, "6♣ 6♦ 7♥ 8♠ 10♣", PAIR)
 
 
 # -------------------------------------------------------------------------------- step 3: payout
@@ -146,12 +153,38 @@ def check_payout(payout: Callable[[list[Any], int], Any]) -> None:
 
 # ------------------------------------------------------------------------------- step 4: Machine
 
+def kit_hand_name(cards: list[Any]) -> str:
+    """Known-good name of five kit cards (one of the hand names): the stand-in for
+    ``hand_name`` while ``Machine.draw`` is checked. It answers by the cards it is given, so a
+    machine that names the hand it was dealt, not the one it drew, is seen."""
+    counts = kit_frequencies(cards)
+    values = sorted(value for value in range(2, 15) if counts[value])
+    flush = _len({card.suit for card in cards}) == 1
+    straight = _len(values) == 5 and (values[-1] - values[0] == 4 or values == [2, 3, 4, 5, 14])
+    if straight and flush:
+        return ROYAL_FLUSH if values[0] == 10 else STRAIGHT_FLUSH
+    rows = ((FOUR_OF_A_KIND, 4 in counts), (FULL_HOUSE, 3 in counts and 2 in counts),
+            (FLUSH, flush), (STRAIGHT, straight), (THREE_OF_A_KIND, 3 in counts),
+            (TWO_PAIR, counts.count(2) == 2), (PAIR, 2 in counts))
+    return next((name for name, made in rows if made), NOTHING)
+
+
+def kit_payout(cards: list[Any], bet: int) -> int:
+    """Known-good win of five kit cards on ``bet`` credits (``PAYS[name] * bet``): the
+    stand-in for ``payout`` while ``Machine.draw`` is checked; it too answers by the cards."""
+    return PAYS[kit_hand_name(cards)] * bet
+
+
 def kit_deal(seed: int) -> tuple[list[KitCard], list[KitCard]]:
     """Return (the 5 cards dealt, the deck left) when a machine built with
     ``random.Random(seed)`` deals its first game: a new deck, ``rng.shuffle(deck)``, then five
     ``deck.pop()``."""
+    return _deal(random.Random(seed))
+
+
+def _deal(rng: random.Random) -> tuple[list[KitCard], list[KitCard]]:
     deck = new_deck()
-    random.Random(seed).shuffle(deck)
+    rng.shuffle(deck)
     cards = [deck.pop() for _ in range(HAND_SIZE)]
     return cards, deck
 
@@ -177,7 +210,7 @@ def state(machine: Any) -> dict[str, Any]:
     that changed it in place would change the "before" too and go unseen (under the judge it
     is a copy either way: both modes judge alike)."""
     read = {name: run(f"machine.{name}", lambda name=name: getattr(machine, name))
-            for name in ("credits", "games", "bet", "cards", "held", "dealt")}
+            for name in ("credits", "games", "bet", "cards", "held", "dealt", "name", "win")}
     return {name: list(value) if _type(value) is list else value for name, value in read.items()}
 
 
@@ -190,7 +223,7 @@ def expect_refused(machine: Any, call: str, action: Callable[[], Any],
     for name, value in before.items():
         if not plain(value):
             raise CheckFailed(f"before {call}: machine.{name} should be plain data (an int, a "
-                              f"bool, a list of cards or bools), got {show(value)}")
+                              f"bool, a str, None, a list of cards or bools), got {show(value)}")
     try:
         value = action()
     except NotImplementedError:
@@ -209,59 +242,140 @@ def expect_refused(machine: Any, call: str, action: Callable[[], Any],
     expect_state(machine, f"{call} (refused)", **before)
 
 
-def draw_as(machine: Any, name: str, win: int) -> None:
-    """Call ``machine.draw()`` while ``hand_name`` answers ``name`` and ``payout`` ``win``
-    (stand-ins: a mistake in steps 2–3 costs those steps only)."""
+def draw_as_dealt(machine: Any) -> None:
+    """Call ``machine.draw()`` while ``hand_name`` and ``payout`` are the kit's (stand-ins
+    that answer by the cards they are given: a mistake in steps 2–3 costs those steps only,
+    and naming the cards dealt instead of those drawn is seen)."""
     draw = run("machine.draw", lambda: machine.draw)
-    with substituted(draw, hand_name=Always(name), payout=Always(win)):
+    with substituted(draw, hand_name=kit_hand_name, payout=kit_payout):
         run("machine.draw()", draw)
 
 
-def play_game(Machine: Any, seed: int, bets: int, held: list[bool], name: str, win: int,
-              credits: int | None = None) -> Any:
-    """Play one game on a machine built with ``random.Random(seed)`` (and ``credits``): press
-    Bet ``bets`` times, deal, hold ``held``, draw (the hand named ``name``, paying ``win``),
-    checking the state after each; return the machine."""
-    start = START_CREDITS if credits is None else credits
-    made = f"Machine(rng=random.Random({seed})" + ("" if credits is None else
-                                                   f", credits={credits}") + ")"
+def _refilled(credits: int) -> int:
+    return START_CREDITS if credits < MIN_BET else credits
+
+
+def _game_case(game: Any) -> tuple[int, list[bool], str, int]:
+    """Return a game of ``expect_games`` as (bets, held, name, win); ValueError names what is
+    wrong (the test's own data)."""
+    if (_type(game) is not tuple or _len(game) != 4 or _type(game[0]) is not int
+            or not 1 <= game[0] <= MAX_BET // MIN_BET or _type(game[1]) is not list
+            or _len(game[1]) != HAND_SIZE or any(_type(keep) is not bool for keep in game[1])
+            or game[2] not in PAYS or _type(game[3]) is not int):
+        raise ValueError(f"a game is (presses of Bet 1 to 3, five bools held, a hand name, "
+                         f"its win), got {game!r}")
+    bets, held, name, win = game
+    return bets, held, name, win
+
+
+def expect_games(Machine: Any, seed: int, games: list[tuple[int, list[bool], str, int]],
+                 credits: int | None = None) -> Any:
+    """Play ``games`` one after the other on one machine built with ``random.Random(seed)``
+    (and ``credits``), checking the state after every action. Each game is (bets, held, name,
+    win): press Bet ``bets`` times, deal (cards as that generator deals them), hold ``held``
+    (True at a position: toggle_hold of it), draw; ``name`` and ``win`` are what the cards
+    drawn make and pay at that bet (the draw hears them from the kit's ``kit_hand_name`` and
+    ``kit_payout``). Returns the machine. ValueError if a game is not of that shape or its
+    name or win is not what its cards make (the test's own data)."""
+    rng = random.Random(seed)  # draws what the machine's own generator draws
+    options = ", ".join([f"rng=random.Random({seed})"]
+                        + ([] if credits is None else [f"credits={credits}"]))
+    made = f"Machine({options})"
     machine = run(made, lambda: Machine(rng=random.Random(seed)) if credits is None
                   else Machine(rng=random.Random(seed), credits=credits))
-    expect_state(machine, made, credits=start, games=0, bet=0, dealt=False)
-    for press in range(1, bets + 1):
-        run("machine.place_bet()", machine.place_bet)
-        expect_state(machine, f"place_bet() × {press}", bet=MIN_BET * press, credits=start)
-    cards, deck = kit_deal(seed)
-    bet = MIN_BET * bets
-    run("machine.deal()", machine.deal)
-    expect_state(machine, f"a bet of {bet}, then deal()", cards=cards, held=[False] * HAND_SIZE,
-                 credits=start - bet, bet=bet, dealt=True)
-    positions = [i for i, keep in enumerate(held) if keep]
-    for position in positions:
-        run(f"machine.toggle_hold({position})", lambda p=position: machine.toggle_hold(p))
-    holding = f"deal(), toggle_hold of {positions}" if positions else "deal()"
-    expect_state(machine, holding, held=held, cards=cards)
-    draw_as(machine, name, win)
-    expected = after_draw(cards, deck, held)
-    left = start - bet + win
-    refill = START_CREDITS if left < MIN_BET else left
-    expect_state(machine, f"{holding}, draw() (dealt {labels(cards)}; a {name} paying {win})",
-                 cards=expected, name=name, win=win, credits=refill, games=1, bet=0,
-                 dealt=False)
+    left = _refilled(START_CREDITS if credits is None else credits)
+    expect_state(machine, made, credits=left, games=0, bet=0, cards=[],
+                 held=[False] * HAND_SIZE, dealt=False, name=None, win=0, notice=None)
+    done = made
+    for number, game in enumerate(games, start=1):
+        bets, held, name, win = _game_case(game)
+        for press in range(1, bets + 1):
+            run("machine.place_bet()", machine.place_bet)
+            expect_state(machine, f"{done}, place_bet() × {press}", bet=MIN_BET * press,
+                         credits=left)
+        bet = MIN_BET * bets
+        cards, deck = _deal(rng)
+        run("machine.deal()", machine.deal)
+        done = f"{done}, a bet of {bet}, deal()"
+        expect_state(machine, done, cards=cards, held=[False] * HAND_SIZE, credits=left - bet,
+                     bet=bet, dealt=True, name=None, win=0)
+        positions = [i for i, keep in enumerate(held) if keep]
+        for position in positions:
+            run(f"machine.toggle_hold({position})", lambda p=position: machine.toggle_hold(p))
+        if positions:
+            done = f"{done}, toggle_hold of {positions}"
+        expect_state(machine, done, held=held, cards=cards)
+        drawn = after_draw(cards, deck, held)
+        if (kit_hand_name(drawn), kit_payout(drawn, bet)) != (name, win):
+            raise ValueError(f"game {number}: {labels(drawn)} is a {kit_hand_name(drawn)} "
+                             f"paying {kit_payout(drawn, bet)}, not a {name} paying {win}")
+        draw_as_dealt(machine)
+        left = _refilled(left - bet + win)
+        done = f"{done}, draw() (dealt {labels(cards)})"
+        expect_state(machine, done, cards=drawn, name=name, win=win, credits=left,
+                     games=number, bet=0, dealt=False)
     return machine
 
 
+#: What ``expect_refusals`` may press: a method name, and whether it takes a position.
+ACTIONS = {"place_bet": False, "bet_max": False, "deal": False, "draw": False,
+           "toggle_hold": True}
+
+
+def _action(machine: Any, text: str) -> Callable[[], Any]:
+    """Return the call ``text`` (e.g. ``"toggle_hold(5)"``) of ``machine``; ValueError names
+    the actions allowed."""
+    name, _, rest = text.partition("(")
+    takes = ACTIONS.get(name)
+    inside = rest[:-1] if rest.endswith(")") else None
+    allowed = "place_bet(), bet_max(), deal(), draw() or toggle_hold(<an int>)"
+    if takes is None or inside is None or (inside != "") is not takes:
+        raise ValueError(f"an action is {allowed}, got {text!r}")
+    method: Callable[..., Any] = run(f"machine.{name}", lambda: getattr(machine, name))
+    if not takes:
+        return method
+    try:
+        position = int(inside)
+    except ValueError:
+        raise ValueError(f"an action is {allowed}, got {text!r}") from None
+    return partial(method, position)
+
+
+def expect_refusals(Machine: Any, seed: int, between: list[str], during: list[str]) -> None:
+    """On a machine built with ``random.Random(seed)`` that has played one game (bet 5, deal,
+    draw), check each action of ``between`` is refused while it waits for a bet; then bet 5
+    and deal, and check each action of ``during`` is refused while the game waits for its
+    draw. Refused: ValueError, and the machine left exactly as it was. Actions are written
+    as calls: ``"draw()"``, ``"toggle_hold(5)"`` (see ``ACTIONS``)."""
+    made = f"Machine(rng=random.Random({seed}))"
+    machine = run(made, lambda: Machine(rng=random.Random(seed)))
+    for call in ("place_bet", "deal"):
+        run(f"machine.{call}()", getattr(machine, call))
+    draw_as_dealt(machine)
+    for text in between:
+        expect_refused(machine, f"{made}, one game played, {text}", _action(machine, text))
+    for call in ("place_bet", "deal"):
+        run(f"machine.{call}()", getattr(machine, call))
+    for text in during:  # a position refused names the last one allowed
+        expect_refused(machine, f"{made}, a bet of 5, deal(), {text}", _action(machine, text),
+                       (str(HAND_SIZE - 1),) if text.startswith("toggle_hold") else ())
+
+
 def check_machine(Machine: Any) -> None:
-    """Check step 4's rules: bet, deal, hold, draw, pay, count, and what is refused."""
-    # Random(24) deals 8♠ K♦ K♥ K♣ 2♦; holding the kings, the draw gives Q♣ K♦ K♥ K♣ A♣.
-    machine = play_game(Machine, 24, 2, [False, True, True, True, False], THREE_OF_A_KIND, 30)
-    expect_refused(machine, "draw() before a deal", machine.draw)
-    expect_refused(machine, "deal() with no bet", machine.deal)
-    expect_refused(machine, "toggle_hold(0) before a deal", lambda: machine.toggle_hold(0))
-    run("place_bet()", machine.place_bet)
-    run("deal()", machine.deal)
-    expect_refused(machine, "place_bet() during a game", machine.place_bet)
-    expect_refused(machine, "deal() during a game", machine.deal)
+    """Check step 4's rules: bet, deal, hold, draw, pay, count, refill, and what is refused
+    (the visible test cell's cases, in its order)."""
+    expect_games(Machine, 24, [(2, [False, True, True, True, False], THREE_OF_A_KIND, 30),
+                               (2, [True, False, False, False, True], TWO_PAIR, 20)])
+    expect_games(Machine, 6, [(1, [False, False, False, False, False], NOTHING, 0)],
+                 credits=8)
+    expect_games(Machine, 1, [], credits=3)
+    expect_games(Machine, 1, [], credits=5)
+    expect_refusals(Machine, 24, ["draw()", "deal()", "toggle_hold(0)"],
+                    ["place_bet()", "bet_max()", "deal()", "toggle_hold(5)",
+                     "toggle_hold(-1)"])
+    expect_bets(Machine, 100)
+    expect_bets(Machine, 10)
+    expect_bet_max(Machine, 35)
 
 
 @contextmanager
@@ -272,29 +386,109 @@ def scratch_path() -> Iterator[str]:
     try:
         yield path
     finally:
-        for leftover in (path, path + ".tmp"):
+        for leftover in (path, path + ".tmp", path + ".corrupt-1"):
             if os.path.isfile(leftover):
                 os.remove(leftover)
 
 
-def check_saved_credits(Machine: Any) -> None:
-    """Check step 4's saved credits: a machine on a new file starts at 100 credits and 0
-    games; every change is saved, and a new machine on the same file carries on from it."""
+def _reopen(Machine: Any, path: str, done: str, shown: tuple[int, int]) -> None:
+    """Check a new machine on ``path`` (after ``done``) shows ``shown`` = (credits, games)."""
+    again = run(f"Machine(path={path!r})", lambda: Machine(path=path))
+    expect_state(again, f"{done}, then a new Machine on the same file", credits=shown[0],
+                 games=shown[1], bet=0, dealt=False)
+
+
+def expect_saving(Machine: Any, seed: int, bets: int, held: list[bool],
+                  after_deal: tuple[int, int], after_draw: tuple[int, int]) -> None:
+    """Check saved credits: a machine built with ``random.Random(seed)`` on a new file
+    starts at 100 credits and 0 games; after Bet × ``bets`` and deal(), a new machine on the
+    same file shows ``after_deal`` = (credits, games); after holding ``held`` and draw()
+    (named and paid by the kit), ``after_draw``. The file is removed afterwards."""
     with scratch_path() as path:
-        made = f"Machine(rng=random.Random(24), path={path!r})"
-        first = run(made, lambda: Machine(rng=random.Random(24), path=path))
-        expect_state(first, f"{made} (no such file yet)", credits=START_CREDITS, games=0)
-        run("place_bet()", first.place_bet)
-        run("deal()", first.deal)
+        made = f"Machine(rng=random.Random({seed}), path={path!r})"
+        machine = run(made, lambda: Machine(rng=random.Random(seed), path=path))
+        expect_state(machine, f"{made} (no such file yet)", credits=START_CREDITS, games=0,
+                     notice=None)
+        for _ in range(bets):
+            run("place_bet()", machine.place_bet)
+        run("deal()", machine.deal)
+        done = f"{made}, a bet of {MIN_BET * bets}, deal()"
+        _reopen(Machine, path, done, after_deal)
+        for position in (i for i, keep in enumerate(held) if keep):
+            run(f"toggle_hold({position})", lambda p=position: machine.toggle_hold(p))
+        draw_as_dealt(machine)
+        _reopen(Machine, path, f"{done}, holding {held}, draw()", after_draw)
+
+
+def expect_reopened(Machine: Any, credits: int, bets: int, shown: tuple[int, int]) -> None:
+    """Check a save is loaded before the refill: a machine made with ``credits`` on a new
+    file, Bet × ``bets``, deal(); a new machine on the same file shows ``shown`` =
+    (credits, games)."""
+    with scratch_path() as path:
+        made = f"Machine(path={path!r}, credits={credits})"
+        machine = run(made, lambda: Machine(path=path, credits=credits))
+        for _ in range(bets):
+            run("place_bet()", machine.place_bet)
+        run("deal()", machine.deal)
+        _reopen(Machine, path, f"{made}, a bet of {MIN_BET * bets}, deal()", shown)
+
+
+def expect_saved_by_save_credits(Machine: Any, seed: int) -> None:
+    """Check the machine writes its file only by calling ``save_credits`` (which writes
+    atomically): while deal() and draw() run with a ``save_credits`` that writes nothing, no
+    file appears, so a new machine on it starts fresh (100 credits, 0 games)."""
+    with scratch_path() as path:
+        made = f"Machine(rng=random.Random({seed}), path={path!r})"
+        machine = run(made, lambda: Machine(rng=random.Random(seed), path=path))
+        run("place_bet()", machine.place_bet)
+        for call in ("deal", "draw"):
+            method = run(f"machine.{call}", lambda call=call: getattr(machine, call))
+            with substituted(method, save_credits=Always(None), hand_name=kit_hand_name,
+                             payout=kit_payout):
+                run(f"machine.{call}()", method)
         again = run(f"Machine(path={path!r})", lambda: Machine(path=path))
-        expect_state(again, "a bet of 5, deal(), then a new Machine on the same file",
-                     credits=START_CREDITS - MIN_BET, games=0, dealt=False)
-        for position in range(HAND_SIZE):  # 8♠ K♦ K♥ K♣ 2♦, all held: three kings
-            run(f"toggle_hold({position})", lambda p=position: first.toggle_hold(p))
-        draw_as(first, THREE_OF_A_KIND, 15)
-        third = run(f"Machine(path={path!r})", lambda: Machine(path=path))
-        expect_state(third, "draw() paying 15, then a new Machine on the same file",
-                     credits=START_CREDITS - MIN_BET + 15, games=1)
+        expect_state(again, f"{made}, a bet of 5, deal(), draw(), each with a save_credits "
+                     "that writes nothing, then a new Machine on the same file (save only by "
+                     "calling save_credits: it never leaves half a file)",
+                     credits=START_CREDITS, games=0)
+
+
+def save_cut_short(path: str, credits: int, games: int) -> None:
+    """A stand-in for ``save_credits`` while a check runs: write what a plain write stopped
+    half-way by a crash leaves, the first half of the file's JSON."""
+    text = json.dumps({"credits": credits, "games": games})
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(text[:_len(text) // 2])
+
+
+def expect_cut_short_save(Machine: Any, seed: int) -> None:
+    """Check a damaged save: deal() runs with a ``save_credits`` that leaves half a file (as
+    a crash would); a new machine on it keeps ``load_credits``'s line in ``notice`` and starts
+    fresh (100 credits, 0 games)."""
+    with scratch_path() as path:
+        made = f"Machine(rng=random.Random({seed}), path={path!r})"
+        machine = run(made, lambda: Machine(rng=random.Random(seed), path=path))
+        run("place_bet()", machine.place_bet)
+        deal = run("machine.deal", lambda: machine.deal)
+        with substituted(deal, save_credits=save_cut_short):
+            run("machine.deal()", deal)
+        text = json.dumps({"credits": START_CREDITS - MIN_BET, "games": 0})
+        try:
+            parse_credits(text[:_len(text) // 2])
+        except ValueError as error:
+            notice = bad_file_notice(path, f"{path}.corrupt-1", str(error))
+        again = run(f"Machine(path={path!r})", lambda: Machine(path=path))
+        expect_state(again, f"{made}, a bet of 5, deal() saving half a file, then a new "
+                     "Machine on the same file", notice=notice, credits=START_CREDITS,
+                     games=0)
+
+
+def check_saved_credits(Machine: Any) -> None:
+    """Check step 4's saved credits (the visible test cell's cases, in its order)."""
+    expect_saving(Machine, 24, 1, [True, True, True, True, True], (95, 0), (110, 1))
+    expect_reopened(Machine, 8, 1, (100, 0))
+    expect_saved_by_save_credits(Machine, 24)
+    expect_cut_short_save(Machine, 24)
 
 
 def expect_bets(Machine: Any, credits: int) -> None:
@@ -314,14 +508,18 @@ def expect_bets(Machine: Any, credits: int) -> None:
         expect_refused(machine, f"{made}, bet_max()", machine.bet_max, (str(MAX_BET),))
 
 
-def expect_bet_max(Machine: Any, seed: int) -> None:
-    """Check Bet max on a new machine: bets 15 and deals; refused during the game."""
-    made = f"Machine(rng=random.Random({seed}))"
-    machine = run(made, lambda: Machine(rng=random.Random(seed)))
+def expect_bet_max(Machine: Any, seed: int, credits: int | None = None) -> None:
+    """Check Bet max on a new machine (with ``credits``; 15 or more): bets 15 and deals at
+    once; refused during the game."""
+    made = f"Machine(rng=random.Random({seed})" + ("" if credits is None
+                                                   else f", credits={credits}") + ")"
+    machine = run(made, lambda: Machine(rng=random.Random(seed)) if credits is None
+                  else Machine(rng=random.Random(seed), credits=credits))
     run("bet_max()", machine.bet_max)
     cards, _ = kit_deal(seed)
-    expect_state(machine, f"{made}, bet_max()", bet=MAX_BET, credits=START_CREDITS - MAX_BET,
-                 cards=cards, dealt=True, games=0)
+    start = START_CREDITS if credits is None else credits
+    expect_state(machine, f"{made}, bet_max()", bet=MAX_BET, credits=start - MAX_BET,
+                 cards=cards, held=[False] * HAND_SIZE, dealt=True, games=0)
     expect_refused(machine, f"{made}, bet_max() twice", machine.bet_max)
     expect_refused(machine, f"{made}, bet_max(), deal()", machine.deal)
 
@@ -338,7 +536,8 @@ def expect_holds(Machine: Any, seed: int, positions: list[int]) -> None:
         held[position] = not held[position]
     expect_state(machine, f"deal(), toggle_hold of {positions}", held=held)
     for wrong in (HAND_SIZE, -1):
-        expect_refused(machine, f"toggle_hold({wrong})", partial(machine.toggle_hold, wrong))
+        expect_refused(machine, f"toggle_hold({wrong})", partial(machine.toggle_hold, wrong),
+                       (str(HAND_SIZE - 1),))
 
 
 # ----------------------------------------------------------------- step 5: your tests of the port
@@ -385,7 +584,9 @@ __all__ = [
     "CheckFailed", "Always", "same", "show", "expect_value", "substituted", "check_shape",
     "kit_frequencies", "expect_frequencies", "check_frequencies", "EVERY_NAME", "expect_name",
     "check_hand_name", "expect_payout", "check_payout", "kit_deal", "after_draw",
-    "expect_state", "expect_refused", "draw_as", "play_game", "check_machine",
-    "check_saved_credits", "expect_bets", "expect_bet_max", "expect_holds",
+    "expect_state", "expect_refused", "draw_as_dealt", "expect_games", "expect_refusals",
+    "check_machine", "expect_saving", "expect_reopened", "expect_saved_by_save_credits",
+    "expect_cut_short_save", "check_saved_credits", "expect_bets", "expect_bet_max",
+    "expect_holds",
     "Version", "version", "try_my_tests", "grade_my_tests", "refused", "check_port_tests",
 ]

@@ -86,8 +86,14 @@ def load_credits(path: str | os.PathLike[str]) -> tuple[tuple[int, int] | None, 
             problem = str(error)
     aside = aside_name(target)
     os.replace(target, aside)
-    return None, (f"{os.path.basename(target)} was not a saved machine: {problem}; kept it as "
-                  f"{os.path.basename(aside)} and started fresh")
+    return None, bad_file_notice(target, aside, problem)
+
+
+def bad_file_notice(target: str, aside: str, problem: str) -> str:
+    """Return the one line ``load_credits`` gives about the bad file ``target`` (``problem``
+    says what is wrong with it), renamed to ``aside``."""
+    return (f"{os.path.basename(target)} was not a saved machine: {problem}; kept it as "
+            f"{os.path.basename(aside)} and started fresh")
 
 
 __all__ = ["save_credits", "load_credits"]

@@ -58,8 +58,8 @@ def test_a_refused_call_that_changes_a_list_in_place_fails_in_both_modes(source,
                                                                         names) -> None:
     """A draw refused before a deal that replaced cards first: the judge reads copies, the
     student's own kernel the machine's own list, and both must see the change."""
-    expected = ("after draw() before a deal (refused): expected machine.cards = "
-                "[Q♣ K♦ K♥ K♣ A♣], got [9♠ K♦ K♥ K♣ 5♠]")
+    expected = ("after Machine(rng=random.Random(24)), one game played, draw() (refused): "
+                "expected machine.cards = [Q♣ A♣ 9♠ 5♠ 7♣], got [J♣ 7♦ 2♣ 4♥ 5♥]")
     results = verdicts(tests, setup, names,
                        kernel_namespace(source, **mistaken("refused_draw_replaces_cards")))
     assert results["step4_machine"].error == ("CheckFailed", expected)
@@ -135,11 +135,15 @@ def test_a_test_that_fingerprints_the_code_catches_nothing(source, tests, setup,
 
 def test_a_machine_made_for_the_tests_writes_no_file_and_hides_its_insides(
         source, tests, setup, names, tmp_path) -> None:
-    """A save path would be written by the grader: the machines given to tests refuse one.
-    Private names and values that are not plain data do not cross either."""
-    saving = judged_port_tests(source, tests, setup, names,
-                               "    Machine(path='credits.json')\n")
-    assert "save nothing: make them with Machine() or Machine(credits=...)" in saving.error[1]
+    """A save path would be written by the grader: the machines given to tests take only
+    credits, as step 5's text says. Private names and values that are not plain data do not
+    cross either."""
+    for made in ("Machine(path='credits.json')", "Machine(rng=None)", "Machine(7)",
+                 "Machine(credits='7')"):
+        verdict = judged_port_tests(source, tests, setup, names, f"    {made}\n")
+        assert verdict.error[1].endswith(
+            "ValueError: the machines your tests are given take only credits, a whole number: "
+            "Machine() or Machine(credits=7)"), (made, verdict.error)
     for reach, said in (("Machine()._refill", "only the public attributes of a Machine"),
                         ("Machine().rng", "rng holds a Random, not a plain value")):
         verdict = judged_port_tests(source, tests, setup, names, f"    {reach}\n")
