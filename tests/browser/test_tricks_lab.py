@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
-PLAY = "trick_winner=trick_winner, Trick=Trick)"
+PLAY = "Trick=Trick, my_trick_winner_tests=my_trick_winner_tests)"
 SEATS = ["You", "West", "North", "East"]
 SHOTS = harness.KIT / "build" / "screenshots"
 
