@@ -160,6 +160,10 @@ def expect_compare(compare: Callable[[list[Any], list[Any]], Any], a: str, b: st
     if not same(expected, result):
         raise CheckFailed(f"{call}: expected {expected!r}, got {show(result)}. A's best five is "
                           f"{_best_told(hand(a))}; B's is {_best_told(hand(b))}")
+    for name, given, text in (("A", seven_a, a), ("B", seven_b, b)):
+        if not same(hand(text), given):
+            raise CheckFailed(f"{call} changed the seven cards of {name} it was given: "
+                              f"{show(given)}")
 
 
 def check_compare(compare: Callable[[list[Any], list[Any]], Any]) -> None:

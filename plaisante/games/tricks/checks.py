@@ -180,9 +180,12 @@ def expect_winner(trick_winner: Callable[[list[Any]], Any], text: str, first: in
     """Check ``trick_winner`` on the trick ``text`` played from player ``first`` on: the player
     of the strongest card of the led suit. ``trick_strength`` is the kit's meanwhile."""
     trick = trick_of(text, first)
+    call = f"trick_winner({show_trick(trick)})"
     with substituted(trick_winner, trick_strength=kit_trick_strength):
-        expect_value(f"trick_winner({show_trick(trick)})", kit_trick_winner(trick),
-                     lambda: trick_winner(trick))
+        expect_value(call, kit_trick_winner(trick), lambda: trick_winner(trick))
+    if not same(trick_of(text, first), trick):
+        raise CheckFailed(f"{call} changed the trick it was given: it became "
+                          f"{show_trick(trick)}")
 
 
 def check_trick_winner(trick_winner: Callable[[list[Any]], Any]) -> None:

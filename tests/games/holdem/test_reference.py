@@ -246,3 +246,17 @@ def test_an_odd_split_pot_gives_the_chip_to_the_non_dealer() -> None:
         state = betting.make_state(to_act=None, showdown=0, dealer=dealer, stacks=[100, 1065],
                                    put_in=[417, 418])
         assert REF.settle(state) == (expected, False)
+
+
+def test_a_compare_that_changes_the_cards_it_is_given_fails_its_check():
+    from plaisante.checking import CheckFailed
+    from plaisante.games.holdem import checks
+    from plaisante.games.holdem.rules import kit_best_five, rank_key
+
+    def compare(seven_a, seven_b):
+        a, b = rank_key(*kit_best_five(seven_a)), rank_key(*kit_best_five(seven_b))
+        seven_a.reverse()
+        return (a > b) - (a < b)
+
+    with pytest.raises(CheckFailed, match="changed the seven cards of A it was given"):
+        checks.check_compare(compare)

@@ -192,3 +192,28 @@ def test_the_thrifty_bot_wins_as_cheaply_as_it_can() -> None:
     assert rules.thrifty_bot(hand("9♥ Q♥"), trick, rules.strength) == KitCard("9", "hearts")
     assert rules.weakest_bot(legal, trick, rules.strength) == KitCard("9", "hearts")
     assert rules.strongest_bot(legal, trick, rules.strength) == KitCard("A", "hearts")
+
+
+def _reorders(trick):
+    from plaisante.games.tricks import rules
+
+    winner = rules.kit_trick_winner(trick)
+    trick.sort(key=lambda pair: pair[0])
+    return winner
+
+
+def _overwrites_the_lead(trick):
+    from plaisante.games.tricks import rules
+
+    winner = rules.kit_trick_winner(trick)
+    trick[0] = (trick[0][0], trick[-1][1])
+    return winner
+
+
+@pytest.mark.parametrize("part", [_reorders, _overwrites_the_lead])
+def test_a_trick_winner_that_changes_the_trick_it_is_given_fails_its_check(part):
+    from plaisante.checking import CheckFailed
+    from plaisante.games.tricks import checks
+
+    with pytest.raises(CheckFailed, match="changed the trick it was given"):
+        checks.check_trick_winner(part)
