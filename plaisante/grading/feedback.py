@@ -12,8 +12,9 @@
 * with ``reveal`` (``plaisante feedback --reveal``, or ``c.HideHiddenTests.reveal`` in
   ``nbgrader_config.py``), once the assignment's due date in the gradebook has passed, shows a
   failing hidden check's message in full (its input, the expected and the actual value), as
-  the judge wrote it; never a message the student's kernel wrote (plain ``nbgrader
-  autograde``);
+  the judge wrote it, escaped; the actual value, or the message of an error the student's
+  code raised, is the student's own and is quoted as such. After plain ``nbgrader
+  autograde`` (the whole message the kernel's) nothing is revealed;
 * replaces tracebacks (which quote the failing source line) with the error's one-line
   message, since a traceback of a hidden test would quote hidden code;
 * keeps no output a submission could have written in code: a cell that is not a test cell
