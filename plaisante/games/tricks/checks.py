@@ -139,6 +139,9 @@ def expect_sorted(sort_hand: Callable[[list[Any]], Any], text: str) -> None:
     if not same(before, held):
         raise CheckFailed(f"after {call}: expected the hand passed in unchanged (sort_hand "
                           f"returns a new list), got {show(held)}")
+    if result is held:
+        raise CheckFailed(f"{call}: expected a new list, got the hand itself (a change to "
+                          "the sorted hand would change the player's hand)")
 
 
 def check_sort_hand(sort_hand: Callable[[list[Any]], Any]) -> None:

@@ -217,3 +217,16 @@ def test_a_trick_winner_that_changes_the_trick_it_is_given_fails_its_check(part)
 
     with pytest.raises(CheckFailed, match="changed the trick it was given"):
         checks.check_trick_winner(part)
+
+
+def test_a_sort_hand_that_hands_back_a_one_card_hand_itself_fails_its_check():
+    """The step says sort_hand returns a new list, and its hidden rule says a hand of one
+    card comes back as a new list of that card."""
+    from plaisante.checking import CheckFailed
+    from plaisante.games.tricks.checks import expect_sorted, kit_sort_hand
+
+    def sort_hand(hand):
+        return hand if len(hand) <= 1 else kit_sort_hand(hand)
+
+    with pytest.raises(CheckFailed, match="expected a new list, got the hand itself"):
+        expect_sorted(sort_hand, "A♥")
