@@ -36,12 +36,13 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
-# The kit's JupyterLab extension (Validate's true message, plaisante/labextension), linked where
-# JupyterLab finds prebuilt extensions, as `jupyter labextension develop` does (an editable
-# install copies no data files; `pip install .` installs it there itself, pyproject.toml)
+# The kit's JupyterLab extension (Validate's true message, plaisante/labextension), copied where
+# JupyterLab finds prebuilt extensions (an editable install copies no data files; `pip install .`
+# installs it there itself, pyproject.toml). A copy, not a link: Voila's static handler refuses
+# (403) a file whose real path is outside the venv, and every demo page then logged tracebacks.
 LABEXT := $(VENV)/share/jupyter/labextensions/@plaisante/validate-message
-$(LABEXT): $(STAMP)
-	mkdir -p $(@D) && ln -sfn $(CURDIR)/plaisante/labextension $@
+$(LABEXT): $(STAMP) plaisante/labextension/package.json plaisante/labextension/static/remoteEntry.js
+	rm -rf $@ && mkdir -p $(@D) && cp -R plaisante/labextension $@
 
 install: $(STAMP) $(LABEXT)
 
