@@ -54,6 +54,7 @@ from hostile.corpus import (  # noqa: E402
     CANARY_FOLDER,
     CORPUS,
     FULL_MARKS,
+    KIT_USED,
     NON_UTF8,
     SAME_AS,
     build,
@@ -266,7 +267,10 @@ def test_each_trick_scores_as_the_same_code_without_it(batch, kind):
     """The kernel can only choose what its parts return; a trick that prints, patches
     or installs something in the kernel earns what the same code without it earns."""
     trick, plain = batch["results"][kind], batch["results"][SAME_AS[kind]]
-    assert (trick.status, trick.total) == (plain.status, plain.total), trick.reasons
+    # a trick that imports the kit to patch it is flagged for that alone (kit_use.py)
+    reached_the_kit = any(KIT_USED in reason for reason in trick.reasons)
+    status = "flagged" if reached_the_kit else plain.status
+    assert (trick.status, trick.total) == (status, plain.total), trick.reasons
     assert trick.cell_scores == plain.cell_scores
 
 
@@ -535,8 +539,12 @@ def validations(batch) -> dict[str, str]:
 @pytest.mark.parametrize("kind", sorted(VALIDATED))
 def test_validate_agrees_with_grading(batch, validations, kind):
     """What the student's `nbgrader validate` says matches what grading scored."""
+    from plaisante.nbgrader_validate import NBGRADER_SAYS, PASSED
+
     passes = VALIDATED[kind]
-    assert ("Success! Your notebook passes all the tests." in validations[kind]) is passes
+    said = " ".join(validations[kind].split())
+    assert (" ".join(PASSED.split()) in said) is passes
+    assert NBGRADER_SAYS not in said  # hidden tests exist: the kit says so instead
     assert (batch["results"][kind].total == 100) is passes
 
 
