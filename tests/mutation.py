@@ -431,6 +431,23 @@ def assert_documented(equivalent: dict[str, str]) -> None:
         assert why in text, why
 
 
+def assert_alike_on(assignment: str, cell: str, part: str, inputs: list[Any],
+                    equivalent: dict[str, str], count: int) -> None:
+    """Assert the ``count`` equivalent mutants of ``cell`` make ``part`` answer as the
+    reference's on every one of ``inputs`` (one argument each): equivalent on the inputs the
+    game can make, not only on the tests' cases."""
+    from loopback_judge import kernel_namespace
+
+    source = source_notebook(assignment)
+    reference = kernel_namespace(source)[part]
+    mutants = [m for m in reference_mutants(assignment) if m.id in equivalent and m.cell == cell]
+    assert len(mutants) == count, [m.id for m in mutants]
+    for mutant in mutants:
+        mutated = kernel_namespace(source, **{mutant.cell: mutant.source})[part]
+        differ = [given for given in inputs if mutated(given) != reference(given)]
+        assert differ == [], (mutant.id, differ[:3])
+
+
 def gated_assignments() -> list[str]:
     """The assignments of the course with a mutation gate (``tests/games/<id>/test_mutation.py``),
     in course order."""

@@ -47,23 +47,13 @@ AT_LEAST = 140  # mutants in all: the operators reach the whole solution
 def test_the_evaluate_swaps_name_every_hand_as_the_reference() -> None:
     """The step 4 survivors are equivalent on real hands: 0 to 8 distinct cards, every
     hand of sweep_hands and 20,000 seeded random ones, with the reference's has-checks."""
-    import nbformat
-    from loopback_judge import kernel_namespace
-    from mutation import SOURCE, reference_mutants
+    from mutation import assert_alike_on
 
     from plaisante.cards import hand, new_deck
     from plaisante.games.plaisante.checks import sweep_hands
 
-    source = nbformat.read(SOURCE, as_version=4)
-    reference = kernel_namespace(source)["evaluate"]
     rng = random.Random(10)
     deck = new_deck()
     hands = [hand(text) for text in sweep_hands()]
     hands += [rng.sample(deck, rng.randint(0, 8)) for _ in range(20_000)]
-    swaps = [mutant for mutant in reference_mutants("plaisante")
-             if mutant.id in EQUIVALENT and mutant.cell == "step4_scoring"]
-    assert len(swaps) == 4
-    for mutant in swaps:
-        evaluate = kernel_namespace(source, **{mutant.cell: mutant.source})["evaluate"]
-        differ = [cards for cards in hands if evaluate(cards) != reference(cards)]
-        assert differ == [], (mutant.id, differ[:3])
+    assert_alike_on("plaisante", "step4_scoring", "evaluate", hands, EQUIVALENT, 4)

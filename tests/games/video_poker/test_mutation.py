@@ -103,24 +103,13 @@ AT_LEAST = 240  # mutants in all: the operators reach the whole solution
 def test_the_hand_name_swaps_name_every_hand_as_the_reference() -> None:
     """The step 2 survivors are equivalent on real hands: all 2,598,960 would take long, so
     every hand of five of a seeded 30,000 and one of each name, with the kit's counts."""
-    import nbformat
-    from loopback_judge import kernel_namespace
-    from mutation import reference_mutants, source_notebook
+    from mutation import assert_alike_on
 
     from plaisante.cards import hand, new_deck
     from plaisante.games.video_poker.checks import EVERY_NAME
 
-    source = source_notebook("video_poker")
-    reference = kernel_namespace(source)["hand_name"]
     rng = random.Random(26)
     deck = new_deck()
     hands = [hand(text) for text, _ in EVERY_NAME]
     hands += [rng.sample(deck, 5) for _ in range(30_000)]
-    mutants = [mutant for mutant in reference_mutants("video_poker")
-               if mutant.id in EQUIVALENT and mutant.cell == "step2_hand_name_code"]
-    assert len(mutants) == 9
-    assert isinstance(source, nbformat.NotebookNode)
-    for mutant in mutants:
-        hand_name = kernel_namespace(source, **{mutant.cell: mutant.source})["hand_name"]
-        differ = [cards for cards in hands if hand_name(cards) != reference(cards)]
-        assert differ == [], (mutant.id, differ[:3])
+    assert_alike_on("video_poker", "step2_hand_name_code", "hand_name", hands, EQUIVALENT, 9)
