@@ -15,6 +15,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+#: the kit's own package (the top of this module's name)
+KIT = __name__.split(".")[0]
 #: names that reach code by a name built at run time
 DYNAMIC = frozenset({"__import__", "importlib", "exec", "eval", "compile", "__builtins__"})
 
@@ -29,16 +31,16 @@ def _uses(source: str) -> set[str]:
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found |= {a.name for a in node.names if a.name.split(".")[0] == "plaisante"}
+            found |= {a.name for a in node.names if a.name.split(".")[0] == KIT}
         elif isinstance(node, ast.ImportFrom):
-            if (node.module or "").split(".")[0] == "plaisante":
-                found.add(node.module or "plaisante")
+            if (node.module or "").split(".")[0] == KIT:
+                found.add(node.module or KIT)
         elif isinstance(node, ast.Name) and (node.id.startswith("kit_") or node.id in DYNAMIC):
             found.add(node.id)
         elif isinstance(node, ast.Attribute) and node.attr.startswith("kit_"):
             found.add(node.attr)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and (
-                node.value.startswith("kit_") or node.value.startswith("plaisante.")):
+                node.value.startswith("kit_") or node.value.startswith(KIT + ".")):
             found.add(repr(node.value)[:40])
     return found
 
