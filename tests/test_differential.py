@@ -89,8 +89,10 @@ def test_only_samples_marked_as_attacks_are_left_out() -> None:
     left_out = {(assignment, name): why for assignment in ASSIGNMENTS
                 for name, why in attacks(assignment).items()}
     assert sorted(left_out) == [("deck", "deal_tests_fingerprint_code"),
+                                ("holdem", "settle_tests_fingerprint"),
                                 ("plaisante", "own_tests_fingerprint_code"),
                                 ("plaisante", "own_tests_probe_names"),
+                                ("tricks", "trick_winner_tests_fingerprint_code"),
                                 ("video_poker", "port_tests_fingerprint_code"),
                                 ("video_poker", "port_tests_probe_names")]
     assert all(isinstance(why, str) and why for why in left_out.values())
