@@ -85,10 +85,18 @@ def graded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     return root
 
 
+def points(*grade_ids: str) -> float:
+    """The points of Hold'em's graded cells ``grade_ids`` in its source notebook."""
+    source = nbformat.read(ROOT / "solutions" / "holdem" / "holdem.ipynb", as_version=4)
+    given = {cell.metadata["nbgrader"]["grade_id"]: cell.metadata["nbgrader"].get("points", 0)
+             for cell in source.cells if cell.metadata.get("nbgrader", {}).get("grade")}
+    return float(sum(given[grade_id] for grade_id in grade_ids))
+
+
 def test_an_apply_whose_lists_say_equal_scores_what_the_plain_mistake_scores(graded: Path):
     honest = scores.cell_scores(graded, "no_chips", "holdem")
     assert honest["step4_apply"] == honest["step4_apply_hidden"] == 0
-    assert sum(honest.values()) == 86
+    assert sum(honest.values()) == 100 - points("step4_apply", "step4_apply_hidden")
     assert scores.cell_scores(graded, "lying_apply", "holdem") == honest
 
 
@@ -96,7 +104,8 @@ def test_a_legal_actions_that_computes_no_amount_scores_0(graded: Path):
     honest = scores.cell_scores(graded, "no_chips", "holdem")
     lying = scores.cell_scores(graded, "lying_legal", "holdem")
     assert lying["step4_legal_actions"] == lying["step4_legal_actions_hidden"] == 0
-    assert honest["step4_legal_actions"] + honest["step4_legal_actions_hidden"] == 12
+    assert honest["step4_legal_actions"] + honest["step4_legal_actions_hidden"] == points(
+        "step4_legal_actions", "step4_legal_actions_hidden")
     assert {cell: points for cell, points in lying.items() if "legal" not in cell} == {
         cell: points for cell, points in honest.items() if "legal" not in cell}
 
