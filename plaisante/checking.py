@@ -299,6 +299,88 @@ class Always:
         return f"Always({self.answer!r})"
 
 
+def key_of(value: Any) -> Any:
+    """Return the table key of one argument (``Table``): a card's label ('K♥'); a list or tuple
+    of cards their labels joined by spaces ('' for none); any other list or tuple the tuple of
+    its items' keys; a plain value itself."""
+    if _isinstance(value, KitCard):
+        return labels([value])
+    if _type(value) in (list, tuple):
+        if all(_isinstance(item, KitCard) for item in value):
+            return " ".join(labels([item]) for item in value)
+        return tuple(key_of(item) for item in value)
+    return value
+
+
+class NotAVisibleCase(LookupError):
+    """A ``Table`` was asked about an input that is not one of the visible cases."""
+
+
+class Table:
+    """One part's right answers for the visible cases only, as data: ``{key: answer}``, where
+    the key is ``key_of`` the call's one argument (or the tuple of ``key_of`` each argument for
+    several), and the answer is what the part returns, given as plain data or, with
+    ``convert``, in a form ``convert`` turns into it (``hand`` for a list of cards). This is how
+    a student's own kernel knows what a visible check expects, and how it stands in for an
+    earlier part while a later one is checked, without holding an implementation of any graded
+    part. Raises ``NotAVisibleCase`` for any other input."""
+
+    def __init__(self, part: str, answers: dict[Any, Any],
+                 convert: Callable[[Any], Any] | None = None) -> None:
+        self.part = part
+        self._answers = dict(answers)
+        self._convert = convert
+
+    def __call__(self, *args: Any) -> Any:
+        key = key_of(args[0]) if _len(args) == 1 else tuple(key_of(arg) for arg in args)
+        if key not in self._answers:
+            raise NotAVisibleCase(
+                f"the kit knows {self.part} here only on the inputs of the visible checks, not "
+                f"on {show(args[0] if _len(args) == 1 else args)}; the other cases are "
+                "checked when your work is graded")
+        answer = self._answers[key]
+        return self._convert(answer) if self._convert is not None else _fresh(answer)
+
+    def cases(self) -> list[Any]:
+        """Return the keys this table answers (for the kit's tests)."""
+        return list(self._answers)
+
+    def __repr__(self) -> str:
+        return f"<the visible answers of {self.part}>"
+
+
+def _fresh(value: Any) -> Any:
+    """A copy of plain data, so that a caller that changes the answer changes no table."""
+    if _type(value) is list:
+        return [_fresh(item) for item in value]
+    if _type(value) is dict:
+        return {key: _fresh(item) for key, item in value.items()}
+    return value
+
+
+class Known:
+    """The right answers a game's checks compare with and stand in with, one per part name.
+
+    In a student's kernel (the notebook, or a graded kernel) each is a ``Table`` of the visible
+    cases: data. The grader holds the known-good parts, in each game's ``known_good`` module,
+    which calls ``use`` when it is imported; that module is never on the student's side (the
+    kernel's tree leaves it out), so the hidden cases, whose answers it computes, are checked
+    in the grader only. Reading an answer the kit does not know raises AttributeError."""
+
+    def __init__(self, **tables: Table) -> None:
+        object.__setattr__(self, "_parts", dict(tables))
+
+    def __getattr__(self, name: str) -> Any:
+        parts = object.__getattribute__(self, "_parts")
+        if name in parts:
+            return parts[name]
+        raise AttributeError(f"the kit holds no answers for {name}")
+
+    def use(self, **parts: Callable[..., Any]) -> None:
+        """Answer with these known-good ``parts`` from now on (the grader's own process)."""
+        object.__getattribute__(self, "_parts").update(parts)
+
+
 @contextmanager
 def substituted(function: Any, **stand_ins: Any) -> Iterator[None]:
     """Temporarily replace names in the globals ``function`` was defined in.
@@ -409,6 +491,7 @@ def check_shape(name: str, value: Any, kind: type, length: int | None = None,
         raise CheckFailed(f"{name}: expected a {wanted}, got {show(value)}")
 
 
-__all__ = ["CheckFailed", "Always", "apart", "article", "calls_of", "check_shape", "expect_value",
-           "expect_value_error", "LABELLED_MOST", "plain", "plain_keys", "run", "same", "show",
-           "sized", "substituted", "visible_checks_pass"]
+__all__ = ["CheckFailed", "Always", "Known", "NotAVisibleCase", "Table", "apart", "article",
+           "calls_of", "check_shape", "expect_value", "expect_value_error", "key_of",
+           "LABELLED_MOST", "plain", "plain_keys", "run", "same", "show", "sized", "substituted",
+           "visible_checks_pass"]

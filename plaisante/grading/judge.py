@@ -45,6 +45,8 @@ from ..checking import Always
 from ..wire import (
     MAX_CHARS,
     MAX_NAME,
+    PLAIN,
+    ROUTED_ERRORS,
     SHARED_TAGS,
     Budget,
     Malformed,
@@ -59,6 +61,13 @@ from ..wire import (
 )
 from ..wire import Codec as WireCodec
 
+#: calls of the grader's stand-ins one call of a part may make (an honest part asks each
+#: earlier part once or twice; a part that asks thousands of times is harvesting answers)
+MAX_STAND_IN_CALLS = 64
+STAND_IN_REFUSED = ("the kit's stand-in for an earlier part answers only while the kit checks "
+                    "another part with it")
+STAND_IN_SPENT = (f"a part may call the kit's stand-ins at most {MAX_STAND_IN_CALLS} times a "
+                  "call")
 FIRST_BATCH, MAX_BATCH = 4, 64  # calls of one ``Session.calls`` batch: the first, the most
 MAX_SHOWN = 2_000  # characters of a student's error message shown in a verdict
 MAX_PRINTED = 64 * 1024  # what a test cell itself may print into its output
@@ -151,14 +160,14 @@ class Codec(WireCodec):
         return {"l": body, "n": ref} if type(value) is list else {**body, "n": ref}
 
     def stand_in(self, function: Any) -> dict[str, Any]:
-        """Return the wire form of a stand-in: a constant answer or a kit function."""
+        """Return the wire form of a stand-in: a constant answer, or a known-good part that
+        stays here and answers the kernel's calls of it (``Session.answer_stand_in``) only
+        while a call that carries it runs."""
         if type(function) is Always:
             return {"always": self.encode(function.answer)}
-        module = getattr(function, "__module__", "") or ""
-        if isinstance(function, types.FunctionType) and module.startswith("plaisante.") \
-                and "." not in function.__qualname__:
-            return {"kit": f"{module}:{function.__qualname__}"}
-        raise TypeError(f"stand-in {function!r} is neither Always(...) nor a kit function")
+        if callable(function):
+            return {"grader": self.session.stand_in_index(function)}
+        raise TypeError(f"stand-in {function!r} is neither Always(...) nor callable")
 
     def decode(self, data: Any, budget: Budget | None = None, depth: int = 0) -> Any:
         """Return the value ``data`` describes; raises KernelLost for anything malformed or
@@ -375,6 +384,15 @@ class Session:
         self.sequence = itertools.count(1)
         self.stand_ins: dict[int, dict[str, Any]] = {}  # Remote ref -> {name: stand-in spec}
         self.requests = 0
+        self.answering: list[Callable[..., Any]] = []  # the grader's stand-ins, by index
+
+    def stand_in_index(self, function: Callable[..., Any]) -> int:
+        """Return the index the kernel names the grader's stand-in ``function`` by."""
+        for index, known in enumerate(self.answering):
+            if known is function:
+                return index
+        self.answering.append(function)
+        return len(self.answering) - 1
 
     def ask(self, request: dict[str, Any]) -> Any:
         """Send ``request``; return the decoded answer or raise the student's error."""
@@ -390,14 +408,23 @@ class Session:
         pushed = self.codec.pushes()
         if pushed:
             request = {**request, "push": pushed}
+        active = {spec["grader"] for spec in request.get("with", {}).values()
+                  if "grader" in spec}
+        calls = len(request["each"]) if "each" in request else 1
+        allowance = MAX_STAND_IN_CALLS * calls if active else 0
         text = self.transport(json.dumps({"q": seq, **request}))
-        if type(text) is not str or len(text) > MAX_CHARS:
-            raise KernelLost("the kernel's answer was too large")
-        try:
-            reply = json.loads(text)
-        except (ValueError, RecursionError):
-            raise KernelLost(f"the kernel answered something that is not the judge's "
-                             f"protocol: {text[:80]!r}") from None
+        while True:
+            if type(text) is not str or len(text) > MAX_CHARS:
+                raise KernelLost("the kernel's answer was too large")
+            try:
+                reply = json.loads(text)
+            except (ValueError, RecursionError):
+                raise KernelLost(f"the kernel answered something that is not the judge's "
+                                 f"protocol: {text[:80]!r}") from None
+            if type(reply) is not dict or "si" not in reply or "q" in reply:
+                break
+            allowance -= 1
+            text = self.transport(self.answer_stand_in(reply, active, allowance >= 0))
         if type(reply) is not dict or reply.get("q") != seq:
             raise KernelLost(f"the kernel's answer does not match the question: {text[:80]!r}")
         if "gone" in reply:
@@ -416,6 +443,37 @@ class Session:
         value = self.codec.decode(reply["ok"], budget) if decoded else reply["ok"]
         self.codec.apply_sync(reply.get("sync"), budget)
         return value
+
+    def answer_stand_in(self, question: dict[str, Any], active: set[int], allowed: bool) -> str:
+        """Answer the kernel's call of one of the grader's stand-ins (``{"si": index, "a":
+        [...], "kw": [...]}``, plain data and kit cards) with that known-good part, here; the
+        reply's text. Only the stand-ins the running request carries answer (``active``), at
+        most ``MAX_STAND_IN_CALLS`` times a call of the part (``allowed``): any other call gets
+        an error naming the rule, raised in the student's code. Raises KernelLost for a
+        malformed question."""
+        index = question.get("si")
+        if type(index) is not int or type(question.get("a")) is not list \
+                or type(question.get("kw")) is not list \
+                or not all(type(pair) is list and len(pair) == 2 for pair in question["kw"]):
+            raise KernelLost("the kernel broke the protocol of a stand-in's call")
+        if index not in active:
+            return json.dumps({"err": {"cls": "RuntimeError", "msg": STAND_IN_REFUSED}})
+        if not allowed:
+            return json.dumps({"err": {"cls": "RuntimeError", "msg": STAND_IN_SPENT}})
+        budget = Budget()  # the question is one message
+        try:
+            args = [PLAIN.decode(item, budget) for item in question["a"]]
+            kwargs = {str(key): PLAIN.decode(value, budget) for key, value in question["kw"]}
+        except WireError as error:
+            return json.dumps({"err": {"cls": "TypeError", "msg": str(error)[:MAX_SHOWN]}})
+        try:
+            result = self.answering[index](*args, **kwargs)
+            return json.dumps({"ok": PLAIN.encode(result, Budget())})
+        except Exception as error:  # noqa: BLE001  the known-good part refused the input
+            kind = next((k.__name__ for k in type(error).__mro__
+                         if k.__name__ in ROUTED_ERRORS and getattr(builtins, k.__name__, None)
+                         is k), "RuntimeError")
+            return json.dumps({"err": {"cls": kind, "msg": str(error)[:MAX_SHOWN]}})
 
     def call(self, function: Remote, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Call ``function`` in the kernel; the lists, dicts, sets and ``random.Random``s it is
@@ -544,11 +602,28 @@ def _names_read(source: str) -> tuple[str, ...]:
 
 
 def setup_namespace(setup_sources: list[str]) -> dict[str, Any]:
-    """Run the assignment's locked setup cells here, in a fresh namespace, and return it."""
+    """Run the assignment's locked setup cells here, in a fresh namespace, and return it. The
+    known-good parts of every game whose checks the setup loaded answer those checks here
+    (``known_good_answers``)."""
     namespace: dict[str, Any] = {"__name__": "__judge__", "__builtins__": builtins}
     for source in setup_sources:
         exec(compile(source, "<setup>", "exec"), namespace)  # noqa: S102  the instructor's code
+    known_good_answers()
     return namespace
+
+
+def known_good_answers() -> None:
+    """Import ``plaisante.games.<id>.known_good`` for every game whose checks are loaded: the
+    checks then compare with, and stand in with, the known-good parts (never in a kernel)."""
+    import importlib
+    import sys
+
+    for name in [module for module in sys.modules if re.fullmatch(
+            r"plaisante\.games\.\w+\.checks", module)]:
+        try:
+            importlib.import_module(name.rpartition(".")[0] + ".known_good")
+        except ModuleNotFoundError:
+            pass
 
 
 def judge_cell(source: str, setup: dict[str, Any], student_names: set[str],

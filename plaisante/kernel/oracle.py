@@ -40,7 +40,7 @@ the notebook's own cells, ``code``, as an ``execute_request`` would: ``run_cell`
 from __future__ import annotations
 
 import builtins
-import importlib
+import contextlib
 import json
 import operator
 import random
@@ -51,6 +51,8 @@ from typing import Any
 from plaisante.cards import KitCard
 from plaisante.wire import (
     MAX_NAME,
+    PLAIN,
+    ROUTED_ERRORS,
     SHARED_TAGS,
     Budget,
     Codec,
@@ -208,15 +210,59 @@ class Registry(Codec):
         return target
 
 
-def stand_in(spec: dict[str, Any], registry: Registry) -> Any:
-    """Return the callable a stand-in spec describes: a constant answer or a kit function."""
+#: The grader's stand-ins the request being answered carries (their indices): a stand-in
+#: kept past its request refuses here, as the grader would.
+_ANSWERING: set[int] = set()
+
+
+def stand_in(spec: dict[str, Any], registry: Registry, name: str = "part") -> Any:
+    """Return the callable a stand-in spec describes: a constant answer, or a known-good part
+    of the grader's (``{"grader": index}``): each call asks the grader over the stdin channel,
+    with plain data and kit cards, and the grader answers only while the request that carries
+    it runs (``plaisante.grading.judge.Session.answer_stand_in``). No implementation of a
+    graded part is ever here."""
     if "always" in spec:
         answer = registry.decode(spec["always"], Budget())  # sent as a message of its own
         return lambda *args, **kwargs: answer
-    module, _, name = spec["kit"].partition(":")
-    if not module.startswith("plaisante."):
-        raise ValueError(f"stand-in {spec['kit']!r} is not the kit's")
-    return getattr(importlib.import_module(module), name)
+    index = spec.get("grader")
+    if type(index) is not int:
+        raise ValueError("a stand-in that is neither a constant nor the grader's")
+    return _asking(index, name)
+
+
+def _asking(index: int, name: str) -> Any:
+    from .routed import kernel_send, sent
+
+    def ask(*args: Any, **kwargs: Any) -> Any:
+        if index not in _ANSWERING:
+            raise RuntimeError("the kit's stand-in for an earlier part answers only while the "
+                               "kit checks another part with it")
+        reply = json.loads(kernel_send()(json.dumps({"si": index, **sent(list(args), kwargs)})))
+        if type(reply) is not dict:
+            raise RuntimeError("the grader's stand-in gave no answer")
+        if "err" in reply:
+            error = reply["err"] if type(reply["err"]) is dict else {}
+            kind = getattr(builtins, str(error.get("cls")), None)
+            kind = kind if isinstance(kind, type) and issubclass(kind, Exception) \
+                and kind.__name__ in ROUTED_ERRORS else RuntimeError
+            raise kind(str(error.get("msg", "")))
+        return PLAIN.decode(reply.get("ok"), Budget())
+
+    ask.__name__ = ask.__qualname__ = name
+    return ask
+
+
+@contextlib.contextmanager
+def _carrying(request: dict[str, Any]) -> Any:
+    """While the block runs, the grader's stand-ins of ``request`` may ask the grader."""
+    indices = {spec["grader"] for spec in request.get("with", {}).values()
+               if type(spec) is dict and type(spec.get("grader")) is int}
+    _ANSWERING.clear()
+    _ANSWERING.update(indices)
+    try:
+        yield
+    finally:
+        _ANSWERING.clear()
 
 
 def call(function: Any, args: list[Any], kwargs: dict[str, Any],
@@ -244,18 +290,21 @@ def answer(request: dict[str, Any], registry: Registry, user_ns: dict[str, Any],
     if op == "call":
         args = [decode(item) for item in request["a"]]
         kwargs = {key: decode(value) for key, value in request["kw"]}
-        stand_ins = {name: stand_in(spec, registry) for name, spec in request["with"].items()}
-        result = call(decode(request["f"]), args, kwargs, stand_ins)
+        stand_ins = {name: stand_in(spec, registry, name)
+                     for name, spec in request["with"].items()}
+        with _carrying(request):
+            result = call(decode(request["f"]), args, kwargs, stand_ins)
         return {"ok": registry.encode(result)}
     if op == "routed":  # one run of a student's own tests (plaisante.kernel.routed)
         return {"ok": registry.encode(run_routed(decode(request["f"]), request["params"]))}
     if op == "calls":  # several calls of one part, in order; stops at the first that raises
         function = decode(request["f"])
-        stand_ins = {name: stand_in(spec, registry) for name, spec in request["with"].items()}
+        stand_ins = {name: stand_in(spec, registry, name)
+                     for name, spec in request["with"].items()}
         answers: list[dict[str, Any]] = []
         from plaisante.checking import substituted
 
-        with substituted(function, **stand_ins):  # once for the batch: it searches the globals
+        with substituted(function, **stand_ins), _carrying(request):  # once for the batch
             for each in request["each"][:MAX_CALLS]:
                 registry.message()  # each call and its answer are messages of their own
                 try:

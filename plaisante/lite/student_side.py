@@ -26,6 +26,14 @@ THIRD_PARTY = frozenset({"ipywidgets", "IPython", "traitlets"})
 # Modules that must never be on the student's path (the judge and its helpers).
 TRUSTED = ("plaisante.grading", "plaisante.course", "plaisante.cli", "plaisante.reference",
            "plaisante.commands", "plaisante.lite")
+#: Each game's known-good parts (``plaisante.games.<id>.known_good``): the grader's alone.
+KNOWN_GOOD = "known_good"
+
+
+def is_trusted(module: str) -> bool:
+    """Return True for a module that must never be on the student's side: the grader and its
+    helpers (``TRUSTED``) and every game's known-good parts (``KNOWN_GOOD``)."""
+    return module.startswith(TRUSTED) or module.rpartition(".")[2] == KNOWN_GOOD
 
 
 def _module_file(module: str) -> Path | None:
@@ -92,14 +100,14 @@ def student_modules(assignments: tuple[str, ...] | None = None) -> dict[str, Pat
         path = _module_file(module)
         if path is None:
             continue  # a name imported from a module, not a module itself
-        if module.startswith(TRUSTED):
+        if is_trusted(module):
             raise ValueError(f"the student side imports trusted code: {_chain(module, via)}")
         seen[module] = path
         parent = module.rpartition(".")[0]
         if parent and parent not in via:
             via[parent] = module
             todo.append(parent)
-        lazy = {name for name in _imports(module, path, lazy=True) if name.startswith(TRUSTED)}
+        lazy = {name for name in _imports(module, path, lazy=True) if is_trusted(name)}
         for name in (_imports(module, path) | _imports(module, path, lazy=True)) - lazy:
             top = name.split(".")[0]
             if top == NAME:
