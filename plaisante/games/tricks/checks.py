@@ -8,8 +8,13 @@ raises ``CheckFailed`` naming the call, the expected value and the actual one. A
 These run in the grader when a notebook is graded: a part is then a handle whose calls go to the
 student's kernel. ``Trick`` is built in the kernel (``Trick(hands, leader)`` returns a handle);
 its attributes are read and its ``play_card`` called through that handle. While a later step is
-checked, the earlier parts it calls are the kit's (``substituted`` with the functions of
-``plaisante.games.tricks.rules``), so a mistake costs points in its own step only.
+checked, the earlier parts it calls are stand-ins (``substituted``), so a mistake costs points in
+its own step only.
+
+Every right answer a check compares with or stands in with comes from ``KNOWN``: here, tables
+of the visible cases' inputs only (data: no part of the game is implemented in this module,
+which a student's kernel imports); in the grader, once ``known_good`` is imported, the kit's
+known-good parts, which answer the hidden cases too.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ from ...checking import (
     LABELLED_MOST,
     Always,
     CheckFailed,
+    Known,
+    Table,
     check_shape,
     expect_value,
     run,
@@ -32,18 +39,7 @@ from ...checking import (
     substituted,
 )
 from ...student_tests import Version, check_written, grade_my_tests, try_my_tests, version
-from .rules import (
-    STRENGTH_ORDER,
-    card_points,
-    deal_hands,
-    deck32,
-    kit_legal_plays,
-    kit_sort_hand,
-    kit_trick_strength,
-    kit_trick_winner,
-    led_suit_of,
-    weakest_bot,
-)
+from .rules import STRENGTH_ORDER, card_points, deck32
 
 # Bound at import so a part that patches builtins cannot change what a check sees.
 _type, _len = builtins.type, builtins.len
@@ -69,6 +65,97 @@ def show_hands(hands: Any) -> str:
 def trick_of(text: str, first: int) -> list[tuple[int, KitCard]]:
     """Return the trick 'Q♣ 10♣ A♥' played from player ``first`` on, clockwise, as pairs."""
     return [((first + i) % 4, card) for i, card in enumerate(hand(text))]
+
+
+# ------------------------------------------------------------- the visible cases' right answers
+# Written out from the known-good parts once (tests/games/tricks/test_known.py checks each
+# entry): the cards, hands and tricks the visible checks give a part or a stand-in, with the
+# hands every player holds at each point of step 5's visible plays under each led suit, and
+# every trick of those plays as it grows card by card.
+
+KNOWN = Known(
+    trick_strength=Table("trick_strength", {
+        "10♥": 6,
+        "7♣": 0,
+        "A♥": 7,
+        "K♥": 5,
+        "9♠": 2,
+        "J♦": 3,
+        "8♣": 1,
+        "9♥": 2,
+        "A♠": 7,
+        "7♥": 0,
+        "K♣": 5,
+        "10♣": 6,
+        "J♣": 3,
+        "A♦": 7,
+        "7♦": 0,
+    }),
+    sort_hand=Table("sort_hand", {
+        "10♥ 7♣ A♥ K♥ 9♠ J♦ 8♣": "7♣ 8♣ J♦ K♥ 10♥ A♥ 9♠",
+        "": "",
+    }, convert=hand),
+    legal_plays=Table("legal_plays", {
+        ("9♥ 8♠", None): "9♥ 8♠",
+        ("9♥ 8♠", "clubs"): "9♥ 8♠",
+        ("9♥ 8♠", "diamonds"): "9♥ 8♠",
+        ("9♥ 8♠", "hearts"): "9♥",
+        ("9♥ 8♠", "spades"): "8♠",
+        ("7♣ K♠", None): "7♣ K♠",
+        ("7♣ K♠", "clubs"): "7♣",
+        ("7♣ K♠", "diamonds"): "7♣ K♠",
+        ("7♣ K♠", "hearts"): "7♣ K♠",
+        ("7♣ K♠", "spades"): "K♠",
+        ("A♥ A♠", None): "A♥ A♠",
+        ("A♥ A♠", "clubs"): "A♥ A♠",
+        ("A♥ A♠", "diamonds"): "A♥ A♠",
+        ("A♥ A♠", "hearts"): "A♥",
+        ("A♥ A♠", "spades"): "A♠",
+        ("7♥ 10♠", None): "7♥ 10♠",
+        ("7♥ 10♠", "clubs"): "7♥ 10♠",
+        ("7♥ 10♠", "diamonds"): "7♥ 10♠",
+        ("7♥ 10♠", "hearts"): "7♥",
+        ("7♥ 10♠", "spades"): "10♠",
+        ("8♠", None): "8♠",
+        ("8♠", "clubs"): "8♠",
+        ("8♠", "diamonds"): "8♠",
+        ("8♠", "hearts"): "8♠",
+        ("8♠", "spades"): "8♠",
+        ("K♠", None): "K♠",
+        ("K♠", "clubs"): "K♠",
+        ("K♠", "diamonds"): "K♠",
+        ("K♠", "hearts"): "K♠",
+        ("K♠", "spades"): "K♠",
+        ("A♠", None): "A♠",
+        ("A♠", "clubs"): "A♠",
+        ("A♠", "diamonds"): "A♠",
+        ("A♠", "hearts"): "A♠",
+        ("A♠", "spades"): "A♠",
+        ("10♠", None): "10♠",
+        ("10♠", "clubs"): "10♠",
+        ("10♠", "diamonds"): "10♠",
+        ("10♠", "hearts"): "10♠",
+        ("10♠", "spades"): "10♠",
+        ("", None): "",
+        ("", "clubs"): "",
+        ("", "diamonds"): "",
+        ("", "hearts"): "",
+        ("", "spades"): "",
+    }, convert=hand),
+    trick_winner=Table("trick_winner", {
+        ((0, "9♥"), (1, "K♥"), (2, "A♠"), (3, "7♥")): 1,
+        ((2, "K♣"), (3, "10♣"), (0, "J♣"), (1, "A♦")): 3,
+        ((3, "7♦"),): 3,
+        ((0, "9♥"),): 0,
+        ((0, "9♥"), (1, "7♣")): 0,
+        ((0, "9♥"), (1, "7♣"), (2, "A♥")): 2,
+        ((0, "9♥"), (1, "7♣"), (2, "A♥"), (3, "7♥")): 2,
+        ((2, "A♠"),): 2,
+        ((2, "A♠"), (3, "10♠")): 2,
+        ((2, "A♠"), (3, "10♠"), (0, "8♠")): 2,
+        ((2, "A♠"), (3, "10♠"), (0, "8♠"), (1, "K♠")): 2,
+    }),
+)
 
 
 # ------------------------------------------------------------------------ step 1: trick_strength
@@ -131,9 +218,9 @@ def expect_sorted(sort_hand: Callable[[list[Any]], Any], text: str) -> None:
     held = hand(text)
     before = list(held)
     call = f"sort_hand([{labels(held)}])"
-    with substituted(sort_hand, trick_strength=kit_trick_strength):
+    with substituted(sort_hand, trick_strength=KNOWN.trick_strength):
         result = run(call, lambda: sort_hand(held))
-    expected = kit_sort_hand(before)
+    expected = KNOWN.sort_hand(before)
     if not same(expected, result):
         raise CheckFailed(f"{call}: expected {show(expected)}, got {show(result)}")
     if not same(before, held):
@@ -184,8 +271,8 @@ def expect_winner(trick_winner: Callable[[list[Any]], Any], text: str, first: in
     of the strongest card of the led suit. ``trick_strength`` is the kit's meanwhile."""
     trick = trick_of(text, first)
     call = f"trick_winner({show_trick(trick)})"
-    with substituted(trick_winner, trick_strength=kit_trick_strength):
-        expect_value(call, kit_trick_winner(trick), lambda: trick_winner(trick))
+    with substituted(trick_winner, trick_strength=KNOWN.trick_strength):
+        expect_value(call, KNOWN.trick_winner(trick), lambda: trick_winner(trick))
     if not same(trick_of(text, first), trick):
         raise CheckFailed(f"{call} changed the trick it was given: it became "
                           f"{show_trick(trick)}")
@@ -229,13 +316,14 @@ class Game:
         value (the winner once the trick is complete, else None) and the state after."""
         call = f"play_card({player}, {label(card)})"
         method = self.table.play_card
-        with substituted(method, legal_plays=kit_legal_plays, trick_winner=kit_trick_winner):
+        with substituted(method, legal_plays=KNOWN.legal_plays,
+                         trick_winner=KNOWN.trick_winner):
             result = run(f"after {self.story}: {call}", lambda: method(player, card))
         self.hands[player].remove(card)
         self.trick.append((player, card))
         expected = None
         if _len(self.trick) == _len(self.hands):
-            expected = kit_trick_winner(self.trick)
+            expected = KNOWN.trick_winner(self.trick)
             self.won[expected] += 1
             self.trick, self.turn = [], expected
         else:
@@ -258,7 +346,8 @@ class Game:
         where = f"after {self.story}: {call}"
         what, forms = refusal_names(reason, self.turn, card)
         try:
-            with substituted(method, legal_plays=kit_legal_plays, trick_winner=kit_trick_winner):
+            with substituted(method, legal_plays=KNOWN.legal_plays,
+                             trick_winner=KNOWN.trick_winner):
                 value = method(player, card)
         except NotImplementedError:
             raise
@@ -334,18 +423,6 @@ def expect_plays(Trick: Callable[..., Any], hands_text: str, leader: int,
             game.refuse(player, card, play[2])
 
 
-def expect_full_deal(Trick: Callable[..., Any], seed: int, leader: int) -> None:
-    """Play a whole seeded deal (8 tricks of 4) where every player plays their weakest legal
-    card, checking every return value and the state after every card."""
-    game = Game(Trick, deal_hands(seed), leader)
-    for _ in range(32):
-        player = game.turn
-        legal = kit_legal_plays(game.hands[player], led_suit_of(game.trick))
-        game.play(player, weakest_bot(legal, game.trick, kit_trick_strength))
-    if sum(game.won) != 8:
-        raise CheckFailed(f"after a whole deal: expected 8 tricks won in all, got {game.won}")
-
-
 def check_trick(Trick: Callable[..., Any]) -> None:
     """Check step 5 (the gate's check): two tricks of a small deal; a player without hearts
     plays a club and the next must still follow hearts; cards refused for not following suit,
@@ -358,6 +435,8 @@ def check_trick(Trick: Callable[..., Any]) -> None:
 
 
 # ------------------------------------------------------------ step 6: your tests of trick_winner
+# The visible buggy versions run in the student's own notebook: each is written out on its own,
+# with no helper that would itself be a working part of the game.
 
 def _leader_always_wins(trick: list[tuple[int, Any]]) -> Any:
     return trick[0][0]
@@ -373,7 +452,7 @@ def _ten_above_the_ace(trick: list[tuple[int, Any]]) -> Any:
 def _leader_never_wins(trick: list[tuple[int, Any]]) -> Any:
     led = trick[0][1].suit
     others = [pair for pair in trick[1:] if pair[1].suit == led] or trick[:1]
-    return builtins.max(others, key=lambda pair: kit_trick_strength(pair[1]))[0]
+    return builtins.max(others, key=lambda pair: STRENGTH_ORDER.index(pair[1].rank))[0]
 
 
 #: The buggy versions of ``trick_winner`` step 6's test cell shows (the graded ones are hidden).
@@ -418,7 +497,7 @@ __all__ = [
     "check_trick_strength", "expect_stronger_in_order", "expect_not_in_deck",
     "check_sort_hand", "expect_sorted", "check_legal_plays", "expect_legal",
     "check_trick_winner", "expect_winner", "check_trick", "expect_plays", "REASONS",
-    "expect_full_deal", "Game", "try_card_points",
+    "Game", "try_card_points",
     "Version", "version", "try_my_tests", "grade_my_tests", "TRICK_WINNER_MISTAKES",
     "check_trick_winner_tests",
 ]

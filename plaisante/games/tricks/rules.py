@@ -1,12 +1,13 @@
-"""The rules of the trick-taking game, as the kit's known-good code: the 32-card deck,
-the order inside a suit (A 10 K Q J 9 8 7), hand order, following suit, the winner of a trick,
-the seeded deal and the three bots. Pure: no widget, no grading import.
+"""The rules of the trick-taking game that no step asks for: the 32-card deck, the order
+inside a suit as data (A 10 K Q J 9 8 7), the seeded deal, card points and the three bots. Pure:
+no widget, no grading import.
 
 A card is the kit's ``KitCard`` (``plaisante.cards``); its ``value`` (2…14) is the kit's and is
-NOT this game's order: ``strength`` is. A trick is a list of ``(player, card)`` pairs in the
-order they were played; players are 0–3, clockwise, and the first card's suit is the led suit.
-The functions here are the stand-ins for a student's earlier parts while a later step is
-checked (module-level kit functions, see ``plaisante.checking.substituted``).
+NOT this game's order (``STRENGTH_ORDER`` is). A trick is a list of ``(player, card)`` pairs in
+the order they were played; players are 0–3, clockwise, and the first card's suit is the led
+suit. Nothing here answers a graded part: the kit's known-good parts are the grader's
+(``known_good``), and a bot ranks cards by the ``strength`` it is given (the student's
+``trick_strength`` at the table).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ...cards import SUITS, KitCard, new_deck
+from ...cards import KitCard, new_deck
 
 #: The ranks of the 32-card deck, weakest first in this game's order: the 10 is second only
 #: to the ace.
@@ -33,45 +34,6 @@ def deck32() -> list[KitCard]:
     """Return the 32 cards 7…A of each suit, as the kit's 52-card deck filtered (suit by suit,
     clubs first; within a suit in the kit's rank order 7 8 9 10 J Q K A)."""
     return [card for card in new_deck() if card.rank in STRENGTH_ORDER]
-
-
-def strength(card: Any) -> int:
-    """Return the card's strength inside its suit, 0 (the 7) to 7 (the ace), in the order
-    7 8 9 J Q K 10 A. Raises ValueError naming the allowed ranks for a rank not in the
-    32-card deck (a 2 to 6)."""
-    if card.rank not in STRENGTH_ORDER:
-        raise ValueError(f"{card.rank!r} is not a rank of the 32-card deck; allowed ranks: "
-                         f"{', '.join(STRENGTH_ORDER)}")
-    return STRENGTH_ORDER.index(card.rank)
-
-
-def kit_trick_strength(card: Any) -> int:
-    """The known-good ``trick_strength`` (stand-in for step 1): ``strength(card)``."""
-    return strength(card)
-
-
-def kit_sort_hand(hand: Sequence[Any]) -> list[Any]:
-    """The known-good ``sort_hand`` (stand-in for step 2): a new list by suit (clubs, diamonds,
-    hearts, spades), then weakest first."""
-    return sorted(hand, key=lambda card: (SUITS.index(card.suit), strength(card)))
-
-
-def kit_legal_plays(hand: Sequence[Any], led_suit: str | None) -> list[Any]:
-    """The known-good ``legal_plays`` (stand-in for step 3): a new list of the hand's cards of
-    ``led_suit`` in hand order if it has any, else the whole hand; ``led_suit`` None (the
-    player leads): the whole hand."""
-    following = [card for card in hand if card.suit == led_suit]
-    return following if following else list(hand)
-
-
-def kit_trick_winner(trick: Sequence[tuple[int, Any]]) -> int:
-    """The known-good ``trick_winner`` (stand-in for step 4): the player of the strongest card
-    of the led suit (the first card's). Raises ValueError for an empty trick."""
-    if not trick:
-        raise ValueError("an empty trick has no winner: it needs 1 to 4 (player, card) pairs")
-    led = trick[0][1].suit
-    return max((pair for pair in trick if pair[1].suit == led),
-               key=lambda pair: strength(pair[1]))[0]
 
 
 def led_suit_of(trick: Sequence[tuple[int, Any]]) -> str | None:

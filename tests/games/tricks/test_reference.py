@@ -1,8 +1,9 @@
-"""Tricks' reference solution and the kit's rules, checked by tests that do not use them to
-decide what is right: the order A 10 K Q J 9 8 7 written here afresh, every trick of 1 to 4
-cards of a small deck, and properties over random deals (hypothesis): every trick has exactly
-one winner, who played the led suit; 8 tricks use all 32 cards once; nobody ever plays off suit
-while holding the led suit, and such a card is refused without changing anything."""
+"""Tricks' reference solution, the kit's known-good parts and its rules, checked by tests that
+do not use them to decide what is right: the order A 10 K Q J 9 8 7 written here afresh, every
+trick of 1 to 4 cards of a small deck, and properties over random deals (hypothesis): every
+trick has exactly one winner, who played the led suit; 8 tricks use all 32 cards once; nobody
+ever plays off suit while holding the led suit, and such a card is refused without changing
+anything."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plaisante.cards import SUITS, KitCard, hand
-from plaisante.games.tricks import rules
+from plaisante.games.tricks import known_good, rules
 from plaisante.games.tricks.model import IllegalAction, TrickTable
 
 TRICKS = unit("tricks")
@@ -37,12 +38,13 @@ def test_trick_strength_orders_every_suit_as_the_rules_say() -> None:
     for suit in SUITS:
         for a, b in itertools.permutations([KitCard(r, suit) for r in ORDER], 2):
             assert (ref.trick_strength(a) > ref.trick_strength(b)) == stronger(a, b)
-            assert rules.strength(a) > rules.strength(b) or not stronger(a, b)
+            assert (known_good.trick_strength(a) > known_good.trick_strength(b)
+                    or not stronger(a, b))
     for rank in "2 3 4 5 6".split():
         with pytest.raises(ValueError, match="allowed ranks"):
             ref.trick_strength(KitCard(rank, "hearts"))
         with pytest.raises(ValueError, match="allowed ranks: 7, 8, 9, J, Q, K, 10, A"):
-            rules.strength(KitCard(rank, "hearts"))
+            known_good.trick_strength(KitCard(rank, "hearts"))
 
 
 def test_the_deck_is_the_52_filtered_to_32() -> None:
@@ -59,7 +61,7 @@ def test_sort_hand_is_by_suit_then_weakest_first_and_leaves_the_hand(cards) -> N
     for a, b in zip(result, result[1:]):
         assert SUITS.index(a.suit) < SUITS.index(b.suit) or (
             a.suit == b.suit and stronger(b, a))
-    assert result == rules.kit_sort_hand(cards)
+    assert result == known_good.sort_hand(cards)
 
 
 @given(st.lists(st.sampled_from(ALL_32), unique=True, min_size=1, max_size=8),
@@ -68,7 +70,7 @@ def test_legal_plays_follows_suit_when_it_can(cards, led) -> None:
     result = ref.legal_plays(cards, led)
     holding = [c for c in cards if c.suit == led]
     assert result == (holding or cards) and result
-    assert result == rules.kit_legal_plays(cards, led)
+    assert result == known_good.legal_plays(cards, led)
 
 
 def test_trick_winner_on_every_trick_of_up_to_4_cards_of_a_small_deck() -> None:
@@ -81,7 +83,7 @@ def test_trick_winner_on_every_trick_of_up_to_4_cards_of_a_small_deck() -> None:
             best = [(p, c) for p, c in trick if c.suit == led and not any(
                 stronger(o, c) for _, o in trick if o.suit == led)]
             assert len(best) == 1
-            assert ref.trick_winner(trick) == best[0][0] == rules.kit_trick_winner(trick)
+            assert ref.trick_winner(trick) == best[0][0] == known_good.trick_winner(trick)
             count += 1
     assert count == 6 + 30 + 120 + 360
 
@@ -180,32 +182,29 @@ def test_each_bot_plays_a_legal_card(cards, first) -> None:
     led = cards[0].suit
     trick = [((first + i) % 4, c) for i, c in enumerate(cards[:-1])]
     held = hand("7♣ A♥ 9♥ K♠ 10♦")
-    legal = rules.kit_legal_plays([c for c in held if c not in cards], led if trick else None)
+    legal = known_good.legal_plays([c for c in held if c not in cards], led if trick else None)
     for _, bot in rules.BOTS:
-        assert bot(legal, trick, rules.strength) in legal
+        assert bot(legal, trick, known_good.trick_strength) in legal
 
 
 def test_the_thrifty_bot_wins_as_cheaply_as_it_can() -> None:
     trick = [(1, KitCard("K", "hearts"))]
     legal = hand("9♥ 10♥ A♥")
-    assert rules.thrifty_bot(legal, trick, rules.strength) == KitCard("10", "hearts")
-    assert rules.thrifty_bot(hand("9♥ Q♥"), trick, rules.strength) == KitCard("9", "hearts")
-    assert rules.weakest_bot(legal, trick, rules.strength) == KitCard("9", "hearts")
-    assert rules.strongest_bot(legal, trick, rules.strength) == KitCard("A", "hearts")
+    strength = known_good.trick_strength
+    assert rules.thrifty_bot(legal, trick, strength) == KitCard("10", "hearts")
+    assert rules.thrifty_bot(hand("9♥ Q♥"), trick, strength) == KitCard("9", "hearts")
+    assert rules.weakest_bot(legal, trick, strength) == KitCard("9", "hearts")
+    assert rules.strongest_bot(legal, trick, strength) == KitCard("A", "hearts")
 
 
 def _reorders(trick):
-    from plaisante.games.tricks import rules
-
-    winner = rules.kit_trick_winner(trick)
+    winner = known_good.trick_winner(trick)
     trick.sort(key=lambda pair: pair[0])
     return winner
 
 
 def _overwrites_the_lead(trick):
-    from plaisante.games.tricks import rules
-
-    winner = rules.kit_trick_winner(trick)
+    winner = known_good.trick_winner(trick)
     trick[0] = (trick[0][0], trick[-1][1])
     return winner
 
@@ -223,10 +222,10 @@ def test_a_sort_hand_that_hands_back_a_one_card_hand_itself_fails_its_check():
     """The step says sort_hand returns a new list, and its hidden rule says a hand of one
     card comes back as a new list of that card."""
     from plaisante.checking import CheckFailed
-    from plaisante.games.tricks.checks import expect_sorted, kit_sort_hand
+    from plaisante.games.tricks.checks import expect_sorted
 
     def sort_hand(hand):
-        return hand if len(hand) <= 1 else kit_sort_hand(hand)
+        return hand if len(hand) <= 1 else known_good.sort_hand(hand)
 
     with pytest.raises(CheckFailed, match="expected a new list, got the hand itself"):
         expect_sorted(sort_hand, "A♥")
