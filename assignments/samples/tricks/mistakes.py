@@ -178,6 +178,34 @@ MISTAKES = (
         fails={"step5_trick_hidden"},
         sample=False,
     ),
+    Mistake(
+        'legal_plays_weakest_first',
+        'legal_plays returns the cards of the led suit weakest first, as sort_hand orders'
+        " a hand, instead of in the hand's order.",
+        replace('step3_legal_plays_code', '        return following\n',
+                '        return sorted(following, key=trick_strength)\n'),
+        fails={"step3_legal_plays_hidden"},
+        sample=False,
+    ),
+    Mistake(
+        'trick_winner_skips_the_last_card',
+        "trick_winner's loop stops one card short: the last card played never wins,"
+        ' even the ace of the led suit.',
+        replace('step4_trick_winner_code',
+                '    following = [(player, card) for player, card in trick if card.suit =='
+                ' led_suit]\n'
+                '    player, card = max(following, key=lambda pair: trick_strength(pair[1]))\n'
+                '    return player\n',
+                '    best = trick[0]\n'
+                '    for i in range(1, len(trick) - 1):\n'
+                '        player, card = trick[i]\n'
+                '        if card.suit == led_suit and trick_strength(card) >'
+                ' trick_strength(best[1]):\n'
+                '            best = (player, card)\n'
+                '    return best[0]\n'),
+        fails={"step4_trick_winner_hidden"},
+        sample=False,
+    ),
 )
 
 OTHER_SAMPLES = (

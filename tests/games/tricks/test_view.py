@@ -159,10 +159,12 @@ HIDDEN = {
         checks.expect_stronger_in_order(p.trick_strength, "7♠ 8♠ 9♠ J♠ Q♠ K♠ 10♠ A♠"),
         checks.expect_not_in_deck(p.trick_strength, "2", "spades")),
     "step2_sort_hand_hidden": lambda p: checks.expect_sorted(p.sort_hand, "10♦ J♦ 9♦ 10♣ K♣"),
-    "step3_legal_plays_hidden": lambda p: checks.expect_legal(p.legal_plays, "J♦ 8♣", "hearts",
-                                                              "J♦ 8♣"),
-    "step4_trick_winner_hidden": lambda p: checks.expect_winner(p.trick_winner, "8♠ A♥ 9♠ K♥",
-                                                                1),
+    "step3_legal_plays_hidden": lambda p: (
+        checks.expect_legal(p.legal_plays, "J♦ 8♣", "hearts", "J♦ 8♣"),
+        checks.expect_legal(p.legal_plays, "A♣ 8♦ 7♣ 10♣", "clubs", "A♣ 7♣ 10♣")),
+    "step4_trick_winner_hidden": lambda p: (
+        checks.expect_winner(p.trick_winner, "8♠ A♥ 9♠ K♥", 1),
+        checks.expect_winner(p.trick_winner, "8♣ 7♣ 9♣ A♣", 2)),
     "step5_trick_hidden": lambda p: (
         checks.expect_plays(p.Trick, "8♥ A♠ | K♠ 7♣ | 10♥ Q♠ | J♥ 9♣", 0, [
             (0, "8♥"), (1, "K♠"), (2, "Q♠", "must follow hearts"), (2, "10♥"), (3, "J♥")]),
