@@ -16,7 +16,7 @@ from typing import Any
 
 from ...cards import SUITS
 from ...checking import CheckFailed
-from .checks import KNOWN, Game
+from .checks import KNOWN, Game, expect_plays, expect_sorted, expect_winner
 from .rules import STRENGTH_ORDER, deal_hands, led_suit_of, weakest_bot
 
 
@@ -69,4 +69,5 @@ def expect_full_deal(Trick: Callable[..., Any], seed: int, leader: int) -> None:
 KNOWN.use(trick_strength=trick_strength, sort_hand=sort_hand, legal_plays=legal_plays,
           trick_winner=trick_winner)
 
-__all__ = ["expect_full_deal", "legal_plays", "sort_hand", "trick_strength", "trick_winner"]
+__all__ = ["expect_full_deal", "expect_plays", "expect_sorted", "expect_winner", "legal_plays",
+           "sort_hand", "trick_strength", "trick_winner"]
