@@ -238,7 +238,7 @@ def check_trick_strength(trick_strength: Callable[[Any], Any]) -> None:
 
 def expect_sorted(sort_hand: Callable[[list[Any]], Any], text: str) -> None:
     """Check ``sort_hand`` on the kit's cards ``text``: a new list by suit, then weakest first;
-    the hand itself unchanged. ``trick_strength`` is the kit's meanwhile."""
+    the hand itself unchanged. ``trick_strength`` is ``KNOWN``'s meanwhile."""
     held = hand(text)
     before = list(held)
     call = f"sort_hand([{labels(held)}])"
@@ -292,7 +292,7 @@ def check_legal_plays(legal_plays: Callable[[list[Any], Any], Any]) -> None:
 
 def expect_winner(trick_winner: Callable[[list[Any]], Any], text: str, first: int) -> None:
     """Check ``trick_winner`` on the trick ``text`` played from player ``first`` on: the player
-    of the strongest card of the led suit. ``trick_strength`` is the kit's meanwhile."""
+    of the strongest card of the led suit. ``trick_strength`` is ``KNOWN``'s meanwhile."""
     trick = trick_of(text, first)
     call = f"trick_winner({show_trick(trick)})"
     with substituted(trick_winner, trick_strength=KNOWN.trick_strength):
@@ -312,9 +312,11 @@ def check_trick_winner(trick_winner: Callable[[list[Any]], Any]) -> None:
 # --------------------------------------------------------------------------------- step 5: Trick
 
 class Game:
-    """A check's view of one student ``Trick``: builds it, plays cards with the kit's
-    ``legal_plays`` and ``trick_winner`` standing in, and compares its attributes. ``story`` is
-    what was done so far, for the messages."""
+    """A check's view of one student ``Trick``: builds it, plays cards with ``KNOWN``'s
+    ``legal_plays`` and ``trick_winner`` standing in, and compares its attributes with what it
+    keeps itself (the hands, the trick, the turn and the tricks won, moved as each accepted card
+    is played; it refuses nothing, the student's ``play_card`` does). ``story`` is what was done
+    so far, for the messages."""
 
     def __init__(self, Trick: Callable[..., Any], hands: list[list[KitCard]], leader: int):
         self.story = f"Trick({show_hands(hands)}, leader={leader})"
@@ -325,7 +327,7 @@ class Game:
         self.expect_state()
 
     def expect_state(self) -> None:
-        """Raise CheckFailed unless the table's hands, trick, turn and won are the kit's."""
+        """Raise CheckFailed unless the table's hands, trick, turn and won are the check's."""
         for name, expected, shown in (("turn", self.turn, show), ("won", self.won, show),
                                       ("trick", self.trick, show_trick),
                                       ("hands", self.hands, show_hands)):
