@@ -427,14 +427,19 @@ def check_sort_key(sort_key: Callable[[Any], Any]) -> None:
 
 
 def expect_order(order_hand: Callable[[list[Any]], Any], text: str) -> None:
-    """Check ``order_hand`` on the kit's cards ``text``: a new list in hand order, the hand
-    itself unchanged. ``sort_key`` is the kit's meanwhile (step 5's parts graded alone)."""
+    """Check ``order_hand`` on the kit's cards ``text``: a new list (never the one given) in
+    hand order, the hand itself unchanged. ``sort_key`` answers as the kit's meanwhile
+    (``KNOWN.sort_key``: step 5's parts are graded alone); the expected hand is
+    ``KNOWN.order_hand``'s."""
     held = hand(text)
     before = list(held)
     call = f"order_hand([{labels(held)}])"
     expected = KNOWN.order_hand(list(before))
     with substituted(order_hand, sort_key=KNOWN.sort_key):
         result = run(call, lambda: order_hand(held))
+    if result is held:
+        raise CheckFailed(f"{call}: returned the very list it was given; order_hand returns a "
+                          "new list, even for a hand already in order")
     if not same(expected, result):
         raise CheckFailed(f"{call}: expected {show(expected)}, got {show(result)}")
     expect_cards(call, "the hand passed in (order_hand returns a new list)", before, held)

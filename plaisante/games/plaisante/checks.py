@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from ...cards import RANK_VALUES, RANKS, SUITS, KitCard, hand, labels
+from ...cards import RANK_VALUES, RANKS, SUIT_SYMBOLS, SUITS, KitCard, hand, labels
 from ...checking import (
     Always,
     CheckFailed,
@@ -134,11 +134,17 @@ def check_card_text(Card: Callable[[str, str], Any]) -> None:
     expect_value_error("Card('hearts', 'K')", lambda: Card("hearts", "K"), RANKS, "ranks")
 
 
-def expect_readable_repr(call: str, make: Callable[[], Any], rank: str) -> None:
+def expect_readable_repr(call: str, make: Callable[[], Any], rank: str,
+                         suit: str | None = None) -> None:
     """Check that ``repr(make())`` is a readable text naming ``rank`` (not Python's default
-    ``<… object at 0x…>``); ``call`` names it as the student writes it."""
+    ``<… object at 0x…>``) and, when ``suit`` is given, that suit: its name in any case, its
+    symbol (♠) or its initial right after the rank ('As'). ``call`` names it as the student
+    writes it."""
     text = run(call, lambda: _repr(make()))
-    if _type(text) is not str or " object at 0x" in text or rank not in text:
+    named = _type(text) is str and (suit is None or suit in text.lower()
+                                    or SUIT_SYMBOLS[suit] in text
+                                    or (rank + suit[0]).lower() in text.lower())
+    if _type(text) is not str or " object at 0x" in text or rank not in text or not named:
         raise CheckFailed(f"{call}: expected a readable text naming rank {rank} and the suit, "
                           f"got {show(text)}")
 

@@ -204,3 +204,18 @@ def test_an_evaluate_walking_a_table_of_its_has_checks_is_checked_on_the_stand_i
          "    return HIGH_CARD\n", namespace)
     checks.check_evaluate(namespace["evaluate"])  # passes: the table held the stand-ins
     assert namespace["ORDER"][2][1] is namespace["has_flush"]  # and is put back afterwards
+
+
+def test_a_repr_that_leaves_out_the_suit_fails_the_hidden_case_only(ref):
+    class Card(ref.Card):
+        def __repr__(self):
+            return f"Card {self.rank}"
+
+        __hash__ = ref.Card.__hash__
+    checks.check_card_text(Card)  # the visible case names the rank only
+    with pytest.raises(CheckFailed, match=r"naming rank A and the suit, got 'Card A'"):
+        checks.expect_readable_repr("repr(Card('A', 'spades'))", lambda: Card("A", "spades"),
+                                    "A", suit="spades")
+    for shown in ("A♠", "As", "Card('A', 'spades')", "Ace of Spades"):
+        checks.expect_readable_repr("repr(...)", lambda shown=shown: type(
+            "Shown", (), {"__repr__": lambda self: shown})(), "A", suit="spades")
