@@ -437,12 +437,12 @@ def expect_order(order_hand: Callable[[list[Any]], Any], text: str) -> None:
     expected = KNOWN.order_hand(list(before))
     with substituted(order_hand, sort_key=KNOWN.sort_key):
         result = run(call, lambda: order_hand(held))
-    if result is held:
-        raise CheckFailed(f"{call}: returned the very list it was given; order_hand returns a "
-                          "new list, even for a hand already in order")
     if not same(expected, result):
         raise CheckFailed(f"{call}: expected {show(expected)}, got {show(result)}")
     expect_cards(call, "the hand passed in (order_hand returns a new list)", before, held)
+    if result is held:
+        raise CheckFailed(f"{call}: expected a new list, got the very list it was given (a "
+                          "hand already in order comes back as a new list too)")
 
 
 def check_order_hand(order_hand: Callable[[list[Any]], Any]) -> None:

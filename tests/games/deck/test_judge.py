@@ -119,4 +119,5 @@ def test_an_order_hand_that_gives_back_a_hand_already_in_order_fails_its_cells(
     results = verdicts(tests, setup, names, namespace)
     failed = [k for k, v in results.items() if not v.passed]
     assert failed == ["step5_order_hand", "step5_order_hand_hidden"]
-    assert all("returned the very list it was given" in results[k].error[1] for k in failed)
+    assert all("expected a new list, got the very list it was given" in results[k].error[1]
+               for k in failed)
