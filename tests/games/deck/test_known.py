@@ -66,3 +66,24 @@ def test_no_kit_function_on_the_student_side_makes_a_new_deck() -> None:
     assert not any(hasattr(checks, name) for name in ("kit_deck", "kit_sort_key", "order_of"))
     with pytest.raises(checks.CheckFailed):
         checks.expect_new_deck(lambda: cards.shuffled_deck(1))
+
+
+def dealt(deal: Any, size: int, players: int, each: int | None) -> Any:
+    """What ``deal`` gives (hands and the deck left, as labels) or raises (its class)."""
+    deck = hand(" ".join(f"{rank}♣" for rank in cards.RANKS))[:size]
+    try:
+        hands = deal(deck, players) if each is None else deal(deck, players, each)
+    except Exception as error:  # noqa: BLE001  the error's class is the answer
+        return type(error).__name__
+    return [cards.labels(h) for h in hands], cards.labels(deck)
+
+
+@pytest.mark.parametrize("mistake", checks.DEAL_MISTAKES, ids=lambda m: m.mistake[:40])
+def test_a_visible_buggy_deal_is_not_a_working_deal(mistake) -> None:
+    from assignment_support import unit
+
+    reference = unit("deck").load_reference().deal
+    buggy = mistake.parts["deal"]
+    cases = [(size, players, each) for size in (0, 3, 5, 7, 13) for players in (1, 2, 3)
+             for each in (None, 0, 1, 2, 3, 5)]
+    assert any(dealt(buggy, *case) != dealt(reference, *case) for case in cases)
