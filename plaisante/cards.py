@@ -92,14 +92,12 @@ def hand(text: str, card_class: Callable[[str, str], Any] = KitCard) -> list[Any
     return cards
 
 
-def new_deck(card_class: Callable[[str, str], Any] = KitCard) -> list[Any]:
-    """Return the 52 cards, suit by suit in SUITS order and rank by rank, built by card_class."""
-    return [card_class(rank, suit) for suit in SUITS for rank in RANKS]
-
-
 def shuffled_deck(seed: int | None = None,
                   card_class: Callable[[str, str], Any] = KitCard) -> list[Any]:
-    """Return a new 52-card deck shuffled by ``random.Random(seed)``: same seed, same order."""
-    deck = new_deck(card_class)
+    """Return a new 52-card deck shuffled by ``random.Random(seed)``: same seed, same order.
+
+    The kit deals from shuffled decks only: a deck in order is the deck assignment's first
+    step (``new_deck``), which no helper of the student's side may answer."""
+    deck = [card_class(rank, suit) for suit in SUITS for rank in RANKS]
     random.Random(seed).shuffle(deck)
     return deck

@@ -42,10 +42,10 @@ def test_the_message_helpers_doctests_hold():
 def test_long_card_lists_in_a_message_show_the_first_difference():
     """A tryout: at 800 px with the file browser open, two 52-card lists wrapped into a tall
     narrow column; the message still names the input, the expected and the actual value."""
-    from plaisante.cards import new_deck
+    from plaisante.cards import RANKS, SUITS, KitCard
     from plaisante.checking import expect_value
 
-    deck = new_deck()
+    deck = [KitCard(rank, suit) for suit in SUITS for rank in RANKS]
     swapped = [*deck[:13], deck[14], deck[13], *deck[15:]]
     with pytest.raises(CheckFailed) as failure:
         expect_value("new_deck()", deck, lambda: swapped)

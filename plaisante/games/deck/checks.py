@@ -26,11 +26,13 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from ...cards import RANK_VALUES, RANKS, SUITS, KitCard, hand, label, labels, new_deck
+from ...cards import RANKS, SUITS, KitCard, hand, label, labels
 from ...checking import (
     LABELLED_MOST,
     Always,
     CheckFailed,
+    Known,
+    Table,
     check_shape,
     expect_value,
     run,
@@ -46,16 +48,25 @@ _type, _len, _sorted = builtins.type, builtins.len, builtins.sorted
 #: The order a new deck is in, and the order ``order_hand`` sorts into: suit, then value.
 DECK_ORDER: tuple[tuple[str, str], ...] = tuple((rank, suit) for suit in SUITS for rank in RANKS)
 
+#: What the checks know of three parts in a student's kernel: their answers on the visible
+#: cases' inputs only, as data. ``sort_key`` (the card → (suit number, value)) stands in while
+#: ``order_hand`` is checked; ``order_hand`` (a hand → the hand in order) and ``discard`` ((a
+#: hand, the positions) → the cards it returns) are what their checks expect. In the grader
+#: ``known_good`` puts the known-good parts in their place, which answer the hidden inputs too.
+TABLES: tuple[Table, ...] = (
+    Table("sort_key", {"K♥": (2, 13), "2♣": (0, 2), "10♦": (1, 10), "3♥": (2, 3)}),
+    Table("order_hand", {"K♥ 2♣ 10♦ 3♥": "2♣ 10♦ 3♥ K♥", "": ""}, convert=hand),
+    Table("discard", {
+        ("2♣ 3♦ 4♥ 5♠ 6♣", (1,)): "3♦",
+        ("2♣ 3♦ 4♥ 5♠ 6♣", (3, 0)): "5♠ 2♣",
+        ("2♣ 3♦ 4♥ 5♠ 6♣", (1, 3)): "3♦ 5♠",
+        ("2♣ 3♦ 4♥ 5♠ 6♣ 7♦ 8♥ 9♠ 10♣ J♦ Q♥ K♠", (2, 10)): "4♥ Q♥",
+        ("2♣ 3♦ 4♥ 5♠ 6♣", ""): "",
+    }, convert=hand),
+)
 
-def kit_deck() -> list[KitCard]:
-    """Return the kit's 52 cards in new-deck order (clubs 2…A, diamonds, hearts, spades)."""
-    return new_deck()
-
-
-def kit_sort_key(card: Any) -> tuple[int, int]:
-    """Known-good sort key (suit index, value): the stand-in for ``sort_key`` while
-    ``order_hand`` is checked."""
-    return (SUITS.index(card.suit), RANK_VALUES[card.rank])
+#: The answers the checks compare with and stand in with, read when a check runs.
+KNOWN = Known(**{table.part: table for table in TABLES})
 
 
 def expect_cards(call: str, what: str, expected: list[Any], actual: Any) -> None:
@@ -212,7 +223,7 @@ def expect_fair_shuffle(shuffle: Callable[..., Any], seed: int = 0, times: int =
     errors away at 200 shuffles; a fair shuffle fails with a chance under 1 in 10,000."""
     total = 0
     for i in range(times):
-        deck = kit_deck()
+        deck = [KitCard(rank, suit) for rank, suit in DECK_ORDER]
         before = list(deck)
         total += later_count(before, shuffled_by(shuffle, deck, seed + i))
     mean = total / times
@@ -230,7 +241,7 @@ def expect_cards_can_stay(shuffle: Callable[..., Any], seed: int = 0, times: int
     was: a fair shuffle leaves one card in place per shuffle on average (rng.randrange(i)
     instead of rng.randrange(i + 1) never does)."""
     for i in range(times):
-        deck = kit_deck()
+        deck = [KitCard(rank, suit) for rank, suit in DECK_ORDER]
         before = list(deck)
         after = shuffled_by(shuffle, deck, seed + i)
         if any(a is b for a, b in zip(before, after)):
@@ -272,7 +283,7 @@ def show_hands(hands: Any) -> str:
 def expect_deal_error(deal: Callable[..., Any], size: int, num_players: int,
                       cards_each: int | None) -> None:
     """Check ``deal`` on ``size`` kit cards raises ValueError naming the numbers, deck unchanged."""
-    deck = kit_deck()[:size]
+    deck = [KitCard(rank, suit) for rank, suit in DECK_ORDER[:size]]
     before = list(deck)
     shown = f"{size} cards, {num_players}" + ("" if cards_each is None else f", {cards_each}")
     call = f"deal({shown})"
@@ -346,9 +357,9 @@ def expect_discard(discard: Callable[..., Any], positions: list[int],
     held = hand(hand_text)
     before = list(held)
     call = f"discard(hand=[{labels(held)}], {positions!r})"
+    removed = KNOWN.discard(list(before), list(positions))
+    kept = [card for card in before if card not in removed]
     result = run(call, lambda: discard(held, list(positions)))
-    removed = [before[p] for p in positions]
-    kept = [card for p, card in enumerate(before) if p not in positions]
     if not same(removed, result):
         raise CheckFailed(f"{call}: expected it to return {show(removed)}, got {show(result)}")
     expect_cards(call, "hand", kept, held)
@@ -378,11 +389,6 @@ def check_discard(discard: Callable[..., Any]) -> None:
 
 
 # ------------------------------------------------------------------------------ step 5: ordering
-
-def order_of(cards: list[KitCard]) -> list[KitCard]:
-    """Return ``cards`` in hand order (suit, then value): the kit's own answer."""
-    return _sorted(cards, key=kit_sort_key)
-
 
 def plain_key(value: Any) -> bool:
     """Return True for a key Python sorts by value: an int, float or str, or a tuple of them
@@ -421,16 +427,22 @@ def check_sort_key(sort_key: Callable[[Any], Any]) -> None:
 
 
 def expect_order(order_hand: Callable[[list[Any]], Any], text: str) -> None:
-    """Check ``order_hand`` on the kit's cards ``text``: a new list in hand order, the hand
-    itself unchanged. ``sort_key`` is the kit's meanwhile (step 5's parts graded alone)."""
+    """Check ``order_hand`` on the kit's cards ``text``: a new list (never the one given) in
+    hand order, the hand itself unchanged. ``sort_key`` answers as the kit's meanwhile
+    (``KNOWN.sort_key``: step 5's parts are graded alone); the expected hand is
+    ``KNOWN.order_hand``'s."""
     held = hand(text)
     before = list(held)
     call = f"order_hand([{labels(held)}])"
-    with substituted(order_hand, sort_key=kit_sort_key):
+    expected = KNOWN.order_hand(list(before))
+    with substituted(order_hand, sort_key=KNOWN.sort_key):
         result = run(call, lambda: order_hand(held))
-    if not same(order_of(before), result):
-        raise CheckFailed(f"{call}: expected {show(order_of(before))}, got {show(result)}")
+    if not same(expected, result):
+        raise CheckFailed(f"{call}: expected {show(expected)}, got {show(result)}")
     expect_cards(call, "the hand passed in (order_hand returns a new list)", before, held)
+    if result is held:
+        raise CheckFailed(f"{call}: expected a new list, got the very list it was given (a "
+                          "hand already in order comes back as a new list too)")
 
 
 def check_order_hand(order_hand: Callable[[list[Any]], Any]) -> None:
@@ -534,12 +546,12 @@ def check_deal_tests(my_deal_tests: Callable[..., Any]) -> None:
 
 __all__ = [
     "CheckFailed", "Always", "same", "show", "expect_value", "check_shape", "run",
-    "DECK_ORDER", "DISCARD_HAND", "kit_deck", "kit_sort_key", "expect_cards", "expect_error",
+    "DECK_ORDER", "DISCARD_HAND", "KNOWN", "expect_cards", "expect_error",
     "check_new_deck", "expect_new_deck", "expect_new_each_call", "check_shuffle",
     "expect_shuffle", "fisher_yates_draws", "shuffled_by", "expect_fair_shuffle",
     "expect_cards_can_stay", "later_count", "check_deal", "expect_deal", "expect_deal_error",
     "show_hands", "check_draw", "expect_draw", "expect_draw_error", "check_discard",
     "expect_discard", "expect_discard_error", "check_sort_key", "expect_keys_order",
-    "check_order_hand", "expect_order", "order_of",
+    "check_order_hand", "expect_order",
     "Version", "version", "try_my_tests", "grade_my_tests", "DEAL_MISTAKES", "check_deal_tests",
 ]

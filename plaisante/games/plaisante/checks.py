@@ -13,16 +13,16 @@ True is not a list, an int or a bool, and earns nothing.
 from __future__ import annotations
 
 import builtins
-import functools
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from ...cards import RANK_VALUES, RANKS, SUITS, KitCard, hand, labels
+from ...cards import RANK_VALUES, RANKS, SUIT_SYMBOLS, SUITS, KitCard, hand, labels
 from ...checking import (
     Always,
     CheckFailed,
-    calls_of,
+    Known,
+    Table,
     check_shape,
     expect_value,
     expect_value_error,
@@ -52,15 +52,49 @@ _len: Any = builtins.len
 _repr: Any = builtins.repr
 
 
-def _counts_for(cards: list[Any]) -> list[int]:
-    """Known-good stand-in for count_values, used only while step 3 is checked."""
-    tally = Counter(card.value for card in cards)
-    return [tally.get(value, 0) for value in range(15)]
-
-
 def counts_list(counts: dict[int, int]) -> list[int]:
     """Return the 15-slot counts list with ``counts`` (value → how many) filled in."""
     return [counts.get(value, 0) for value in range(15)]
+
+
+#: What the checks know of count_values in a student's kernel: its answers on the hands of the
+#: visible has-check and evaluate cases (value → how many), the stand-in while those parts are
+#: checked. In the grader ``known_good`` puts the known-good count_values in its place.
+TABLES: tuple[Table, ...] = (
+    Table("count_values", {
+        "": {},
+        "K♥ K♦ 3♣ 7♠ 9♥": {3: 1, 7: 1, 9: 1, 13: 2},
+        "K♥ Q♦ 3♣ 7♠ 9♥": {3: 1, 7: 1, 9: 1, 12: 1, 13: 1},
+        "K♥ K♦ K♣ 3♠ 3♥": {3: 2, 13: 3},
+        "K♥ K♦ K♣ K♠ 9♥": {9: 1, 13: 4},
+        "7♥ 7♦ 7♣ 2♠ 9♥": {2: 1, 7: 3, 9: 1},
+        "7♥ 7♦ 2♣ 2♠ 9♥": {2: 2, 7: 2, 9: 1},
+        "7♥ 7♦ 7♣ 7♠ 9♥": {7: 4, 9: 1},
+        "9♥ 9♦ 9♣ 9♠ 2♥": {2: 1, 9: 4},
+        "9♥ 9♦ 9♣ 2♠ 2♥": {2: 2, 9: 3},
+        "9♥ 9♦ 9♣ 9♠": {9: 4},
+        "9♥ 9♦ 9♣ 9♠ 2♥ 3♥ 4♥ 5♥": {2: 1, 3: 1, 4: 1, 5: 1, 9: 4},
+        "K♥ K♦ 3♣ 3♠ 9♥": {3: 2, 9: 1, 13: 2},
+        "K♥ K♦ 3♣ 3♠ 9♥ 9♦": {3: 2, 9: 2, 13: 2},
+        "K♥ K♦ K♣ 3♠ 9♥": {3: 1, 9: 1, 13: 3},
+        "K♥ K♦ K♣ K♠ 3♥": {3: 1, 13: 4},
+        "2♥ 7♥ 9♥ J♥ K♥": {2: 1, 7: 1, 9: 1, 11: 1, 13: 1},
+        "2♥ 7♥ 9♥ J♥ K♠": {2: 1, 7: 1, 9: 1, 11: 1, 13: 1},
+        "2♥ 7♥ 9♥": {2: 1, 7: 1, 9: 1},
+        "2♥ 7♥ 9♥ J♥ K♥ A♥": {2: 1, 7: 1, 9: 1, 11: 1, 13: 1, 14: 1},
+        "5♣ 6♦ 7♥ 8♠ 9♣": {5: 1, 6: 1, 7: 1, 8: 1, 9: 1},
+        "10♠ J♠ Q♦ K♥ A♣": {10: 1, 11: 1, 12: 1, 13: 1, 14: 1},
+        "5♣ 6♦ 7♥ 8♠ 10♣": {5: 1, 6: 1, 7: 1, 8: 1, 10: 1},
+        "5♣ 5♦ 7♥ 8♠ 9♣": {5: 2, 7: 1, 8: 1, 9: 1},
+        "5♣ 9♦": {5: 1, 9: 1},
+        "A♣ 2♦ 3♥ 4♠ 5♣": {2: 1, 3: 1, 4: 1, 5: 1, 14: 1},
+        "5♥ 6♥ 7♥ 8♥ 9♥": {5: 1, 6: 1, 7: 1, 8: 1, 9: 1},
+        "2♥ 5♦ 9♣ J♠ K♥": {2: 1, 5: 1, 9: 1, 11: 1, 13: 1},
+    }, convert=counts_list),
+)
+
+#: The answers the checks stand in with (``KNOWN.count_values``), read when a check runs.
+KNOWN = Known(**{table.part: table for table in TABLES})
 
 
 # ----------------------------------------------------------------------------- step 1: Card
@@ -100,11 +134,17 @@ def check_card_text(Card: Callable[[str, str], Any]) -> None:
     expect_value_error("Card('hearts', 'K')", lambda: Card("hearts", "K"), RANKS, "ranks")
 
 
-def expect_readable_repr(call: str, make: Callable[[], Any], rank: str) -> None:
+def expect_readable_repr(call: str, make: Callable[[], Any], rank: str,
+                         suit: str | None = None) -> None:
     """Check that ``repr(make())`` is a readable text naming ``rank`` (not Python's default
-    ``<… object at 0x…>``); ``call`` names it as the student writes it."""
+    ``<… object at 0x…>``) and, when ``suit`` is given, that suit: its name in any case, its
+    symbol (♠) or its initial right after the rank ('As'). ``call`` names it as the student
+    writes it."""
     text = run(call, lambda: _repr(make()))
-    if _type(text) is not str or " object at 0x" in text or rank not in text:
+    named = _type(text) is str and (suit is None or suit in text.lower()
+                                    or SUIT_SYMBOLS[suit] in text
+                                    or (rank + suit[0]).lower() in text.lower())
+    if _type(text) is not str or " object at 0x" in text or rank not in text or not named:
         raise CheckFailed(f"{call}: expected a readable text naming rank {rank} and the suit, "
                           f"got {show(text)}")
 
@@ -173,13 +213,15 @@ COUNT_VALUES_MISTAKES: tuple[Version, ...] = (
     version("sets a slot to 1 instead of adding 1", count_values=_sets_to_one),
 )
 
+# Each is wrong for its own part and right for no other part: a buggy version shown here must
+# never be a working answer to some step.
 HAS_CHECK_MISTAKES: tuple[Version, ...] = (
     version("says True for at least 2 of a value (>= 2), so for three or four of a kind",
-            has_pair=lambda cards: any(n >= 2 for n in _counts_for(cards))),
-    version("says True for a three of a kind alone",
-            has_full_house=lambda cards: 3 in _counts_for(cards)),
-    version("says True for a single pair",
-            has_two_pair=lambda cards: _counts_for(cards).count(2) >= 1),
+            has_pair=lambda cards: any(n >= 2 for n in Counter(c.value for c in cards).values())),
+    version("says True for any 5 cards of just 2 values, so for four of a kind and a fifth card",
+            has_full_house=lambda cards: len(cards) == 5 and len({c.value for c in cards}) == 2),
+    version("counts the cards that repeat a value (2 for two pairs), so three of a kind too",
+            has_two_pair=lambda cards: len(cards) - len({c.value for c in cards}) == 2),
 )
 
 
@@ -205,43 +247,11 @@ HAS_CHECK_CASES: dict[str, tuple[tuple[str, bool], ...]] = {
 }
 
 
-@functools.cache  # the same hands every time: grading asks for them in every sweep
-def sweep_hands() -> tuple[str, ...]:
-    """Return the hands (in notation) a part is compared on with a reference: every size from
-    0 to 8 cards, and for each size a hand of every shape of counts (all values different, a
-    pair, two pairs, three, four, a full house… with at most 4 cards per value) in mixed suits,
-    and all values different in one suit; plus, for each size, values spanning exactly 4 (a
-    straight's span, with repeats past 5 cards) and a run of one suit ending with the ace."""
-    suits = "♣♦♥♠"
-    ranks = RANKS
-
-    def shapes(size: int, largest: int = 4) -> list[list[int]]:
-        if size == 0:
-            return [[]]
-        return [[first, *rest] for first in range(min(size, largest), 0, -1)
-                for rest in shapes(size - first, first)]
-
-    hands: list[str] = []
-    for size in range(9):
-        for number, shape in enumerate(shapes(size)):
-            values = [ranks[(3 * group + number) % 13] for group in range(len(shape))]
-            hands.append(" ".join(f"{values[group]}{suits[(copy + group) % 4]}"
-                                  for group, many in enumerate(shape) for copy in range(many)))
-            if size and shape == [1] * size:  # the same values, all of one suit
-                hands.append(" ".join(f"{value}♥" for value in values))
-        span = [3, 7, 4, 6, 5, 3, 7, 5][:size]  # values 3 and 7 first: a span of 4 at once
-        if size >= 2:
-            hands.append(" ".join(f"{value}{suits[(index + index // 4) % 4]}"
-                                  for index, value in enumerate(span)))
-            hands.append(" ".join(f"{ranks[low]}♠" for low in range(13 - size, 13)))
-    return tuple(dict.fromkeys(hands))
-
-
 def expect_has(check: Callable[[list[Any]], bool], text: str, expected: bool) -> None:
     """Check one has-check on the kit's cards for ``text``; count_values is the kit's meanwhile."""
     cards = hand(text)
     name = getattr(check, "__name__", "check")
-    with substituted(check, count_values=_counts_for):
+    with substituted(check, count_values=KNOWN.count_values):
         expect_value(f"{name}({labels(cards)})", expected, lambda: check(list(cards)))
 
 
@@ -252,29 +262,6 @@ def check_has(check: Callable[[list[Any]], bool], name: str | None = None) -> No
         raise ValueError(f"no cases for {name!r}; known has-checks: {', '.join(HAS_CHECK_CASES)}")
     for text, expected in HAS_CHECK_CASES[name]:
         expect_has(check, text, expected)
-
-
-def expect_like_reference(part: Callable[..., Any], reference: Callable[[list[Any]], Any],
-                          hands: tuple[str, ...] | None = None, **stand_ins: Any) -> None:
-    """Check ``part`` gives what ``reference`` gives on every hand of ``hands`` (the sweep of
-    0 to 8 cards by default), and leaves the list it is given as it was. ``stand_ins`` replace
-    names in the part's globals meanwhile (e.g. the kit's count_values for a has-check)."""
-    name = getattr(part, "__name__", "part")
-    cases = [hand(text) for text in (sweep_hands() if hands is None else hands)]
-    givens = [list(cards) for cards in cases]
-    with substituted(part, **stand_ins):
-        answers = calls_of(part, [(given,) for given in givens])
-        for cards, given, answer in zip(cases, givens, answers):
-            expect_value(f"{name}({labels(cards)})", reference(list(cards)), answer)
-            expect_list_kept(f"{name}({labels(cards)})", cards, given)
-
-
-def expect_has_like_reference(check: Callable[[list[Any]], bool],
-                              reference: Callable[[list[int], list[Any]], bool]) -> None:
-    """Check a has-check against ``reference(counts, cards)`` on the sweep of 0 to 8 cards,
-    with the kit's count_values (``counts`` is its answer)."""
-    expect_like_reference(check, lambda cards: reference(_counts_for(cards), cards),
-                          count_values=_counts_for)
 
 
 def expect_list_kept(call: str, cards: list[Any], given: Any) -> None:
@@ -313,6 +300,9 @@ EVALUATE_CASES: tuple[tuple[str, str, frozenset[str]], ...] = (
     ("", HIGH_CARD, frozenset()),
 )
 
+#: total_value of each hand of EVALUATE_CASES, in its order: what score's stand-in answers
+SCORE_TOTALS: tuple[int, ...] = (45, 41, 35, 32, 35, 42, 45, 38, 40, 0)
+
 TOTAL_VALUE_CASES: tuple[tuple[str, int], ...] = (
     ("K♥ K♦ 3♣ 7♠ 9♥", 45), ("", 0), ("A♠", 14), ("10♠ J♠ Q♦ K♥ A♣", 60),
 )
@@ -322,18 +312,12 @@ def _has_check_stand_ins(holds: frozenset[str]) -> dict[str, Callable[[Any], boo
     return {check: Always(name in holds) for name, check in CHECK_FOR_HAND.items()}
 
 
-#: Known-good stand-ins for every part a scoring part may call (``expect_untouched``): only
-#: the part under test's own code can then change the list it is given.
-STAND_INS: dict[str, Any] = {"count_values": _counts_for, **_has_check_stand_ins(frozenset()),
-                             "evaluate": Always(HIGH_CARD), "total_value": Always(0),
-                             "base_mult": Always(1)}
-
-
 def expect_name(evaluate: Callable[[list[Any]], str], text: str, expected: str,
                 holds: frozenset[str] | set[str]) -> None:
     """Check evaluate on ``text``; the has-checks answer True exactly for the names in ``holds``."""
     cards = hand(text)
-    with substituted(evaluate, count_values=_counts_for, **_has_check_stand_ins(frozenset(holds))):
+    with substituted(evaluate, count_values=KNOWN.count_values,
+                     **_has_check_stand_ins(frozenset(holds))):
         expect_value(f"evaluate({labels(cards)})", expected, lambda: evaluate(list(cards)))
 
 
@@ -388,8 +372,7 @@ def check_base_mult(base_mult: Callable[[list[Any]], int]) -> None:
 
 def check_score(score: Callable[[list[Any]], int]) -> None:
     """Check step 4's score = total_value × base_mult, with known-good parts underneath."""
-    for text, name, holds in EVALUATE_CASES:
-        total = sum(RANK_VALUES[card.rank] for card in hand(text))
+    for (text, name, holds), total in zip(EVALUATE_CASES, SCORE_TOTALS):
         expect_score(score, text, name, total, holds)
 
 
@@ -456,8 +439,7 @@ __all__ = [
     "CheckFailed", "same", "show", "expect_value", "Always", "substituted", "counts_list",
     "check_card", "check_card_values", "check_card_equality", "check_card_text",
     "expect_readable_repr",
-    "check_count_values", "sweep_hands", "expect_like_reference", "expect_has_like_reference",
-    "expect_list_kept", "expect_untouched", "STAND_INS", "expect_value_error",
+    "check_count_values", "expect_list_kept", "expect_untouched", "expect_value_error", "KNOWN",
     "COUNT_VALUES_MISTAKES", "HAS_CHECK_MISTAKES", "Version", "version", "try_my_tests",
     "grade_my_tests", "expect_counts", "check_has", "expect_has",
     "check_evaluate", "expect_name", "check_total_value", "expect_total", "check_base_mult",

@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ...cards import KitCard, new_deck
+from ...cards import RANKS, SUITS, KitCard
 
 #: The ranks of the 32-card deck, weakest first in this game's order: the 10 is second only
 #: to the ace.
@@ -33,7 +33,7 @@ CARD_POINTS: dict[str, int] = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2}
 def deck32() -> list[KitCard]:
     """Return the 32 cards 7…A of each suit, as the kit's 52-card deck filtered (suit by suit,
     clubs first; within a suit in the kit's rank order 7 8 9 10 J Q K A)."""
-    return [card for card in new_deck() if card.rank in STRENGTH_ORDER]
+    return [KitCard(rank, suit) for suit in SUITS for rank in RANKS if rank in STRENGTH_ORDER]
 
 
 def led_suit_of(trick: Sequence[tuple[int, Any]]) -> str | None:

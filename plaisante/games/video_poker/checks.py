@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from functools import partial
 from typing import Any
 
-from ...cards import KitCard, hand, labels, new_deck
+from ...cards import KitCard, hand, labels
 from ...checking import (
     Always,
     CheckFailed,
@@ -55,6 +55,7 @@ from .rules import (
     STRAIGHT_FLUSH,
     THREE_OF_A_KIND,
     TWO_PAIR,
+    new_deck,
 )
 from .saving import bad_file_notice, parse_credits
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from ...assignment import placeholders
 from ...assignment import play as _play
-from ...cards import RANK_VALUES, RANKS, SUITS, KitCard, hand, label, labels, new_deck
+from ...cards import RANK_VALUES, RANKS, SUITS, KitCard, hand, label, labels
 from ...checking import visible_checks_pass
 from . import ASSIGNMENT
 from .checks import *  # noqa: F403  the step checks the test cells call
@@ -30,6 +30,6 @@ def play(*, seed: int | None = None, **parts: Any) -> Any:
 
 
 __all__ = ["random", "RANKS", "SUITS", "RANK_VALUES", "KitCard", "hand", "label", "labels",
-           "new_deck", "load_credits", "save_credits", "play", *_rules,
+           "load_credits", "save_credits", "play", *_rules,
            "visible_checks_pass", *_checks,
            *ASSIGNMENT.parts]

@@ -10,7 +10,7 @@ import pytest
 from assignment_support import unit
 
 from plaisante.assignment import check_all
-from plaisante.cards import hand
+from plaisante.cards import KitCard, hand
 from plaisante.games import load
 from plaisante.games.deck import checks
 
@@ -171,7 +171,10 @@ def test_the_libraries_own_fisher_yates_passes_as_the_step_text_says() -> None:
 def test_a_deck_of_cards_made_once_is_not_a_new_deck() -> None:
     """A new list of cards made once (``list(CARDS)``) is refused too, as the text says: the
     judge sees a returned list as a copy, so only the cards' identity tells the calls apart."""
-    made_once = checks.kit_deck()
+    def new_deck() -> list[KitCard]:
+        return [KitCard(rank, suit) for rank, suit in checks.DECK_ORDER]
+
+    made_once = new_deck()
     with pytest.raises(checks.CheckFailed) as failure:
         checks.expect_new_each_call(lambda: made_once)
     assert str(failure.value) == (
@@ -180,4 +183,4 @@ def test_a_deck_of_cards_made_once_is_not_a_new_deck() -> None:
         "new_deck, at every call")
     with pytest.raises(checks.CheckFailed, match="got the same cards both times"):
         checks.expect_new_each_call(lambda: list(made_once))
-    checks.expect_new_each_call(checks.kit_deck)
+    checks.expect_new_each_call(new_deck)

@@ -106,3 +106,18 @@ def test_tests_that_fail_on_a_correct_deal_score_0_with_their_assertion(
         "my_deal_tests fails on a correct deal, so it cannot be graded: ")
     assert message.endswith("AssertionError: the two top cards")
 
+
+
+def test_an_order_hand_that_gives_back_a_hand_already_in_order_fails_its_cells(
+        source, tests, setup, names) -> None:
+    """"A new list" is a rule: a hand already in order (the visible empty hand, the hidden
+    ordered ones) must not come back as the list given, under the judge as in the notebook."""
+    wrong = ("def sort_key(card):\n    return (SUITS.index(card.suit), card.value)\n\n\n"
+             "def order_hand(hand):\n    ordered = sorted(hand, key=sort_key)\n"
+             "    return hand if ordered == hand else ordered\n")
+    namespace = kernel_namespace(source, step5_order_code=wrong)
+    results = verdicts(tests, setup, names, namespace)
+    failed = [k for k, v in results.items() if not v.passed]
+    assert failed == ["step5_order_hand", "step5_order_hand_hidden"]
+    assert all("expected a new list, got the very list it was given" in results[k].error[1]
+               for k in failed)

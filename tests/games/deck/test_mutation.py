@@ -44,7 +44,8 @@ def test_the_discard_range_mutant_raises_where_the_reference_does() -> None:
     from loopback_judge import kernel_namespace
     from mutation import reference_mutants, source_notebook
 
-    from plaisante.cards import new_deck
+    from plaisante.cards import KitCard
+    from plaisante.games.deck.checks import DECK_ORDER
 
     source = source_notebook("deck")
     (mutant,) = [m for m in reference_mutants("deck") if m.id.endswith(
@@ -55,7 +56,7 @@ def test_the_discard_range_mutant_raises_where_the_reference_does() -> None:
         for position in range(-3, size + 3):
             answers = []
             for discard in (reference, mutated):
-                held = new_deck()[:size]
+                held = [KitCard(rank, suit) for rank, suit in DECK_ORDER[:size]]
                 try:
                     answers.append((discard(held, [position]), held))
                 except IndexError:

@@ -13,7 +13,7 @@ import random
 from assignment_support import unit
 from pokerkit import Label, StandardHighHand
 
-from plaisante.cards import RANKS, SUITS, hand, new_deck
+from plaisante.cards import RANKS, SUITS, KitCard, hand
 from plaisante.games.holdem import rules
 
 REF = unit("holdem").load_reference()
@@ -47,7 +47,7 @@ def test_the_one_rule_difference_is_mapped() -> None:
 
 def test_10000_seeded_hands_agree_with_pokerkit() -> None:
     rng = random.Random(20261201)
-    deck = new_deck()
+    deck = [KitCard(rank, suit) for suit in SUITS for rank in RANKS]
     assert len(deck) == len(RANKS) * len(SUITS)
     hands = [rng.sample(deck, 5) for _ in range(10_000)]
     wrong = [five for five in hands

@@ -25,7 +25,7 @@ from assignment_support import unit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from plaisante.cards import KitCard, hand, new_deck
+from plaisante.cards import RANKS, SUITS, KitCard, hand
 from plaisante.games.holdem import betting, rules
 from plaisante.hand_names import (
     FLUSH,
@@ -79,7 +79,7 @@ def brute_best(seven: list[Any]) -> tuple[int, int]:
 
 
 def deal(seed: int) -> tuple[list[Any], list[Any]]:
-    deck = new_deck()
+    deck = [KitCard(rank, suit) for suit in SUITS for rank in RANKS]
     random.Random(seed).shuffle(deck)
     board = deck[4:9]
     return deck[:2] + board, deck[2:4] + board

@@ -70,7 +70,9 @@ def test_straight_before_flush_fails_evaluates_visible_check():
 
 
 def test_every_hand_size_from_0_to_8_is_swept_and_a_changed_list_is_caught():
-    sizes = {len(text.split()) for text in checks.sweep_hands()}
+    from plaisante.games.plaisante import known_good
+
+    sizes = {len(text.split()) for text in known_good.sweep_hands()}
     assert sizes == set(range(9))
 
     def count_values(cards):
@@ -79,7 +81,7 @@ def test_every_hand_size_from_0_to_8_is_swept_and_a_changed_list_is_caught():
             counts[cards.pop().value] += 1
         return counts
     with pytest.raises(CheckFailed, match=r"count_values\(2♣\) changed the list it was given"):
-        checks.expect_like_reference(count_values, checks._counts_for)
+        known_good.expect_like_reference(count_values, known_good.kit_count_values)
 
 
 def test_not_started_is_not_a_failure():
@@ -202,3 +204,18 @@ def test_an_evaluate_walking_a_table_of_its_has_checks_is_checked_on_the_stand_i
          "    return HIGH_CARD\n", namespace)
     checks.check_evaluate(namespace["evaluate"])  # passes: the table held the stand-ins
     assert namespace["ORDER"][2][1] is namespace["has_flush"]  # and is put back afterwards
+
+
+def test_a_repr_that_leaves_out_the_suit_fails_the_hidden_case_only(ref):
+    class Card(ref.Card):
+        def __repr__(self):
+            return f"Card {self.rank}"
+
+        __hash__ = ref.Card.__hash__
+    checks.check_card_text(Card)  # the visible case names the rank only
+    with pytest.raises(CheckFailed, match=r"naming rank A and the suit, got 'Card A'"):
+        checks.expect_readable_repr("repr(Card('A', 'spades'))", lambda: Card("A", "spades"),
+                                    "A", suit="spades")
+    for shown in ("A♠", "As", "Card('A', 'spades')", "Ace of Spades"):
+        checks.expect_readable_repr("repr(...)", lambda shown=shown: type(
+            "Shown", (), {"__repr__": lambda self: shown})(), "A", suit="spades")

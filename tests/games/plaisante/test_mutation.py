@@ -49,11 +49,11 @@ def test_the_evaluate_swaps_name_every_hand_as_the_reference() -> None:
     hand of sweep_hands and 20,000 seeded random ones, with the reference's has-checks."""
     from mutation import assert_alike_on
 
-    from plaisante.cards import hand, new_deck
-    from plaisante.games.plaisante.checks import sweep_hands
+    from plaisante.cards import hand, shuffled_deck
+    from plaisante.games.plaisante.known_good import sweep_hands
 
     rng = random.Random(10)
-    deck = new_deck()
+    deck = shuffled_deck(10)
     hands = [hand(text) for text in sweep_hands()]
     hands += [rng.sample(deck, rng.randint(0, 8)) for _ in range(20_000)]
     assert_alike_on("plaisante", "step4_scoring", "evaluate", hands, EQUIVALENT, 4)

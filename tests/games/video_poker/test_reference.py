@@ -22,8 +22,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pokerkit import Label, StandardHighHand
 
-from plaisante.cards import RANKS, SUITS, KitCard, hand, new_deck
+from plaisante.cards import RANKS, SUITS, KitCard, hand
 from plaisante.games.video_poker import rules
+from plaisante.games.video_poker.rules import new_deck
 from plaisante.games.video_poker.saving import load_credits, save_credits
 
 POKER = unit("video_poker")
