@@ -4,7 +4,8 @@ The kernel command becomes::
 
     bwrap [--unshare-user] --unshare-pid --unshare-net --unshare-ipc --unshare-uts
           --die-with-parent
-          --ro-bind <python, venv, kit package> --tmpfs /dev/shm /tmp <work dir> (sized)
+          --ro-bind <python, venv> --ro-bind <the kit's student side> <kit package>
+          --tmpfs /dev/shm /tmp <work dir> (sized)
           --bind <sockets> --remount-ro /dev / --clearenv --setenv … --chdir <work dir> --
       [setpriv --reuid=U --regid=U --clear-groups --inh-caps=-all --bounding-set=-all
                --no-new-privs --]
@@ -44,6 +45,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .kernel_tree import kernel_tree
 from .result import Limits
 
 UID_BASE = 3_100_000  # throw-away user ids: far above any real account
@@ -158,6 +160,25 @@ def _ancestors(path: Path) -> list[Path]:
     return list(reversed(path.parents))[1:]  # without "/"
 
 
+def kit_package() -> Path:
+    """Return the folder of the kit's ``plaisante`` package, as this process imports it."""
+    import plaisante
+
+    return Path(plaisante.__file__).resolve().parent
+
+
+def private_folder() -> Path:
+    """Return this user's folder for files the sandboxes read (``/var/tmp/plaisante-<uid>``:
+    on disk, never under the ``/tmp`` each kernel gets afresh): made if missing, others may
+    pass through it but not list it. Raises PermissionError when another user owns it."""
+    folder = Path("/var/tmp") / f"plaisante-{os.getuid()}"
+    folder.mkdir(mode=0o711, exist_ok=True)
+    if folder.is_symlink() or folder.stat().st_uid != os.getuid():
+        raise PermissionError(f"{folder} belongs to another user: remove it, or grade as "
+                              "the user it belongs to")
+    return folder
+
+
 def read_only_paths() -> list[Path]:
     """Return the paths the kernel needs, read-only: the Python installation, this venv and
     the folder holding the ``plaisante`` package (an editable install points into the course
@@ -192,7 +213,7 @@ def bwrap_command(work_dir: Path, socket_dir: Path, uid: int, limits: Limits,
             "--size", str(limits.file_bytes), "--perms", "1777", "--tmpfs", "/tmp"]
     made: set[Path] = {Path("/"), Path("/tmp"), Path("/usr"), Path("/dev"), Path("/dev/shm")}
 
-    def mount(flag: str, path: Path) -> None:
+    def mount(flag: str, path: Path, source: Path | None = None) -> None:
         for parent in _ancestors(path):
             if parent not in made and not any(parent == p or p in parent.parents
                                               for p in mounted):
@@ -201,13 +222,16 @@ def bwrap_command(work_dir: Path, socket_dir: Path, uid: int, limits: Limits,
         if flag == "--tmpfs":
             cmd.extend(["--size", str(limits.file_bytes), "--perms", "1777", flag, str(path)])
         else:
-            cmd.extend([flag, str(path), str(path)])
+            cmd.extend([flag, str(source or path), str(path)])
         mounted.append(path)
 
     mounted: list[Path] = []
+    package = kit_package()
     for path in read_only_paths():
-        if not any(path == m or m in path.parents for m in mounted):
+        if path != package and not any(path == m or m in path.parents for m in mounted):
             mount("--ro-bind", path)
+    # the kit as the kernel may see it: its student side only, where the package is
+    mount("--ro-bind", package, kernel_tree(private_folder()))
     mount("--tmpfs", work_dir)  # the working folder lives and dies with the sandbox
     mount("--bind", socket_dir)
     # bubblewrap's own root and /dev are tmpfs mounts of no size, writable by an ordinary

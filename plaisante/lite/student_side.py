@@ -85,11 +85,31 @@ def student_modules(assignments: tuple[str, ...] | None = None) -> dict[str, Pat
     """Return ``{module name: source file}`` for the student side of ``assignments`` (default:
     the whole course), parents included. Raises ValueError naming the chain when a trusted
     module, nbgrader or any library outside the standard library and ``THIRD_PARTY`` is on it."""
-    import sys
-
     from ..games import COURSE
 
-    roots = [f"{NAME}.games.{a}.setup" for a in (assignments or COURSE)]
+    return _walk([f"{NAME}.games.{a}.setup" for a in (assignments or COURSE)], True)
+
+
+#: The kernel's own package: what a graded kernel runs besides the setup cells' imports.
+KERNEL = ("channel", "data_files", "live", "oracle", "routed", "syscall_filter", "zygote")
+
+
+def kernel_modules() -> dict[str, Path]:
+    """Return ``{module name: source file}`` of everything a graded kernel may import from the
+    kit: the student side of the whole course and the kernel's package (``KERNEL``), parents
+    included. Raises ValueError naming the chain when any of it imports trusted code (the
+    grader, a game's known-good parts)."""
+    from ..games import COURSE
+
+    roots = [f"{NAME}.games.{a}.setup" for a in COURSE] + [f"{NAME}.kernel.{m}" for m in KERNEL]
+    return _walk(roots, False)
+
+
+def _walk(roots: list[str], browser: bool) -> dict[str, Path]:
+    """The modules ``roots`` import, transitively (see ``student_modules``); ``browser``: only
+    the standard library and ``THIRD_PARTY`` may be imported from outside the kit."""
+    import sys
+
     seen: dict[str, Path] = {}
     via: dict[str, str] = {root: "" for root in roots}
     todo = list(roots)
@@ -114,7 +134,8 @@ def student_modules(assignments: tuple[str, ...] | None = None) -> dict[str, Pat
                 if name not in via:
                     via[name] = module
                     todo.append(name)
-            elif top not in THIRD_PARTY and top not in sys.stdlib_module_names and top:
+            elif browser and top not in THIRD_PARTY and top not in sys.stdlib_module_names \
+                    and top:
                 raise ValueError(f"the student side imports {name!r}, which the browser has "
                                  f"not got (allowed: the standard library, "
                                  f"{', '.join(sorted(THIRD_PARTY))}): {_chain(module, via)}")

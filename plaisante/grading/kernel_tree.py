@@ -1,0 +1,74 @@
+"""The kit as a graded kernel sees it: its student side only.
+
+A graded kernel runs the student's code, so whatever of the kit it can import is within the
+student's reach. The sandbox (``plaisante.grading.sandbox``) therefore never shows it the kit's
+package folder: it shows, at the same path, a copy holding only the modules a kernel needs
+(``plaisante.lite.student_side.kernel_modules``: what the setup cells import and the kernel's
+own package) and their stylesheets. The grader, the course's commands and each game's
+known-good parts (``plaisante.games.<id>.known_good``) are not in it, so no import, no
+``sys.modules`` walk and no garbage-collector search in a kernel can find them.
+
+The copy is made once per content (its folder is named by a hash of what it holds) under the
+grader's own folder for such files, readable by the kernel's user, and reused by every sandbox.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+STYLESHEETS = (".css",)
+
+
+def _files() -> dict[str, Path]:
+    """Return {path relative to the package's parent: source file} of the kernel's side."""
+    import plaisante
+    from plaisante.lite.student_side import kernel_modules
+
+    parent = Path(plaisante.__file__).resolve().parents[1]
+    files: dict[str, Path] = {}
+    folders: set[Path] = set()
+    for path in kernel_modules().values():
+        files[str(path.resolve().relative_to(parent))] = path
+        folders.add(path.resolve().parent)
+    for folder in folders:
+        for sheet in sorted(folder.iterdir()):
+            if sheet.suffix in STYLESHEETS and sheet.is_file():
+                files[str(sheet.relative_to(parent))] = sheet
+    return dict(sorted(files.items()))
+
+
+def kernel_tree(base: Path) -> Path:
+    """Return the folder of the kernel's ``plaisante`` package (its student side), made under
+    ``base`` if it is not there yet. Raises ValueError when the student side would import
+    trusted code (``kernel_modules``)."""
+    files = _files()
+    digest = hashlib.sha256()
+    for relative, path in files.items():
+        digest.update(relative.encode() + b"\0" + path.read_bytes() + b"\0")
+    top = base / f"plaisante-kernel-side-{digest.hexdigest()[:16]}"
+    package = top / "plaisante"
+    if package.is_dir():
+        return package
+    base.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix=".kernel-side-", dir=base))
+    try:
+        for relative, path in files.items():
+            target = building / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+        for root, _folders, names in os.walk(building):
+            os.chmod(root, 0o755)
+            for name in names:
+                os.chmod(Path(root) / name, 0o644)
+        try:
+            building.rename(top)
+        except OSError:  # another worker made the same copy first: theirs is as good
+            shutil.rmtree(building, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(building, ignore_errors=True)
+        raise
+    return package

@@ -1,0 +1,81 @@
+"""A graded kernel sees the kit's student side only (``plaisante.grading.kernel_tree``): in the
+real sandbox, the grader, the course's commands and every game's known-good parts cannot be
+imported or found on disk, while everything a setup cell imports can."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from plaisante.games import COURSE
+from plaisante.grading import sandbox
+from plaisante.grading.result import Limits
+
+PROBE = """
+import importlib, json, pathlib, sys
+import plaisante
+found = {}
+for name in sys.argv[1:]:
+    try:
+        importlib.import_module(name)
+        found[name] = True
+    except ImportError:
+        found[name] = False
+package = pathlib.Path(plaisante.__file__).parent
+files = sorted(str(p.relative_to(package)) for p in package.rglob("*") if p.is_file())
+print(json.dumps({"imports": found, "files": files}))
+"""
+
+TRUSTED = ["plaisante.grading", "plaisante.grading.judge", "plaisante.commands",
+           "plaisante.cli", "plaisante.course", "plaisante.reference", "plaisante.lite",
+           *[f"plaisante.games.{game}.known_good" for game in COURSE]]
+STUDENT_SIDE = [f"plaisante.games.{game}.setup" for game in COURSE] + [
+    "plaisante.kernel.oracle", "plaisante.kernel.routed", "plaisante.checking"]
+
+
+def run_in_sandbox(names: list[str]) -> dict[str, object]:
+    """Run PROBE in a real grading sandbox; return what it found."""
+    sandbox.require_sandbox()
+    with tempfile.TemporaryDirectory(dir=sandbox.scratch_base()) as folder:
+        work, sockets = Path(folder) / "work", Path(folder) / "sockets"
+        work.mkdir()
+        sockets.mkdir()
+        os.chmod(folder, 0o755)
+        uid = sandbox.pick_uid() if sandbox.as_root() else os.getuid()
+        command = sandbox.bwrap_command(work, sockets, uid, Limits(), sandbox.kernel_env())
+        done = subprocess.run([*command, sys.executable, "-c", PROBE, *names],
+                              capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+@pytest.fixture(scope="module")
+def probe() -> dict[str, object]:
+    return run_in_sandbox(TRUSTED + STUDENT_SIDE)
+
+
+def test_a_graded_kernel_cannot_import_the_grader_or_any_known_good_part(probe):
+    imports = probe["imports"]
+    assert {name: imports[name] for name in TRUSTED} == {name: False for name in TRUSTED}
+
+
+def test_a_graded_kernel_imports_every_setup_and_its_own_package(probe):
+    imports = probe["imports"]
+    assert {name: imports[name] for name in STUDENT_SIDE} == {name: True
+                                                              for name in STUDENT_SIDE}
+
+
+def test_no_file_of_the_grader_is_in_the_kernels_copy_of_the_kit(probe):
+    files = probe["files"]
+    assert not [name for name in files if name.startswith(("grading/", "commands/", "lite/"))
+                or name.endswith("known_good.py") or name in ("reference.py", "cli.py",
+                                                              "course.py")]
+    assert "games/tricks/setup.py" in files and "kernel/oracle.py" in files
+    assert "games/plaisante/style.css" in files
