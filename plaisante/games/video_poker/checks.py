@@ -506,6 +506,28 @@ def expect_holds(Machine: Any, seed: int, positions: list[int]) -> None:
                        (str(HAND_SIZE - 1),))
 
 
+def expect_deck(Machine: Any, seed: int, held: list[bool]) -> None:
+    """Check ``machine.deck``, the cards left to draw from (its end the top), on a machine
+    built with ``random.Random(seed)``: after a bet of 5 and deal(), the 47 cards that deal
+    left, in order, and still those after a deal() refused during the game; after holding
+    ``held`` and draw() (named and paid by the kit), without the cards drawn from its top."""
+    made = f"Machine(rng=random.Random({seed}))"
+    machine = run(made, lambda: Machine(rng=random.Random(seed)))
+    run("place_bet()", machine.place_bet)
+    run("deal()", machine.deal)
+    cards, deck = kit_deal(seed)
+    done = f"{made}, a bet of {MIN_BET}, deal()"
+    expect_state(machine, done, deck=list(deck))
+    expect_refused(machine, f"{done}, deal()", machine.deal)
+    expect_state(machine, f"{done}, deal() again (refused)", deck=list(deck))
+    positions = [i for i, keep in enumerate(held) if keep]
+    for position in positions:
+        run(f"toggle_hold({position})", lambda p=position: machine.toggle_hold(p))
+    after_draw(cards, deck, held)
+    draw_as_dealt(machine)
+    expect_state(machine, f"{done}, toggle_hold of {positions}, draw()", deck=deck)
+
+
 # ----------------------------------------------------------------- step 5: your tests of the port
 
 def refused(action: Callable[[], Any]) -> bool:
@@ -553,6 +575,6 @@ __all__ = [
     "expect_state", "expect_refused", "draw_as_dealt", "expect_games", "expect_refusals",
     "check_machine", "expect_saving", "expect_reopened", "expect_saved_by_save_credits",
     "expect_damaged_save", "check_saved_credits", "expect_bets", "expect_bet_max",
-    "expect_holds",
+    "expect_holds", "expect_deck",
     "Version", "version", "try_my_tests", "grade_my_tests", "refused", "check_port_tests",
 ]
