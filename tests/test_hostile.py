@@ -54,7 +54,6 @@ from hostile.corpus import (  # noqa: E402
     CANARY_FOLDER,
     CORPUS,
     FULL_MARKS,
-    KIT_USED,
     NON_UTF8,
     SAME_AS,
     build,
@@ -267,10 +266,7 @@ def test_each_trick_scores_as_the_same_code_without_it(batch, kind):
     """The kernel can only choose what its parts return; a trick that prints, patches
     or installs something in the kernel earns what the same code without it earns."""
     trick, plain = batch["results"][kind], batch["results"][SAME_AS[kind]]
-    # a trick that imports the kit to patch it is flagged for that alone (kit_use.py)
-    reached_the_kit = any(KIT_USED in reason for reason in trick.reasons)
-    status = "flagged" if reached_the_kit else plain.status
-    assert (trick.status, trick.total) == (status, plain.total), trick.reasons
+    assert (trick.status, trick.total) == (plain.status, plain.total), trick.reasons
     assert trick.cell_scores == plain.cell_scores
 
 

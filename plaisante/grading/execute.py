@@ -39,7 +39,7 @@ from nbgrader.preprocessors import Execute
 from traitlets import Dict, Float, Integer, List, Unicode
 
 from .conversation import KernelConversation, cell_count
-from .judge import KernelLost, judge_cell, setup_namespace
+from .judge import KernelLost, Verdict, judge_cell, setup_namespace, split_hidden
 
 NOT_RUN = "NotGraded"
 AFTER_CUT = 4096  # bytes each cell may still print once the notebook's allowance is spent
@@ -118,6 +118,7 @@ class JudgedExecute(Execute):
         self._conversation: KernelConversation | None = None
         self._locked = False
         self._malformed = False
+        self._pending: list[tuple[NotebookNode, str, str]] = []  # hidden checks still to run
         try:
             return super().preprocess(nb, resources, km)
         finally:
@@ -133,6 +134,13 @@ class JudgedExecute(Execute):
     # ------------------------------------------------------------------ executing a cell
 
     def preprocess_cell(self, cell: NotebookNode, resources: Any, index: int) -> Any:
+        try:
+            return self._preprocess_one(cell, resources, index)
+        finally:
+            if index == len(self.nb.cells) - 1:
+                self._hidden_phase()
+
+    def _preprocess_one(self, cell: NotebookNode, resources: Any, index: int) -> Any:
         if cell.cell_type != "code" or not cell.source.strip():
             return cell, resources
         name = cell_name(cell, index)
@@ -147,7 +155,7 @@ class JudgedExecute(Execute):
             self._lock_sockets()
         self._cell_timeout = self._get_timeout(cell)
         if is_test(cell):
-            cell.outputs = self._judge(name, index)
+            cell.outputs = self._judge(cell, name)
             cell.execution_count = None
             return cell, resources
         self._run(cell, name, index)
@@ -228,15 +236,38 @@ class JudgedExecute(Execute):
 
     # ------------------------------------------------------------------ judging a test cell
 
-    def _judge(self, name: str, index: int) -> list[NotebookNode]:
+    def _judge(self, cell: NotebookNode, name: str) -> list[NotebookNode]:
         """Judge the test cell ``name`` here (see ``plaisante.grading.judge``); return the
         outputs the cell gets: what the test printed, and an error output for a failure.
 
-        Every cell of the notebook shares one conversation with the kernel (each test cell
-        starts by resetting its references)."""
+        Only the cell's visible checks run now; its hidden checks wait until every cell of the
+        notebook has run (``split_hidden``, ``_hidden_phase``). Every cell of the notebook
+        shares one conversation with the kernel (each test cell starts by resetting its
+        references)."""
         source = self.test_sources.get(name)
         if source is None:
             return [error_output("NotGraded", f"{name} is not a test cell of this assignment")]
+        visible, hidden = split_hidden(source)
+        verdict = self._verdict(name, visible)
+        if hidden is not None and verdict.passed and verdict.lost is None:
+            self._pending.append((cell, name, hidden))
+        outputs = []
+        if verdict.printed:
+            outputs.append(NotebookNode(output_type="stream", name="stdout",
+                                        text=verdict.printed))
+        if verdict.score is not None and not verdict.error:  # partial credit, as nbgrader reads it
+            outputs.append(NotebookNode(output_type="execute_result", execution_count=None,
+                                        metadata={}, data={"text/plain": repr(verdict.score)}))
+        if verdict.error:
+            outputs.append(error_output(*verdict.error))
+            if verdict.lost is None:  # for feedback: a visible test's message may be shown
+                self.record("verdict", name, failed_in="hidden" if verdict.in_hidden
+                            else "visible", rule=verdict.rule if verdict.in_hidden else None)
+        return outputs
+
+    def _verdict(self, name: str, source: str) -> Verdict:
+        """Judge ``source`` (test cell ``name``'s, or a part of it) against the kernel; a lost
+        kernel is said and restarted (``_lost``)."""
         if self._setup is None:
             self._setup = setup_namespace(list(self.setup_sources))
         deadline = time.monotonic() + (self._cell_timeout or self.submission_seconds)
@@ -253,19 +284,33 @@ class JudgedExecute(Execute):
             self._conversation = None
             self._lost(name, verdict.lost, conversation)
             conversation.close()
-        outputs = []
-        if verdict.printed:
-            outputs.append(NotebookNode(output_type="stream", name="stdout",
-                                        text=verdict.printed))
-        if verdict.score is not None and not verdict.error:  # partial credit, as nbgrader reads it
-            outputs.append(NotebookNode(output_type="execute_result", execution_count=None,
-                                        metadata={}, data={"text/plain": repr(verdict.score)}))
-        if verdict.error:
-            outputs.append(error_output(*verdict.error))
-            if verdict.lost is None:  # for feedback: a visible test's message may be shown
-                self.record("verdict", name, failed_in="hidden" if verdict.in_hidden
-                            else "visible", rule=verdict.rule if verdict.in_hidden else None)
-        return outputs
+        return verdict
+
+    def _hidden_phase(self) -> None:
+        """Run the hidden checks of every test cell whose visible checks passed, now that every
+        cell has run and its outputs are final: nothing the student's code hears from a hidden
+        check (its inputs) can reach an output the student reads. A hidden check's failure
+        adds an error output to its cell (the message is for the instructor; feedback shows
+        only that a hidden test failed and its rule); what the check printed is dropped."""
+        pending, self._pending = self._pending, []
+        for cell, name, hidden in pending:
+            if not self._stopped and time.monotonic() > self._deadline - 1:
+                self._stopped = (f"time limit: the notebook ran over "
+                                 f"{self.submission_seconds:g} s; hidden tests from {name} on "
+                                 "were not run")
+                self.incident("submission-timeout", self._stopped, name)
+            if self._stopped:
+                cell.outputs.append(error_output(NOT_RUN, self._stopped))
+                self.record("verdict", name, failed_in="hidden", rule=None)
+                continue
+            if not self._locked:
+                self._lock_sockets()
+            self._cell_timeout = self._get_timeout(cell)
+            verdict = self._verdict(name, hidden)
+            if verdict.error:
+                cell.outputs.append(error_output(*verdict.error))
+                if verdict.lost is None:
+                    self.record("verdict", name, failed_in="hidden", rule=verdict.rule)
 
     def _count_dropped(self, size: int, name: str) -> None:
         """Count what the student's parts printed while judged (dropped, never shown) in the

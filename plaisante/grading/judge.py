@@ -711,6 +711,27 @@ def hidden_lines(source: str, begin: str = "BEGIN HIDDEN TESTS",
     return found
 
 
+def split_hidden(source: str, begin: str = "BEGIN HIDDEN TESTS",
+                 end: str = "END HIDDEN TESTS") -> tuple[str, str | None]:
+    """Return (visible, hidden): ``source`` with its hidden regions' lines blanked, and with
+    every other line blanked (line numbers kept, so a failure's rule line is found), or None
+    for hidden when the hidden checks run in their place. They do when the cell has no hidden
+    region, and in a cell that grades the student's own tests (``grade_my_tests``): its hidden
+    region calls no part of the student's with a hidden input, it runs the student's tests on
+    versions that stay in the grader."""
+    inside = hidden_lines(source, begin, end)
+    if not inside:
+        return source, None
+    lines = source.splitlines()
+    hidden = "\n".join(line if number in inside or begin in line or end in line else ""
+                       for number, line in enumerate(lines, start=1))
+    if "grade_my_tests(" in hidden:
+        return source, None
+    visible = "\n".join("" if number in inside else line
+                        for number, line in enumerate(lines, start=1))
+    return visible, hidden
+
+
 #: the comment line that states, in a hidden region, the rule of the checks below it
 RULE = re.compile(r"^\s*#\s*Rule:(.*)$")
 

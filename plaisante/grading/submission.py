@@ -34,7 +34,6 @@ from .autograde import (
 from .execute import is_setup
 from .handed_in import chosen_notebook, data_files, lms_late
 from .kernel_manager import SandboxKernelManager
-from .kit_use import kit_code_used
 from .notebook_check import Unreadable, read_submission, sanitize
 from .result import Limits, SubmissionResult, submission_digest
 
@@ -188,7 +187,7 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
         elif choice.path.name != f"{assignment}.ipynb":
             result.note(f"graded {choice.path.name}, the only notebook of the assignment "
                         f"submitted (expected {assignment}.ipynb)")
-        for reason in clean.reasons + kit_code_used(clean.notebook):
+        for reason in clean.reasons:
             result.flag(reason)
         late = lms_late(submitted_dir)
         if late:

@@ -24,11 +24,6 @@ FULL_MARKS = SAMPLES / "full_marks.ipynb"
 UNTOUCHED = SAMPLES / "untouched.ipynb"
 
 
-#: the flag of an answer cell that reaches the kit's own code (plaisante/grading/kit_use.py):
-#: a trick that imports the kit's checks to patch them is flagged for it, whatever it scores
-KIT_USED = "uses the kit's own code"
-
-
 @dataclass(frozen=True)
 class Expect:
     """What a kind must end with: ``total`` points, ``status``, and for a flagged one a
@@ -503,14 +498,14 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
     "patched_showtraceback": (append("step3_has_checks", PATCH_TRACEBACK),
                               Expect(97, "graded", "", ("step3_has_pair",))),
     "patched_helpers": (append("step3_has_checks", PATCH_HELPERS),
-                        Expect(97, "flagged", KIT_USED, ("step3_has_three_of_a_kind",))),
+                        Expect(97, "graded", "", ("step3_has_three_of_a_kind",))),
     # today (an in-kernel guard): 100 flagged "the kit could not be restored". A judge keeps no
     # guard in the kernel, so the pop raises KeyError, the rest of the cell never runs and the
     # correct has-checks above it stay: 100, graded (were a guard there, the always-True
     # has_three_of_a_kind after it would cost step3_has_three_of_a_kind: 97, as patched_helpers)
     "removed_guard": (append("step3_has_checks", "get_ipython().__dict__.pop('_plaisante_guard')"
                              "\n" + PATCH_HELPERS),
-                      Expect(100, "flagged", KIT_USED)),
+                      Expect(100, "graded")),
     "deleted_test_cell": (edit(_delete),
                           Expect(100, "flagged", "test cell step1_card_values was deleted")),
     "duplicated_cell": (edit(_duplicate_test),
@@ -566,7 +561,7 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
     # today: 100 (same, expect_has and check_has emptied in place). A judge: 97
     "wrong_pair_code_swap": (made(base, swap("step3_has_checks", PAIR_RIGHT, PAIR_AT_LEAST_TWO),
                                   add("step3_has_checks", CODE_SWAP)),
-                             Expect(97, "flagged", KIT_USED, ("step3_has_pair",))),
+                             Expect(97, "graded", "", ("step3_has_pair",))),
     # today: 100 (has_pair answers expect_value's ``expected``). A judge: 97: no caller of
     # has_pair in the kernel holds an expected value, so the wrong answer is returned
     "wrong_pair_frames": (made(base, swap("step3_has_checks", PAIR_RIGHT, PAIR_FROM_FRAMES),
@@ -654,7 +649,7 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
     # judge: 97, its cases are its own
     "cases_cut": (made(base, swap("step3_has_checks", PAIR_RIGHT, PAIR_NOT_IN_FULL_HOUSE),
                        add("step3_has_checks", CASES_CUT)),
-                  Expect(97, "flagged", KIT_USED, ("step3_has_pair",))),
+                  Expect(97, "graded", "", ("step3_has_pair",))),
     # today: 100 (no error output, an "ok" reply: every failing test cell passes). A judge: 97
     "custom_exc": (made(base, swap("step3_has_checks", PAIR_RIGHT, PAIR_AT_LEAST_TWO),
                         add("step3_has_checks", CUSTOM_EXC)),
