@@ -349,6 +349,27 @@ class Table:
         return f"<the visible answers of {self.part}>"
 
 
+class AnyOrder(Table):
+    """A ``Table`` of a part whose answer does not depend on the order of the cards in its
+    first argument (a hand's name, its counts): the key is that of the cards sorted by value
+    and suit, so a part that sorts or copies the hand before asking gets the same answer in
+    the student's notebook as from the grader's known-good part. Its entries are keyed by the
+    sorted cards (``AnyOrder.sort``)."""
+
+    def __call__(self, *args: Any) -> Any:
+        if args and _type(args[0]) in (list, tuple):
+            args = (AnyOrder.sort(args[0]), *args[1:])
+        return super().__call__(*args)
+
+    @staticmethod
+    def sort(cards: Any) -> Any:
+        """Return the list of ``cards`` sorted by value then suit, when they are all kit cards;
+        ``cards`` itself otherwise."""
+        if not all(_isinstance(card, KitCard) for card in cards):
+            return cards
+        return sorted(cards, key=lambda card: (card.value, card.suit))
+
+
 def _fresh(value: Any) -> Any:
     """A copy of plain data, so that a caller that changes the answer changes no table."""
     if _type(value) is list:
@@ -388,7 +409,8 @@ def substituted(function: Any, **stand_ins: Any) -> Iterator[None]:
     This is how a later step is tested on known-good earlier parts: while ``evaluate`` is
     checked, the has-checks it calls answer from the test's own data, so a mistake in step 3
     costs points in step 3 only. Each stand-in is an ``Always(answer)`` or a function of this
-    kit. Functions without ``__globals__`` are run as they are. A part that lives elsewhere
+    kit. A class's names are those of its ``__init__``'s globals (while it is built); other
+    callables without ``__globals__`` are run as they are. A part that lives elsewhere
     (the grader's handle on a student's function) does the substitution itself, through its
     type's ``__plaisante_substitute__``.
     """
@@ -398,6 +420,8 @@ def substituted(function: Any, **stand_ins: Any) -> Iterator[None]:
             yield
         return
     namespace: Any = getattr(function, "__globals__", None)
+    if namespace is None and _isinstance(function, type):  # a class: where its methods live
+        namespace = getattr(getattr(function, "__init__", None), "__globals__", None)
     if not _isinstance(namespace, dict):
         yield
         return
@@ -491,7 +515,7 @@ def check_shape(name: str, value: Any, kind: type, length: int | None = None,
         raise CheckFailed(f"{name}: expected a {wanted}, got {show(value)}")
 
 
-__all__ = ["CheckFailed", "Always", "Known", "NotAVisibleCase", "Table", "apart", "article",
-           "calls_of", "check_shape", "expect_value", "expect_value_error", "key_of",
+__all__ = ["CheckFailed", "Always", "AnyOrder", "Known", "NotAVisibleCase", "Table", "apart",
+           "article", "calls_of", "check_shape", "expect_value", "expect_value_error", "key_of",
            "LABELLED_MOST", "plain", "plain_keys", "run", "same", "show", "sized", "substituted",
            "visible_checks_pass"]

@@ -4,8 +4,10 @@ Each ``check_*`` takes the student's part as a parameter, calls it with plain da
 cards, lists, dicts, ints, strs), compares what comes back strictly and raises
 ``CheckFailed`` naming the call, the expected value and the actual one. A student's
 ``NotImplementedError`` goes through untouched. While ``best_five`` is checked, ``category`` is
-the kit's (``rules.kit_category``); while ``compare`` is checked, ``best_five`` is the kit's:
-each step is graded alone.
+the kit's; while ``compare`` is checked, ``best_five`` is the kit's: each step is graded alone.
+What a check compares with and stands in with comes from ``KNOWN``: in the student's kernel,
+tables of the visible cases' answers (``visible``: data, not an implementation of any part); in
+the grader, the known-good parts of ``known_good``, which answer the hidden cases too.
 
 Each step's ``check_*`` (what the last cell's checklist runs) makes exactly the ``expect_*``
 calls that the notebook's visible test cell spells out, in the same order and with the same
@@ -32,7 +34,9 @@ from ... import hand_names as names
 from ...cards import KitCard, hand, labels
 from ...checking import (
     Always,
+    AnyOrder,
     CheckFailed,
+    Known,
     check_shape,
     expect_value,
     plain_keys,
@@ -43,9 +47,21 @@ from ...checking import (
 )
 from ...student_tests import Version, check_written, grade_my_tests, try_my_tests, version
 from .betting import make_state, problems
-from .rules import BIG_BLIND, kit_best_five, kit_category, value
+from .rules import BIG_BLIND, value
+from .visible import VISIBLE_BEST, VISIBLE_CATEGORIES
 
 _type, _len, _sorted = builtins.type, builtins.len, builtins.sorted
+
+
+def _best(answer: tuple[str, str]) -> tuple[str, list[KitCard]]:
+    """Return a visible table's best five, (category, 'K♠ K♥ 7♦ 7♣ 9♣'), as best_five does."""
+    return answer[0], hand(answer[1])
+
+
+#: The right answers of the parts the checks stand in with and compare with: here the visible
+#: cases' (``visible``), in the grader the known-good parts (``known_good`` calls ``use``).
+KNOWN = Known(category=AnyOrder("category", VISIBLE_CATEGORIES),
+              best_five=AnyOrder("best_five", VISIBLE_BEST, convert=_best))
 
 
 def expect_error(call: str, compute: Callable[[], Any], mentions: tuple[str, ...] = ()) -> None:
@@ -105,9 +121,9 @@ def expect_best_five(best_five: Callable[[list[Any]], Any], text: str) -> None:
     seven = hand(text)
     before = list(seven)
     call = f"best_five([{text}])"
-    wanted, wanted_five = kit_best_five(before)
+    wanted, wanted_five = KNOWN.best_five(before)
     wanted_sum = sum(value(card) for card in wanted_five)
-    with substituted(best_five, category=kit_category):
+    with substituted(best_five, category=KNOWN.category):
         result = run(call, lambda: best_five(seven))
     shape = (f"expected a tuple (category, list of 5 cards) such as ({wanted!r}, "
              f"[{labels(wanted_five)}]), got {show(result)}")
@@ -123,10 +139,11 @@ def expect_best_five(best_five: Callable[[list[Any]], Any], text: str) -> None:
         raise CheckFailed(f"{call}: expected the category {wanted!r} (for example "
                           f"[{labels(wanted_five)}]), got {show(got)} with [{labels(five)}]")
     total = sum(value(card) for card in five)
-    if kit_category(five) != wanted or total != wanted_sum:
+    made = KNOWN.category(five)
+    if made != wanted or total != wanted_sum:
         raise CheckFailed(f"{call}: expected a {wanted} whose values sum to {wanted_sum} "
                           f"(for example [{labels(wanted_five)}]), got [{labels(five)}], a "
-                          f"{kit_category(five)} summing to {total}")
+                          f"{made} summing to {total}")
     if not same(before, seven):
         raise CheckFailed(f"{call} changed the seven cards it was given: {show(seven)}")
 
@@ -144,7 +161,7 @@ def check_best_five(best_five: Callable[[list[Any]], Any]) -> None:
 def _best_told(seven: list[Any]) -> str:
     """Return the kit's best five of ``seven`` as a failing compare check tells it:
     '[Q♠ J♦ 10♣ 9♥ 7♠], a High Card summing to 49'."""
-    name, five = kit_best_five(seven)
+    name, five = KNOWN.best_five(seven)
     return f"[{labels(five)}], a {name} summing to {sum(value(card) for card in five)}"
 
 
@@ -155,7 +172,7 @@ def expect_compare(compare: Callable[[list[Any], list[Any]], Any], a: str, b: st
     categories and their sums: why the expected side wins (or why they tie)."""
     seven_a, seven_b = hand(a), hand(b)
     call = f"compare([{a}], [{b}])"
-    with substituted(compare, best_five=kit_best_five):
+    with substituted(compare, best_five=KNOWN.best_five):
         result = run(call, lambda: compare(seven_a, seven_b))
     if not same(expected, result):
         raise CheckFailed(f"{call}: expected {expected!r}, got {show(result)}. A's best five is "
@@ -358,49 +375,53 @@ def check_settle(settle: Callable[[dict[str, Any]], Any]) -> None:
 
 # ------------------------------------------------------------- step 6: your tests of settle
 
-def _paid(state: dict[str, Any], winner: int | None) -> list[int]:
-    """Return the stacks after the pot of ``state`` goes to ``winner`` (None: split, the odd
-    chip to the non-dealer)."""
-    stacks = list(state["stacks"])
-    pot = sum(state["put_in"])
-    if winner is None:
-        stacks[0] += pot // 2
-        stacks[1] += pot // 2
-        stacks[1 - state["dealer"]] += pot % 2
-    else:
-        stacks[winner] += pot
-    return stacks
-
-
-def _winner(state: dict[str, Any]) -> int | None:
-    if state["folded"] is not None:
-        return 1 - int(state["folded"])
-    winners: dict[Any, int] = {1: 0, -1: 1}
-    return winners.get(state["showdown"])
-
+# Each buggy settle is written out whole with its one mistake, sharing no helper that pays a
+# pot rightly.
 
 def _split_to_player_0(state: dict[str, Any]) -> tuple[list[int], bool]:
-    winner = _winner(state)
-    stacks = _paid(state, 0 if winner is None else winner)
+    stacks = list(state["stacks"])
+    pot = sum(state["put_in"])
+    if state["folded"] is not None:
+        stacks[1 - state["folded"]] += pot
+    elif state["showdown"] == -1:
+        stacks[1] += pot
+    else:
+        stacks[0] += pot
     return stacks, min(stacks) < BIG_BLIND
 
 
-def _match_never_over(state: dict[str, Any]) -> tuple[list[int], bool]:
-    return _paid(state, _winner(state)), False
+def _winner_gets_only_the_losers_chips(state: dict[str, Any]) -> tuple[list[int], bool]:
+    stacks = list(state["stacks"])
+    pot = sum(state["put_in"])
+    if state["folded"] is not None:
+        stacks[1 - state["folded"]] += state["put_in"][state["folded"]]
+    elif state["showdown"] in (1, -1):
+        winner = 0 if state["showdown"] == 1 else 1
+        stacks[winner] += state["put_in"][1 - winner]
+    else:
+        stacks = [chips + pot // 2 for chips in stacks]
+        stacks[1 - state["dealer"]] += pot % 2
+    return stacks, min(stacks) < BIG_BLIND
 
 
 def _fold_returns_the_bets(state: dict[str, Any]) -> tuple[list[int], bool]:
-    if state["folded"] is None:
-        stacks = _paid(state, _winner(state))
+    stacks = list(state["stacks"])
+    pot = sum(state["put_in"])
+    if state["folded"] is not None:
+        stacks = [chips + put for chips, put in zip(stacks, state["put_in"])]
+    elif state["showdown"] in (1, -1):
+        stacks[0 if state["showdown"] == 1 else 1] += pot
     else:
-        stacks = [chips + put for chips, put in zip(state["stacks"], state["put_in"])]
+        stacks = [chips + pot // 2 for chips in stacks]
+        stacks[1 - state["dealer"]] += pot % 2
     return stacks, min(stacks) < BIG_BLIND
 
 
 #: The buggy settles the notebook's own-tests cell shows (the hidden ones are others).
 SETTLE_MISTAKES: tuple[Version, ...] = (
     version("gives a split pot all to player 0", settle=_split_to_player_0),
-    version("never says the match is over", settle=_match_never_over),
+    version("pays the winner only what the other player put in",
+            settle=_winner_gets_only_the_losers_chips),
     version("gives each player back what they put in after a fold",
             settle=_fold_returns_the_bets),
 )

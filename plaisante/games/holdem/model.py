@@ -21,15 +21,7 @@ from typing import Any
 from ...cards import label, labels, shuffled_deck
 from ..shell import IllegalAction, StudentCodeError, StudentParts, short
 from . import ASSIGNMENT, betting
-from .rules import (
-    BIG_BLIND,
-    CATEGORIES,
-    STARTING_CHIPS,
-    TOTAL_CHIPS,
-    kit_best_five,
-    strength,
-    value,
-)
+from .rules import BIG_BLIND, STARTING_CHIPS, TOTAL_CHIPS, value
 
 YOU, BOT = 0, 1
 NAMES = ("You", "The bot")
@@ -41,16 +33,20 @@ def bot_choice(legal: dict[str, Any], state: dict[str, Any], hole: list[Any],
                board: list[Any], rng: random.Random) -> tuple[str, int | None]:
     """Return the bot's (action, amount) among ``legal`` (what ``legal_actions`` allowed).
 
-    A plain, readable strategy: it rates its cards (pre-flop: a pair or two cards of 10 and
-    more is strong; later: its best five's category via the kit), raises or bets the least
-    amount with a strong hand, calls or checks with a middling one, and with a weak one checks
-    when it can, otherwise calls a small bet and folds to a big one. ``rng`` (seeded by the
-    match) makes it bet more now and then, so it is not fully predictable."""
+    A plain, readable strategy by a fixed rule, which names no hand (the kit holds no hand
+    evaluator a student's kernel could borrow): it rates its cards (pre-flop: a pair or two
+    cards of 10 and more is strong; later: by how many of the board's cards share a value with
+    its own, ``matches``), raises or bets the least amount with a strong hand, calls or checks
+    with a middling one, and with a weak one checks when it can, otherwise calls a small bet
+    and folds to a big one. ``rng`` (seeded by the match) makes it bet more now and then, so it
+    is not fully predictable."""
     me = state["to_act"]
     to_call = max(state["bets"]) - state["bets"][me]
     if board:
-        rating = strength(kit_best_five(hole + board)[0])  # 0 High Card … 8 Straight Flush
-        strong, middling = rating >= strength(CATEGORIES[6]), rating >= strength(CATEGORIES[7])
+        matched = matches(hole, board)
+        pocket_pair = value(hole[0]) == value(hole[1])
+        strong = matched >= 2 or (pocket_pair and matched > 0)
+        middling = matched > 0 or pocket_pair
     else:
         values = sorted(value(card) for card in hole)
         strong = values[0] == values[1] or values[0] >= 10
@@ -65,6 +61,12 @@ def bot_choice(legal: dict[str, Any], state: dict[str, Any], hole: list[Any],
     if strong or middling or to_call <= BIG_BLIND or to_call * 4 <= state["stacks"][me]:
         return "call", None
     return "fold", None
+
+
+def matches(hole: list[Any], board: list[Any]) -> int:
+    """Return how many of the ``board``'s cards share a value with a card of ``hole``."""
+    own = {value(card) for card in hole}
+    return sum(1 for card in board if value(card) in own)
 
 
 class Match:

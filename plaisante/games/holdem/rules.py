@@ -1,7 +1,6 @@
 """Heads-up Hold'em's house rules, written once: card values with the ace always
-low, the order of the categories, the blinds and stacks, and the kit's own known-good
-``category`` and ``best_five`` (the stand-ins a check uses while a later step is graded, and
-what the kit's bot reads its cards with). Pure: no widget, no grading import.
+low, the order of the categories, the blinds and stacks. Pure: no widget, no grading import.
+The kit's known-good parts are the grader's alone (``known_good``).
 
 The house rules, as the notebook states them:
 
@@ -15,7 +14,6 @@ The house rules, as the notebook states them:
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import Any
 
 from ...hand_names import (
@@ -68,42 +66,6 @@ def strength(category: str) -> int:
     if category not in CATEGORIES:
         raise ValueError(f"unknown category {category!r}; categories: {', '.join(CATEGORIES)}")
     return len(CATEGORIES) - 1 - CATEGORIES.index(category)
-
-
-def kit_category(five: list[Any]) -> str:
-    """The kit's known-good category of five cards, the ace low (the stand-in for
-    ``category`` while ``best_five`` is checked). Raises ValueError unless given 5 cards."""
-    if len(five) != 5:
-        raise ValueError(f"a category is of exactly 5 cards, got {len(five)}")
-    values = sorted(value(card) for card in five)
-    counts = sorted((values.count(v) for v in set(values)), reverse=True)
-    flush = len({card.suit for card in five}) == 1
-    straight = counts == [1, 1, 1, 1, 1] and values[-1] - values[0] == 4
-    if straight and flush:
-        return STRAIGHT_FLUSH
-    by_counts = {(4, 1): FOUR_OF_A_KIND, (3, 2): FULL_HOUSE}
-    if tuple(counts[:2]) in by_counts:
-        return by_counts[(counts[0], counts[1])]
-    if flush:
-        return FLUSH
-    if straight:
-        return STRAIGHT
-    return {3: THREE_OF_A_KIND, 2: TWO_PAIR if counts[1] == 2 else PAIR}.get(counts[0], HIGH_CARD)
-
-
-def kit_best_five(seven: list[Any]) -> tuple[str, list[Any]]:
-    """The kit's known-good best five of ``seven`` cards: (category, five cards), the strongest
-    category, then the highest sum of values; of equal ones the first found (the stand-in for
-    ``best_five`` while ``compare`` is checked, and how the bot reads its cards)."""
-    best: tuple[int, int] | None = None
-    chosen: list[Any] = []
-    for five in combinations(seven, 5):
-        key = (strength(kit_category(list(five))), sum(value(card) for card in five))
-        if best is None or key > best:
-            best, chosen = key, list(five)
-    if best is None:
-        raise ValueError(f"best_five needs at least 5 cards, got {len(seven)}")
-    return CATEGORIES[len(CATEGORIES) - 1 - best[0]], chosen
 
 
 def rank_key(category: str, five: list[Any]) -> tuple[int, int]:

@@ -7,7 +7,11 @@ cards, ints, strs, a ``random.Random``), compares strictly (``same``) and raises
 ``NotImplementedError`` goes through untouched. Under the judge a part is a handle whose calls
 go to the student's kernel: a ``Machine`` is built there and only its methods are called and its
 attributes read. Each step is judged on its own: ``hand_name`` counts with the kit's tally,
-``payout`` and ``Machine.draw`` hear the hand's name and win from stand-ins (``Always``).
+``payout`` and ``Machine.draw`` hear the hand's name and win from stand-ins.
+
+What a check compares with and stands in with comes from ``KNOWN``: in the student's kernel,
+tables of the visible cases' answers (data, not an implementation of any part); in the grader,
+the known-good parts of ``known_good``, which answer the hidden cases too.
 
 Step 5's tests are the student's own (``plaisante.student_tests``): its cell judges them on a
 correct ``hand_name`` and ``Machine`` and on buggy ones; the gate only checks they are written
@@ -17,7 +21,6 @@ correct ``hand_name`` and ``Machine`` and on buggy ones; the gate only checks th
 from __future__ import annotations
 
 import builtins
-import json
 import os
 import random
 import uuid
@@ -29,7 +32,9 @@ from typing import Any
 from ...cards import KitCard, hand, labels
 from ...checking import (
     Always,
+    AnyOrder,
     CheckFailed,
+    Known,
     check_shape,
     expect_value,
     plain,
@@ -57,7 +62,14 @@ from .rules import (
     TWO_PAIR,
     new_deck,
 )
-from .saving import bad_file_notice, parse_credits
+from .saving import bad_file_notice
+from .visible import VISIBLE_COUNTS, VISIBLE_NAMES, VISIBLE_WINS
+
+#: The right answers of the parts the checks stand in with and compare with: here the visible
+#: cases' (``visible``), in the grader the known-good parts (``known_good`` calls ``use``).
+KNOWN = Known(frequencies=AnyOrder("frequencies", VISIBLE_COUNTS),
+              hand_name=AnyOrder("hand_name", VISIBLE_NAMES),
+              payout=AnyOrder("payout", VISIBLE_WINS))
 
 # Bound at import so a part that patches builtins cannot change what a check sees.
 _type: Any = builtins.type
@@ -65,15 +77,6 @@ _len: Any = builtins.len
 
 
 # --------------------------------------------------------------------------- step 1: frequencies
-
-def kit_frequencies(cards: list[Any]) -> list[int]:
-    """Known-good tally (15 slots, slot = value 2…14): the stand-in for ``frequencies`` while
-    ``hand_name`` is checked."""
-    counts = [0] * 15
-    for card in cards:
-        counts[card.value] += 1
-    return counts
-
 
 def expect_frequencies(frequencies: Callable[[list[Any]], Any], text: str,
                        expected: dict[int, int]) -> None:
@@ -117,7 +120,7 @@ def expect_name(hand_name: Callable[[list[Any]], Any], text: str, expected: str)
     """Check ``hand_name`` names the kit's cards ``text`` ``expected``, counting with the kit's
     tally (a mistake in ``frequencies`` costs step 1 only)."""
     cards = hand(text)
-    with substituted(hand_name, frequencies=kit_frequencies):
+    with substituted(hand_name, frequencies=KNOWN.frequencies):
         expect_value(f"hand_name({labels(cards)})", expected, lambda: hand_name(cards))
 
 
@@ -153,28 +156,6 @@ def check_payout(payout: Callable[[list[Any], int], Any]) -> None:
 
 
 # ------------------------------------------------------------------------------- step 4: Machine
-
-def kit_hand_name(cards: list[Any]) -> str:
-    """Known-good name of five kit cards (one of the hand names): the stand-in for
-    ``hand_name`` while ``Machine.draw`` is checked. It answers by the cards it is given, so a
-    machine that names the hand it was dealt, not the one it drew, is seen."""
-    counts = kit_frequencies(cards)
-    values = sorted(value for value in range(2, 15) if counts[value])
-    flush = _len({card.suit for card in cards}) == 1
-    straight = _len(values) == 5 and (values[-1] - values[0] == 4 or values == [2, 3, 4, 5, 14])
-    if straight and flush:
-        return ROYAL_FLUSH if values[0] == 10 else STRAIGHT_FLUSH
-    rows = ((FOUR_OF_A_KIND, 4 in counts), (FULL_HOUSE, 3 in counts and 2 in counts),
-            (FLUSH, flush), (STRAIGHT, straight), (THREE_OF_A_KIND, 3 in counts),
-            (TWO_PAIR, counts.count(2) == 2), (PAIR, 2 in counts))
-    return next((name for name, made in rows if made), NOTHING)
-
-
-def kit_payout(cards: list[Any], bet: int) -> int:
-    """Known-good win of five kit cards on ``bet`` credits (``PAYS[name] * bet``): the
-    stand-in for ``payout`` while ``Machine.draw`` is checked; it too answers by the cards."""
-    return PAYS[kit_hand_name(cards)] * bet
-
 
 def kit_deal(seed: int) -> tuple[list[KitCard], list[KitCard]]:
     """Return (the 5 cards dealt, the deck left) when a machine built with
@@ -248,7 +229,7 @@ def draw_as_dealt(machine: Any) -> None:
     that answer by the cards they are given: a mistake in steps 2–3 costs those steps only,
     and naming the cards dealt instead of those drawn is seen)."""
     draw = run("machine.draw", lambda: machine.draw)
-    with substituted(draw, hand_name=kit_hand_name, payout=kit_payout):
+    with substituted(draw, hand_name=KNOWN.hand_name, payout=KNOWN.payout):
         run("machine.draw()", draw)
 
 
@@ -275,8 +256,8 @@ def expect_games(Machine: Any, seed: int, games: list[tuple[int, list[bool], str
     (and ``credits``), checking the state after every action. Each game is (bets, held, name,
     win): press Bet ``bets`` times, deal (cards as that generator deals them), hold ``held``
     (True at a position: toggle_hold of it), draw; ``name`` and ``win`` are what the cards
-    drawn make and pay at that bet (the draw hears them from the kit's ``kit_hand_name`` and
-    ``kit_payout``). Returns the machine. ValueError if a game is not of that shape or its
+    drawn make and pay at that bet (the draw hears them from the kit's ``KNOWN.hand_name`` and
+    ``KNOWN.payout``). Returns the machine. ValueError if a game is not of that shape or its
     name or win is not what its cards make (the test's own data)."""
     rng = random.Random(seed)  # draws what the machine's own generator draws
     options = ", ".join([f"rng=random.Random({seed})"]
@@ -307,9 +288,10 @@ def expect_games(Machine: Any, seed: int, games: list[tuple[int, list[bool], str
             done = f"{done}, toggle_hold of {positions}"
         expect_state(machine, done, held=held, cards=cards)
         drawn = after_draw(cards, deck, held)
-        if (kit_hand_name(drawn), kit_payout(drawn, bet)) != (name, win):
-            raise ValueError(f"game {number}: {labels(drawn)} is a {kit_hand_name(drawn)} "
-                             f"paying {kit_payout(drawn, bet)}, not a {name} paying {win}")
+        made, paid = KNOWN.hand_name(drawn), KNOWN.payout(drawn, bet)
+        if (made, paid) != (name, win):
+            raise ValueError(f"game {number}: {labels(drawn)} is a {made} paying {paid}, not "
+                             f"a {name} paying {win}")
         draw_as_dealt(machine)
         left = _refilled(left - bet + win)
         done = f"{done}, draw() (dealt {labels(cards)})"
@@ -444,8 +426,8 @@ def expect_saved_by_save_credits(Machine: Any, seed: int) -> None:
         run("place_bet()", machine.place_bet)
         for call in ("deal", "draw"):
             method = run(f"machine.{call}", lambda call=call: getattr(machine, call))
-            with substituted(method, save_credits=Always(None), hand_name=kit_hand_name,
-                             payout=kit_payout):
+            with substituted(method, save_credits=Always(None), hand_name=KNOWN.hand_name,
+                             payout=KNOWN.payout):
                 run(f"machine.{call}()", method)
         again = run(f"Machine(path={path!r})", lambda: Machine(path=path))
         expect_state(again, f"{made}, a bet of 5, deal(), draw(), each with a save_credits "
@@ -454,34 +436,18 @@ def expect_saved_by_save_credits(Machine: Any, seed: int) -> None:
                      credits=START_CREDITS, games=0)
 
 
-def save_cut_short(path: str, credits: int, games: int) -> None:
-    """A stand-in for ``save_credits`` while a check runs: write what a plain write stopped
-    half-way by a crash leaves, the first half of the file's JSON."""
-    text = json.dumps({"credits": credits, "games": games})
-    with open(path, "w", encoding="utf-8") as file:
-        file.write(text[:_len(text) // 2])
-
-
-def expect_cut_short_save(Machine: Any, seed: int) -> None:
-    """Check a damaged save: deal() runs with a ``save_credits`` that leaves half a file (as
-    a crash would); a new machine on it keeps ``load_credits``'s line in ``notice`` and starts
-    fresh (100 credits, 0 games)."""
+def expect_damaged_save(Machine: Any) -> None:
+    """Check a damaged save: while a new machine is built on a file that ``load_credits``
+    finds damaged (it answers ``(None, notice)``, the file set aside), the machine keeps that
+    notice in ``notice`` and starts fresh (100 credits, 0 games)."""
     with scratch_path() as path:
-        made = f"Machine(rng=random.Random({seed}), path={path!r})"
-        machine = run(made, lambda: Machine(rng=random.Random(seed), path=path))
-        run("place_bet()", machine.place_bet)
-        deal = run("machine.deal", lambda: machine.deal)
-        with substituted(deal, save_credits=save_cut_short):
-            run("machine.deal()", deal)
-        text = json.dumps({"credits": START_CREDITS - MIN_BET, "games": 0})
-        try:
-            parse_credits(text[:_len(text) // 2])
-        except ValueError as error:
-            notice = bad_file_notice(path, f"{path}.corrupt-1", str(error))
-        again = run(f"Machine(path={path!r})", lambda: Machine(path=path))
-        expect_state(again, f"{made}, a bet of 5, deal() saving half a file, then a new "
-                     "Machine on the same file", notice=notice, credits=START_CREDITS,
-                     games=0)
+        notice = bad_file_notice(path, f"{path}.corrupt-1",
+                                 "it is not JSON (Expecting ',' delimiter at character 13)")
+        made = f"Machine(path={path!r})"
+        with substituted(Machine, load_credits=Always((None, notice))):
+            again = run(made, lambda: Machine(path=path))
+        expect_state(again, f"{made} on a file load_credits finds damaged (it answers "
+                     f"(None, {notice!r}))", notice=notice, credits=START_CREDITS, games=0)
 
 
 def check_saved_credits(Machine: Any) -> None:
@@ -489,7 +455,7 @@ def check_saved_credits(Machine: Any) -> None:
     expect_saving(Machine, 24, 1, [True, True, True, True, True], (95, 0), (110, 1))
     expect_reopened(Machine, 8, 1, (100, 0))
     expect_saved_by_save_credits(Machine, 24)
-    expect_cut_short_save(Machine, 24)
+    expect_damaged_save(Machine)
 
 
 def expect_bets(Machine: Any, credits: int) -> None:
@@ -541,6 +507,28 @@ def expect_holds(Machine: Any, seed: int, positions: list[int]) -> None:
                        (str(HAND_SIZE - 1),))
 
 
+def expect_deck(Machine: Any, seed: int, held: list[bool]) -> None:
+    """Check ``machine.deck``, the cards left to draw from (its end the top), on a machine
+    built with ``random.Random(seed)``: after a bet of 5 and deal(), the 47 cards that deal
+    left, in order, and still those after a deal() refused during the game; after holding
+    ``held`` and draw() (named and paid by the kit), without the cards drawn from its top."""
+    made = f"Machine(rng=random.Random({seed}))"
+    machine = run(made, lambda: Machine(rng=random.Random(seed)))
+    run("place_bet()", machine.place_bet)
+    run("deal()", machine.deal)
+    cards, deck = kit_deal(seed)
+    done = f"{made}, a bet of {MIN_BET}, deal()"
+    expect_state(machine, done, deck=list(deck))
+    expect_refused(machine, f"{done}, deal()", machine.deal)
+    expect_state(machine, f"{done}, deal() again (refused)", deck=list(deck))
+    positions = [i for i, keep in enumerate(held) if keep]
+    for position in positions:
+        run(f"toggle_hold({position})", lambda p=position: machine.toggle_hold(p))
+    after_draw(cards, deck, held)
+    draw_as_dealt(machine)
+    expect_state(machine, f"{done}, toggle_hold of {positions}, draw()", deck=deck)
+
+
 # ----------------------------------------------------------------- step 5: your tests of the port
 
 def refused(action: Callable[[], Any]) -> bool:
@@ -583,11 +571,11 @@ def check_port_tests(my_port_tests: Callable[..., Any]) -> None:
 
 __all__ = [
     "CheckFailed", "Always", "same", "show", "expect_value", "substituted", "check_shape",
-    "kit_frequencies", "expect_frequencies", "check_frequencies", "EVERY_NAME", "expect_name",
+    "KNOWN", "expect_frequencies", "check_frequencies", "EVERY_NAME", "expect_name",
     "check_hand_name", "expect_payout", "check_payout", "kit_deal", "after_draw",
     "expect_state", "expect_refused", "draw_as_dealt", "expect_games", "expect_refusals",
     "check_machine", "expect_saving", "expect_reopened", "expect_saved_by_save_credits",
-    "expect_cut_short_save", "check_saved_credits", "expect_bets", "expect_bet_max",
-    "expect_holds",
+    "expect_damaged_save", "check_saved_credits", "expect_bets", "expect_bet_max",
+    "expect_holds", "expect_deck",
     "Version", "version", "try_my_tests", "grade_my_tests", "refused", "check_port_tests",
 ]

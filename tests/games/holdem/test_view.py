@@ -12,8 +12,9 @@ from display_support import assert_saved_shows
 
 from plaisante.cards import hand, label, labels
 from plaisante.games import load
+from plaisante.games.holdem.known_good import kit_best_five
 from plaisante.games.holdem.model import BOT, YOU, IllegalAction, Match, StudentCodeError
-from plaisante.games.holdem.rules import kit_best_five, strength, value
+from plaisante.games.holdem.rules import strength, value
 from plaisante.games.holdem.setup import play
 from plaisante.games.holdem.view import HoldemView, showdown_html
 
