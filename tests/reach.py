@@ -1,18 +1,18 @@
 """What a graded kernel can reach, tried as every graded part: ``python -m tests.reach GAME``.
 
-A kernel that grades ``GAME`` can import what its copy of the kit holds: the student side of
-every game and the kernel's own package (``plaisante.lite.student_side.kernel_modules``). This
-module imports exactly that in a fresh interpreter, runs ``GAME``'s setup cell, collects every
-callable it can find there (each Python function and class defined in the kit, and each callable
-object of a kit class, through the garbage collector: whatever a student could reach by names,
-``__globals__``, closures, defaults, class attributes, ``sys.modules`` or ``gc.get_objects()``),
-and only then loads the grader's side. Each candidate is then put in place of each graded part
-of the same kind and run through every test cell of the source notebook that reads that part,
-visible and hidden regions together, as the student's notebook would run them. A candidate that
-passes every such cell answers that part: it prints one JSON line, ``{"found": [[part, where],
-...], "tried": n, "control": [[part, where], ...]}``, where ``control`` lists the reference
-solution's own parts, tried the same way to show the search finds a working part when there is
-one.
+A kernel that grades ``GAME`` can import what its copy of the kit holds: ``GAME``'s student side
+and the kernel's own package (``plaisante.lite.student_side.kernel_modules``, as the sandbox's
+``plaisante.grading.kernel_tree`` copies it). This module imports exactly that in a fresh
+interpreter, runs ``GAME``'s setup cell, collects every callable it can find there (each Python
+function and class defined in the kit, and each callable object of a kit class, through the
+garbage collector: whatever a student could reach by names, ``__globals__``, closures, defaults,
+class attributes, ``sys.modules`` or ``gc.get_objects()``), and only then loads the grader's
+side. Each candidate is then put in place of each graded part of the same kind and run through
+every test cell of the source notebook that reads that part, visible and hidden regions
+together, as the student's notebook would run them. A candidate that passes every such cell
+answers that part: it prints one JSON line, ``{"found": [[part, where], ...], "tried": n,
+"control": [[part, where], ...]}``, where ``control`` lists the reference solution's own parts,
+tried the same way to show the search finds a working part when there is one.
 
 Left out of the candidates: ``plaisante.kernel.zygote`` and ``plaisante.kernel.syscall_filter``,
 which fork, exit and install a system-call filter when called, and hold nothing about cards.
@@ -40,12 +40,12 @@ SECONDS = 5  # one test cell on one candidate
 
 
 def student_side(game: str) -> dict[str, Any]:
-    """Import everything a kernel grading ``game`` can import from the kit (the student side of
-    every game is in its copy of the kit, not only its own); return the setup cell's
+    """Import everything a kernel grading ``game`` can import from the kit (its copy of the
+    kit: ``game``'s student side and the kernel's package); return the setup cell's
     namespace."""
     from plaisante.lite.student_side import kernel_modules
 
-    for module in [*kernel_modules(), *KERNEL_MODULES]:
+    for module in [*kernel_modules((game,)), *KERNEL_MODULES]:
         if not module.startswith(NOT_TRIED):
             importlib.import_module(module)
     namespace: dict[str, Any] = {"__name__": "__main__"}
