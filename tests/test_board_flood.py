@@ -19,8 +19,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from course_cli import KIT, cli, new_course
+
 from plaisante.course import CourseLayout
 
 FLOOD = 1000
