@@ -189,7 +189,10 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
             result.note(f"graded {choice.path.name}, the only notebook of the assignment "
                         f"submitted (expected {assignment}.ipynb)")
         for reason in clean.reasons + kit_code_used(clean.notebook):
-            result.flag(reason)
+            if reason in clean.notes:
+                result.note(reason)
+            else:
+                result.flag(reason)
         late = lms_late(submitted_dir)
         if late:
             result.note(late)
