@@ -390,6 +390,25 @@ def configured_cell_timeout(root: Path) -> float | None:
 TIMESTAMP_FORMAT = "%Y-%m-%d %H:%M:%S.%f UTC"
 
 
+def id_refused(student: str) -> str:
+    """Return why ``student`` cannot be a student id and how to map it, in one line: the id
+    ``STUDENT_ID`` allows that it maps to most plainly (``kim.lee`` -> ``kim_lee``), to give
+    with ``--student`` and in the roster.
+
+    >>> id_refused("kim.lee")[:60]
+    "student id 'kim.lee': use ASCII letters, digits, '_' and '-'"
+    """
+    words = re.findall(r"[A-Za-z0-9]+", student or "")
+    mapped = "_".join(words).lower()
+    how = (f"map it to one: submit that notebook with --student {mapped} (unzip a download "
+           f"first) and write {mapped} as their id in the roster CSV (plaisante roster import), "
+           "or use their numeric SIS id the same way") if mapped else \
+        ("map it to one: submit that notebook with --student ID and that ID in the roster "
+         "CSV (plaisante roster import)")
+    return (f"student id {student!r}: use ASCII letters, digits, '_' and '-' (not first) "
+            f"only; {how}")
+
+
 def submit(notebook: Path, student: str, root: Path | None = None, *,
            replace: bool = False, assignment: str) -> Path:
     """Copy a student's notebook into the submitted folder, as nbgrader's exchange would.
@@ -418,8 +437,7 @@ def submit_files(files: dict[str, Path], student: str, root: Path | None = None,
     (the time the student handed it in is not known). Returns the submitted folder's
     ``{assignment}.ipynb`` path (which may not exist when no notebook has that name)."""
     if not STUDENT_ID.fullmatch(student or ""):
-        raise ValueError(f"student id {student!r}: use ASCII letters, digits, '_' and '-' "
-                         "(not first) only")
+        raise ValueError(id_refused(student))
     layout = CourseLayout.of(root)
     target = layout.submitted(student, assignment)
     folder = target.parent

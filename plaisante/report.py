@@ -26,7 +26,16 @@ from typing import Any
 
 from .course import CourseLayout
 from .lateness import late_text, time_text
-from .scores import Row, TestCell, class_rows, counted, cut_at_word, step_titles, test_cells
+from .scores import (
+    Row,
+    TestCell,
+    class_rows,
+    counted,
+    cut_at_word,
+    nothing_handed_in,
+    step_titles,
+    test_cells,
+)
 from .style import STYLE
 from .tables import points
 
@@ -291,6 +300,14 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
     else:
         parts.append("<p>None.</p>")
 
+    missing = nothing_handed_in(layout, assignment)
+    if missing:
+        parts.append("<h2 id='nothing'>Nothing graded</h2>")
+        parts.append("<p class='plaisante-note'>On the roster or named by the LMS download, "
+                     "with no submission graded: what was said of each.</p>")
+        parts.append(_table(["student", "why"],
+                            [[_esc(s), _esc(why)] for s, why in sorted(missing.items())],
+                            attrs=[f"data-nothing='{_esc(s)}'" for s in sorted(missing)]))
     similar = layout.similarity_page(assignment)
     command = f"<code>plaisante similarity {_esc(assignment)}</code>"
     parts.append("<h2 id='similarity'>Similar submissions</h2><p>" + (
