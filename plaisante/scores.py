@@ -140,11 +140,23 @@ def step_of(grade_id: str) -> str:
     return f"step{match.group(1)}" if match else grade_id
 
 
+#: the most of one student's grading report (``assignments/reports/ID/STUDENT.json``) the
+#: class's tables and pages read: its reasons may quote what the student wrote
+MOST_REPORT_BYTES = 4 * 1024 * 1024
+
+
 def _reasons(layout: CourseLayout, assignment: str, student: str) -> tuple[list[str], list[str]]:
     """Return the grader's reasons for a flagged submission (its report) and those of them
-    that are notes (``SubmissionResult.notes``); ([], []) if none."""
+    that are notes (``SubmissionResult.notes``); ([], []) if none. A report over
+    ``MOST_REPORT_BYTES`` is not read: its one reason says so and where it is."""
+    path = layout.report(assignment, student)
     try:
-        report = json.loads(layout.report(assignment, student).read_text(encoding="utf-8"))
+        size = path.stat().st_size
+        if size > MOST_REPORT_BYTES:
+            return [f"the grader's report of this submission holds {size / 2**20:.1f} MiB, "
+                    f"more than the {MOST_REPORT_BYTES // 2**20} MiB read here: read {path} "
+                    "by hand"], []
+        report = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return [], []
     if not isinstance(report, dict):

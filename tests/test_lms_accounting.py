@@ -167,3 +167,10 @@ def test_scores_lists_roster_students_with_nothing_handed_in(course_root: Path) 
     scores = run("scores", ASSIGNMENT, cwd=course_root).stdout
     assert "zed: nothing graded: on the roster, no submission" in scores
     assert "ada: nothing graded" not in scores
+    run("grade", ASSIGNMENT, "--workers", "1", cwd=course_root)
+    run("report", ASSIGNMENT, cwd=course_root)
+    page = (CourseLayout(course_root).report(ASSIGNMENT, "-").parent / "index.html") \
+        .read_text(encoding="utf-8")
+    assert ("<tr data-nothing='zed'><td>zed</td><td>on the roster, no submission</td></tr>"
+            in page)
+    assert "data-nothing='ada'" not in page
