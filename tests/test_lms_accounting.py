@@ -60,11 +60,15 @@ def test_moodle_flat_online_text_zip_and_export_each_name_their_student(tmp_path
         "Ben Lee_502_assignsubmission_onlinetext_onlinetext.html": "<p>my code is in</p>",
         "Cy Wu_503_assignsubmission_file_plaisante.zip": zipped_notebook(tmp_path),
         "Di Ho_504_assignsubmission_file_plaisante.html": "<html>export</html>",
+        "李雷_505_assignsubmission_file_plaisante.ipynb": FULL,
     })
     found = collected(archive, None, tmp_path / "out")
     assert [s.student for s in found.submissions] == ["ada_smith"]
     refused = {student: (shown, why) for student, shown, why in found.refused}
-    assert sorted(refused) == ["ben_lee", "cy_wu", "di_ho"]
+    assert sorted(refused) == ["ben_lee", "cy_wu", "di_ho", "李雷"]
+    assert refused["李雷"] == ("李雷_505_assignsubmission_file_plaisante.ipynb",
+                              "the LMS's name gives no student id in ASCII letters or digits: "
+                              "submit their notebook with --student ID")
     assert refused["ben_lee"] == (
         "Ben Lee_502_assignsubmission_onlinetext_onlinetext.html",  # whole: whose it is
         "Moodle online text only, no file handed in: ask them for the .ipynb and submit it "
