@@ -31,7 +31,8 @@ class FakePool:
     """Grades each student 7/10, after ``failures`` OSErrors (the disk full meanwhile)."""
 
     def __init__(self, failures: int = 0) -> None:
-        self.failures, self.graded = failures, []
+        self.failures = failures
+        self.graded: list[str] = []
 
     def grade(self, assignment: str, students: list[str], collector: Any, **_: Any) -> None:
         if self.failures:
@@ -64,7 +65,8 @@ def exchange(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[CourseLay
 
 def scan(layout: CourseLayout, inbound: Path, pool: FakePool, state: dict, said: list[str],
          count: int) -> int:
-    return watch._one_scan(layout, inbound, "plaisante", pool, Quiet(), Quiet(), None, False,
+    board: Any = Quiet()
+    return watch._one_scan(layout, inbound, "plaisante", pool, Quiet(), board, None, False,
                            state["results"], state["graded"], state["collected"], count,
                            said.append, said.append)
 
@@ -81,7 +83,7 @@ def test_a_collection_that_fails_is_said_and_graded_on_the_next_scan(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(watch, "collect", collect)
-    pool, said = FakePool(), []
+    pool, said = FakePool(), list[str]()
     state: dict = {"results": {}, "graded": {}, "collected": {}}
     assert scan(layout, inbound, pool, state, said, 0) == 0
     assert said == [f"{ME}+plaisante+2026-12-01 10:00:00.000000 UTC+aaa: could not be "
@@ -97,7 +99,7 @@ def test_a_collection_that_fails_is_said_and_graded_on_the_next_scan(
 def test_a_grading_that_fails_on_a_full_disk_is_retried_not_skipped(
         exchange: tuple[CourseLayout, Path]) -> None:
     layout, inbound = exchange
-    pool, said = FakePool(failures=1), []
+    pool, said = FakePool(failures=1), list[str]()
     state: dict = {"results": {}, "graded": {}, "collected": {}}
     with pytest.raises(OSError, match="No space left"):  # the loop says it and retries
         scan(layout, inbound, pool, state, said, 0)
