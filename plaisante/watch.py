@@ -41,6 +41,7 @@ import os
 import pwd
 import secrets
 import shutil
+import socket
 import stat
 import sys
 import threading
@@ -60,8 +61,10 @@ POLL_SECONDS = 0.2
 #: one or two each); more are closed as soon as they are accepted.
 BOARD_CONNECTIONS = 16
 #: Seconds the board's server waits for a connection's request line or headers before
-#: closing it.
+#: closing it, and the most one connection is served in all (one that sends a byte now and
+#: then is closed too).
 BOARD_READ_SECONDS = 5.0
+BOARD_REQUEST_SECONDS = 15.0
 #: Seconds the loop waits after a transient error (no descriptor left, a full disk, a folder
 #: gone) before it looks again.
 RETRY_SECONDS = 2.0
@@ -359,6 +362,21 @@ class Board:
 
                 def __init__(self, *args: Any, **kwargs: Any) -> None:
                     super().__init__(*args, directory=folder, **kwargs)
+
+                def handle(self) -> None:
+                    timer = threading.Timer(BOARD_REQUEST_SECONDS, self._cut)
+                    timer.daemon = True
+                    timer.start()
+                    try:
+                        super().handle()
+                    finally:
+                        timer.cancel()
+
+                def _cut(self) -> None:
+                    try:
+                        self.connection.shutdown(socket.SHUT_RDWR)
+                    except OSError:
+                        pass  # closed meanwhile
 
                 def send_head(self) -> Any:
                     path = self.path.split("?", 1)[0]

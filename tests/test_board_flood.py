@@ -99,6 +99,44 @@ def test_a_flood_holds_few_of_the_boards_descriptors_and_it_answers_after(
         made.close()
 
 
+TRICKLER = """
+import socket, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+s.settimeout(0.2)
+for sent in range(300):  # a byte every 0.2 s, never a whole request line: 60 s at most
+    try:
+        s.send(b"G")
+        if s.recv(1) == b"":
+            break
+    except socket.timeout:
+        continue
+    except OSError:
+        break
+print("closed" if sent < 299 else "never closed", flush=True)
+"""
+
+
+@needs_descriptors
+def test_a_connection_that_trickles_bytes_is_closed_after_the_request_deadline(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import plaisante.watch as watch
+
+    monkeypatch.setattr(watch, "BOARD_REQUEST_SECONDS", 2.0)
+    root = new_course(tmp_path / "course", ("solutions", "starter"))
+    made = watch.Board(CourseLayout(root), "plaisante", anonymous=True, port=0)
+    try:
+        made.update({})
+        port = made.server.server_address[1]  # type: ignore[union-attr]
+        slow = [subprocess.Popen([sys.executable, "-c", TRICKLER, str(port)],
+                                 stdout=subprocess.PIPE, text=True)
+                for _ in range(watch.BOARD_CONNECTIONS)]  # every slot held
+        said = [child.communicate(timeout=120)[0].strip() for child in slow]
+        assert said == ["closed"] * watch.BOARD_CONNECTIONS
+        assert board_json(made.url)["roster"] == 0
+    finally:
+        made.close()
+
+
 def lines_of(process: subprocess.Popen[str]) -> queue.Queue[str]:
     """Return a queue that gets each line ``process`` writes on stdout (then "" at its end)."""
     lines: queue.Queue[str] = queue.Queue()
