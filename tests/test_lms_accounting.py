@@ -161,6 +161,62 @@ def test_blackboard_login_refused_then_mapped_with_student_and_listed_by_scores(
     assert sorted(saved) == ["bo", "kim.lee"]
 
 
+#: per LMS: a download's members (path -> a notebook to copy, or text) and the ids of every
+#: student it names, those handed in nothing gradable marked with the words their line says
+DOWNLOADS: dict[str, tuple[dict[str, Path | str], dict[str, str]]] = {
+    "Canvas": ({
+        "smithada_101_9001_plaisante.ipynb": FULL,
+        "leeben_102_9002_plaisante.html": "<html></html>",
+        "wucy_LATE_103_9050_notes.txt": "my notes",
+    }, {"smithada": "", "leeben": "an export, not a notebook",
+        "wucy": "no notebook (.ipynb)"}),
+    "Moodle folders": ({
+        "Ada Smith_501_assignsubmission_file_/plaisante.ipynb": FULL,
+        "Ben Lee_502_assignsubmission_onlinetext_/onlinetext.html": "<p>see my code</p>",
+        "Cy Wu_503_assignsubmission_file_/plaisante.zip": "PK",
+    }, {"ada_smith": "", "ben_lee": "Moodle online text only",
+        "cy_wu": "unzip it and submit it with --student cy_wu"}),
+    "Moodle flat": ({
+        "Ada Smith_501_assignsubmission_file_plaisante.ipynb": FULL,
+        "Ben Lee_502_assignsubmission_onlinetext_onlinetext.html": "<p>see my code</p>",
+    }, {"ada_smith": "", "ben_lee": "Moodle online text only"}),
+    "Blackboard": ({
+        "Week 3_ada_attempt_2026-12-01-09-00-00_plaisante.ipynb": FULL,
+        "Week 3_ben_attempt_2026-12-01-09-10-00_plaisante.zip": "PK",
+        "Week 3_ben_attempt_2026-12-01-09-10-00.txt": "receipt",
+    }, {"ada": "", "ben": "not a notebook: unzip it"}),
+    "Brightspace": ({
+        "1-77 - Ada Smith - Dec 1, 2026 1030 AM - plaisante.ipynb": FULL,
+        "2-78 - Ben Lee - Dec 1, 2026 1031 AM - plaisante.pdf": "%PDF",
+        "index.html": "<html>the LMS's own</html>",
+    }, {"ada_smith": "", "ben_lee": "an export, not a notebook"}),
+}
+
+
+@pytest.mark.nbgrader
+@pytest.mark.parametrize("lms", list(DOWNLOADS))
+def test_every_student_a_download_names_is_in_submit_s_output_and_in_scores(
+        lms: str, course_root: Path, tmp_path: Path) -> None:
+    members, students = DOWNLOADS[lms]
+    archive = packed(tmp_path / "download.zip", dict(members))
+    done = run("submit", str(archive), cwd=course_root, check=False)
+    assert done.returncode == 1  # some work was refused
+    lines = done.stdout.splitlines()
+    scores = run("scores", ASSIGNMENT, cwd=course_root).stdout.splitlines()
+    for student, words in students.items():
+        said = [line for line in lines if line.startswith(f"{student}: ")]
+        listed = [line for line in scores if line.startswith(f"{student}")]
+        assert len(said) == 1, (student, done.stdout)
+        assert len(listed) == 1, (student, scores)
+        if words:
+            assert ": refused (" in said[0] and words in said[0], said[0]
+            assert listed[0].startswith(f"{student}: nothing graded: the download named "
+                                        "them") and words in listed[0], listed[0]
+        else:
+            assert listed[0] == f"{student} not graded yet", listed[0]
+    assert not any(line.startswith("skipped") for line in lines), done.stdout
+
+
 @pytest.mark.nbgrader
 def test_scores_lists_roster_students_with_nothing_handed_in(course_root: Path) -> None:
     roster = course_root / "roster.csv"
