@@ -480,10 +480,16 @@ def set_aside(files: dict[str, Path], student: str, label: str,
     return folder
 
 
+#: the most characters of a person's name an LMS download gives that the gradebook keeps
+#: (every table and page shows it; a download's folder name can be long)
+MOST_NAME_CHARS = 100
+
+
 def name_students(names: dict[str, str], root: Path | None = None) -> list[str]:
     """Give the students of ``names`` (student id -> the person's name, as an LMS download
-    says it: ``"Erin Stone"``) that name in nbgrader's gradebook: first name, then last (its
-    last word), each student added when absent. A student whose gradebook entry already has a
+    says it: ``"Erin Stone"``) that name in nbgrader's gradebook (its first
+    ``MOST_NAME_CHARS`` characters): first name, then last (its last word), each student
+    added when absent. A student whose gradebook entry already has a
     first or last name (a roster's) keeps it. Returns the ids named, sorted."""
     from nbgrader.api import MissingEntry
 
@@ -491,6 +497,7 @@ def name_students(names: dict[str, str], root: Path | None = None) -> list[str]:
     with CourseLayout.of(root).open_gradebook() as gradebook:
         for student, name in sorted(names.items()):
             shown = " ".join("".join(ch for ch in name if ch.isprintable()).split())
+            shown = shown[:MOST_NAME_CHARS].rstrip()
             if not shown:
                 continue
             try:

@@ -234,3 +234,18 @@ def test_scores_lists_roster_students_with_nothing_handed_in(course_root: Path) 
     assert ("<tr data-nothing='zed'><td>zed</td><td>on the roster, no submission</td></tr>"
             in page)
     assert "data-nothing='ada'" not in page
+
+
+@pytest.mark.nbgrader
+def test_a_long_name_from_a_download_is_kept_to_its_first_100_characters(
+        course_root: Path) -> None:
+    from nbgrader.api import Gradebook
+
+    from plaisante.course import MOST_NAME_CHARS, name_students
+
+    long = "Ada " + "Lovelace" * 5000
+    assert name_students({"ada": long, "bo": "Bo Li"}, course_root) == ["ada", "bo"]
+    with Gradebook(CourseLayout(course_root).gradebook_url) as gradebook:
+        ada, bo = gradebook.find_student("ada"), gradebook.find_student("bo")
+        assert (ada.first_name + " " + ada.last_name) == long[:MOST_NAME_CHARS]
+        assert (bo.first_name, bo.last_name) == ("Bo", "Li")
