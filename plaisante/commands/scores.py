@@ -63,4 +63,3 @@ def print_scores(root: Path, assignments: list[str], students: list[str] | None)
         for student, why in sorted(scores.nothing_handed_in(layout, assignment).items()):
             if not students or student in students:
                 print(f"{student}: nothing graded{where}: {why}")
-

@@ -137,8 +137,10 @@ def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
                              f"({type(error).__name__}: {_one_line(str(error))})")
                 print(line)
                 unsubmitted[student] = line
-        download_of = args.assignment or max(set(assignments), key=assignments.count,
-                                             default=None)
+        course_has = layout.assignments()
+        download_of = args.assignment or max(sorted(set(assignments)), key=assignments.count,
+                                             default=None) or \
+            (course_has[0] if len(course_has) == 1 else None)
         if download_of:
             record_unsubmitted(layout, download_of, unsubmitted)
     if people:
