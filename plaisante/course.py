@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import time
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -397,8 +398,11 @@ def id_refused(student: str) -> str:
 
     >>> id_refused("kim.lee")[:60]
     "student id 'kim.lee': use ASCII letters, digits, '_' and '-'"
+    >>> "--student eleve " in id_refused("élève")
+    True
     """
-    words = re.findall(r"[A-Za-z0-9]+", student or "")
+    plain = unicodedata.normalize("NFKD", student or "").encode("ascii", "ignore").decode()
+    words = re.findall(r"[A-Za-z0-9]+", plain)
     mapped = "_".join(words).lower()
     how = (f"map it to one: submit that notebook with --student {mapped} (unzip a download "
            f"first) and write {mapped} as their id in the roster CSV (plaisante roster import), "

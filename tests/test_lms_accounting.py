@@ -127,6 +127,7 @@ def test_a_refused_id_says_how_to_map_it() -> None:
                            "kim_lee")
     assert "kim_lee as their id in the roster CSV" in said
     assert "--student ID" in id_refused("..")
+    assert "--student eleve " in id_refused("élève")  # accents dropped, as names are
 
 
 @pytest.mark.nbgrader
