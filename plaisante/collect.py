@@ -311,7 +311,7 @@ def layout_of(relatives: list[str], zone: datetime.tzinfo) -> str:
 
 def collected(source: Path, pattern: str | None = None, into: Path | None = None, *,
               zone: datetime.tzinfo = datetime.timezone.utc,
-              assignments: list[str] | None = None) -> Collected:
+              assignments: list[str] | None = None, _depth: int = 0) -> Collected:
     """Return the submissions in ``source`` (a folder, searched recursively, or a ``.zip``),
     read as the module doc says: by ``pattern`` when given, else by the names of the LMS the
     whole download reads as (``layout_of``; the files it does not name are skipped) or, when
@@ -324,9 +324,12 @@ def collected(source: Path, pattern: str | None = None, into: Path | None = None
     One student over ``MAX_STUDENT_FILES`` files or ``MAX_STUDENT_BYTES`` (told from the
     zip's directory, before anything is written) is refused alone.
 
+    A zip (or folder) holding nothing but one zip, a class download zipped once more, is
+    read as that zip; one level only.
+
     Raises FileNotFoundError for a missing source, ValueError for a bad pattern, an unreadable
-    zip, one over ``MAX_MEMBERS`` files or ``MAX_ZIP_BYTES`` even without its refused
-    students (naming the student with the most), one student's folder (say whose with
+    zip, a zip three deep, one over ``MAX_MEMBERS`` files or ``MAX_ZIP_BYTES`` even without its
+    refused students (naming the student with the most), one student's folder (say whose with
     ``--student``) or no notebook that names a student."""
     regex = compile_pattern(pattern) if pattern else None
     source = Path(source)
@@ -336,6 +339,9 @@ def collected(source: Path, pattern: str | None = None, into: Path | None = None
         listing: list[tuple[str, Any, int]] = [
             (p.relative_to(source).as_posix(), p, p.stat().st_size) for p in files]
     elif source.is_file() and zipfile.is_zipfile(source):
+        if _depth > 1:
+            raise ValueError(f"{source} is a zip inside a zip inside a zip: unzip the download "
+                             "down to the LMS's folder and give that folder to plaisante submit")
         if into is None:
             raise ValueError("a zip file needs a folder to unpack its notebooks into")
         listing = _zip_listing(source)
@@ -346,6 +352,9 @@ def collected(source: Path, pattern: str | None = None, into: Path | None = None
     listing = [(rel, where, size) for rel, where, size in listing
                if not NOISE.fullmatch(PurePosixPath(rel).name)
                and not rel.startswith("__MACOSX/")]
+    if len(listing) == 1 and listing[0][0].lower().endswith(".zip") and into is not None:
+        return collected(_inner_zip(source, listing[0], into), pattern, into / "inner",
+                         zone=zone, assignments=assignments, _depth=_depth + 1)
     lms = "" if regex else layout_of([rel for rel, _, _ in listing], zone)
     top = top_folder([rel for rel, _, _ in listing])
     title = blackboard_title([PurePosixPath(rel).name for rel, _, _ in listing
@@ -365,7 +374,12 @@ def collected(source: Path, pattern: str | None = None, into: Path | None = None
             plain = re.fullmatch(DEFAULT_PATTERN, name)    # it did not give is the student's
             reading = ((Attempt(plain["student_id"], ("file", plain["student_id"]), shown=name,
                               order=(0,), label="file"), name) if plain else None)
-        if reading is None or not reading[0].student:
+        if reading is not None and not reading[0].student:
+            result.refused.append((reading[0].person or name, reading[0].shown or name,
+                                   "the LMS's name gives no student id in ASCII letters or "
+                                   "digits: submit their notebook with --student ID"))
+            continue
+        if reading is None:
             result.skipped.append(name)
             continue
         if reading[1]:  # "": the attempt's receipt, the LMS's own
@@ -410,8 +424,9 @@ def collected(source: Path, pattern: str | None = None, into: Path | None = None
         elif attempt.left_out:
             result.refused.append((attempt.student, attempt.shown or attempt.label,
                                    f"nothing of it could be read: {', '.join(attempt.left_out)}"))
-        else:
-            result.skipped.extend(PurePosixPath(n).name for n in attempt.files)
+        elif attempt.files:
+            result.refused.append((attempt.student, attempt.shown or attempt.label,
+                                   no_notebook(attempt)))
     for student, found in list(by_student.items()):  # two people, one name: add their number
         people = {a.who for a in found}
         if len(people) > 1:
@@ -432,6 +447,23 @@ def collected(source: Path, pattern: str | None = None, into: Path | None = None
                             f"{'…' if len(result.skipped) > 5 else ''})"
                             if result.skipped else " (it holds no files)"))
     return result
+
+
+def no_notebook(attempt: Attempt) -> str:
+    """Return, in one line, what ``attempt`` (files the LMS says are one student's, none of
+    them a notebook) is and what the instructor does about it."""
+    names = sorted(attempt.files)
+    shown = ", ".join(names[:3]) + ("…" if len(names) > 3 else "")
+    submit = f"submit it with --student {attempt.student}"
+    if "_assignsubmission_onlinetext_" in attempt.shown:
+        return ("Moodle online text only, no file handed in: ask them for the .ipynb and "
+                f"{submit}")
+    if any(name.lower().endswith(".zip") for name in names):
+        return (f"handed in {shown}, not a notebook: unzip it and {submit}")
+    if any(name.lower().endswith((".html", ".htm", ".pdf")) for name in names):
+        return (f"handed in {shown}, an export, not a notebook: ask them for the .ipynb "
+                f"(File > Download) and {submit}")
+    return f"handed in {shown}, no notebook (.ipynb): ask them for it and {submit}"
 
 
 def _by_pattern(regex: re.Pattern[str], name: str, zone: datetime.tzinfo) -> Attempt | None:
@@ -469,6 +501,28 @@ def _refuse_one_students_folder(source: Path, relatives: list[str],
                          f"{', '.join(names[:4])}{'…' if len(names) > 4 else ''}, named after "
                          f"the assignment): submit it with --student ID; for a class, each "
                          "notebook is named after its student or as the LMS named it")
+
+
+def _inner_zip(source: Path, member: tuple[str, Any, int], into: Path) -> Path:
+    """Write the one zip ``member`` of the zip or folder ``source`` (a class download zipped
+    once more) to ``into``; return where. Raises ValueError when it is over
+    ``MAX_ZIP_BYTES``."""
+    relative, where, size = member
+    if size > MAX_ZIP_BYTES:
+        raise ValueError(f"{source} holds only {relative}, of {size / MiB:.0f} MiB (at most "
+                         f"{MAX_ZIP_BYTES // MiB} MiB in one download)")
+    if isinstance(where, Path):
+        return where
+    into.mkdir(parents=True, exist_ok=True)
+    target = into / "download.zip"
+    try:
+        with zipfile.ZipFile(source) as archive, archive.open(where) as stream, \
+                open(target, "wb") as copy:
+            while chunk := stream.read(MiB):
+                copy.write(chunk)
+    except (zipfile.BadZipFile, OSError) as error:
+        raise ValueError(f"{source} cannot be read as a zip file: {error}") from None
+    return target
 
 
 def _zip_listing(source: Path) -> list[tuple[str, Any, int]]:

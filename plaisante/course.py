@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import time
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -390,6 +391,28 @@ def configured_cell_timeout(root: Path) -> float | None:
 TIMESTAMP_FORMAT = "%Y-%m-%d %H:%M:%S.%f UTC"
 
 
+def id_refused(student: str) -> str:
+    """Return why ``student`` cannot be a student id and how to map it, in one line: the id
+    ``STUDENT_ID`` allows that it maps to most plainly (``kim.lee`` -> ``kim_lee``), to give
+    with ``--student`` and in the roster.
+
+    >>> id_refused("kim.lee")[:60]
+    "student id 'kim.lee': use ASCII letters, digits, '_' and '-'"
+    >>> "--student eleve " in id_refused("élève")
+    True
+    """
+    plain = unicodedata.normalize("NFKD", student or "").encode("ascii", "ignore").decode()
+    words = re.findall(r"[A-Za-z0-9]+", plain)
+    mapped = "_".join(words).lower()
+    how = (f"map it to one: submit that notebook with --student {mapped} (unzip a download "
+           f"first) and write {mapped} as their id in the roster CSV (plaisante roster import), "
+           "or use their numeric SIS id the same way") if mapped else \
+        ("map it to one: submit that notebook with --student ID and that ID in the roster "
+         "CSV (plaisante roster import)")
+    return (f"student id {student!r}: use ASCII letters, digits, '_' and '-' (not first) "
+            f"only; {how}")
+
+
 def submit(notebook: Path, student: str, root: Path | None = None, *,
            replace: bool = False, assignment: str) -> Path:
     """Copy a student's notebook into the submitted folder, as nbgrader's exchange would.
@@ -418,8 +441,7 @@ def submit_files(files: dict[str, Path], student: str, root: Path | None = None,
     (the time the student handed it in is not known). Returns the submitted folder's
     ``{assignment}.ipynb`` path (which may not exist when no notebook has that name)."""
     if not STUDENT_ID.fullmatch(student or ""):
-        raise ValueError(f"student id {student!r}: use ASCII letters, digits, '_' and '-' "
-                         "(not first) only")
+        raise ValueError(id_refused(student))
     layout = CourseLayout.of(root)
     target = layout.submitted(student, assignment)
     folder = target.parent
@@ -462,10 +484,16 @@ def set_aside(files: dict[str, Path], student: str, label: str,
     return folder
 
 
+#: the most characters of a person's name an LMS download gives that the gradebook keeps
+#: (every table and page shows it; a download's folder name can be long)
+MOST_NAME_CHARS = 100
+
+
 def name_students(names: dict[str, str], root: Path | None = None) -> list[str]:
     """Give the students of ``names`` (student id -> the person's name, as an LMS download
-    says it: ``"Erin Stone"``) that name in nbgrader's gradebook: first name, then last (its
-    last word), each student added when absent. A student whose gradebook entry already has a
+    says it: ``"Erin Stone"``) that name in nbgrader's gradebook (its first
+    ``MOST_NAME_CHARS`` characters): first name, then last (its last word), each student
+    added when absent. A student whose gradebook entry already has a
     first or last name (a roster's) keeps it. Returns the ids named, sorted."""
     from nbgrader.api import MissingEntry
 
@@ -473,6 +501,7 @@ def name_students(names: dict[str, str], root: Path | None = None) -> list[str]:
     with CourseLayout.of(root).open_gradebook() as gradebook:
         for student, name in sorted(names.items()):
             shown = " ".join("".join(ch for ch in name if ch.isprintable()).split())
+            shown = shown[:MOST_NAME_CHARS].rstrip()
             if not shown:
                 continue
             try:

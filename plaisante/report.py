@@ -26,7 +26,16 @@ from typing import Any
 
 from .course import CourseLayout
 from .lateness import late_text, time_text
-from .scores import Row, TestCell, class_rows, counted, cut_at_word, step_titles, test_cells
+from .scores import (
+    Row,
+    TestCell,
+    class_rows,
+    counted,
+    cut_at_word,
+    nothing_handed_in,
+    step_titles,
+    test_cells,
+)
 from .style import STYLE
 from .tables import points
 
@@ -35,6 +44,11 @@ HIDDEN_MEANS = ("hidden test: the cell holds hidden tests, whose code is not sho
                 "students (their feedback says only whether it passed)")
 HIDDEN_TAG = f"<span class='plaisante-tag' title='{HIDDEN_MEANS}'>hidden</span>"
 TOP_FAILING = 10
+#: a student's part of the page (reasons and notes can quote what they wrote: a cell's id,
+#: a file name): at most this many lines, each at most this many characters; the rest is
+#: named in one line pointing at their report (docs/budgets.md)
+MOST_REASONS = 12
+MOST_REASON_CHARS = 300
 
 
 @dataclass(frozen=True)
@@ -161,6 +175,42 @@ def _figures(folder: Path, rows: list[Row], steps: list[StepSummary],
 
 # -------------------------------------------------------------------------------------- page
 
+#: students of the roster or the LMS download with nothing graded
+NOTHING = """<h2 id='nothing'>Nothing graded</h2>
+<p class='plaisante-note'>On the roster or named by the LMS download, with no submission
+graded: what was said of each.</p>
+<div class='plaisante-scroll'><table class='plaisante-grid'><thead><tr><th>student</th>
+<th>why</th></tr></thead><tbody>
+{%- for student, why in missing %}
+<tr data-nothing='{{ student }}'><td>{{ student }}</td><td>{{ why }}</td></tr>
+{%- endfor %}</tbody></table></div>"""
+
+
+def _nothing_section(missing: dict[str, str]) -> str:
+    """The report's list of ``missing`` ({student: why}), rendered with autoescape."""
+    import jinja2
+
+    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
+    return env.from_string(NOTHING).render(
+        missing=[(s, why[:MOST_REASON_CHARS]) for s, why in sorted(missing.items())])
+
+
+def shown_reasons(reasons: list[str], student: str, assignment: str) -> list[str]:
+    """Return ``reasons`` as the page shows them: the first ``MOST_REASONS``, each cut to
+    ``MOST_REASON_CHARS`` characters, and a last line saying what was left out and where
+    all of it is; ``reasons`` itself when it is within both."""
+    shown = [r if len(r) <= MOST_REASON_CHARS else r[:MOST_REASON_CHARS] + "…"
+             for r in reasons[:MOST_REASONS]]
+    more = len(reasons) - len(shown)
+    cut = sum(len(r) > MOST_REASON_CHARS for r in reasons[:MOST_REASONS])
+    if more or cut:
+        said = [f"{more} more reason(s) left out" if more else "",
+                f"{cut} cut to {MOST_REASON_CHARS} characters" if cut else ""]
+        shown.append(f"[{' and '.join(s for s in said if s)} here: all of them are in "
+                     f"assignments/reports/{assignment}/{student}.json]")
+    return shown
+
+
 def _esc(value: Any) -> str:
     return html.escape(str(value))
 
@@ -266,7 +316,9 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
                      "could not grade all of them, for the reasons given.</p>")
         parts.append(_table(["student", "name", "score", "reasons"],
                             [[_esc(r.student), _esc(r.name), points(r.total),
-                              "<br>".join(_esc(x) for x in r.reasons) or _esc(r.reason)]
+                              "<br>".join(_esc(x) for x in
+                                          shown_reasons(r.reasons, r.student, assignment))
+                              or _esc(r.reason)]
                              for r in flagged], numeric={2},
                             attrs=[f"data-flagged='{_esc(r.student)}'" for r in flagged]))
     else:
@@ -278,7 +330,9 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
                      "flagged too).</p>")
         parts.append(_table(["student", "name", "score", "notes"],
                             [[_esc(r.student), _esc(r.name), points(r.total),
-                              "<br>".join(_esc(x) for x in r.reasons)] for r in noted],
+                              "<br>".join(_esc(x) for x in
+                                          shown_reasons(r.reasons, r.student, assignment))]
+                             for r in noted],
                             numeric={2}, attrs=[f"data-noted='{_esc(r.student)}'" for r in noted]))
     parts.append("<h2 id='late'>Late submissions</h2>")
     if late:
@@ -291,6 +345,9 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
     else:
         parts.append("<p>None.</p>")
 
+    missing = nothing_handed_in(layout, assignment)
+    if missing:
+        parts.append(_nothing_section(missing))
     similar = layout.similarity_page(assignment)
     command = f"<code>plaisante similarity {_esc(assignment)}</code>"
     parts.append("<h2 id='similarity'>Similar submissions</h2><p>" + (

@@ -140,11 +140,23 @@ def step_of(grade_id: str) -> str:
     return f"step{match.group(1)}" if match else grade_id
 
 
+#: the most of one student's grading report (``assignments/reports/ID/STUDENT.json``) the
+#: class's tables and pages read: its reasons may quote what the student wrote
+MOST_REPORT_BYTES = 4 * 1024 * 1024
+
+
 def _reasons(layout: CourseLayout, assignment: str, student: str) -> tuple[list[str], list[str]]:
     """Return the grader's reasons for a flagged submission (its report) and those of them
-    that are notes (``SubmissionResult.notes``); ([], []) if none."""
+    that are notes (``SubmissionResult.notes``); ([], []) if none. A report over
+    ``MOST_REPORT_BYTES`` is not read: its one reason says so and where it is."""
+    path = layout.report(assignment, student)
     try:
-        report = json.loads(layout.report(assignment, student).read_text(encoding="utf-8"))
+        size = path.stat().st_size
+        if size > MOST_REPORT_BYTES:
+            return [f"the grader's report of this submission holds {size / 2**20:.1f} MiB, "
+                    f"more than the {MOST_REPORT_BYTES // 2**20} MiB read here: read {path} "
+                    "by hand"], []
+        report = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return [], []
     if not isinstance(report, dict):
@@ -334,3 +346,49 @@ def cell_maxima(root: Path, assignment: str) -> dict[str, float]:
         found = gradebook.find_assignment(assignment)
         return {cell.name: float(cell.max_score)
                 for notebook in found.notebooks for cell in notebook.grade_cells}
+
+
+#: the file, beside an assignment's reports, naming the students of the last download that
+#: handed in nothing that could be submitted
+UNSUBMITTED = "not-submitted.json"
+
+
+def record_unsubmitted(layout: CourseLayout, assignment: str,
+                       lines: dict[str, str]) -> None:
+    """Keep ``lines`` ({student as the download names them: the line said}) of a download of
+    ``assignment`` in its reports folder, so that ``scores`` and the class report list them
+    with nothing graded; a student submitted since is dropped from it there."""
+    path = layout.report(assignment, "-").parent / UNSUBMITTED
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(lines, indent=1, sort_keys=True), encoding="utf-8")
+
+
+def unsubmitted(layout: CourseLayout, assignment: str) -> dict[str, str]:
+    """Return the students the last download of ``assignment`` named who handed in nothing
+    that could be submitted and still have no submission: {their id as the download names
+    it: what was said of them}; {} when none (or the record is unreadable)."""
+    path = layout.report(assignment, "-").parent / UNSUBMITTED
+    try:
+        lines = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    have = set(layout.submitted_students(assignment))
+    return {str(k): str(v) for k, v in lines.items() if k not in have} \
+        if isinstance(lines, dict) else {}
+
+
+def nothing_handed_in(layout: CourseLayout, assignment: str) -> dict[str, str]:
+    """Return the students of the roster (the gradebook's students) and of the last LMS
+    download of ``assignment`` who have no submission of it: {id: why, in words}."""
+    from .tables import plain
+
+    have = set(layout.submitted_students(assignment))
+    missing = {student: "the download named them, " + plain(line.split(": ", 1)[1])
+               for student, line in unsubmitted(layout, assignment).items()}
+    if not layout.gradebook_missing():
+        with layout.open_gradebook() as gradebook:
+            roster = [student.id for student in gradebook.students]
+        for student in roster:
+            if student not in have and student not in missing:
+                missing[student] = "on the roster, no submission"
+    return missing

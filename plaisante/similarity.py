@@ -37,6 +37,11 @@ DEFAULT_THRESHOLD = 0.5
 #: the minimum match length: characters of normalised code (names as one letter, no spaces or
 #: comments) a passage must share to count; copydetect's default noise threshold
 DEFAULT_MIN_MATCH = 25
+#: the most characters of one step's answer code compared per student (the longest step of
+#: the course's references is 4.3 KB, a whole reference at most 9 KB): past it the rest of
+#: that step is cut, at a line end, and a line names the student, so that one huge answer
+#: costs the class's page seconds, not minutes (measured in docs/similarity.md)
+MOST_STEP_CHARS = 16 * 1024
 #: the id under which the reference solution takes part (``--include-reference``); not an id a
 #: student can have (``course.STUDENT_ID`` allows no parentheses)
 REFERENCE = "(reference)"
@@ -76,13 +81,15 @@ class StepCode:
 @dataclass(frozen=True)
 class Work:
     """One submission's answers: ``student`` id (or ``REFERENCE``), the roster's ``name``,
-    ``steps`` (step -> its code, in notebook order) and ``status`` ("graded", "noted",
-    "flagged" as the grader left it, or "" when not graded yet)."""
+    ``steps`` (step -> its code, in notebook order), ``status`` ("graded", "noted",
+    "flagged" as the grader left it, or "" when not graded yet) and ``cut``."""
 
     student: str
     name: str
     steps: dict[str, StepCode]
     status: str = ""
+    #: what of their answers was cut to ``MOST_STEP_CHARS`` (one line), "" when nothing
+    cut: str = ""
 
 
 @dataclass(frozen=True)
@@ -161,12 +168,15 @@ def _meta(cell: Any) -> dict:
     return found if isinstance(found, dict) else {}
 
 
-def answer_code(notebook: Any, release: Any) -> dict[str, StepCode]:
+def answer_code(notebook: Any, release: Any,
+                cut: dict[str, int] | None = None) -> dict[str, StepCode]:
     """Return {step: StepCode} of the code answer cells of ``notebook`` (an nbformat notebook
     whose cells carry the release's nbgrader metadata, as ``sanitize`` leaves them), in
     notebook order; ``release`` is the released notebook: the lines of each answer cell that
     are, in order, lines of the same released cell are marked provided. Steps with no code
-    written are left out."""
+    written are left out. A step's code is kept up to ``MOST_STEP_CHARS`` characters (cut at
+    the last line end within it, before anything else reads it); each step cut is put in
+    ``cut`` (step -> the characters it held)."""
     from . import scores  # its import reads nbgrader's gradebook API: only when comparing
 
     released = {m["grade_id"]: _source(c) for c in release.cells
@@ -178,7 +188,16 @@ def answer_code(notebook: Any, release: Any) -> dict[str, StepCode]:
         if cell.get("cell_type") != "code" or not meta.get("solution") or gid not in released:
             continue
         text = _source(cell).strip("\n")  # the tokenizer drops them: positions would shift
-        parts.setdefault(scores.step_of(gid), []).append((text, _provided(text, released[gid])))
+        step = scores.step_of(gid)
+        cells = parts.setdefault(step, [])
+        room = MOST_STEP_CHARS - sum(len(t) + 2 for t, _ in cells)
+        if len(text) > room:
+            if cut is not None:
+                cut[step] = cut.get(step, sum(len(t) + 2 for t, _ in cells)) + len(text)
+            text = text[:max(text.rfind("\n", 0, max(room, 0)), 0)].rstrip("\n")
+            if not text:
+                continue
+        cells.append((text, _provided(text, released[gid])))
     out = {}
     for step, cells in parts.items():
         text, ranges = "", []
@@ -241,13 +260,23 @@ def read_class(root: Path, assignment: str, include_reference: bool = False
         except Unreadable as error:
             skipped.append(Skipped(student, str(error)))
             continue
-        steps = answer_code(notebook, release)
+        held: dict[str, int] = {}
+        steps = answer_code(notebook, release, held)
         if not steps:
             skipped.append(Skipped(student, "no code of their own in the answer cells"))
             continue
-        works.append(Work(student, names.get(student, ""), steps, _status(layout, assignment,
-                                                                          student)))
+        works.append(Work(student, names.get(student, ""), steps,
+                          _status(layout, assignment, student), _cut_line(held)))
     return works, skipped, release
+
+
+def _cut_line(held: dict[str, int]) -> str:
+    """What ``answer_code`` cut ({step: characters it held}), in one line; "" for nothing."""
+    if not held:
+        return ""
+    steps = ", ".join(f"{step} ({chars / 1024:,.0f} KiB)" for step, chars in held.items())
+    return (f"answers over {MOST_STEP_CHARS // 1024} KiB in {steps}: only the first "
+            f"{MOST_STEP_CHARS // 1024} KiB of each was compared; read the rest by hand")
 
 
 def roster_names(layout: CourseLayout) -> dict[str, str]:

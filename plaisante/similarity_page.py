@@ -30,6 +30,19 @@ POLICY = ("default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; form-a
 #: at most this many pairs are shown side by side (the ranking lists every one)
 SHOWN = 200
 
+#: the students whose answers were cut to the budget (``similarity.MOST_STEP_CHARS``)
+CUT = """<h2 id='cut'>Compared in part</h2><ul>
+{%- for work in works %}<li data-cut='{{ work.student }}'><b>{{ work.student }}</b>: \
+{{ work.cut }}</li>{% endfor %}</ul>"""
+
+
+def _cut_section(works: list[Work]) -> str:
+    """The page's list of ``works`` compared in part, rendered with autoescape."""
+    import jinja2
+
+    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
+    return env.from_string(CUT).render(works=works)
+
 CSS = """
 .plaisante-similarity { max-width: 1400px; }
 .plaisante-similarity .sim-pair { margin: 26px 0 10px; }
@@ -115,6 +128,9 @@ def page(result: Result, title: str) -> str:
         parts.append("<h2 id='skipped'>Not compared</h2><ul>" + "".join(
             f"<li data-skipped='{_esc(s.student)}'><b>{_esc(s.student)}</b>: "
             f"{_esc(s.reason)}</li>" for s in result.skipped) + "</ul>")
+    cut = [work for work in result.compared if work.cut]
+    if cut:
+        parts.append(_cut_section(cut))
     parts.append("<h2 id='ranking'>Pairs, most alike first</h2>")
     if result.pairs:
         flagged = any(w.status == "flagged" for p in result.pairs for w in (p.a, p.b))
@@ -220,6 +236,8 @@ def table(result: Result, width: int | None = None) -> str:
                                  " ".join(m.step.removeprefix("step") for m in pair.steps))))
     lines = [render(grid, width)] if result.pairs else []
     lines += [cell(f"skipped {s.student}: {s.reason}").plain for s in result.skipped]
+    lines += [cell(f"compared in part {w.student}: {w.cut}").plain
+              for w in result.compared if w.cut]
     lines.append(f"{len(result.compared)} submission(s) compared, {result.pair_count} pair(s): "
                  f"{len(result.pairs)} at or above {percent(result.threshold)} (minimum match "
                  f"{result.min_match} characters)")

@@ -41,6 +41,7 @@ import os
 import pwd
 import secrets
 import shutil
+import socket
 import stat
 import sys
 import threading
@@ -56,6 +57,17 @@ from .grading.result import SubmissionResult
 
 #: Seconds between two looks at the exchange's inbound folder.
 POLL_SECONDS = 0.2
+#: Connections the lab board's web server serves at once (a browser or a projector needs
+#: one or two each); more are closed as soon as they are accepted.
+BOARD_CONNECTIONS = 16
+#: Seconds the board's server waits for a connection's request line or headers before
+#: closing it, and the most one connection is served in all (one that sends a byte now and
+#: then is closed too).
+BOARD_READ_SECONDS = 5.0
+BOARD_REQUEST_SECONDS = 15.0
+#: Seconds the loop waits after a transient error (no descriptor left, a full disk, a folder
+#: gone) before it looks again.
+RETRY_SECONDS = 2.0
 #: A submission folder's files copied at most (regular top-level files), and bytes of each.
 MOST_FILES = 60
 MOST_FILE_BYTES = 120 * 1024 * 1024
@@ -274,6 +286,49 @@ def roster(layout: CourseLayout) -> list[str]:
         return sorted(student.id for student in gradebook.students)
 
 
+class BoundedServer(ThreadingHTTPServer):
+    """The board's web server: at most ``BOARD_CONNECTIONS`` connections served at once, each
+    by its own thread; a connection over that is closed as soon as it is accepted, so that a
+    flood of idle connections (any local user can open them) holds at most that many of this
+    process's file descriptors, and the board answers again once the flood ends. A failed
+    ``accept`` (the process out of descriptors) waits a moment instead of spinning."""
+
+    #: connections the kernel keeps waiting to be accepted (they hold none of this process's
+    #: descriptors); a small backlog makes a flood's connections retry, slowly
+    request_queue_size = 128
+
+    def __init__(self, address: tuple[str, int], handler: Any) -> None:
+        super().__init__(address, handler)
+        self.slots = threading.BoundedSemaphore(BOARD_CONNECTIONS)
+        self.turned_away = 0
+
+    def get_request(self) -> Any:
+        try:
+            return super().get_request()
+        except OSError as error:
+            if error.errno in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM):
+                time.sleep(0.05)
+            raise
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self.slots.acquire(blocking=False):
+            self.turned_away += 1
+            self.shutdown_request(request)
+            return
+        try:
+            threading.Thread(target=self._serve_one, args=(request, client_address),
+                             daemon=True).start()
+        except RuntimeError:  # no thread could be started: turned away like the rest
+            self.slots.release()
+            self.shutdown_request(request)
+
+    def _serve_one(self, request: Any, client_address: Any) -> None:
+        try:
+            self.process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
+
+
 class Board:
     """The lab board's folder (``assignments/reports/<ID>/board/``: ``index.html`` and
     ``board.json``, written whole each time) and, with ``port``, its web server on
@@ -293,17 +348,35 @@ class Board:
 
         title = load(assignment).title if assignment in COURSE else assignment
         self._write("index.html", board.page(assignment, title, anonymous=anonymous))
-        self.server: ThreadingHTTPServer | None = None
+        self.server: BoundedServer | None = None
         self.token = secrets.token_urlsafe(18)
         if port is not None:
             folder, prefix = str(self.folder), f"/{self.token}/"
 
             class Quiet(SimpleHTTPRequestHandler):
                 """Only ``/<token>/index.html`` and ``/<token>/board.json``: every local
-                user can reach a loopback port, only the instructor knows the token."""
+                user can reach a loopback port, only the instructor knows the token. A
+                connection that sends nothing for ``BOARD_READ_SECONDS`` is closed."""
+
+                timeout = BOARD_READ_SECONDS
 
                 def __init__(self, *args: Any, **kwargs: Any) -> None:
                     super().__init__(*args, directory=folder, **kwargs)
+
+                def handle(self) -> None:
+                    timer = threading.Timer(BOARD_REQUEST_SECONDS, self._cut)
+                    timer.daemon = True
+                    timer.start()
+                    try:
+                        super().handle()
+                    finally:
+                        timer.cancel()
+
+                def _cut(self) -> None:
+                    try:
+                        self.connection.shutdown(socket.SHUT_RDWR)
+                    except OSError:
+                        pass  # closed meanwhile
 
                 def send_head(self) -> Any:
                     path = self.path.split("?", 1)[0]
@@ -322,7 +395,7 @@ class Board:
                     pass
 
             try:
-                self.server = ThreadingHTTPServer(("127.0.0.1", port), Quiet)
+                self.server = BoundedServer(("127.0.0.1", port), Quiet)
             except OSError as error:
                 if error.errno != errno.EADDRINUSE:
                     raise
@@ -403,7 +476,6 @@ def watch(root: Path, assignment: str, *, port: int | None = None, anonymous: bo
     feedback released; the board is rewritten after each batch. Says one line per event on
     ``out`` (default stdout). Raises ValueError for an unknown assignment or a course whose
     config names no exchange, FileNotFoundError before ``plaisante release ID``."""
-    from .grading.collector import Collector
     from .grading.pool import LocalPool
     from .grading.result import Limits
 
@@ -442,60 +514,27 @@ def watch(root: Path, assignment: str, *, port: int | None = None, anonymous: bo
         results = saved_results(layout, assignment)
         board = Board(layout, assignment, anonymous=anonymous, port=port)
         board.update(results)
-        graded: dict[str, str] = {}  # student: the folder last looked at
-        collected: dict[str, int] = {}  # folder name: the time it was last collected with
+        graded: dict[str, str] = {}  # student: the folder last graded or refused
+        collected: dict[str, int] = {}  # folder name: the time it was last graded with
         count = 0
-        refused_seen: set[str] = set()
+        said_once: set[str] = set()
+
+        def say_once(line: str) -> None:
+            if line not in said_once:
+                said_once.add(line)
+                say(line)
+
         say(f"watching {inbound} for {assignment!r}; the board: {board.url}")
         while not stop.is_set():
-            latest, refused = scan_inbound(inbound, assignment)
-            for line in refused:
-                if line not in refused_seen:
-                    refused_seen.add(line)
-                    say(f"refused {line}")
-            todo = sorted((h for s, h in latest.items() if graded.get(s) != h.name),
-                          key=lambda h: h.arrived)
-            if not todo:
-                stop.wait(POLL_SECONDS)
-                continue
-            board.update(results, queued=len(todo), graded_count=count)
-            students = []
-            for handin in todo:
-                graded[handin.student] = handin.name
-                try:
-                    made = collect(layout, handin, assignment,
-                                   newer_than=collected.get(handin.name))
-                except ValueError as error:  # another folder swapped in, or too big
-                    say(f"refused {error}; left until {handin.student} submits again")
-                    continue
-                except OSError as error:  # e.g. its owner made it unreadable since
-                    say(f"{shown(handin.name)}: could not be collected ({error}); left until "
-                        f"{handin.student} submits again")
-                    continue
-                if made is None:
-                    continue  # graded before, unchanged since
-                collected[handin.name] = made.time
-                students.append(handin.student)
-            if not students:
-                stop.wait(POLL_SECONDS)
-                continue
-            collector = Collector(root, assignment, len(students), progress=False)
             try:
-                pool.grade(assignment, students, collector, limits=limits, sandbox=sandbox,
-                           reread=True)
-            finally:
-                collector.close()
-            count += len(students)
-            for student in students:
-                results[student] = collector.results[student]
-            board.update(results, graded_count=count)  # the board first: feedback takes longer
-            for student in students:
-                result = results[student]
-                problem = feedback.release(student, assignment)
-                reasons = f" ({'; '.join(result.reasons)})" if result.reasons else ""
-                say(f"{student}: {result.status} {result.total:g}/{result.max_total:g} in "
-                    f"{result.seconds:.2f} s{reasons}; feedback "
-                    f"{problem or 'released'}")
+                count = _one_scan(layout, inbound, assignment, pool, feedback, board, limits,
+                                  sandbox, results, graded, collected, count, say, say_once)
+            except OSError as error:  # the loop's own files: no descriptor left, disk full
+                say_once(f"could not look at or grade the exchange ({_why(error)}); retried "
+                         f"every {RETRY_SECONDS:g} s, nothing is skipped")
+                stop.wait(RETRY_SECONDS)
+                continue
+            stop.wait(POLL_SECONDS)
     except KeyboardInterrupt:
         say("stopped")
     finally:
@@ -503,3 +542,81 @@ def watch(root: Path, assignment: str, *, port: int | None = None, anonymous: bo
             board.close()
         pool.close()
     return 0
+
+
+def _why(error: OSError) -> str:
+    """Return ``error`` in a few words: its errno's name and text, without the paths."""
+    name = errno.errorcode.get(error.errno or 0, "")
+    return f"{name}: {error.strerror}" if name and error.strerror else str(error)
+
+
+def _one_scan(layout: CourseLayout, inbound: Path, assignment: str, pool: Any, feedback: Any,
+              board: Board, limits: Any, sandbox: bool, results: dict[str, SubmissionResult],
+              graded: dict[str, str], collected: dict[str, int], count: int, say: Any,
+              say_once: Any) -> int:
+    """Look at ``inbound`` once: collect, grade, record and release the feedback of each
+    student's newest submission not graded yet; return ``count`` plus the submissions graded.
+
+    A submission is marked done in ``graded`` only once it is graded (or refused for good:
+    another folder swapped in, too big, or unchanged since it was graded): one that could not
+    be collected or graded (an OSError: no descriptor left, a full disk, its folder gone or
+    unreadable) is said in one line and looked at again on the next scan. An OSError of the
+    scan itself, the board or the grading is raised for the caller to retry."""
+    from .grading.collector import Collector
+
+    latest, refused = scan_inbound(inbound, assignment)
+    for line in refused:
+        say_once(f"refused {line}")
+    todo = sorted((h for s, h in latest.items() if graded.get(s) != h.name),
+                  key=lambda h: h.arrived)
+    if not todo:
+        return count
+    board.update(results, queued=len(todo), graded_count=count)
+    ready: list[Handin] = []
+    times: dict[str, int] = {}
+    for handin in todo:
+        try:
+            made = collect(layout, handin, assignment, newer_than=collected.get(handin.name))
+        except ValueError as error:  # another folder swapped in, or too big: for good
+            graded[handin.student] = handin.name
+            say(f"refused {error}; left until {handin.student} submits again")
+            continue
+        except OSError as error:
+            say_once(f"{shown(handin.name)}: could not be collected yet ({_why(error)}); "
+                     f"{handin.student}'s submission is tried again on each scan")
+            continue
+        if made is None:
+            graded[handin.student] = handin.name  # graded before, unchanged since
+            continue
+        ready.append(handin)
+        times[handin.name] = made.time
+    if not ready:
+        return count
+    students = [handin.student for handin in ready]
+    collector = Collector(layout.root, assignment, len(students), progress=False)
+    try:
+        pool.grade(assignment, students, collector, limits=limits, sandbox=sandbox,
+                   reread=True)
+    finally:
+        collector.close()
+    for handin in ready:
+        if handin.student in collector.results:
+            results[handin.student] = collector.results[handin.student]
+            graded[handin.student] = handin.name
+            collected[handin.name] = times[handin.name]
+        else:
+            say_once(f"{handin.student}: not graded this time (no result recorded); "
+                     "tried again on the next scan")
+    done = [h.student for h in ready if graded.get(h.student) == h.name]
+    count += len(done)
+    board.update(results, graded_count=count)  # the board first: feedback takes longer
+    for student in done:
+        result = results[student]
+        try:
+            problem = feedback.release(student, assignment)
+        except OSError as error:
+            problem = f"not released ({_why(error)}): run `plaisante feedback` for them later"
+        reasons = f" ({'; '.join(result.reasons)})" if result.reasons else ""
+        say(f"{student}: {result.status} {result.total:g}/{result.max_total:g} in "
+            f"{result.seconds:.2f} s{reasons}; feedback {problem or 'released'}")
+    return count

@@ -121,7 +121,8 @@ def test_a_canvas_pattern_matches_the_name_without_its_extension(course, tmp_pat
     out = capsys.readouterr().out.splitlines()
     assert status == 0, out
     assert CourseLayout(course).submitted_students("plaisante") == ["leeben", "smithkara"]
-    assert out[-2:] == ["skipped 1 file(s) the pattern does not name: notes_1_2_deck.txt",
+    assert out[-2:] == ["skipped 1 file(s) that name no student (the pattern does not match "
+                        "them): notes_1_2_deck.txt",
                         "2 submitted, 0 refused"]
 
 

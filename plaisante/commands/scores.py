@@ -57,5 +57,9 @@ def print_scores(root: Path, assignments: list[str], students: list[str] | None)
             print(scores_table(rows, scores.step_titles(assignment), title=assignment))
         elif not waiting:
             print(f"{assignment}: no submissions yet (plaisante submit, then plaisante grade)")
+        where = f" ({assignment})" if len(shown) > 1 else ""
         for student in waiting:
-            print(f"{student} not graded yet" + (f" ({assignment})" if len(shown) > 1 else ""))
+            print(f"{student} not graded yet{where}")
+        for student, why in sorted(scores.nothing_handed_in(layout, assignment).items()):
+            if not students or student in students:
+                print(f"{student}: nothing graded{where}: {why}")

@@ -88,6 +88,7 @@ def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
     import tempfile
 
     from ..collect import collected
+    from ..scores import record_unsubmitted
     from ..tables import plain
 
     if args.student:
@@ -102,15 +103,20 @@ def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
             print(plain(f"{student}: {len(ids)} people of this name in the download, submitted "
                         f"as {', '.join(ids)} (their LMS numbers): tell which is the roster's "
                         f"{student} and resubmit that one with --student {student}"))
+        unsubmitted: dict[str, str] = {}
         for student, shown, why in found.refused:
-            print(plain(f"{student}: refused ({where / shown}): {why}"))
+            line = plain(f"{student}: refused ({where / shown}): {why}")
+            print(line)
+            unsubmitted[student] = line
         refused = len(found.refused)
         people: dict[str, str] = {}
+        assignments: list[str] = []
         for submission in found.submissions:
             kept, student = submission.kept, submission.student
             kept.shown = plain(str(where / kept.shown))
             try:
                 assignment, notes = _submit_attempt(layout, args, kept)
+                assignments.append(assignment)
                 target = layout.submitted(student, assignment).parent
                 print(f"{student}: {target} ({', '.join([kept.shown, *notes])})")
                 if kept.person:
@@ -121,18 +127,31 @@ def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
                                 f"({where / older.shown}), kept in {kept_at}"))
             except (ValueError, FileNotFoundError, FileExistsError) as error:
                 refused += 1
-                print(plain(f"{student}: refused ({kept.shown}): {_one_line(str(error))}"))
+                line = plain(f"{student}: refused ({kept.shown}): {_one_line(str(error), 600)}")
+                print(line)
+                if not isinstance(error, FileExistsError):
+                    unsubmitted[student] = line
             except Exception as error:  # noqa: BLE001  e.g. RecursionError: the rest go on
                 refused += 1
-                print(plain(f"{student}: refused ({kept.shown}): could not be submitted "
-                            f"({type(error).__name__}: {_one_line(str(error))})"))
+                line = plain(f"{student}: refused ({kept.shown}): could not be submitted "
+                             f"({type(error).__name__}: {_one_line(str(error))})")
+                print(line)
+                unsubmitted[student] = line
+        course_has = layout.assignments()
+        download_of = args.assignment or max(sorted(set(assignments)), key=assignments.count,
+                                             default=None) or \
+            (course_has[0] if len(course_has) == 1 else None)
+        if download_of:
+            record_unsubmitted(layout, download_of, unsubmitted)
     if people:
         named = course.name_students(people, layout.root)
         if named:
             print(f"named {len(named)} student(s) in the gradebook as {found.layout} names "
                   "them (a roster's names are kept)")
     if found.skipped:
-        print(f"skipped {len(found.skipped)} file(s) the pattern does not name: "
+        why = "the pattern does not match them" if args.pattern else \
+            "the LMS did not name them, or they are its own"
+        print(f"skipped {len(found.skipped)} file(s) that name no student ({why}): "
               f"{plain(', '.join(found.skipped[:5]))}{'…' if len(found.skipped) > 5 else ''}")
     print(f"{len(found.submissions) + len(found.refused) - refused} submitted, "
           f"{refused} refused")

@@ -86,7 +86,26 @@ class HideHiddenTests(NbGraderPreprocessor):
     max_revealed = Integer(2000, help="longest hidden check's message shown when revealed"
                            ).tag(config=True)
 
+    max_cell_chars = Integer(
+        64 * 1024, help="most characters of one cell the student wrote (an answer, their own "
+        "markdown) shown in feedback; the rest is cut, said in the cell").tag(config=True)
+    max_student_chars = Integer(
+        256 * 1024, help="most characters of all the cells the student wrote shown in "
+        "feedback; past it a cell shows only that it was left out").tag(config=True)
+
+    max_line_chars = Integer(
+        1000, help="longest line of a markdown or raw cell the student wrote: a longer one is "
+        "broken into lines of this length (a soft line break in markdown), since nbconvert's "
+        "link filters take time quadratic in a line's length").tag(config=True)
+
     def preprocess(self, nb: NotebookNode, resources: Any) -> tuple[NotebookNode, Any]:
+        cut = within_budget(nb, self.max_cell_chars, self.max_student_chars,
+                            self.max_line_chars)
+        if cut:
+            student = (resources or {}).get("nbgrader", {}).get("student", "the student")
+            self.log.warning("%s: feedback shows part of %d cell(s): over %d KiB in a cell or "
+                             "%d KiB in all", student, cut, self.max_cell_chars // 1024,
+                             self.max_student_chars // 1024)
         report = judged_report(resources)
         self._judged = report is not None
         self._failed_in = failures_in(report)
@@ -232,6 +251,39 @@ class HideHiddenTests(NbGraderPreprocessor):
         """Return True when ``line`` quotes a hidden line, as text or HTML-escaped."""
         plain = html.unescape(line)
         return any(hidden in line or hidden in plain for hidden in self._hidden)
+
+
+def within_budget(nb: NotebookNode, most_cell: int, most_all: int,
+                  most_line: int = 1000) -> int:
+    """Cut, in place, the source of each cell of ``nb`` the student wrote (every cell but the
+    release's locked ones) to ``most_cell`` characters (at a line end) and all of them to
+    ``most_all``, each cut said in the cell itself (a comment in code, a line in markdown),
+    and break a markdown or raw cell's lines longer than ``most_line`` characters; return how
+    many cells were cut. Feedback pages are built from these sources: this bounds the time
+    and memory one student's page costs (docs/budgets.md)."""
+    left, cut = most_all, 0
+    for cell in nb.cells:
+        if cell.get("metadata", {}).get("nbgrader", {}).get("locked"):
+            continue
+        source = cell.get("source", "")
+        source = "".join(source) if isinstance(source, list) else str(source)
+        if cell.get("cell_type") != "code" and any(
+                len(line) > most_line for line in source.split("\n")):
+            source = "\n".join(line[i:i + most_line] for line in source.split("\n")
+                               for i in range(0, max(len(line), 1), most_line))
+            cell.source = source
+        room = max(min(most_cell, left), 0)
+        if len(source) > room:
+            kept = source[:max(source.rfind("\n", 0, room), 0)]
+            said = (f"[{(len(source) - len(kept)) / 1024:,.0f} KiB of this cell are not shown "
+                    f"in feedback (at most {most_cell // 1024} KiB of a cell, "
+                    f"{most_all // 1024} KiB in all); your own notebook has all of it]")
+            comment = "# " if cell.get("cell_type") == "code" else ""
+            cell.source = (kept + "\n" if kept else "") + comment + said
+            cut += 1
+            source = kept
+        left -= len(source)
+    return cut
 
 
 def traceback_line(error: NotebookNode) -> int | None:

@@ -65,10 +65,13 @@ class Unreadable(Exception):
 
 @dataclass
 class Sanitized:
-    """A notebook ready for nbgrader, and what had to be changed to get it."""
+    """A notebook ready for nbgrader, and what had to be changed to get it: ``reasons``, one
+    line each, and ``notes``, those of them that leave its grade sound (said for the
+    instructor to check, the grade counted)."""
 
     notebook: NotebookNode
     reasons: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
 def _grade_id(cell: dict) -> str | None:
@@ -271,14 +274,31 @@ def sanitize(notebook: NotebookNode, release: NotebookNode, assignment: str) -> 
     present = [_grade_id(cell) for cell in notebook.cells]
     known = [gid for gid in present if gid in released]
     since: list[str] = []  # locked cells matched by position: changed in the source since
+    notes: list[str] = []
     if len(known) < len(released) / 2 and restore_by_position(notebook, release, since):
-        early.append("the cells had lost their nbgrader metadata (saved by an editor that "
-                     "replaces it, such as VS Code): matched to the release by the locked "
-                     "cells' source and the answer cells' position"
-                     + (f" ({', '.join(since)} changed in the source since, matched by "
-                        "position)" if since else ""))
         present = [_grade_id(cell) for cell in notebook.cells]
         known = [gid for gid in present if gid in released]
+        every_locked = all(gid in known for gid in order
+                           if released[gid].metadata["nbgrader"].get("locked"))
+        if every_locked and not since:
+            # every locked cell is there as released: the answers between them are placed
+            # as surely as nbgrader's own ids would place them
+            notes.append("the cells had lost their nbgrader metadata (saved by an editor "
+                         "that drops it, such as Colab or VS Code); every locked cell was "
+                         "found as released, so the answers were matched by position and "
+                         "graded as usual: nothing to do")
+        else:
+            missing = [gid for gid in order if gid not in known
+                       and released[gid].metadata["nbgrader"].get("locked")]
+            early.append(
+                "the cells had lost their nbgrader metadata (saved by an editor that drops "
+                "it, such as Colab or VS Code): matched to the release by the locked cells' "
+                "source and the answer cells' position"
+                + (f" ({', '.join(since)} changed in the source since, matched by position)"
+                   if since else "")
+                + (f" ({', '.join(missing[:5])} not found)" if missing else "")
+                + "; check the answers in the formgrader and grade by hand what is misplaced")
+        early.extend(notes)
     locked = [(cell, released[gid]) for cell in notebook.cells
               if (gid := _grade_id(cell)) in released
               and released[gid].metadata["nbgrader"].get("locked")]
@@ -296,7 +316,7 @@ def sanitize(notebook: NotebookNode, release: NotebookNode, assignment: str) -> 
             f"not a notebook of assignment {assignment!r}: none of its graded cells is there"
             + (f" (found ids {', '.join(found[:5])}{'…' if len(found) > 5 else ''})"
                if found else " (no nbgrader cells at all)"))
-    result = Sanitized(notebook, early)
+    result = Sanitized(notebook, early, notes)
     reasons = result.reasons
     for gid, count in sorted(Counter(known).items()):
         if count > 1:

@@ -188,7 +188,10 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
             result.note(f"graded {choice.path.name}, the only notebook of the assignment "
                         f"submitted (expected {assignment}.ipynb)")
         for reason in clean.reasons:
-            result.flag(reason)
+            if reason in clean.notes:
+                result.note(reason)
+            else:
+                result.flag(reason)
         late = lms_late(submitted_dir)
         if late:
             result.note(late)

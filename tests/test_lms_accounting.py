@@ -1,0 +1,252 @@
+"""Every student an LMS download names ends as a submission or as a line naming them and what
+to do: files that are not notebooks (Moodle's online text, a zip of the notebook, an HTML
+export), a login nbgrader cannot take as an id (Blackboard's ``kim.lee``), a class download
+zipped once more; and ``scores`` lists those with nothing graded."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+from course_cli import cli as run
+from course_cli import new_course
+
+from plaisante.collect import collected
+from plaisante.course import CourseLayout, id_refused
+
+ROOT = Path(__file__).resolve().parents[1]
+ASSIGNMENT = "plaisante"
+FULL = ROOT / "assignments" / "samples" / ASSIGNMENT / "full_marks.ipynb"
+
+
+def packed(path: Path, members: dict[str, Path | str | bytes]) -> Path:
+    with zipfile.ZipFile(path, "w") as out:
+        for name, content in members.items():
+            if isinstance(content, Path):
+                out.write(content, name)
+            else:
+                out.writestr(name, content)
+    return path
+
+
+def zipped_notebook(tmp_path: Path) -> bytes:
+    return packed(tmp_path / "theirs.zip", {"plaisante.ipynb": FULL}).read_bytes()
+
+
+def refused_lines(stdout: str) -> dict[str, str]:
+    return {line.split(":", 1)[0]: line for line in stdout.splitlines() if ": refused (" in line}
+
+
+@pytest.fixture(scope="module")
+def released_course(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = new_course(tmp_path_factory.mktemp("released") / "course")
+    run("release", ASSIGNMENT, cwd=root)
+    return root
+
+
+@pytest.fixture
+def course_root(released_course: Path, tmp_path: Path) -> Path:
+    root = tmp_path / "course"
+    shutil.copytree(released_course, root)
+    return root
+
+
+def test_moodle_flat_online_text_zip_and_export_each_name_their_student(tmp_path: Path) -> None:
+    archive = packed(tmp_path / "moodle.zip", {
+        "Ada Smith_501_assignsubmission_file_plaisante.ipynb": FULL,
+        "Ben Lee_502_assignsubmission_onlinetext_onlinetext.html": "<p>my code is in</p>",
+        "Cy Wu_503_assignsubmission_file_plaisante.zip": zipped_notebook(tmp_path),
+        "Di Ho_504_assignsubmission_file_plaisante.html": "<html>export</html>",
+        "李雷_505_assignsubmission_file_plaisante.ipynb": FULL,
+    })
+    found = collected(archive, None, tmp_path / "out")
+    assert [s.student for s in found.submissions] == ["ada_smith"]
+    refused = {student: (shown, why) for student, shown, why in found.refused}
+    assert sorted(refused) == ["ben_lee", "cy_wu", "di_ho", "李雷"]
+    assert refused["李雷"] == ("李雷_505_assignsubmission_file_plaisante.ipynb",
+                              "the LMS's name gives no student id in ASCII letters or digits: "
+                              "submit their notebook with --student ID")
+    assert refused["ben_lee"] == (
+        "Ben Lee_502_assignsubmission_onlinetext_onlinetext.html",  # whole: whose it is
+        "Moodle online text only, no file handed in: ask them for the .ipynb and submit it "
+        "with --student ben_lee")
+    assert refused["cy_wu"][1] == ("handed in plaisante.zip, not a notebook: unzip it and "
+                                   "submit it with --student cy_wu")
+    assert refused["di_ho"][1].startswith("handed in plaisante.html, an export, not a notebook")
+    assert found.skipped == []
+
+
+def test_moodle_folders_with_online_text_only_name_the_student(tmp_path: Path) -> None:
+    folder = tmp_path / "download"
+    (folder / "Ada Smith_501_assignsubmission_file_").mkdir(parents=True)
+    shutil.copy(FULL, folder / "Ada Smith_501_assignsubmission_file_" / "plaisante.ipynb")
+    (folder / "Ben Lee_502_assignsubmission_onlinetext_").mkdir()
+    (folder / "Ben Lee_502_assignsubmission_onlinetext_" / "onlinetext.html").write_text("hi")
+    found = collected(folder, None)
+    assert [s.student for s in found.submissions] == ["ada_smith"]
+    assert [(s, why.split(":")[0]) for s, _, why in found.refused] == [
+        ("ben_lee", "Moodle online text only, no file handed in")]
+
+
+def test_canvas_and_brightspace_non_notebooks_name_the_student(tmp_path: Path) -> None:
+    canvas = collected(packed(tmp_path / "canvas.zip", {
+        "smithada_101_9001_plaisante.ipynb": FULL,
+        "leeben_102_9002_plaisante.zip": zipped_notebook(tmp_path),
+    }), None, tmp_path / "c")
+    assert [(s, why) for s, _, why in canvas.refused] == [
+        ("leeben", "handed in plaisante.zip, not a notebook: unzip it and submit it with "
+                   "--student leeben")]
+    space = collected(packed(tmp_path / "space.zip", {
+        "1-77 - Ada Smith - Dec 1, 2026 1030 AM - plaisante.ipynb": FULL,
+        "2-78 - Ben Lee - Dec 1, 2026 1031 AM - plaisante.html": "<html></html>",
+        "index.html": "<html>the LMS's own</html>",
+    }), None, tmp_path / "b")
+    assert [s.student for s in space.submissions] == ["ada_smith"]
+    assert [s for s, _, _ in space.refused] == ["ben_lee"]
+    assert space.skipped == []
+
+
+def test_a_class_download_zipped_once_more_is_opened_one_level(tmp_path: Path) -> None:
+    inner = packed(tmp_path / "submissions.zip", {
+        "smithada_101_9001_plaisante.ipynb": FULL, "leeben_102_9002_plaisante.ipynb": FULL})
+    outer = packed(tmp_path / "outer.zip", {"submissions.zip": inner})
+    found = collected(outer, None, tmp_path / "o")
+    assert [s.student for s in found.submissions] == ["leeben", "smithada"]
+    thrice = packed(tmp_path / "thrice.zip", {"outer.zip": outer})
+    with pytest.raises(ValueError, match="a zip inside a zip inside a zip: unzip"):
+        collected(thrice, None, tmp_path / "t")
+
+
+def test_a_refused_id_says_how_to_map_it() -> None:
+    said = id_refused("kim.lee")
+    assert said.startswith("student id 'kim.lee': use ASCII letters, digits, '_' and '-' (not "
+                           "first) only; map it to one: submit that notebook with --student "
+                           "kim_lee")
+    assert "kim_lee as their id in the roster CSV" in said
+    assert "--student ID" in id_refused("..")
+    assert "--student eleve " in id_refused("élève")  # accents dropped, as names are
+
+
+@pytest.mark.nbgrader
+def test_blackboard_login_refused_then_mapped_with_student_and_listed_by_scores(
+        course_root: Path, tmp_path: Path) -> None:
+    title = "Week 3_"
+    archive = packed(tmp_path / "bb.zip", {
+        f"{title}ada_attempt_2026-12-01-09-00-00_plaisante.ipynb": FULL,
+        f"{title}kim.lee_attempt_2026-12-01-09-30-00_plaisante.ipynb": FULL,
+        f"{title}bo_attempt_2026-12-01-09-40-00_plaisante.html": "<html></html>",
+    })
+    done = run("submit", str(archive), cwd=course_root, check=False)
+    assert done.returncode == 1
+    refused = refused_lines(done.stdout)
+    assert sorted(refused) == ["bo", "kim.lee"], done.stdout
+    assert "--student kim_lee" in refused["kim.lee"]
+    assert "an export, not a notebook" in refused["bo"]
+    layout = CourseLayout(course_root)
+    assert layout.submitted_students(ASSIGNMENT) == ["ada"]
+    scores = run("scores", ASSIGNMENT, cwd=course_root).stdout
+    assert "kim.lee: nothing graded: the download named them" in scores
+    assert "bo: nothing graded: the download named them" in scores
+    # the way out the line gives works: their notebook, submitted under the mapped id
+    with zipfile.ZipFile(archive) as opened:
+        notebook = tmp_path / "kim.ipynb"
+        notebook.write_bytes(opened.read(f"{title}kim.lee_attempt_2026-12-01-09-30-00_"
+                                         "plaisante.ipynb"))
+    run("submit", str(notebook), "--student", "kim_lee", cwd=course_root)
+    assert layout.submitted_students(ASSIGNMENT) == ["ada", "kim_lee"]
+    saved = json.loads((layout.report(ASSIGNMENT, "-").parent / "not-submitted.json")
+                       .read_text(encoding="utf-8"))
+    assert sorted(saved) == ["bo", "kim.lee"]
+
+
+#: per LMS: a download's members (path -> a notebook to copy, or text) and the ids of every
+#: student it names, those handed in nothing gradable marked with the words their line says
+DOWNLOADS: dict[str, tuple[dict[str, Path | str], dict[str, str]]] = {
+    "Canvas": ({
+        "smithada_101_9001_plaisante.ipynb": FULL,
+        "leeben_102_9002_plaisante.html": "<html></html>",
+        "wucy_LATE_103_9050_notes.txt": "my notes",
+    }, {"smithada": "", "leeben": "an export, not a notebook",
+        "wucy": "no notebook (.ipynb)"}),
+    "Moodle folders": ({
+        "Ada Smith_501_assignsubmission_file_/plaisante.ipynb": FULL,
+        "Ben Lee_502_assignsubmission_onlinetext_/onlinetext.html": "<p>see my code</p>",
+        "Cy Wu_503_assignsubmission_file_/plaisante.zip": "PK",
+    }, {"ada_smith": "", "ben_lee": "Moodle online text only",
+        "cy_wu": "unzip it and submit it with --student cy_wu"}),
+    "Moodle flat": ({
+        "Ada Smith_501_assignsubmission_file_plaisante.ipynb": FULL,
+        "Ben Lee_502_assignsubmission_onlinetext_onlinetext.html": "<p>see my code</p>",
+    }, {"ada_smith": "", "ben_lee": "Moodle online text only"}),
+    "Blackboard": ({
+        "Week 3_ada_attempt_2026-12-01-09-00-00_plaisante.ipynb": FULL,
+        "Week 3_ben_attempt_2026-12-01-09-10-00_plaisante.zip": "PK",
+        "Week 3_ben_attempt_2026-12-01-09-10-00.txt": "receipt",
+    }, {"ada": "", "ben": "not a notebook: unzip it"}),
+    "Brightspace": ({
+        "1-77 - Ada Smith - Dec 1, 2026 1030 AM - plaisante.ipynb": FULL,
+        "2-78 - Ben Lee - Dec 1, 2026 1031 AM - plaisante.pdf": "%PDF",
+        "index.html": "<html>the LMS's own</html>",
+    }, {"ada_smith": "", "ben_lee": "an export, not a notebook"}),
+}
+
+
+@pytest.mark.nbgrader
+@pytest.mark.parametrize("lms", list(DOWNLOADS))
+def test_every_student_a_download_names_is_in_submit_s_output_and_in_scores(
+        lms: str, course_root: Path, tmp_path: Path) -> None:
+    members, students = DOWNLOADS[lms]
+    archive = packed(tmp_path / "download.zip", dict(members))
+    done = run("submit", str(archive), cwd=course_root, check=False)
+    assert done.returncode == 1  # some work was refused
+    lines = done.stdout.splitlines()
+    scores = run("scores", ASSIGNMENT, cwd=course_root).stdout.splitlines()
+    for student, words in students.items():
+        said = [line for line in lines if line.startswith(f"{student}: ")]
+        listed = [line for line in scores if line.startswith(f"{student}")]
+        assert len(said) == 1, (student, done.stdout)
+        assert len(listed) == 1, (student, scores)
+        if words:
+            assert ": refused (" in said[0] and words in said[0], said[0]
+            assert listed[0].startswith(f"{student}: nothing graded: the download named "
+                                        "them") and words in listed[0], listed[0]
+        else:
+            assert listed[0] == f"{student} not graded yet", listed[0]
+    assert not any(line.startswith("skipped") for line in lines), done.stdout
+
+
+@pytest.mark.nbgrader
+def test_scores_lists_roster_students_with_nothing_handed_in(course_root: Path) -> None:
+    roster = course_root / "roster.csv"
+    roster.write_text("id,first_name,last_name\nada,Ada,Smith\nzed,Zed,Jones\n")
+    run("roster", "import", str(roster), cwd=course_root)
+    shutil.copy(FULL, course_root / "ada.ipynb")
+    run("submit", "ada.ipynb", "--student", "ada", cwd=course_root)
+    scores = run("scores", ASSIGNMENT, cwd=course_root).stdout
+    assert "zed: nothing graded: on the roster, no submission" in scores
+    assert "ada: nothing graded" not in scores
+    run("grade", ASSIGNMENT, "--workers", "1", cwd=course_root)
+    run("report", ASSIGNMENT, cwd=course_root)
+    page = (CourseLayout(course_root).report(ASSIGNMENT, "-").parent / "index.html") \
+        .read_text(encoding="utf-8")
+    assert ("<tr data-nothing='zed'><td>zed</td><td>on the roster, no submission</td></tr>"
+            in page)
+    assert "data-nothing='ada'" not in page
+
+
+@pytest.mark.nbgrader
+def test_a_long_name_from_a_download_is_kept_to_its_first_100_characters(
+        course_root: Path) -> None:
+    from nbgrader.api import Gradebook
+
+    from plaisante.course import MOST_NAME_CHARS, name_students
+
+    long = "Ada " + "Lovelace" * 5000
+    assert name_students({"ada": long, "bo": "Bo Li"}, course_root) == ["ada", "bo"]
+    with Gradebook(CourseLayout(course_root).gradebook_url) as gradebook:
+        ada, bo = gradebook.find_student("ada"), gradebook.find_student("bo")
+        assert (ada.first_name + " " + ada.last_name) == long[:MOST_NAME_CHARS]
+        assert (bo.first_name, bo.last_name) == ("Bo", "Li")
