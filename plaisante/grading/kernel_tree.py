@@ -24,13 +24,15 @@ import tempfile
 from pathlib import Path
 
 STYLESHEETS = (".css",)
+PACKAGE = Path(__file__).resolve().parents[1]  # the kit's package folder
 
 
 def assignments_of(modules: tuple[str, ...] | list[str]) -> tuple[str, ...]:
     """Return the ids of the assignments whose setup modules (``plaisante.games.<id>.setup``)
     are among ``modules`` (a release's setup cells' imports), in order."""
+    games = re.escape(PACKAGE.name + ".games.")
     found = [match.group(1) for name in modules
-             if (match := re.fullmatch(r"plaisante\.games\.(\w+)\.setup", name))]
+             if (match := re.fullmatch(games + r"(\w+)\.setup", name))]
     return tuple(dict.fromkeys(found))
 
 
@@ -62,8 +64,9 @@ def kernel_tree(base: Path, assignments: tuple[str, ...] = ()) -> Path:
     digest = hashlib.sha256()
     for relative, path in files.items():
         digest.update(relative.encode() + b"\0" + path.read_bytes() + b"\0")
-    top = base / f"plaisante-kernel-side-{digest.hexdigest()[:16]}"
-    package = top / "plaisante"
+    name = PACKAGE.name
+    top = base / f"{name}-kernel-side-{digest.hexdigest()[:16]}"
+    package = top / name
     if package.is_dir():
         return package
     base.mkdir(parents=True, exist_ok=True)
