@@ -39,8 +39,9 @@ STUDENT_SIDE = [f"plaisante.games.{game}.setup" for game in COURSE] + [
     "plaisante.kernel.oracle", "plaisante.kernel.routed", "plaisante.checking"]
 
 
-def run_in_sandbox(names: list[str]) -> dict[str, object]:
-    """Run PROBE in a real grading sandbox; return what it found."""
+def run_in_sandbox(names: list[str], preload: tuple[str, ...] = ()) -> dict[str, object]:
+    """Run PROBE in a real grading sandbox (a kernel of the assignments whose setup modules
+    are ``preload``; none: the whole course); return what it found."""
     sandbox.require_sandbox()
     with tempfile.TemporaryDirectory(dir=sandbox.scratch_base()) as folder:
         work, sockets = Path(folder) / "work", Path(folder) / "sockets"
@@ -48,7 +49,8 @@ def run_in_sandbox(names: list[str]) -> dict[str, object]:
         sockets.mkdir()
         os.chmod(folder, 0o755)
         uid = sandbox.pick_uid() if sandbox.as_root() else os.getuid()
-        command = sandbox.bwrap_command(work, sockets, uid, Limits(), sandbox.kernel_env())
+        command = sandbox.bwrap_command(work, sockets, uid, Limits(), sandbox.kernel_env(),
+                                        preload)
         done = subprocess.run([*command, sys.executable, "-c", PROBE, *names],
                               capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -79,3 +81,11 @@ def test_no_file_of_the_grader_is_in_the_kernels_copy_of_the_kit(probe):
                                                               "course.py")]
     assert "games/tricks/setup.py" in files and "kernel/oracle.py" in files
     assert "games/plaisante/style.css" in files
+
+
+def test_a_kernel_grading_one_assignment_sees_no_other_games_side():
+    found = run_in_sandbox(["plaisante.games.deck.setup", "plaisante.games.video_poker.rules",
+                            "plaisante.games.tricks.checks"], ("plaisante.games.deck.setup",))
+    assert found["imports"] == {"plaisante.games.deck.setup": True,
+                                "plaisante.games.video_poker.rules": False,
+                                "plaisante.games.tricks.checks": False}

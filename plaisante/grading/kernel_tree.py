@@ -4,7 +4,9 @@ A graded kernel runs the student's code, so whatever of the kit it can import is
 student's reach. The sandbox (``plaisante.grading.sandbox``) therefore never shows it the kit's
 package folder: it shows, at the same path, a copy holding only the modules a kernel needs
 (``plaisante.lite.student_side.kernel_modules``: what the setup cells import and the kernel's
-own package) and their stylesheets. The grader, the course's commands and each game's
+own package) and their stylesheets, for the assignment it grades alone (a deck kernel
+cannot import video poker's helpers: a helper of one game may answer another's part). The
+grader, the course's commands and each game's
 known-good parts (``plaisante.games.<id>.known_good``) are not in it, so no import, no
 ``sys.modules`` walk and no garbage-collector search in a kernel can find them.
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -23,15 +26,24 @@ from pathlib import Path
 STYLESHEETS = (".css",)
 
 
-def _files() -> dict[str, Path]:
-    """Return {path relative to the package's parent: source file} of the kernel's side."""
+def assignments_of(modules: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """Return the ids of the assignments whose setup modules (``plaisante.games.<id>.setup``)
+    are among ``modules`` (a release's setup cells' imports), in order."""
+    found = [match.group(1) for name in modules
+             if (match := re.fullmatch(r"plaisante\.games\.(\w+)\.setup", name))]
+    return tuple(dict.fromkeys(found))
+
+
+def _files(assignments: tuple[str, ...]) -> dict[str, Path]:
+    """Return {path relative to the package's parent: source file} of the kernel's side of
+    ``assignments`` (none: the whole course)."""
     import plaisante
     from plaisante.lite.student_side import kernel_modules
 
     parent = Path(plaisante.__file__).resolve().parents[1]
     files: dict[str, Path] = {}
     folders: set[Path] = set()
-    for path in kernel_modules().values():
+    for path in kernel_modules(assignments or None).values():
         files[str(path.resolve().relative_to(parent))] = path
         folders.add(path.resolve().parent)
     for folder in folders:
@@ -41,11 +53,12 @@ def _files() -> dict[str, Path]:
     return dict(sorted(files.items()))
 
 
-def kernel_tree(base: Path) -> Path:
-    """Return the folder of the kernel's ``plaisante`` package (its student side), made under
-    ``base`` if it is not there yet. Raises ValueError when the student side would import
-    trusted code (``kernel_modules``)."""
-    files = _files()
+def kernel_tree(base: Path, assignments: tuple[str, ...] = ()) -> Path:
+    """Return the folder of the ``plaisante`` package a kernel grading ``assignments`` sees
+    (their student side; none given: the whole course's), made under ``base`` if it is not there
+    yet. Raises ValueError when the student side would import trusted code
+    (``kernel_modules``)."""
+    files = _files(assignments)
     digest = hashlib.sha256()
     for relative, path in files.items():
         digest.update(relative.encode() + b"\0" + path.read_bytes() + b"\0")
