@@ -10,8 +10,10 @@ Two hooks of IPython make the line. ``CheckFailed`` answers ``_render_traceback_
 (``BriefTraceback``). A student's own ``NotImplementedError``, and a ``NameError`` of a test cell
 for an answer not set yet, go through IPython's custom exception handler, which importing this
 module installs in a running IPython (``install``); any other case of those two kinds is shown
-as IPython always shows it. Nothing else reads these hooks: the grader runs test cells in its
-own process and reads the full traceback (``grading.judge.failing_line``).
+as IPython always shows it. A notebook nbgrader runs (``NBGRADER_EXECUTION`` set: validate, a
+plain autograde) keeps IPython's tracebacks, less the kit's frames: the kit reads them there
+(the failing test line, the stub that raised). The grader runs test cells in its own process
+and reads the full traceback (``grading.judge.failing_line``).
 """
 
 from __future__ import annotations
@@ -152,8 +154,11 @@ def show_short(shell: Any, etype: type[BaseException], value: BaseException,
 
 def install(shell: Any = None) -> bool:
     """Install ``show_short`` as ``shell``'s handler of NotImplementedError and NameError
-    (the running IPython when None). Returns False, changing nothing, outside IPython or when
-    the shell already has a handler of its own."""
+    (the running IPython when None). Returns False, changing nothing, outside IPython, in a
+    notebook nbgrader runs (``NBGRADER_EXECUTION`` set) or when the shell already has a
+    handler of its own."""
+    if os.environ.get("NBGRADER_EXECUTION"):  # nbgrader runs it: its readers parse IPython's
+        return False  # own tracebacks (``validate.unwritten``, the feedback's line numbers)
     shell = _shell() if shell is None else shell
     if shell is None or not hasattr(shell, "set_custom_exc"):
         return False
@@ -168,7 +173,9 @@ def install(shell: Any = None) -> bool:
 
 class BriefTraceback:
     """Mixin for an exception a student reads in a notebook: IPython shows it as one line,
-    ``✘`` and its message (``failing_line``), or under ``%xmode Verbose`` in full."""
+    ``✘`` and its message (``failing_line``); under ``%xmode Verbose`` in full; in a notebook
+    nbgrader runs, as IPython would less the kit's frames (the feedback reads the test cell's
+    line from it)."""
 
     def _render_traceback_(self) -> list[str]:
         assert isinstance(self, BaseException)
@@ -179,10 +186,32 @@ class BriefTraceback:
                     type(self), self, self.__traceback__))
             except Exception:  # noqa: BLE001  never lose the error itself
                 return traceback.format_exception(self)
+        if shell is not None and os.environ.get("NBGRADER_EXECUTION"):
+            return without_kit_traceback(self, shell)
         return [failing_line(self)]
+
+
+def without_kit_traceback(error: BaseException, shell: Any) -> list[str]:
+    """Return IPython's traceback of ``error`` (and the errors chained to it) without the
+    kit's frames; Python's whole one if IPython cannot make it."""
+    chain = chain_of(error)
+    saved = [each.__traceback__ for each in chain]
+    try:
+        for each in chain:
+            each.__traceback__ = without_kit_frames(each.__traceback__)
+        return list(shell.InteractiveTB.structured_traceback(type(error), error,
+                                                             error.__traceback__))
+    except Exception:  # noqa: BLE001  never lose the error itself: show it in full
+        for each, trace in zip(chain, saved):
+            each.__traceback__ = trace
+        return traceback.format_exception(error)
+    finally:
+        for each, trace in zip(chain, saved):
+            each.__traceback__ = trace
 
 
 install()
 
 __all__ = ["BriefTraceback", "FAILS", "KIT_DIR", "TO_DO", "chain_of", "failing_line", "install",
-           "show_short", "to_do_line", "unset_line", "verbose", "without_kit_frames"]
+           "show_short", "to_do_line", "unset_line", "verbose", "without_kit_frames",
+           "without_kit_traceback"]

@@ -170,3 +170,20 @@ def test_the_grader_still_sees_the_whole_traceback() -> None:
     assert files(error.__traceback__) == before
     assert files(without_kit_frames(error.__traceback__)) == [
         name for name in before if not name.startswith(KIT_DIR)]
+
+
+def test_a_notebook_nbgrader_runs_keeps_the_test_line(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run by nbgrader (a plain autograde, validate), the traceback still names the test
+    cell's line that failed (the feedback finds a hidden test's rule by it) and the stub that
+    raised, without the kit's frames."""
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    _, lines = card_values_error(ONE_OFF, tmp_path)
+    assert ('----> 4 expect_value("Card(\'2\', \'spades\').value", 2, '
+            'lambda: Card("2", "spades").value)') in lines
+    assert lines[-1] == "CheckFailed: Card('2', 'spades').value: expected 2, got 1"
+    assert not any("plaisante/" in line for line in lines), lines
+    notebook = run_cells([starter_cell("setup"), starter_cell("step3_has_checks"),
+                          starter_cell("step3_has_pair")], tmp_path)
+    _, lines = error_of(notebook.cells[-1])
+    assert "Cell In[2], line 4, in has_pair(cards)" in lines and len(lines) > 5
