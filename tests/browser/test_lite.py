@@ -33,6 +33,8 @@ from plaisante import samples
 from plaisante.course import CourseLayout
 from plaisante.games import COURSE
 
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
 pytestmark = pytest.mark.browser
 KERNEL = 360_000  # Pyodide's first start: 1.5-2.7 min seen on this 2-core machine at load 20+
 # the game's first element, per assignment: the reference's Run All shows it
@@ -156,11 +158,12 @@ def step_cells(notebook: Any, prefix: str = STEP) -> tuple[list[int], list[int]]
 
 
 def said(outputs: list[Any]) -> tuple[str, str | None]:
-    """What a cell's outputs say: its printed text (stripped), and the last line of its error
-    as a traceback ends (``ename: evalue``), or None."""
+    """What a cell's outputs say: its printed text (stripped), and the last line its error
+    shows (the kit's one line, ``✎ to do: …``, or IPython's traceback's ``ename: evalue``),
+    or None."""
     printed = "".join(o.get("text", "") for o in outputs
                       if o.output_type == "stream" and o.name == "stdout")
-    errors = [f"{o.ename}: {o.evalue}" for o in outputs if o.output_type == "error"]
+    errors = [ANSI.sub("", "\n".join(o.traceback)) for o in outputs if o.output_type == "error"]
     return printed.strip(), errors[-1].strip().splitlines()[-1] if errors else None
 
 
