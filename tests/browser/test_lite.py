@@ -194,12 +194,16 @@ def released_course(root: Path, assignment: str) -> Path:
 # ------------------------------------------------------------------------------ in the browser
 
 def open_in_lite(page: Page, site: str, assignment: str) -> Any:
-    """Open ``ID.ipynb`` in the site and wait until its Pyodide kernel is idle; return its
-    cells."""
+    """Open ``ID.ipynb`` in the site and wait until its Pyodide kernel is idle, the notice
+    that Python is starting shown meanwhile and gone then; return its cells."""
     page.goto(f"{site}lab/index.html?path={assignment}.ipynb")
+    starting = page.get_by_role("status").filter(has_text="Python is starting in your browser")
+    expect(starting).to_be_visible(timeout=KERNEL)
+    expect(starting).to_contain_text(re.compile(r"takes up to a minute or two .*\(\d+ s\)"))
     status = page.locator(".jp-StatusBar-TextItem", has_text=harness.KERNEL_IDLE)
     expect(status).to_have_count(1, timeout=KERNEL)
     expect(status).to_contain_text("Pyodide")
+    expect(starting).to_have_count(0)
     return page.locator(CELLS)
 
 
