@@ -19,6 +19,7 @@ and reads the full traceback (``grading.judge.failing_line``).
 from __future__ import annotations
 
 import os
+import sys
 import traceback
 import types
 from typing import Any
@@ -149,6 +150,8 @@ def show_short(shell: Any, etype: type[BaseException], value: BaseException,
     if line is None:
         shell.showtraceback((etype, value, trace), tb_offset=tb_offset)
         return
+    # as IPython's own showtraceback does: %debug and %tb then find this error
+    sys.last_type, sys.last_value, sys.last_traceback = etype, value, trace
     shell._showtraceback(etype, value, [line])
 
 

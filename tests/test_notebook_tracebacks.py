@@ -187,3 +187,14 @@ def test_a_notebook_nbgrader_runs_keeps_the_test_line(tmp_path: Path,
                           starter_cell("step3_has_pair")], tmp_path)
     _, lines = error_of(notebook.cells[-1])
     assert "Cell In[2], line 4, in has_pair(cards)" in lines and len(lines) > 5
+
+
+def test_tb_shows_the_whole_traceback_of_a_to_do_line(tmp_path: Path) -> None:
+    """``%tb`` after a cell that said one line shows IPython's whole traceback of it."""
+    notebook = run_cells([starter_cell("setup"), starter_cell("step3_has_checks"),
+                          starter_cell("step3_has_pair"), "%tb"], tmp_path)
+    _, short = error_of(notebook.cells[2])
+    assert short == ["✎ to do: has_pair still raises NotImplementedError"]
+    _, lines = error_of(notebook.cells[3])
+    assert "----> 4     raise NotImplementedError()" in lines, lines
+    assert lines[-1].startswith("NotImplementedError")
