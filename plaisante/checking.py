@@ -28,7 +28,7 @@ _isinstance: Any = builtins.isinstance
 
 class CheckFailed(BriefTraceback, AssertionError):
     """A check's case gave the wrong answer; the message says which input, expected and actual.
-    In a notebook its traceback shows the test cell's line and the message (``BriefTraceback``).
+    In a notebook it shows as one line, ``✘`` and the message (``BriefTraceback``).
     """
 
 

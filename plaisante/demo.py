@@ -100,6 +100,38 @@ def demo_notebook(assignment: str, seed: int | None, student: str | None = None
             "nbformat": 4, "nbformat_minor": 5}
 
 
+#: Voila's configuration (``voila.json`` beside the notebook, where Voila looks first): it says
+#: only what an instructor can act on, its errors (a busy port, a kernel that will not start).
+#: Its notices (where it keeps connection files, that the one-cell notebook it runs is not
+#: signed), the kernel's warning that it talks over TCP on loopback (it talks over a Unix
+#: socket instead) and tornado's that the kernel socket's ping timeout exceeds its interval
+#: (jupyter_server's default timeout is three intervals; made one) are all left out.
+QUIET: dict[str, Any] = {
+    "Voila": {"log_level": "ERROR", "tornado_settings": {"ws_ping_timeout": 30_000}},
+    "KernelManager": {"transport": "ipc"},
+}
+
+
+def answering(url: str, process: subprocess.Popen[bytes], seconds: float = 120) -> bool:
+    """Wait until Voila at ``url`` serves its own script (a static file: asking for the page
+    itself would start a kernel); return True then, False when ``process`` ended first or
+    ``seconds`` passed."""
+    import time
+    import urllib.error
+    import urllib.request
+
+    deadline = time.monotonic() + seconds
+    while process.poll() is None and time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url + "voila/static/voila.js", timeout=2) as answer:
+                if answer.status == 200:
+                    return True
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.1)
+    return False
+
+
 def serve(root: Path, assignment: str, *, seed: int | None = None, student: str | None = None,
           port: int = 8866, open_browser: bool = True) -> int:
     """Run Voila on the demo notebook of ``assignment`` until interrupted; open the page in a
@@ -116,6 +148,7 @@ def serve(root: Path, assignment: str, *, seed: int | None = None, student: str 
         notebook = Path(folder) / f"{assignment}.ipynb"
         notebook.write_text(json.dumps(demo_notebook(assignment, seed, student)),
                             encoding="utf-8")
+        (Path(folder) / "voila.json").write_text(json.dumps(QUIET), encoding="utf-8")
         env = dict(os.environ, PLAISANTE_COURSE=str(root))
         voila = Path(sys.executable).with_name("voila")
         # a busy port is an error, never another port: the address printed is the one served
@@ -124,17 +157,21 @@ def serve(root: Path, assignment: str, *, seed: int | None = None, student: str 
                    "--theme=dark"]
         url = f"http://127.0.0.1:{port}/"
         whose = f"{student}'s submission" if student else "the reference solution"
-        print(f"plaisante demo: {assignment} on {whose} at {url} (F11 for full screen; "
-              "Ctrl-C stops)", flush=True)
         process = subprocess.Popen(command, cwd=folder, env=env)
 
         def stop(signum: int, frame: Any) -> None:  # `kill PID` stops Voila too, as Ctrl-C does
             raise KeyboardInterrupt
 
         previous = signal.signal(signal.SIGTERM, stop)
-        if open_browser:
-            webbrowser.open(url)
         try:
+            if answering(url, process):
+                print(f"plaisante demo: {assignment} on {whose} at {url} (F11 for full "
+                      "screen; Ctrl-C stops)", flush=True)
+                if open_browser:
+                    webbrowser.open(url)
+            elif process.poll() is None:
+                print(f"plaisante demo: Voila has not answered at {url} yet; still waiting "
+                      "(Ctrl-C stops)", file=sys.stderr, flush=True)
             status = process.wait()
             if status:
                 print(f"plaisante demo: Voila stopped (exit {status}); is port {port} in use? "

@@ -18,6 +18,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from .course import CourseLayout, course_config, nbgrader_env
 
@@ -26,6 +27,12 @@ POLICY_EXTENSION = "plaisante.formgrader_policy"
 GRADING_EXTENSION = "plaisante.formgrader_grading"
 #: nbgrader's page of a submission with no autograded notebook, made to render.
 PAGES_EXTENSION = "plaisante.formgrader_pages"
+#: JupyterLab's "Jupyter news" question off.
+NEWS_EXTENSION = "plaisante.formgrader_news"
+#: Voila's server extension, off in the formgrader's JupyterLab, which needs no Voila: its
+#: import turns traitlets' DeprecationWarnings on for the whole server (``voila/__init__``),
+#: and the log then carried jupyter-server's own about ``ServerApp.token``.
+VOILA_EXTENSION = "voila.server_extension"
 #: nbgrader's Validate runs the notebook it is given in the server, as the instructor: off here,
 #: where the notebooks at hand are students' (students validate in their own JupyterLab).
 VALIDATE_EXTENSION = "nbgrader.server_extensions.validate_assignment"
@@ -85,7 +92,13 @@ def command(root: Path, *, port: int | None = None, open_browser: bool = True,
            f"--ServerApp.jpserver_extensions={POLICY_EXTENSION}=True",
            f"--ServerApp.jpserver_extensions={GRADING_EXTENSION}=True",
            f"--ServerApp.jpserver_extensions={PAGES_EXTENSION}=True",
-           f"--ServerApp.jpserver_extensions={VALIDATE_EXTENSION}=False"]
+           f"--ServerApp.jpserver_extensions={NEWS_EXTENSION}=True",
+           "--LabApp.news_url=None",
+           f"--ServerApp.jpserver_extensions={VALIDATE_EXTENSION}=False",
+           f"--ServerApp.jpserver_extensions={VOILA_EXTENSION}=False",
+           # a kernel opened from the lab talks over a Unix socket: no warning that TCP on
+           # loopback is unencrypted in the log
+           "--KernelManager.transport=ipc"]
     if port is not None:
         cmd += [f"--ServerApp.port={port}", "--ServerApp.port_retries=0"]
     if not open_browser:
@@ -97,14 +110,29 @@ def command(root: Path, *, port: int | None = None, open_browser: bool = True,
 
 def serve(root: Path, *, port: int | None = None, open_browser: bool = True,
           extra: tuple[str, ...] = ()) -> int:
-    """Run JupyterLab on the course with the formgrader open until it is stopped (Ctrl-C);
-    return its exit status."""
+    """Run JupyterLab on the course with the formgrader open until it is stopped (Ctrl-C, or
+    SIGTERM, which stops JupyterLab too: it shuts its kernels down); return its exit status."""
+    import signal
+
     layout = CourseLayout(Path(root))
     exchange_folder(layout.root)
     print(f"plaisante formgrader: JupyterLab on {layout.root}; the formgrader opens at "
           "/formgrader, JupyterLab itself at /lab. Ctrl-C stops it.", flush=True)
+    lab = subprocess.Popen(command(layout.root, port=port, open_browser=open_browser,
+                                   extra=extra), cwd=layout.root, env=nbgrader_env())
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)
     try:
-        return subprocess.call(command(layout.root, port=port, open_browser=open_browser,
-                                       extra=extra), cwd=layout.root, env=nbgrader_env())
-    except KeyboardInterrupt:
+        return lab.wait()
+    except KeyboardInterrupt:  # Ctrl-C reached JupyterLab too; SIGTERM did not: pass it on
+        lab.terminate()
+        try:
+            lab.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            lab.kill()
         return 0
+    finally:
+        signal.signal(signal.SIGTERM, previous)

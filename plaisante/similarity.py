@@ -142,6 +142,15 @@ class Result:
     compared: list[Work]
     skipped: list[Skipped] = field(default_factory=list)
     pair_count: int = 0
+    #: the students of the listed pairs whose code is itself at least ``threshold`` alike to
+    #: the reference solution (filled by ``similarity`` when the reference is not compared)
+    like_reference: set[str] = field(default_factory=set)
+
+    def through_reference(self) -> list[Pair]:
+        """Return the listed pairs whose two sides are each alike to the reference solution
+        (``like_reference``): alike through it, as the kit's samples all are."""
+        return [pair for pair in self.pairs
+                if {pair.a.student, pair.b.student} <= self.like_reference]
 
 
 def check_options(threshold: float, min_match: int) -> None:
@@ -471,7 +480,43 @@ def compare_class(works: list[Work], release: Any, assignment: str,
 
 def similarity(root: Path, assignment: str, *, threshold: float = DEFAULT_THRESHOLD,
                min_match: int = DEFAULT_MIN_MATCH, include_reference: bool = False) -> Result:
-    """Read the class (``read_class``) and compare it (``compare_class``)."""
+    """Read the class (``read_class``) and compare it (``compare_class``); note which of
+    the listed pairs' students are alike to the reference solution (``alike_to_reference``)
+    unless it takes part itself."""
     check_options(threshold, min_match)
     works, skipped, release = read_class(root, assignment, include_reference)
-    return compare_class(works, release, assignment, threshold, min_match, skipped)
+    result = compare_class(works, release, assignment, threshold, min_match, skipped)
+    if result.pairs and not include_reference:
+        result.like_reference = alike_to_reference(root, assignment, result, release)
+    return result
+
+
+def alike_to_reference(root: Path, assignment: str, result: Result, release: Any) -> set[str]:
+    """Return the students of ``result``'s listed pairs whose code is at least its threshold
+    alike to the reference solution (the source notebook in ``solutions/``), measured as a
+    pair is."""
+    import nbformat
+
+    layout = CourseLayout(Path(root))
+    source = nbformat.read(layout.source(assignment), as_version=4)
+    reference = Work(REFERENCE, "reference solution", answer_code(source, release), "reference")
+    paired = {w.student: w for p in result.pairs for w in (p.a, p.b)}
+    works = [reference, *paired.values()]
+    shares = Fingerprints(works, release, result.min_match).matrix(works)
+    return {work.student for i, work in enumerate(works[1:], 1)
+            if max(shares[i, 0], shares[0, i]) >= result.threshold - 1e-9}
+
+
+def reference_note(result: Result) -> str | None:
+    """Return what to say of the listed pairs that are alike through the reference solution
+    (``Result.through_reference``), or None when there are none."""
+    through = result.through_reference()
+    if not through:
+        return None
+    which = ("Every pair listed" if len(through) == len(result.pairs)
+             else f"{len(through)} of the {len(result.pairs)} pairs listed")
+    return (f"{which}: both sides are each {round(result.threshold * 100)}% alike or more "
+            "to the reference solution (solutions/), so they are alike through it. The "
+            "kit's sample submissions (assignments/samples/) are all made from it: on a class "
+            "of samples every pair is listed. In a class of students, look for a leaked "
+            "solution (--include-reference ranks it with them).")

@@ -19,7 +19,7 @@ from rich.table import Table
 from .course import CourseLayout
 from .inert import as_code
 from .scores import step_titles
-from .similarity import REFERENCE, Pair, Result, StepCode, Work
+from .similarity import REFERENCE, Pair, Result, StepCode, Work, reference_note
 from .style import STYLE
 from .tables import cell, render
 
@@ -124,6 +124,10 @@ def page(result: Result, title: str) -> str:
              "passages of at least the minimum match in the other's; a pair's score is the "
              "larger side's. A high score is a reason to look, not proof: short steps with one "
              "natural answer match by themselves.</p>"]
+    through = reference_note(result)
+    if through:
+        parts.append(f"<p class='plaisante-note plaisante-through-reference'>{_esc(through)}"
+                     "</p>")
     if result.skipped:
         parts.append("<h2 id='skipped'>Not compared</h2><ul>" + "".join(
             f"<li data-skipped='{_esc(s.student)}'><b>{_esc(s.student)}</b>: "
@@ -238,6 +242,9 @@ def table(result: Result, width: int | None = None) -> str:
     lines += [cell(f"skipped {s.student}: {s.reason}").plain for s in result.skipped]
     lines += [cell(f"compared in part {w.student}: {w.cut}").plain
               for w in result.compared if w.cut]
+    through = reference_note(result)
+    if through:
+        lines.append(through)
     lines.append(f"{len(result.compared)} submission(s) compared, {result.pair_count} pair(s): "
                  f"{len(result.pairs)} at or above {percent(result.threshold)} (minimum match "
                  f"{result.min_match} characters)")

@@ -1,21 +1,33 @@
-"""Short tracebacks in the notebook: a failing check shows the student's own lines and its
-message, not the kit's frames.
+"""One line per unfinished or failing test cell in the student's notebook, in the words of the
+last cell's checklist: ``✎ to do: has_pair still raises NotImplementedError`` or ``✘
+Card('2', 'spades').value: expected 2, got 1``. Never a frame of the kit's.
 
-IPython asks an exception for ``_render_traceback_`` before it formats one; the kit's errors
-that students read (``checking.CheckFailed``) answer with the traceback IPython would show,
-less every frame whose code is the kit's. Nothing else calls ``_render_traceback_``: the
-grader runs test cells in its own process and reads the full traceback
-(``grading.judge.failing_line``), and the exception keeps it after it is shown.
+The cell still fails: IPython shows the line as the cell's error output (``ename`` and
+``evalue`` are the exception's own), which is what nbgrader scores a test cell by. Under
+``%xmode Verbose`` the whole traceback is shown as IPython would show it.
+
+Two hooks of IPython make the line. ``CheckFailed`` answers ``_render_traceback_``
+(``BriefTraceback``). A student's own ``NotImplementedError``, and a ``NameError`` of a test cell
+for an answer not set yet, go through IPython's custom exception handler, which importing this
+module installs in a running IPython (``install``); any other case of those two kinds is shown
+as IPython always shows it. A notebook nbgrader runs (``NBGRADER_EXECUTION`` set: validate, a
+plain autograde) keeps IPython's tracebacks, less the kit's frames: the kit reads them there
+(the failing test line, the stub that raised). The grader runs test cells in its own process
+and reads the full traceback (``grading.judge.failing_line``).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import traceback
 import types
+from typing import Any
 
 #: The kit's own source files: their frames are left out of a notebook's traceback.
 KIT_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+TO_DO, FAILS = "✎ to do: ", "✘ "
 
 
 def without_kit_frames(trace: types.TracebackType | None) -> types.TracebackType | None:
@@ -43,32 +55,166 @@ def chain_of(error: BaseException) -> list[BaseException]:
     return chain
 
 
+def _shell() -> Any:
+    """Return the running IPython shell, or None (plain Python, the grader, pytest)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    return get_ipython()
+
+
+def verbose(shell: Any) -> bool:
+    """Return True when the student asked for whole tracebacks (``%xmode Verbose``)."""
+    return getattr(getattr(shell, "InteractiveTB", None), "mode", None) == "Verbose"
+
+
+def _cell_files(shell: Any) -> set[str]:
+    """Return the file names IPython gave the cells it ran (empty when it keeps none)."""
+    return set(getattr(getattr(shell, "compile", None), "_filename_map", {}) or ())
+
+
+def _frames(trace: types.TracebackType | None) -> list[types.FrameType]:
+    frames = []
+    while trace is not None:
+        frames.append(trace.tb_frame)
+        trace = trace.tb_next
+    return frames
+
+
+def _name(code: types.CodeType) -> str:
+    return str(getattr(code, "co_qualname", code.co_name))
+
+
+def failing_line(error: BaseException) -> str:
+    """Return the one line shown for a failing check: ``✘`` and its message (which names the
+    input, the expected and the actual value)."""
+    return FAILS + str(error)
+
+
+def to_do_line(error: BaseException, cells: set[str]) -> str | None:
+    """Return the one line shown for ``error``, a NotImplementedError, when the code still to
+    write is a cell's, e.g. ``✎ to do: has_pair still raises NotImplementedError``; None when
+    it came from elsewhere (a library's abstract method), which is shown in full. The kit's
+    own NotImplementedError (a part not defined yet, tests of the student's not written yet)
+    is shown by its message. ``cells`` holds the file names of the notebook's cells."""
+    message = str(error).strip()
+    frames = _frames(error.__traceback__)
+    if not frames:
+        return None
+    if frames[-1].f_code.co_filename.startswith(KIT_DIR) and message:  # the kit's own words
+        return TO_DO + message
+    if frames[-1].f_code.co_filename not in cells:
+        return None
+    raised = frames[-1].f_code
+    said = f": {message}" if message else ""
+    if raised.co_name == "<module>":
+        return (TO_DO + "this cell still raises NotImplementedError" + said
+                + ": put your code in its place")
+    return f"{TO_DO}{_name(raised)} still raises NotImplementedError{said}"
+
+
+def unset_line(error: NameError, cells: set[str]) -> str | None:
+    """Return the one line shown for ``error``, a NameError, when a test cell reads an answer
+    the student has not set yet (its top level calls the kit's checks, e.g. ``check_shape(
+    "trace_values", trace_values, …)``), e.g. ``✎ to do: trace_values is not set yet: …``;
+    None for any other NameError (a typo in the student's code is shown in full)."""
+    frames = _frames(error.__traceback__)
+    name = getattr(error, "name", None)
+    if not name or not frames or frames[-1].f_code.co_filename not in cells:
+        return None
+    cell = frames[-1]
+    if cell.f_code.co_name != "<module>":
+        return None
+    calls_kit = any(
+        str(getattr(cell.f_globals.get(used), "__module__", "")).startswith(__package__ + ".")
+        for used in cell.f_code.co_names)
+    if not calls_kit:
+        return None
+    return (f"{TO_DO}{name} is not set yet: run the cell above that sets it "
+            "(if it shows an error, finish it first)")
+
+
+def show_short(shell: Any, etype: type[BaseException], value: BaseException,
+               trace: types.TracebackType | None, tb_offset: int | None = None) -> None:
+    """IPython's custom exception handler: show ``value`` as its one line when it has one
+    (``to_do_line``, ``unset_line``), as IPython always does otherwise or under
+    ``%xmode Verbose``."""
+    line = None
+    if not verbose(shell):
+        cells = _cell_files(shell)
+        if isinstance(value, NotImplementedError):
+            line = to_do_line(value, cells)
+        elif isinstance(value, NameError):
+            line = unset_line(value, cells)
+    if line is None:
+        shell.showtraceback((etype, value, trace), tb_offset=tb_offset)
+        return
+    # as IPython's own showtraceback does: %debug and %tb then find this error
+    sys.last_type, sys.last_value, sys.last_traceback = etype, value, trace
+    shell._showtraceback(etype, value, [line])
+
+
+def install(shell: Any = None) -> bool:
+    """Install ``show_short`` as ``shell``'s handler of NotImplementedError and NameError
+    (the running IPython when None). Returns False, changing nothing, outside IPython, in a
+    notebook nbgrader runs (``NBGRADER_EXECUTION`` set) or when the shell already has a
+    handler of its own."""
+    if os.environ.get("NBGRADER_EXECUTION"):  # nbgrader runs it: its readers parse IPython's
+        return False  # own tracebacks (``validate.unwritten``, the feedback's line numbers)
+    shell = _shell() if shell is None else shell
+    if shell is None or not hasattr(shell, "set_custom_exc"):
+        return False
+    installed = getattr(shell, "custom_exceptions", ())
+    if installed == (NotImplementedError, NameError):
+        return True
+    if installed:
+        return False
+    shell.set_custom_exc((NotImplementedError, NameError), show_short)
+    return True
+
+
 class BriefTraceback:
-    """Mixin for an exception a student reads in a notebook: in IPython its traceback shows
-    the notebook's lines (the test cell's call, the student's code that raised) and the
-    message, without the kit's frames."""
+    """Mixin for an exception a student reads in a notebook: IPython shows it as one line,
+    ``✘`` and its message (``failing_line``); under ``%xmode Verbose`` in full; in a notebook
+    nbgrader runs, as IPython would less the kit's frames (the feedback reads the test cell's
+    line from it)."""
 
     def _render_traceback_(self) -> list[str]:
         assert isinstance(self, BaseException)
-        chain = chain_of(self)
-        saved = [error.__traceback__ for error in chain]
-        try:
-            for error in chain:
-                error.__traceback__ = without_kit_frames(error.__traceback__)
-            from IPython import get_ipython
-
-            shell = get_ipython()
-            if shell is None:
+        shell = _shell()
+        if shell is not None and verbose(shell):
+            try:
+                return list(shell.InteractiveTB.structured_traceback(
+                    type(self), self, self.__traceback__))
+            except Exception:  # noqa: BLE001  never lose the error itself
                 return traceback.format_exception(self)
-            return list(shell.InteractiveTB.structured_traceback(type(self), self,
-                                                                 self.__traceback__))
-        except Exception:  # noqa: BLE001  never lose the error itself: show it in full
-            for error, trace in zip(chain, saved):
-                error.__traceback__ = trace
-            return traceback.format_exception(self)
-        finally:
-            for error, trace in zip(chain, saved):
-                error.__traceback__ = trace
+        if shell is not None and os.environ.get("NBGRADER_EXECUTION"):
+            return without_kit_traceback(self, shell)
+        return [failing_line(self)]
 
 
-__all__ = ["BriefTraceback", "KIT_DIR", "chain_of", "without_kit_frames"]
+def without_kit_traceback(error: BaseException, shell: Any) -> list[str]:
+    """Return IPython's traceback of ``error`` (and the errors chained to it) without the
+    kit's frames; Python's whole one if IPython cannot make it."""
+    chain = chain_of(error)
+    saved = [each.__traceback__ for each in chain]
+    try:
+        for each in chain:
+            each.__traceback__ = without_kit_frames(each.__traceback__)
+        return list(shell.InteractiveTB.structured_traceback(type(error), error,
+                                                             error.__traceback__))
+    except Exception:  # noqa: BLE001  never lose the error itself: show it in full
+        for each, trace in zip(chain, saved):
+            each.__traceback__ = trace
+        return traceback.format_exception(error)
+    finally:
+        for each, trace in zip(chain, saved):
+            each.__traceback__ = trace
+
+
+install()
+
+__all__ = ["BriefTraceback", "FAILS", "KIT_DIR", "TO_DO", "chain_of", "failing_line", "install",
+           "show_short", "to_do_line", "unset_line", "verbose", "without_kit_frames",
+           "without_kit_traceback"]

@@ -1,6 +1,7 @@
-"""A failing check in the notebook shows the test cell's line, the student's line that raised
-and the check's message, not a traceback through the kit's frames. Run in a real
-kernel: the starter's own setup and visible test cells, with a wrong answer."""
+"""A test cell that fails in the student's notebook shows one line, in the checklist's words
+(``✘ input: expected …, got …``, ``✎ to do: …``), never a frame of the kit's; the cell still
+fails as nbgrader counts it (an error output), and ``%xmode Verbose`` shows the whole
+traceback. Run in a real kernel: the starters' own cells."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbclient import NotebookClient
+from nbgrader.utils import determine_grade
 
 from plaisante.checking import CheckFailed
+from plaisante.games import COURSE
 from plaisante.games.plaisante.checks import check_card_values
 from plaisante.tracebacks import KIT_DIR, without_kit_frames
 
@@ -20,7 +23,7 @@ STARTER = ROOT / "starter" / "plaisante" / "plaisante.ipynb"
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 # A Card whose values are one off (the index of the rank, from 1), and one whose value
-# raises for a face card: the student's own line is the one to see.
+# raises for a face card.
 ONE_OFF = '''class Card:
     def __init__(self, rank, suit):
         self.rank, self.suit = rank, suit
@@ -41,52 +44,106 @@ def starter_cell(grade_id: str) -> str:
     raise AssertionError(f"no cell {grade_id} in the starter")
 
 
-def error_lines(card_source: str, tmp_path: Path) -> tuple[dict, list[str]]:
-    """Run the starter's setup cell, ``card_source`` and the visible step1_card_values test
-    cell in a fresh kernel; return the test cell's error output and its traceback's lines."""
+def run_cells(sources: list[str], tmp_path: Path) -> nbformat.NotebookNode:
+    """Run ``sources`` as a notebook's code cells in a fresh kernel, errors allowed; return
+    the notebook with its outputs."""
     notebook = nbformat.v4.new_notebook()
-    notebook.cells = [nbformat.v4.new_code_cell(starter_cell("setup")),
-                      nbformat.v4.new_code_cell(card_source),
-                      nbformat.v4.new_code_cell(starter_cell("step1_card_values"))]
+    notebook.cells = [nbformat.v4.new_code_cell(source) for source in sources]
     NotebookClient(notebook, kernel_name="python3", allow_errors=True, timeout=120,
                    resources={"metadata": {"path": str(tmp_path)}}).execute()
-    assert [o.output_type for o in notebook.cells[1].outputs] == []
-    errors = [o for o in notebook.cells[2].outputs if o.output_type == "error"]
-    assert len(errors) == 1, notebook.cells[2].outputs
-    lines = ANSI.sub("", "\n".join(errors[0].traceback)).splitlines()
-    return errors[0], lines
+    return notebook
 
 
-def test_a_wrong_value_shows_the_test_line_and_the_message_only(tmp_path: Path) -> None:
-    error, lines = error_lines(ONE_OFF, tmp_path)
+def error_of(cell: nbformat.NotebookNode) -> tuple[nbformat.NotebookNode, list[str]]:
+    """Return the cell's one error output and its traceback's lines, colours stripped."""
+    errors = [o for o in cell.outputs if o.output_type == "error"]
+    assert len(errors) == 1, cell.outputs
+    return errors[0], ANSI.sub("", "\n".join(errors[0].traceback)).splitlines()
+
+
+def card_values_error(card_source: str, tmp_path: Path, *before: str
+                      ) -> tuple[nbformat.NotebookNode, list[str]]:
+    """Run the starter's setup cell, ``before``, ``card_source`` and the visible
+    step1_card_values test cell; return the test cell's error output and its lines."""
+    notebook = run_cells([starter_cell("setup"), *before, card_source,
+                          starter_cell("step1_card_values")], tmp_path)
+    assert not [o for o in notebook.cells[-2].outputs if o.output_type == "error"]
+    return error_of(notebook.cells[-1])
+
+
+def test_a_wrong_value_is_one_line_in_the_checklists_words(tmp_path: Path) -> None:
+    error, lines = card_values_error(ONE_OFF, tmp_path)
+    assert lines == ["✘ Card('2', 'spades').value: expected 2, got 1"]
+    # what nbgrader and the feedback read of the error is the check's own
     assert (error.ename, error.evalue) == ("CheckFailed", "Card('2', 'spades').value: "
                                                           "expected 2, got 1")
-    code = [line for line in lines if re.match(r"\s*(---->)?\s*\d+ ", line)]
-    assert code[0] == ("      1 # Step 1: rank, suit, and the value of every rank (2–10 their "
-                       "number, J 11, Q 12, K 13, A 14).")
-    # the case that failed, as data in the cell
-    assert code[3] == ('----> 4 expect_value("Card(\'2\', \'spades\').value", 2, '
-                       'lambda: Card("2", "spades").value)')
-    assert lines[-1] == "CheckFailed: Card('2', 'spades').value: expected 2, got 1"
-    assert not any("plaisante/" in line for line in lines), lines
-    assert len(lines) == 12, lines  # through checks.py and checking.py it was 19
 
 
-def test_an_error_in_the_students_code_shows_their_line(tmp_path: Path) -> None:
-    error, lines = error_lines(RAISES, tmp_path)
-    assert error.evalue == ("Card('K', 'hearts').rank: raised ValueError: invalid literal for "
-                            "int() with base 10: 'K'")
-    assert lines[5:10] == ["Cell In[2], line 4, in Card.__init__(self, rank, suit)",  # theirs
-                           "      2     def __init__(self, rank, suit):",
-                           "      3         self.rank, self.suit = rank, suit",
-                           "----> 4         self.value = int(rank)",
-                           ""]
-    assert lines[10] == "ValueError: invalid literal for int() with base 10: 'K'"
-    case = ('----> 2 expect_value("Card(\'K\', \'hearts\').rank", "K", '
-            'lambda: Card("K", "hearts").rank)')
-    assert lines[3] == case and lines.count(case) == 2  # the case, where it called theirs
-    assert lines[-1] == "CheckFailed: " + error.evalue
-    assert not any("plaisante/" in line for line in lines), lines
+def test_an_error_in_the_students_code_is_one_line_naming_it(tmp_path: Path) -> None:
+    error, lines = card_values_error(RAISES, tmp_path)
+    assert lines == ["✘ Card('K', 'hearts').rank: raised ValueError: invalid literal for int() "
+                     "with base 10: 'K'"]
+    assert error.ename == "CheckFailed"
+
+
+def test_xmode_verbose_shows_the_whole_traceback(tmp_path: Path) -> None:
+    _, lines = card_values_error(RAISES, tmp_path, "%xmode Verbose")
+    assert "----> 4         self.value = int(rank)" in lines  # the student's own line
+    assert any("checking.py" in line for line in lines)  # and the kit's, for the curious
+    assert lines[-1] == ("CheckFailed: Card('K', 'hearts').rank: raised ValueError: invalid "
+                         "literal for int() with base 10: 'K'")
+
+
+@pytest.mark.parametrize("assignment", [getattr(unit, "id", unit) for unit in COURSE])
+def test_the_untouched_starter_shows_one_line_per_failing_cell(assignment: str,
+                                                               tmp_path: Path) -> None:
+    """A first Run All of the untouched starter: every cell that fails shows one line saying
+    what is to do, never a frame of the kit's, and every test cell still scores 0."""
+    starter = nbformat.read(ROOT / "starter" / assignment / f"{assignment}.ipynb",
+                            as_version=4)
+    code = [cell for cell in starter.cells if cell.cell_type == "code"]
+    ran = run_cells([cell.source for cell in code], tmp_path).cells
+    shown: dict[str, str] = {}
+    for cell, done in zip(code, ran):
+        info = cell.metadata.get("nbgrader", {})
+        errors = [o for o in done.outputs if o.output_type == "error"]
+        if info.get("grade") and not info.get("solution"):  # a test cell
+            printed = "".join(o.get("text", "") for o in done.outputs)
+            if "graded later" in printed:  # its hidden tests only: they run at grading
+                continue
+            assert errors, (info["grade_id"], done.outputs)
+            done.metadata = cell.metadata
+            assert determine_grade(done)[0] == 0, info["grade_id"]
+        if errors:
+            _, lines = error_of(done)
+            assert len(lines) == 1 and lines[0].startswith("✎ to do: "), lines
+            assert KIT_DIR not in lines[0] and "plaisante/" not in lines[0]
+            shown[info.get("grade_id", "")] = lines[0]
+    assert len(shown) >= 10, shown
+    if assignment == "plaisante":
+        assert shown["step3_has_pair"] == "✎ to do: has_pair still raises NotImplementedError"
+        assert shown["step5_toggle_selection"] == (
+            "✎ to do: Tableau.toggle_selection still raises NotImplementedError")
+        assert shown["step1_trace"] == ("✎ to do: trace_values is not set yet: run the cell "
+                                        "above that sets it (if it shows an error, finish it "
+                                        "first)")
+        assert shown["step1_trace_answer"] == ("✎ to do: this cell still raises "
+                                               "NotImplementedError: put your code in its place")
+        assert shown["step3_my_tests"] == ("✎ to do: my_has_check_tests is not written yet "
+                                           "(it still raises NotImplementedError)")
+
+
+def test_errors_that_are_not_a_test_cells_are_shown_in_full(tmp_path: Path) -> None:
+    """A typo in the student's own cell, and a library's NotImplementedError, keep IPython's
+    whole traceback: the one line is for what a test cell says is to do."""
+    notebook = run_cells([starter_cell("setup"), "prnt('hello')",
+                          "import asyncio\nasyncio.AbstractEventLoop().run_forever()"],
+                         tmp_path)
+    error, lines = error_of(notebook.cells[1])
+    assert error.ename == "NameError" and "----> 1 prnt('hello')" in lines
+    error, lines = error_of(notebook.cells[2])
+    assert error.ename == "NotImplementedError" and len(lines) > 5
+    assert any("asyncio" in line for line in lines), lines
 
 
 def test_the_grader_still_sees_the_whole_traceback() -> None:
@@ -109,11 +166,35 @@ def test_the_grader_still_sees_the_whole_traceback() -> None:
 
     before = files(error.__traceback__)
     assert any(name.startswith(KIT_DIR) for name in before)
-    # outside IPython Python's own format; IPython's colours once another test loaded it
-    shown = ANSI.sub("", "".join(error._render_traceback_()))
-    assert "checks.py" not in shown and "checking.py" not in shown
-    assert shown.rstrip("\n").endswith(
-        "CheckFailed: Card('2', 'spades').value: expected 2, got 0")
+    assert error._render_traceback_() == ["✘ Card('2', 'spades').value: expected 2, got 0"]
     assert files(error.__traceback__) == before
     assert files(without_kit_frames(error.__traceback__)) == [
         name for name in before if not name.startswith(KIT_DIR)]
+
+
+def test_a_notebook_nbgrader_runs_keeps_the_test_line(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run by nbgrader (a plain autograde, validate), the traceback still names the test
+    cell's line that failed (the feedback finds a hidden test's rule by it) and the stub that
+    raised, without the kit's frames."""
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    _, lines = card_values_error(ONE_OFF, tmp_path)
+    assert ('----> 4 expect_value("Card(\'2\', \'spades\').value", 2, '
+            'lambda: Card("2", "spades").value)') in lines
+    assert lines[-1] == "CheckFailed: Card('2', 'spades').value: expected 2, got 1"
+    assert not any("plaisante/" in line for line in lines), lines
+    notebook = run_cells([starter_cell("setup"), starter_cell("step3_has_checks"),
+                          starter_cell("step3_has_pair")], tmp_path)
+    _, lines = error_of(notebook.cells[-1])
+    assert "Cell In[2], line 4, in has_pair(cards)" in lines and len(lines) > 5
+
+
+def test_tb_shows_the_whole_traceback_of_a_to_do_line(tmp_path: Path) -> None:
+    """``%tb`` after a cell that said one line shows IPython's whole traceback of it."""
+    notebook = run_cells([starter_cell("setup"), starter_cell("step3_has_checks"),
+                          starter_cell("step3_has_pair"), "%tb"], tmp_path)
+    _, short = error_of(notebook.cells[2])
+    assert short == ["✎ to do: has_pair still raises NotImplementedError"]
+    _, lines = error_of(notebook.cells[3])
+    assert "----> 4     raise NotImplementedError()" in lines, lines
+    assert lines[-1].startswith("NotImplementedError")

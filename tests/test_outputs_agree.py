@@ -176,6 +176,9 @@ def test_grade_and_regrade_show_the_gradebooks_total_with_a_manual_grade(graded)
         assert (kept.manual_score, kept.auto_score) == (top - 3, top)
     listing = run("scores", ASSIGNMENT, "--student", "bob", cwd=graded).stdout
     assert re.search(r"bob\b.*\b97\b", listing), listing
+    assert (f"manual grade: bob ({MANUAL_CELL}), counted in the total instead of the "
+            "autograded score") in listing.splitlines(), listing
+    assert "manual grade: carol" not in run("scores", ASSIGNMENT, cwd=graded).stdout
 
     # the class report names the cell bob lost points in, its "hidden" badge explained
     run("report", ASSIGNMENT, cwd=graded)

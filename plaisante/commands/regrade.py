@@ -46,7 +46,9 @@ def regrade(root: Path, assignment: str, args: argparse.Namespace) -> int:
     before = totals()
     print(f"plaisante regrade: releasing {assignment!r} again from "
           f"{course.CourseLayout(root).source(assignment)}")
-    course.run_nbgrader("generate_assignment", assignment, "--force", "--log-level=WARN",
+    # ERROR, as release: at WARN nbgrader says it is "Removing existing assignment", which it
+    # always is here (--force replaces the starter, the point of regrading)
+    course.run_nbgrader("generate_assignment", assignment, "--force", "--log-level=ERROR",
                         root=root)
     status = grade_assignment(root, assignment, args)
     print("\n".join(regrade_summary(assignment, before, totals())))

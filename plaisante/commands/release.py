@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from .. import course
 from . import add_assignment_ids, chosen, course_layout
@@ -23,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
     """Release each chosen assignment, saying what was made; return 0."""
     layout = course_layout(args)
     for assignment in chosen(layout, args.assignments):
-        again = layout.release(assignment).is_file()
+        again = in_exchange(layout, assignment)
         course.run_nbgrader("generate_assignment", assignment, "--force", "--log-level=ERROR",
                             root=layout.root)
         print(f"plaisante release: {assignment} -> {released(layout, assignment)}"
@@ -47,3 +48,16 @@ def released(layout: course.CourseLayout, assignment: str) -> str:
     tests = sum(1 for g in graded if g.get("grade") and not g.get("solution"))
     shown = path.relative_to(layout.root) if path.is_relative_to(layout.root) else path
     return f"{shown} ({tests} test cells, {points:g} points)"
+
+
+def in_exchange(layout: course.CourseLayout, assignment: str) -> bool:
+    """Return True when ``assignment`` is already in the course's exchange (released to
+    students before, who may have fetched it); False when it is not, or when the course sets
+    no exchange. The starter already in ``starter/`` (a fresh clone ships one) is not a
+    release students saw."""
+    config = course.course_config(layout.root)
+    root = config.get("Exchange", {}).get("root")
+    course_id = config.get("CourseDirectory", {}).get("course_id")
+    if not isinstance(root, str) or not root or not isinstance(course_id, str) or not course_id:
+        return False
+    return (Path(root) / course_id / "outbound" / assignment).is_dir()

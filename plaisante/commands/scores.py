@@ -1,13 +1,15 @@
 """Print per-step scores from the gradebook.
 
 A table per assignment someone submitted to: each student's points per step, the maximum and
-the class average of the work that is not flagged; flagged work is marked with its reason.
+the class average of the work that is not flagged; flagged work is marked with its reason, and
+a grade given by hand in the formgrader is named under the table.
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from .. import course
 from . import add_assignment_ids, chosen, course_layout
@@ -55,6 +57,8 @@ def print_scores(root: Path, assignments: list[str], students: list[str] | None)
             print()
         if rows:
             print(scores_table(rows, scores.step_titles(assignment), title=assignment))
+            for line in manual_lines(rows):
+                print(line)
         elif not waiting:
             print(f"{assignment}: no submissions yet (plaisante submit, then plaisante grade)")
         where = f" ({assignment})" if len(shown) > 1 else ""
@@ -63,3 +67,12 @@ def print_scores(root: Path, assignments: list[str], students: list[str] | None)
         for student, why in sorted(scores.nothing_handed_in(layout, assignment).items()):
             if not students or student in students:
                 print(f"{student}: nothing graded{where}: {why}")
+
+
+def manual_lines(rows: list[Any]) -> list[str]:
+    """Return one line per student of ``rows`` (``scores.Row``) whose total holds a grade
+    given by hand in the formgrader, naming its test cells, e.g. "manual grade: bob
+    (step2_count_values), counted in the total instead of the autograded score"; none when
+    no grade was given by hand."""
+    return [f"manual grade: {row.student} ({', '.join(row.manual)}), counted in the total "
+            "instead of the autograded score" for row in rows if row.manual]

@@ -9,6 +9,7 @@ Pyodide's rebuilds of them) and three entries more (comm, ipywidgets, plaisante)
 loads ``plaisante`` with its dependencies as it starts, so a starter's setup cell imports it
 as in JupyterLab. PyPI fallback is off: nothing is fetched from outside the site. The kernel
 client's script is mended so Run All goes on past a cell tagged ``raises-exception`` (``run_all``).
+The kit's extension ``starting/`` says, over the notebook, that Python is starting while it does.
 """
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ PYODIDE_CORE = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_st
 # The federated extensions the site holds: the kernel's and the widgets' front end (nothing
 # else of this environment: no nbgrader, no Voila, which need a server).
 EXTENSIONS = ("@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager")
+# The kit's own extension in the site: a notice over the notebook while Python starts in the
+# browser (the first start takes up to a minute or two, the status bar saying "Initializing").
+STARTING = Path(__file__).parent / "starting"
+STARTING_NAME = "@plaisante/lite-starting"
 
 
 def _sha256(path: Path) -> str:
@@ -100,6 +105,7 @@ def build(out: Path, starters: dict[str, Path], cache: Path | None = None) -> Pa
         labextensions = Path(sys.prefix) / "share" / "jupyter" / "labextensions"
         for name in EXTENSIONS:
             shutil.copytree(labextensions / name, lite / "labextensions" / name)
+        shutil.copytree(STARTING, lite / "labextensions" / STARTING_NAME)
         contents = lite / "contents"
         contents.mkdir()
         for assignment, notebook in starters.items():

@@ -33,6 +33,8 @@ from plaisante import samples
 from plaisante.course import CourseLayout
 from plaisante.games import COURSE
 
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
 pytestmark = pytest.mark.browser
 KERNEL = 360_000  # Pyodide's first start: 1.5-2.7 min seen on this 2-core machine at load 20+
 # the game's first element, per assignment: the reference's Run All shows it
@@ -156,11 +158,12 @@ def step_cells(notebook: Any, prefix: str = STEP) -> tuple[list[int], list[int]]
 
 
 def said(outputs: list[Any]) -> tuple[str, str | None]:
-    """What a cell's outputs say: its printed text (stripped), and the last line of its error
-    as a traceback ends (``ename: evalue``), or None."""
+    """What a cell's outputs say: its printed text (stripped), and the last line its error
+    shows (the kit's one line, ``✎ to do: …``, or IPython's traceback's ``ename: evalue``),
+    or None."""
     printed = "".join(o.get("text", "") for o in outputs
                       if o.output_type == "stream" and o.name == "stdout")
-    errors = [f"{o.ename}: {o.evalue}" for o in outputs if o.output_type == "error"]
+    errors = [ANSI.sub("", "\n".join(o.traceback)) for o in outputs if o.output_type == "error"]
     return printed.strip(), errors[-1].strip().splitlines()[-1] if errors else None
 
 
@@ -191,12 +194,16 @@ def released_course(root: Path, assignment: str) -> Path:
 # ------------------------------------------------------------------------------ in the browser
 
 def open_in_lite(page: Page, site: str, assignment: str) -> Any:
-    """Open ``ID.ipynb`` in the site and wait until its Pyodide kernel is idle; return its
-    cells."""
+    """Open ``ID.ipynb`` in the site and wait until its Pyodide kernel is idle, the notice
+    that Python is starting shown meanwhile and gone then; return its cells."""
     page.goto(f"{site}lab/index.html?path={assignment}.ipynb")
+    starting = page.get_by_role("status").filter(has_text="Python is starting in your browser")
+    expect(starting).to_be_visible(timeout=KERNEL)
+    expect(starting).to_contain_text(re.compile(r"takes up to a minute or two .*\(\d+ s\)"))
     status = page.locator(".jp-StatusBar-TextItem", has_text=harness.KERNEL_IDLE)
     expect(status).to_have_count(1, timeout=KERNEL)
     expect(status).to_contain_text("Pyodide")
+    expect(starting).to_have_count(0)
     return page.locator(CELLS)
 
 

@@ -1,0 +1,76 @@
+"""The pages the kit makes for a course (each student's feedback, the class report, the
+similarity page) load nothing from off the machine: opened in Chromium, every request they
+make is to a file of the course (or data the page holds), as the students' JupyterLite site
+is held to in test_lite.py. A feedback page once asked a public CDN for MathJax, twice."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from course_cli import KIT, cli, new_course
+from playwright.sync_api import Page, expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.sandbox]
+
+SAMPLES = KIT / "assignments" / "samples" / "plaisante"
+HANDED = {"ada": "full_marks", "bob": "straight_before_flush", "cyd": "untouched"}
+LOCAL = ("file://", "data:", "blob:", "about:")
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A course where three students handed in Plaisante, graded, with feedback, the
+    similarity page and the class report made."""
+    root = new_course(tmp_path_factory.mktemp("offline") / "course")
+    cli("release", "plaisante", cwd=root)
+    for student, sample in HANDED.items():
+        cli("submit", str(SAMPLES / f"{sample}.ipynb"), "--student", student, cwd=root)
+    cli("grade", "plaisante", "--workers", "1", cwd=root)
+    cli("feedback", "plaisante", cwd=root)
+    cli("similarity", "plaisante", cwd=root)
+    cli("report", "plaisante", cwd=root)
+    return root
+
+
+@pytest.fixture
+def asked(page: Page) -> Iterator[list[str]]:
+    """Every URL the page asks for that is not on this machine; it must stay empty. Such
+    requests are aborted, so a test on a machine with a network sees what one without it
+    would."""
+    off: list[str] = []
+
+    def route(request_route: Any) -> None:
+        off.append(request_route.request.url)
+        request_route.abort()
+    page.route(lambda url: not url.startswith(LOCAL), route)
+    yield off
+
+
+def open_page(page: Page, path: Path) -> None:
+    assert path.is_file(), path
+    page.goto(path.as_uri())
+    page.wait_for_load_state("networkidle")
+
+
+@pytest.mark.parametrize("student", sorted(HANDED))
+def test_a_feedback_page_loads_nothing_from_off_the_machine(
+        page: Page, course: Path, asked: list[str], student: str) -> None:
+    open_page(page, course / "assignments" / "feedback" / student / "plaisante"
+              / "plaisante.html")
+    expect(page.locator("#toc")).to_contain_text("Step 1")
+    assert asked == []
+    assert page.locator("script[src]").count() == 0
+
+
+def test_the_class_report_and_similarity_page_load_nothing_from_off_the_machine(
+        page: Page, course: Path, asked: list[str]) -> None:
+    reports = course / "assignments" / "reports" / "plaisante"
+    open_page(page, reports / "index.html")
+    expect(page.locator("h1")).to_contain_text("class report")
+    assert page.locator("img").evaluate_all("images => images.every(i => i.naturalWidth)")
+    open_page(page, reports / "similarity.html")
+    expect(page.locator("body")).to_contain_text("ada")
+    assert asked == []
