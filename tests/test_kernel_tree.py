@@ -89,3 +89,14 @@ def test_a_kernel_grading_one_assignment_sees_no_other_games_side():
     assert found["imports"] == {"plaisante.games.deck.setup": True,
                                 "plaisante.games.video_poker.rules": False,
                                 "plaisante.games.tricks.checks": False}
+
+
+def test_a_games_visible_answers_come_empty_into_a_graded_kernel(tmp_path):
+    from plaisante.grading.kernel_tree import emptied
+
+    source = ('"""Answers."""\nTABLE: dict[str, int] = {"K♥": 13}\nOTHER = {("a", None): "b"}\n'
+              'NAME = "kept"\n')
+    namespace: dict[str, object] = {}
+    exec(emptied(source), namespace)  # noqa: S102
+    assert (namespace["TABLE"], namespace["OTHER"], namespace["NAME"]) == ({}, {}, "kept")
+    assert namespace["__doc__"] == "Answers."
