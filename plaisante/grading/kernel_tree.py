@@ -2,13 +2,15 @@
 
 A graded kernel runs the student's code, so whatever of the kit it can import is within the
 student's reach. The sandbox (``plaisante.grading.sandbox``) therefore never shows it the kit's
-package folder: it shows, at the same path, a copy holding only the modules a kernel needs
-(``plaisante.lite.student_side.kernel_modules``: what the setup cells import and the kernel's
-own package) and their stylesheets, for the assignment it grades alone (a deck kernel
-cannot import video poker's helpers: a helper of one game may answer another's part). The
-grader, the course's commands and each game's
-known-good parts (``plaisante.games.<id>.known_good``) are not in it, so no import, no
-``sys.modules`` walk and no garbage-collector search in a kernel can find them.
+package folder: it shows, at the same path, a copy holding only the modules a kernel grading
+that assignment needs (``plaisante.lite.student_side.kernel_modules``: what its setup cells
+import, and the kernel's own package) and their stylesheets. Another game's side is not in it
+(a helper of one game may answer another's part), nor the grader, the course's commands or any
+game's known-good parts (``plaisante.games.<id>.known_good``), so no import, no ``sys.modules``
+walk and no garbage-collector search in a kernel can find them. Each game's visible answers
+(``plaisante/games/<id>/visible.py``, the tables the student's own notebook checks with) come
+with every table emptied: in a graded kernel no check runs (the judge runs them, from the
+known-good parts), so a table there would only be an answer to copy.
 
 The copy is made once per content (its folder is named by a hash of what it holds) under the
 grader's own folder for such files, readable by the kernel's user, and reused by every sandbox.
@@ -16,6 +18,7 @@ grader's own folder for such files, readable by the kernel's user, and reused by
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
 import re
@@ -24,7 +27,21 @@ import tempfile
 from pathlib import Path
 
 STYLESHEETS = (".css",)
+#: The module of a game that holds its visible cases' answers (``plaisante.checking.Table``
+#: data, for the student's own notebook): a graded kernel gets it with every table empty.
+VISIBLE_ANSWERS = "visible.py"
 PACKAGE = Path(__file__).resolve().parents[1]  # the kit's package folder
+
+
+def emptied(source: str) -> str:
+    """Return the Python ``source`` of a game's visible answers with every table at its top
+    (a dict literal) empty: the names stay, so the checks import as before, and no answer is
+    left in them."""
+    tree = ast.parse(source)
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Dict):
+            node.value = ast.Dict(keys=[], values=[])
+    return ast.unparse(tree) + "\n"
 
 
 def assignments_of(modules: tuple[str, ...] | list[str]) -> tuple[str, ...]:
@@ -75,7 +92,10 @@ def kernel_tree(base: Path, assignments: tuple[str, ...] = ()) -> Path:
         for relative, path in files.items():
             target = building / relative
             target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, target)
+            if path.name == VISIBLE_ANSWERS:
+                target.write_text(emptied(path.read_text(encoding="utf-8")), encoding="utf-8")
+            else:
+                shutil.copyfile(path, target)
         for root, _folders, names in os.walk(building):
             os.chmod(root, 0o755)
             for name in names:
