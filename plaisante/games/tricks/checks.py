@@ -39,6 +39,7 @@ from ...checking import (
     substituted,
 )
 from ...student_tests import Version, check_written, grade_my_tests, try_my_tests, version
+from . import visible
 from .rules import STRENGTH_ORDER, card_points, deck32
 
 # Bound at import so a part that patches builtins cannot change what a check sees.
@@ -68,117 +69,16 @@ def trick_of(text: str, first: int) -> list[tuple[int, KitCard]]:
 
 
 # ------------------------------------------------------------- the visible cases' right answers
-# Written out from the known-good parts once (tests/games/tricks/test_known.py checks each
-# entry): the cards, hands and tricks the visible checks give a part or a stand-in. For step 5's
-# visible plays, every hand a player holds at any point, in any order, under each led suit, and
-# every trick as it grows card by card: a wrong play_card that asks the stand-ins something
-# else of those cards still fails for its own mistake, not for an answer the table lacks.
+# The data is in ``visible`` (a graded kernel gets it empty).
 
 #: Each part's right answers on the visible cases' inputs, as data (``KNOWN`` answers with
 #: these until the grader's ``known_good`` is imported).
-VISIBLE_ANSWERS: dict[str, Table] = dict(
-    trick_strength=Table("trick_strength", {
-        "10♥": 6,
-        "7♣": 0,
-        "A♥": 7,
-        "K♥": 5,
-        "9♠": 2,
-        "J♦": 3,
-        "8♣": 1,
-        "9♥": 2,
-        "A♠": 7,
-        "7♥": 0,
-        "K♣": 5,
-        "10♣": 6,
-        "J♣": 3,
-        "A♦": 7,
-        "7♦": 0,
-    }),
-    sort_hand=Table("sort_hand", {
-        "10♥ 7♣ A♥ K♥ 9♠ J♦ 8♣": "7♣ 8♣ J♦ K♥ 10♥ A♥ 9♠",
-        "": "",
-    }, convert=hand),
-    legal_plays=Table("legal_plays", {
-        ("9♥ 8♠", None): "9♥ 8♠",
-        ("9♥ 8♠", "clubs"): "9♥ 8♠",
-        ("9♥ 8♠", "diamonds"): "9♥ 8♠",
-        ("9♥ 8♠", "hearts"): "9♥",
-        ("9♥ 8♠", "spades"): "8♠",
-        ("8♠ 9♥", None): "8♠ 9♥",
-        ("8♠ 9♥", "clubs"): "8♠ 9♥",
-        ("8♠ 9♥", "diamonds"): "8♠ 9♥",
-        ("8♠ 9♥", "hearts"): "9♥",
-        ("8♠ 9♥", "spades"): "8♠",
-        ("7♣ K♠", None): "7♣ K♠",
-        ("7♣ K♠", "clubs"): "7♣",
-        ("7♣ K♠", "diamonds"): "7♣ K♠",
-        ("7♣ K♠", "hearts"): "7♣ K♠",
-        ("7♣ K♠", "spades"): "K♠",
-        ("K♠ 7♣", None): "K♠ 7♣",
-        ("K♠ 7♣", "clubs"): "7♣",
-        ("K♠ 7♣", "diamonds"): "K♠ 7♣",
-        ("K♠ 7♣", "hearts"): "K♠ 7♣",
-        ("K♠ 7♣", "spades"): "K♠",
-        ("A♥ A♠", None): "A♥ A♠",
-        ("A♥ A♠", "clubs"): "A♥ A♠",
-        ("A♥ A♠", "diamonds"): "A♥ A♠",
-        ("A♥ A♠", "hearts"): "A♥",
-        ("A♥ A♠", "spades"): "A♠",
-        ("A♠ A♥", None): "A♠ A♥",
-        ("A♠ A♥", "clubs"): "A♠ A♥",
-        ("A♠ A♥", "diamonds"): "A♠ A♥",
-        ("A♠ A♥", "hearts"): "A♥",
-        ("A♠ A♥", "spades"): "A♠",
-        ("7♥ 10♠", None): "7♥ 10♠",
-        ("7♥ 10♠", "clubs"): "7♥ 10♠",
-        ("7♥ 10♠", "diamonds"): "7♥ 10♠",
-        ("7♥ 10♠", "hearts"): "7♥",
-        ("7♥ 10♠", "spades"): "10♠",
-        ("10♠ 7♥", None): "10♠ 7♥",
-        ("10♠ 7♥", "clubs"): "10♠ 7♥",
-        ("10♠ 7♥", "diamonds"): "10♠ 7♥",
-        ("10♠ 7♥", "hearts"): "7♥",
-        ("10♠ 7♥", "spades"): "10♠",
-        ("8♠", None): "8♠",
-        ("8♠", "clubs"): "8♠",
-        ("8♠", "diamonds"): "8♠",
-        ("8♠", "hearts"): "8♠",
-        ("8♠", "spades"): "8♠",
-        ("K♠", None): "K♠",
-        ("K♠", "clubs"): "K♠",
-        ("K♠", "diamonds"): "K♠",
-        ("K♠", "hearts"): "K♠",
-        ("K♠", "spades"): "K♠",
-        ("A♠", None): "A♠",
-        ("A♠", "clubs"): "A♠",
-        ("A♠", "diamonds"): "A♠",
-        ("A♠", "hearts"): "A♠",
-        ("A♠", "spades"): "A♠",
-        ("10♠", None): "10♠",
-        ("10♠", "clubs"): "10♠",
-        ("10♠", "diamonds"): "10♠",
-        ("10♠", "hearts"): "10♠",
-        ("10♠", "spades"): "10♠",
-        ("", None): "",
-        ("", "clubs"): "",
-        ("", "diamonds"): "",
-        ("", "hearts"): "",
-        ("", "spades"): "",
-    }, convert=hand),
-    trick_winner=Table("trick_winner", {
-        ((0, "9♥"), (1, "K♥"), (2, "A♠"), (3, "7♥")): 1,
-        ((2, "K♣"), (3, "10♣"), (0, "J♣"), (1, "A♦")): 3,
-        ((3, "7♦"),): 3,
-        ((0, "9♥"),): 0,
-        ((0, "9♥"), (1, "7♣")): 0,
-        ((0, "9♥"), (1, "7♣"), (2, "A♥")): 2,
-        ((0, "9♥"), (1, "7♣"), (2, "A♥"), (3, "7♥")): 2,
-        ((2, "A♠"),): 2,
-        ((2, "A♠"), (3, "10♠")): 2,
-        ((2, "A♠"), (3, "10♠"), (0, "8♠")): 2,
-        ((2, "A♠"), (3, "10♠"), (0, "8♠"), (1, "K♠")): 2,
-    }),
-)
+VISIBLE_ANSWERS: dict[str, Table] = {
+    "trick_strength": Table("trick_strength", visible.STRENGTHS),
+    "sort_hand": Table("sort_hand", visible.SORTED, convert=hand),
+    "legal_plays": Table("legal_plays", visible.LEGAL, convert=hand),
+    "trick_winner": Table("trick_winner", visible.WINNERS),
+}
 KNOWN = Known(**VISIBLE_ANSWERS)
 
 
