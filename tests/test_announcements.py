@@ -113,3 +113,20 @@ def test_tricks_says_your_card_each_trick_and_the_deal_over() -> None:
     assert view.table.over
     assert re.search(r"Deal over: You \d+ tricks, West \d+ tricks", region(view))
 
+
+
+def test_each_presenter_says_the_xrays_verdict_after_a_click() -> None:
+    from plaisante.games.holdem.presenter import presenter_view as holdem_view
+    from plaisante.games.plaisante.presenter import presenter_view as plaisante_view
+
+    view = plaisante_view(seed=7, **parts("plaisante"))
+    for button in view.card_buttons[:5]:
+        button.click()
+    shot = view.current
+    said = view.live.said
+    assert said.endswith(f"{shot.name}. {shot.formula}."), said
+    hall = holdem_view(seed=11, **parts("holdem"))
+    hall.rows[0].children[6].click()
+    verdict = hall.current.verdict
+    assert " gives " in hall.live.said  # the message line: old card → new card
+    assert f"compare gives {verdict}:" in hall.live.said, hall.live.said

@@ -28,6 +28,7 @@ class HoldemPresenter(Presenter):
     ``seed``: the first deal's shuffle."""
 
     game = "holdem"
+    said_classes = ("holdem-compare", "plaisante-hall-big", "plaisante-xray-warn")
     hint = "Ah Kd | 7c 7d | 2c 3c 4c 5h 9s  (you | bot | board)"
     notation_tip = "Deal these nine: your two, the bot's two, then the board's five"
 
