@@ -98,6 +98,18 @@ class LiveRegion(widgets.HTML):
                       f"data-said='{self._count}'>{html.escape(words)}</div>")
 
 
+def keep_focus(pressed: widgets.Button | None, *then: widgets.Widget) -> None:
+    """After a move, keep the keyboard where the player is: ``pressed`` keeps the focus while
+    it is enabled; once a move disables it (a disabled button drops the focus to the page) the
+    first enabled widget of ``then`` takes it."""
+    if pressed is not None and not pressed.disabled:
+        return
+    for widget in then:
+        if not getattr(widget, "disabled", False):
+            widget.focus()
+            return
+
+
 def chip(css: str, html: str) -> str:
     """Return one chip of a status line: ``html`` in a span of class ``css``."""
     return f"<span class='plaisante-chip {css}'>{html}</span>"

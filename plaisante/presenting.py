@@ -124,8 +124,8 @@ class Presenter(widgets.VBox):
             self.say(f"⚠ {error}")
         except BaseException as error:  # noqa: B036  the student's code, or its process
             self.say(f"⚠ {type(error).__name__}: {error}")
-        self.live.say(self.message.value + ". " + xray_words(self.xray_panel.value,
-                                                             self.said_classes))
+        self.live.say(said_after(self.message.value,
+                                 xray_words(self.xray_panel.value, self.said_classes)))
 
     def say(self, text: str) -> None:
         """Show ``text`` (escaped) in the message line."""
@@ -165,6 +165,13 @@ class Presenter(widgets.VBox):
                 button.add_class("plaisante-dim")
             elif "plaisante-dim" in button._dom_classes:
                 button.remove_class("plaisante-dim")
+
+
+def said_after(message: str, xray: str) -> str:
+    """Return what a click says: its ``message`` line then the x-ray's lines, either may be
+    empty."""
+    message = spoken(message)
+    return f"{message}. {xray}" if message and xray else message or xray
 
 
 def xray_words(xray: str, classes: tuple[str, ...]) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...card_widgets import LiveRegion, Table, card_button, chip
+from ...card_widgets import LiveRegion, Table, card_button, chip, keep_focus
 from ...cards import spoken_name
 from ...style import game_style
 from ..shell import act
@@ -93,6 +93,7 @@ class TableView(Table):
         self._act(self.table.replace_marked, said=lambda: (
             f"Discarded {count} and drew {count}. Your hand: {self._your_cards()}. "
             f"{len(self.table.deck)} cards left in the deck."))
+        keep_focus(self.replace_button, *self.card_buttons[:1], self.deal_button)
 
     def _act(self, action: Callable[[], Any], said: Callable[[], str] | None = None) -> None:
         self.message.value = act(action)

@@ -16,7 +16,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...card_widgets import LiveRegion, Table, card_button, chip
+from ...card_widgets import LiveRegion, Table, card_button, chip, keep_focus
 from ...cards import labels
 from ...style import game_style
 from ..shell import act
@@ -137,7 +137,7 @@ class HoldemView(Table):
                          areas["holdem-area-board"], players, self.result_panel, actions,
                          self.message, self.live,
                          self.log_view]
-        self.next_hand()
+        self._act(self.match.new_hand)
 
     # ----------------------------------------------------------------------- handlers
     def press(self, action: str) -> None:
@@ -145,10 +145,16 @@ class HoldemView(Table):
         legal = self.match.options()
         amount = self.amount.value if legal.get(action) is not None else None
         self._act(lambda: self.match.act(action, amount))
+        self._keep_focus(self.buttons[action])
 
     def next_hand(self) -> None:
         """Deal the next hand, as the Next hand button does."""
         self._act(self.match.new_hand)
+        self._keep_focus(self.next_button)
+
+    def _keep_focus(self, pressed: widgets.Button) -> None:
+        order = ("check", "call", "bet", "raise", "fold")
+        keep_focus(pressed, *(self.buttons[name] for name in order), self.next_button)
 
     def _act(self, action: Callable[[], Any]) -> None:
         hand, seen = self.match.hand_number, len(self.match.log)

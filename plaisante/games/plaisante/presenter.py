@@ -13,7 +13,7 @@ import ipywidgets as widgets
 
 from ...card_widgets import LiveRegion, card_button, restyle
 from ...cards import hand, labels, shuffled_deck
-from ...presenting import presenter_style, xray_words
+from ...presenting import presenter_style, said_after, xray_words
 from .rules import HAND_SIZE, MAX_SELECTED
 from .xray import ROWS, XRay, xray
 
@@ -99,9 +99,9 @@ class PresenterView(widgets.VBox):
             raise
         except BaseException as error:  # noqa: B036  the student's code, or its process
             self._say(f"⚠ {type(error).__name__}: {error}")
-        self.live.say(self.message.value + ". " + xray_words(self.xray_panel.value, (
+        self.live.say(said_after(self.message.value, xray_words(self.xray_panel.value, (
             "plaisante-xray-cards", "plaisante-xray-name", "plaisante-xray-formula",
-            "plaisante-xray-warn")))
+            "plaisante-xray-warn"))))
 
     def click_card(self, card: Any) -> None:
         """Select or deselect ``card``, as a click on it does (at most five selected)."""

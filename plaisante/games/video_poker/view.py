@@ -23,7 +23,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...card_widgets import LiveRegion, Table, chip, restyle
+from ...card_widgets import LiveRegion, Table, chip, keep_focus, restyle
 from ...cards import label, spoken_name
 from ...style import game_style
 from ..shell import act
@@ -110,6 +110,10 @@ class MachineView(Table):
     def press(self, action: str) -> None:
         """Do ``action`` (place_bet, bet_max, deal, draw) as its button does."""
         self._act(lambda: self.play.act(action), said=self._said)
+        pressed = {"place_bet": self.bet_button, "bet_max": self.bet_max_button,
+                   "deal": self.deal_button, "draw": self.draw_button}[action]
+        keep_focus(pressed, *self.card_buttons[:1], self.draw_button, self.deal_button,
+                   self.bet_max_button, self.bet_button)
 
     def toggle(self, position: int) -> None:
         """Hold or release the card at ``position``, as its card or HOLD toggle does."""
