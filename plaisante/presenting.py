@@ -4,8 +4,10 @@ on, the x-ray panel beside them and a message line; and the presenter-sized chec
 instead while a student's step fails. Views render and forward clicks: each game's
 ``presenter.py`` subclasses ``Presenter`` and asks its pure ``xray.py`` for every number.
 
-Sizes are read from the window (``presenting.css``): at 1920×1080 the cards are at least 120 px
-wide and the text at least 24 px; at 1280×720 the whole view fits without scrolling.
+Sizes are read from the window on both axes (``presenting.css``): at 1920×1080 the table fills
+the screen, its text at least 32 px and its cards as wide as the game's row and x-ray allow; at
+1280×720 the same view, scaled, fits without scrolling. Each click is read aloud too: the
+message line and the x-ray's verdict (``said_classes``) in a polite live region.
 """
 
 from __future__ import annotations

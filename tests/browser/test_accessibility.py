@@ -28,6 +28,7 @@ pytestmark = pytest.mark.browser
 GAMES = ("plaisante", "deck", "video_poker", "holdem", "tricks")
 STUDENT = ".plaisante-table:not(.plaisante-presenter)"
 PRESENTER = ".plaisante-presenter"
+SHOTS = harness.KIT / "build" / "screenshots"
 
 
 @pytest.fixture(scope="module")
@@ -147,9 +148,28 @@ def play_holdem(page: Page, table: Locator, said: Said) -> None:
         if "the pot" in words and "Why" in words or "folded" in words:
             break
     assert re.search(r"(You win|The bot wins) the pot of \d+|A tie", words), words
+    expect(table.locator(".holdem-area-board")).to_contain_text("house rule: the ace counts 1")
+    in_a_column(page, table)
     expect(table.locator("button.holdem-next:focus")).to_have_count(1)
     assert said.after("Enter", page).startswith("Hand 2:")
     focus_kept(table)
+
+
+def in_a_column(page: Page, table: Locator) -> None:
+    """In a 300 px column the board shows its five cards and the outcome's table is whole."""
+    page.set_viewport_size({"width": 300, "height": 800})
+    cards = table.locator(".holdem-board .plaisante-card")
+    expect(cards).to_have_count(5)
+    edge = table.bounding_box()
+    for box in (cards.nth(i).bounding_box() for i in range(5)):
+        assert box and edge and edge["x"] <= box["x"] and \
+            box["x"] + box["width"] <= edge["x"] + edge["width"], (box, edge)
+    for part in (table, table.locator(".holdem-result .widget-html-content")):
+        assert part.evaluate("el => el.scrollWidth <= el.clientWidth + 1"), "cut at 300 px"
+    table.locator(".holdem-result").scroll_into_view_if_needed()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "holdem-showdown-300.png"))
+    page.set_viewport_size({"width": 1280, "height": 800})
 
 
 def play_tricks(page: Page, table: Locator, said: Said) -> None:
