@@ -233,7 +233,8 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
 
     # a figure's alt text says its numbers: a screen reader hears what the eye reads
     spread = (f": lowest {points(min(totals))}, median {points(median)}, mean {points(mean)}, "
-              f"highest {points(max(totals))} of {points(top)}" if totals else "")
+              f"highest {points(max(totals))} of {points(top)}"
+              if median is not None and mean is not None else "")
     said_totals = f"histogram of the totals of the {len(kept)} graded submissions{spread}"
     parts.append("<h2 id='scores'>Scores</h2>"
                  f"<img src='{figures[0]}' alt='{_esc(said_totals)}'>")
