@@ -99,7 +99,7 @@ def test_holdem_says_each_action_and_who_wins_the_pot() -> None:
     said = region(view)
     assert re.search(r"(You win|The bot wins) the pot of \d+|A tie", said), said
     assert "Why: " in said and "<" not in said
-    assert "house rule: the ace counts 1" in view.board_title.value
+    assert "the ace counts 1" in view.board_title.value
 
 
 def test_tricks_says_your_card_each_trick_and_the_deal_over() -> None:

@@ -373,12 +373,17 @@ def expect_stand_in(page: Any, line: str) -> None:
 
 
 def expect_live(page: Any) -> None:
-    """Assert that the last cell's game is drawn and its stand-in hidden beside it."""
+    """Assert that the last cell's game is drawn and its stand-in hidden beside it, and that
+    axe finds no serious or critical violation in what the kit draws (JupyterLab's own chrome
+    has upstream gaps: ``a11y.py``)."""
+    import a11y
     from playwright.sync_api import expect
 
     cell = page.locator(f"{ACTIVE_PANEL} .jp-Notebook .jp-Cell").last
     expect(cell.locator(".plaisante-live")).to_be_visible()
     expect_stand_in_hidden(cell.locator(".plaisante-fallback-line"))
+    a11y.assert_accessible(page, include=f"{ACTIVE_PANEL} .plaisante-live",
+                           where="the kit's output in JupyterLab")
 
 
 def expect_stand_in_hidden(stand_ins: Any) -> None:

@@ -95,6 +95,16 @@ def focus_kept(table: Locator) -> None:
 
 # ------------------------------------------------------------------ each game's round
 
+def no_trap(page: Page, table: Locator, limit: int = 80) -> None:
+    """Tab from inside the table leaves it: no widget keeps the keyboard."""
+    assert table.locator(":focus").count() == 1, "the focus is not on the table to begin with"
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if not table.locator(":focus").count():
+            return
+    raise AssertionError(f"the focus stayed on the table after {limit} Tabs")
+
+
 def play_plaisante(page: Page, table: Locator, said: Said) -> None:
     for hand in range(1, 5):
         tab_to(page, ".plaisante-held .plaisante-card")
@@ -148,7 +158,7 @@ def play_holdem(page: Page, table: Locator, said: Said) -> None:
         if "the pot" in words and "Why" in words or "folded" in words:
             break
     assert re.search(r"(You win|The bot wins) the pot of \d+|A tie", words), words
-    expect(table.locator(".holdem-area-board")).to_contain_text("house rule: the ace counts 1")
+    expect(table.locator(".holdem-area-board")).to_contain_text("The board · the ace counts 1")
     in_a_column(page, table)
     expect(table.locator("button.holdem-next:focus")).to_have_count(1)
     assert said.after("Enter", page).startswith("Hand 2:")
@@ -197,6 +207,7 @@ def test_a_round_by_keyboard_alone_is_announced_and_axe_finds_nothing_serious(
     table = open_page(page, pages, f"student_{game}", STUDENT)
     a11y.assert_accessible(page, where=f"{game}'s student view")
     ROUNDS[game](page, table, Said(table))
+    no_trap(page, table)
     a11y.assert_accessible(page, where=f"{game}'s student view after a round")
 
 

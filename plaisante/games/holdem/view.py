@@ -67,8 +67,7 @@ def showdown_html(shown: list[tuple[str, list[Any]]], result: Any, pot: int) -> 
         why = f"both {html.escape(shown[YOU][0])} with a sum of {you[1]}: a split"
     return (f"<div class='holdem-winner'>{head}</div>"
             "<table class='holdem-tiebreak'><thead><tr><th></th><th>category</th>"
-            "<th class='num'>strength</th><th>best five</th><th class='num'>sum (ace = 1)</th>"
-            "</tr>"
+            "<th class='num'>strength</th><th>best five</th><th class='num'>sum</th></tr>"
             f"</thead><tbody>{''.join(rows)}</tbody></table>"
             f"<div class='holdem-why'>Why: {why}.</div>")
 
@@ -201,8 +200,7 @@ class HoldemView(Table):
         else:
             self.bot_row.children = [self._back() for _ in match.hole[BOT]]
         self.board_title.value = ("<b>The board</b>" + ("" if match.board else " · no cards yet")
-                                  + " · <span class='holdem-ace-rule'>house rule: the ace "
-                                    "counts 1</span>")
+                                  + " · <span class='holdem-ace-rule'>the ace counts 1</span>")
         self.board_row.children = [self._card(card) for card in match.board]
         self.you_title.value = ("<b>Your cards</b>" + (f" · bet <b>{bets[YOU]}</b> this round"
                                                        if bets[YOU] else "")
