@@ -52,6 +52,12 @@ $(PROXY): $(VENV)/.system-test
 	npm install --silent --no-audit --no-fund --prefix $(VENV)/hub-proxy configurable-http-proxy@5.3.0
 	test -x $@
 
+# axe-core (npm), pinned, for the browser tests' accessibility checks (tests/browser/a11y.py)
+AXE := $(VENV)/axe/node_modules/axe-core/axe.min.js
+$(AXE): $(VENV)/.system-test
+	npm install --silent --no-audit --no-fund --prefix $(VENV)/axe axe-core@4.14.1
+	test -f $@
+
 # What the students' JupyterLite site serves instead of a CDN (plaisante lite): npm's Pyodide and
 # the pure-Python wheels its kernel loads, fetched once into .venv/share/plaisante-lite.
 LITE_ASSETS := $(VENV)/share/plaisante-lite/.fetched
@@ -65,7 +71,7 @@ demo: $(VENV)/.system-demo $(STAMP) $(LABEXT)
 	$(RUN)PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" \
 	    notebooks/demo.ipynb $(LAB_FLAGS)
 
-test: $(VENV)/.system-test $(STAMP) $(LABEXT) $(PROXY) $(LITE_ASSETS) $(if $(IS_ROOT),grader-user)
+test: $(VENV)/.system-test $(STAMP) $(LABEXT) $(PROXY) $(AXE) $(LITE_ASSETS) $(if $(IS_ROOT),grader-user)
 	$(RUN)$(BIN)/ruff check plaisante tests bench tools assignments/samples
 	$(RUN)$(BIN)/mypy
 	$(RUN)$(GRADER_ENV) PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -m "not slow" --durations=15 $(PYTEST_ARGS)

@@ -5,6 +5,7 @@ the status line; the gate's checklist as a widget. Styles: ``plaisante.style``."
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 import ipywidgets as widgets
@@ -52,6 +53,61 @@ def focusable_text(html: str) -> str:
     button.
     """
     return f"<div class='plaisante-text' tabindex='-1'>{html}</div>"
+
+
+#: How a mark the table shows is read aloud (a screen reader skips or misnames most of them).
+SPOKEN_MARKS = {"⚠": "Warning:", "✔": "passes:", "✎": "to do:", "✘": "fails:", "▶": "",
+                "→": "gives", "·": ",", "\u00a0": " "}
+
+
+def spoken(text_or_html: str) -> str:
+    """Return the words a screen reader should hear for ``text_or_html``: tags dropped,
+    entities decoded, the table's marks (⚠ ✔ ✎ ✘ → ·) said as words, spaces squeezed.
+
+    >>> spoken("⚠ at most <b>5</b> cards &amp; no more")
+    'Warning: at most 5 cards & no more'
+    """
+    text = html.unescape(re.sub(r"<[^>]*>", " ", text_or_html))
+    for mark, words in SPOKEN_MARKS.items():
+        text = text.replace(mark, f" {words} ")
+    return re.sub(r"\s+([,.:;])", r"\1", re.sub(r"\s+", " ", text)).strip()
+
+
+class LiveRegion(widgets.HTML):
+    """The table's polite live region: what the last move did, in words (``say``), for a
+    screen reader; drawn off screen (class ``plaisante-live-region``), since a sighted player
+    reads the same on the table.
+
+    ipywidgets has no way to put ARIA attributes on a widget's own element, so the region
+    (``role=status``, ``aria-live=polite``, ``aria-atomic``) is the HTML inside it; a counter
+    in it makes every ``say`` a change, so the same words twice are read twice."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.add_class("plaisante-live-region")
+        self.said = ""
+        self._count = 0
+
+    def say(self, text_or_html: str) -> None:
+        """Announce ``text_or_html`` (see ``spoken``); empty words leave the region as it is."""
+        words = spoken(text_or_html)
+        if not words:
+            return
+        self.said, self._count = words, self._count + 1
+        self.value = (f"<div role='status' aria-live='polite' aria-atomic='true' "
+                      f"data-said='{self._count}'>{html.escape(words)}</div>")
+
+
+def keep_focus(pressed: widgets.Button | None, *then: widgets.Widget) -> None:
+    """After a move, keep the keyboard where the player is: ``pressed`` keeps the focus while
+    it is enabled; once a move disables it (a disabled button drops the focus to the page) the
+    first enabled widget of ``then`` takes it."""
+    if pressed is not None and not pressed.disabled:
+        return
+    for widget in then:
+        if not getattr(widget, "disabled", False):
+            widget.focus()
+            return
 
 
 def chip(css: str, html: str) -> str:

@@ -4,8 +4,10 @@ on, the x-ray panel beside them and a message line; and the presenter-sized chec
 instead while a student's step fails. Views render and forward clicks: each game's
 ``presenter.py`` subclasses ``Presenter`` and asks its pure ``xray.py`` for every number.
 
-Sizes are read from the window (``presenting.css``): at 1920×1080 the cards are at least 120 px
-wide and the text at least 24 px; at 1280×720 the whole view fits without scrolling.
+Sizes are read from the window on both axes (``presenting.css``): at 1920×1080 the table fills
+the screen, its text at least 32 px and its cards as wide as the game's row and x-ray allow; at
+1280×720 the same view, scaled, fits without scrolling. Each click is read aloud too: the
+message line and the x-ray's verdict (``said_classes``) in a polite live region.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from .card_widgets import card_button, restyle
+from .card_widgets import LiveRegion, card_button, restyle, spoken
 from .cards import label
 from .style import game_style
 
@@ -63,6 +65,8 @@ class Presenter(widgets.VBox):
     game = ""
     hint = ""
     notation_tip = "Deal exactly the cards written here"
+    #: the x-ray's lines (CSS classes of its ``div``s) read aloud after each click
+    said_classes: tuple[str, ...] = ("plaisante-hall-big",)
 
     def __init__(self, parts: dict[str, Any], seed: int = FIRST_SEED) -> None:
         super().__init__()
@@ -86,8 +90,10 @@ class Presenter(widgets.VBox):
         self.stage = widgets.VBox().add_class("plaisante-stage")
         self.xray_panel = widgets.HTML().add_class("plaisante-xray-panel")
         self.message = widgets.HTML().add_class("plaisante-message")
+        self.live = LiveRegion()
         self.children = [widgets.HTML(presenter_style(self.game)), self.controls,
-                         *self.extra_controls(), self.stage, self.xray_panel, self.message]
+                         *self.extra_controls(), self.stage, self.xray_panel, self.message,
+                         self.live]
         self.guarded(self.deal_seed, seed)
 
     # ------------------------------------------------------------------ for a subclass
@@ -120,6 +126,8 @@ class Presenter(widgets.VBox):
             self.say(f"⚠ {error}")
         except BaseException as error:  # noqa: B036  the student's code, or its process
             self.say(f"⚠ {type(error).__name__}: {error}")
+        self.live.say(said_after(self.message.value,
+                                 xray_words(self.xray_panel.value, self.said_classes)))
 
     def say(self, text: str) -> None:
         """Show ``text`` (escaped) in the message line."""
@@ -159,6 +167,26 @@ class Presenter(widgets.VBox):
                 button.add_class("plaisante-dim")
             elif "plaisante-dim" in button._dom_classes:
                 button.remove_class("plaisante-dim")
+
+
+def said_after(message: str, xray: str) -> str:
+    """Return what a click says: its ``message`` line then the x-ray's lines, either may be
+    empty."""
+    message = spoken(message)
+    return f"{message}. {xray}" if message and xray else message or xray
+
+
+def xray_words(xray: str, classes: tuple[str, ...]) -> str:
+    """Return the x-ray's lines read aloud: the text of every ``div`` of ``xray`` (HTML) with
+    one of ``classes``, in order, each ended by a full stop.
+
+    >>> xray_words("<div class='a x'>7 <b>wins</b></div><div class='b'>no</div>", ("x",))
+    '7 wins.'
+    """
+    wanted = "|".join(re.escape(css) for css in classes)
+    found = re.findall(rf"<div class='(?:[^']* )?(?:{wanted})(?: [^']*)?'[^>]*>(.*?)</div>",
+                       xray, re.S)
+    return " ".join(f"{spoken(line)}." for line in found if spoken(line))
 
 
 def section(game: str, title: str, body: str) -> str:

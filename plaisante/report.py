@@ -281,11 +281,18 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
              "Noted work was graded soundly and counts. Scores are nbgrader's gradebook's, after "
              "late penalties.</p>"]
 
+    # a figure's alt text says its numbers: a screen reader hears what the eye reads
+    spread = (f": lowest {points(min(totals))}, median {points(median)}, mean {points(mean)}, "
+              f"highest {points(max(totals))} of {points(top)}"
+              if median is not None and mean is not None else "")
+    said_totals = f"histogram of the totals of the {len(kept)} graded submissions{spread}"
     parts.append("<h2 id='scores'>Scores</h2>"
-                 f"<img src='{figures[0]}' alt='histogram of the totals of the {len(kept)} "
-                 "graded submissions'>")
+                 f"<img src='{figures[0]}' alt='{_esc(said_totals)}'>")
+    said_steps = "; ".join(f"step {s.step.removeprefix('step')} mean {points(s.mean)} of "
+                           f"{points(s.maximum)}, pass rate {_percent(s.pass_rate)}"
+                           for s in steps)
     parts.append("<h2 id='steps'>Steps</h2>"
-                 f"<img src='{figures[1]}' alt=\"each step's mean and pass rate\">")
+                 f"<img src='{figures[1]}' alt='{_esc(f'each step: {said_steps}')}'>")
     parts.append(_table(
         ["step", "title", "points", "mean", "pass rate"],
         [[_esc(s.step.removeprefix("step")), _esc(s.title), points(s.maximum), points(s.mean),
@@ -296,8 +303,10 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
     if any(c.cell.hidden for c in failing[:TOP_FAILING]):
         parts.append(f"<p class='plaisante-note'>{HIDDEN_TAG} {_esc(HIDDEN_MEANS)}.</p>")
     if failing:
-        parts.append(f"<img src='{figures[2]}' alt='the test cells most students lost points "
-                     "in'>")
+        said_cells = "; ".join(f"{c.cell.grade_id} lost by {c.failed} of {c.of}"
+                               for c in failing[:TOP_FAILING])
+        said_cells = f"the test cells most students lost points in: {said_cells}"
+        parts.append(f"<img src='{figures[2]}' alt='{_esc(said_cells)}'>")
         parts.append(_table(
             ["step", "test cell (grade id)", "points", "lost points"],
             [[_esc(c.cell.step.removeprefix("step")),

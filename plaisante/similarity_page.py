@@ -53,7 +53,7 @@ CSS = """
   border: 1px solid #e2dac6; border-radius: 6px; font-size: 13px; line-height: 1.4;
   white-space: pre-wrap; overflow-wrap: anywhere; max-height: 560px; overflow-y: auto; }
 .plaisante-similarity mark { background: #ffd966; color: inherit; border-radius: 2px; }
-.plaisante-similarity .sim-provided { color: #9a9382; }
+.plaisante-similarity .sim-provided { color: #6b6453; }
 .plaisante-similarity .sim-nowrap { white-space: nowrap; }
 .plaisante-similarity h3 { font-size: 17px; margin: 12px 0 4px; }
 @media (max-width: 900px) { .plaisante-similarity .sim-sides { grid-template-columns:
@@ -202,7 +202,7 @@ def _pair(n: int, pair: Pair, titles: dict[str, str]) -> str:
         for work, share, regions in ((pair.a, match.similarity_a, match.regions_a),
                                      (pair.b, match.similarity_b, match.regions_b)):
             parts.append(f"<div class='sim-side'><h4>{_esc(work.student)}: {percent(share)} "
-                         f"alike</h4><pre data-student='{_esc(work.student)}' "
+                         f"alike</h4><pre tabindex='0' data-student='{_esc(work.student)}' "
                          f"data-step='{_esc(match.step)}'>"
                          f"{highlighted(work.steps[match.step], regions)}</pre></div>")
         parts.append("</div>")

@@ -83,6 +83,9 @@ CSS = """
 .plaisante-actions .fa-refresh::before { content: "\\f021" / ""; }
 .plaisante-actions .plaisante-new-round.jupyter-button { background: #fdfdf8; color: #1b1b1b; }
 .plaisante-message .widget-html-content { color: #ffe28a; min-height: 1.4em; font-size: 17px; }
+/* the live region: read by screen readers, drawn nowhere (the table shows the same) */
+.plaisante-live-region { position: absolute !important; width: 1px; height: 1px;
+  overflow: hidden; clip-path: inset(50%); white-space: nowrap; margin: 0; padding: 0; }
 /* A table too narrow for 8 cards in a row (JupyterLab at 800 px with its file browser open, a
    600 px window) deals them 4 and 4, and tightens its spacing to stay on one screen. */
 @container (max-width: 540px) {

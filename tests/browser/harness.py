@@ -270,6 +270,21 @@ def start_demos(root: Path, home: Path, games: tuple[str, ...], seed: int | None
     return Server("Voila demos", port, "", process, log, "/voila/static/voila.js")
 
 
+def start_voila_folder(folder: Path, root: Path, home: Path) -> Server:
+    """Start one Voila on every notebook of ``folder`` (dark theme, as ``plaisante demo``
+    shows), with the course copy ``root`` as its course; a notebook ``NAME`` is at
+    ``/voila/render/NAME.ipynb``. Returns without waiting."""
+    port = free_port()
+    home.mkdir(parents=True, exist_ok=True)
+    log = home / "voila-folder.log"
+    cmd = [str(VENV_BIN / "voila"), str(folder), "--no-browser", f"--port={port}",
+           "--Voila.ip=127.0.0.1", "--theme=dark"]
+    env = dict(jupyter_env(home), PLAISANTE_COURSE=str(root))
+    process = subprocess.Popen(cmd, cwd=folder, env=env, stdout=log.open("wb"),
+                               stderr=subprocess.STDOUT, start_new_session=True)
+    return Server("Voila folder", port, "", process, log, "/voila/static/voila.js")
+
+
 def run_course(root: Path, *args: str, timeout: float = 300,
                nice: int = 0) -> subprocess.CompletedProcess[str]:
     """Run ``plaisante --course ROOT ARGS…`` with this venv first on PATH (nbgrader needs it).
@@ -358,12 +373,17 @@ def expect_stand_in(page: Any, line: str) -> None:
 
 
 def expect_live(page: Any) -> None:
-    """Assert that the last cell's game is drawn and its stand-in hidden beside it."""
+    """Assert that the last cell's game is drawn and its stand-in hidden beside it, and that
+    axe finds no serious or critical violation in what the kit draws (JupyterLab's own chrome
+    has upstream gaps: ``a11y.py``)."""
+    import a11y
     from playwright.sync_api import expect
 
     cell = page.locator(f"{ACTIVE_PANEL} .jp-Notebook .jp-Cell").last
     expect(cell.locator(".plaisante-live")).to_be_visible()
     expect_stand_in_hidden(cell.locator(".plaisante-fallback-line"))
+    a11y.assert_accessible(page, include=f"{ACTIVE_PANEL} .plaisante-live",
+                           where="the kit's output in JupyterLab")
 
 
 def expect_stand_in_hidden(stand_ins: Any) -> None:

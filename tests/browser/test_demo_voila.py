@@ -44,7 +44,7 @@ def xray_of(ref, texts: list[str]) -> dict:
 
 
 @pytest.mark.parametrize(("width", "height", "min_card", "min_font"),
-                         [(1920, 1080, 120, 24), (1280, 720, 64, 15)])
+                         [(1920, 1080, 190, 32), (1280, 720, 128, 21)])
 def test_presenter_scales_and_scores_five_clicked_cards(page: Page, demo: harness.Server,
                                                         width: int, height: int,
                                                         min_card: int, min_font: int) -> None:
@@ -73,6 +73,8 @@ def test_presenter_scales_and_scores_five_clicked_cards(page: Page, demo: harnes
         "rows => rows.map(r => [r.dataset.check, r.dataset.answer])"))
     assert answers == expected["answers"]
     assert page.evaluate("() => document.scrollingElement.scrollHeight") <= height
+    box = page.locator(".plaisante-presenter").bounding_box()  # the screen filled, not spilled
+    assert box["height"] >= 0.85 * height and box["y"] + box["height"] <= height + 1, box
 
 
 def evaluate_says_markup(sample: Path, dest: Path) -> Path:

@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import a11y
 import harness
 import hostile_pages
 import pytest
@@ -263,6 +264,11 @@ def test_the_reports_and_every_feedback_page_show_the_students_text_inert(
             expect(page.locator("[data-flagged='eve']")).to_contain_text(HOSTILE_LAST)
             expect(page.locator("[data-student='eve']")).to_contain_text(HOSTILE_FIRST)
         assert page.locator("img").evaluate_all("images => images.every(i => i.naturalWidth)")
+        # each figure's alt text states its numbers (the step table's own, for the steps)
+        alts = page.locator("img").evaluate_all("images => images.map(i => i.alt)")
+        assert re.search(r"graded submissions: lowest [\d.]+, median [\d.]+", alts[0]), alts
+        assert "step 1 mean " in alts[1] and "pass rate " in alts[1], alts
+        a11y.assert_accessible(page, where=f"the class report of {report.parent.name}")
         nothing_ran(page, seen, instructor.root)
     pages = sorted((instructor.root / "assignments" / "feedback").glob("*/*/*.html"))
     assert len(pages) == len(COURSE) + 2, pages
@@ -272,6 +278,7 @@ def test_the_reports_and_every_feedback_page_show_the_students_text_inert(
         if feedback.parts[-3] != "grace":
             expect(page.get_by_text("My notes on this step.")).to_be_visible()
             assert page.locator("#notebook script, #notebook svg, #notebook iframe").count() == 0
+        a11y.assert_accessible(page, where=str(feedback))
         nothing_ran(page, seen, instructor.root)
 
 

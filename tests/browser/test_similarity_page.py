@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import a11y
 import pytest
 import similarity_support as planted_class
 from course_cli import cli, new_course
@@ -45,6 +46,7 @@ def test_the_page_ranks_the_copies_shows_them_side_by_side_and_runs_nothing_of_t
     assert set(pairs) == {"copy-a honest-a", "copy-a hostile", "honest-a hostile"}, pairs
     assert "honest-a honest-b" not in pairs
     expect(page.locator("[data-skipped='broken']")).to_contain_text("not valid JSON")
+    a11y.assert_accessible(page, where="the similarity page")
 
     row = page.locator("tr[data-pair='copy-a honest-a']")
     row.get_by_role("link").click()

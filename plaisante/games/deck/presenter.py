@@ -31,6 +31,7 @@ class DeckPresenter(Presenter):
     order_hand; draw and discard are not used). ``seed``: the first deal's shuffle."""
 
     game = "deck"
+    said_classes = ("deck-xray-chosen", "plaisante-xray-warn")
     hint = "the deck's top, dealt first: Kh 3c 10s …"
     notation_tip = "Put these cards on top of the deck (the first written is the top) and deal"
 

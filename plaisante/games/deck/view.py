@@ -13,7 +13,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...card_widgets import Table, card_button, chip
+from ...card_widgets import LiveRegion, Table, card_button, chip, keep_focus
 from ...cards import spoken_name
 from ...style import game_style
 from ..shell import act
@@ -65,18 +65,22 @@ class TableView(Table):
         others_area.add_class("plaisante-area").add_class("plaisante-area-play")
         self.others_area = others_area
         self.message = widgets.HTML().add_class("plaisante-message")
+        self.live = LiveRegion()
         self.children = [widgets.HTML(game_style("deck")), controls, self.status, yours,
-                         actions, others_area, self.message]
+                         actions, others_area, self.message, self.live]
         self.deal()
 
     # ----------------------------------------------------------------------- handlers
     def deal(self) -> None:
         """Shuffle and deal with the chosen numbers, as the Deal button does."""
-        self._act(lambda: self.table.start(int(self.players.value), int(self.cards_each.value)))
+        self._act(lambda: self.table.start(int(self.players.value), int(self.cards_each.value)),
+                  said=lambda: (f"Dealt {len(self.table.hands)} hands. Your hand: "
+                                f"{self._your_cards()}. {len(self.table.deck)} cards left in "
+                                "the deck."))
 
     def click_card(self, position: int) -> None:
         """Mark or unmark the card at ``position`` of your hand, as a click on it does."""
-        self._act(lambda: self.table.toggle(position))
+        self._act(lambda: self.table.toggle(position), said=lambda: self._said_mark(position))
 
     def _click(self, card: Any) -> None:
         hand = self.table.hands[0] if self.table.hands else []
@@ -85,11 +89,28 @@ class TableView(Table):
 
     def replace(self) -> None:
         """Discard the marked cards and draw as many, as the Discard and draw button does."""
-        self._act(self.table.replace_marked)
+        count = len(self.table.marked)
+        self._act(self.table.replace_marked, said=lambda: (
+            f"Discarded {count} and drew {count}. Your hand: {self._your_cards()}. "
+            f"{len(self.table.deck)} cards left in the deck."))
+        keep_focus(self.replace_button, *self.card_buttons[:1], self.deal_button)
 
-    def _act(self, action: Callable[[], Any]) -> None:
+    def _act(self, action: Callable[[], Any], said: Callable[[], str] | None = None) -> None:
         self.message.value = act(action)
         self.render()
+        self.live.say(self.message.value or (said() if said else ""))
+
+    def _your_cards(self) -> str:
+        hand = self.table.hands[0] if self.table.hands else []
+        return ", ".join(spoken_name(card) for card in hand) or "no cards"
+
+    def _said_mark(self, position: int) -> str:
+        hand = self.table.hands[0] if self.table.hands else []
+        if not 0 <= position < len(hand):
+            return ""
+        marked = position in self.table.marked
+        return (f"{spoken_name(hand[position])}, {'marked' if marked else 'unmarked'}; "
+                f"{len(self.table.marked)} marked")
 
     # ------------------------------------------------------------------------- render
     def render(self) -> None:

@@ -28,6 +28,7 @@ class HoldemPresenter(Presenter):
     ``seed``: the first deal's shuffle."""
 
     game = "holdem"
+    said_classes = ("holdem-compare", "plaisante-hall-big", "plaisante-xray-warn")
     hint = "Ah Kd | 7c 7d | 2c 3c 4c 5h 9s  (you | bot | board)"
     notation_tip = "Deal these nine: your two, the bot's two, then the board's five"
 
@@ -71,7 +72,10 @@ class HoldemPresenter(Presenter):
             row = self.card_row(self.seven(seat), lambda i, s=seat: self.replace(s, i),
                                 "holdem-hall-seven")
             self.rows.append(row)
-            seats.append(widgets.HBox([widgets.HTML(f"<b>{name}</b>").add_class(
+            # each row is a player's two then the same board: the caption says so
+            caption = (f"<b>{name}</b><br><span class='holdem-hall-whose'>"
+                       f"{'your' if seat == 0 else 'its'} 2 + the board's 5</span>")
+            seats.append(widgets.HBox([widgets.HTML(caption).add_class(
                 "plaisante-hall-caption").add_class("holdem-hall-name"), row]).add_class(
                 "holdem-hall-seat"))
         self.stage.children = seats

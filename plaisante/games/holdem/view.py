@@ -10,12 +10,13 @@ them in its message line. Cards are drawn as in every game of the kit (``plaisan
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as widgets
 
-from ...card_widgets import Table, card_button, chip
+from ...card_widgets import LiveRegion, Table, card_button, chip, keep_focus
 from ...cards import labels
 from ...style import game_style
 from ..shell import act
@@ -108,8 +109,11 @@ class HoldemView(Table):
             self.buttons[name] = button
         self.buttons["fold"].button_style = "danger"
         self.buttons["bet"].button_style = self.buttons["raise"].button_style = "warning"
-        self.amount = widgets.IntSlider(value=0, min=0, max=0, step=1, description="Amount",
-                                        continuous_update=True, readout=True)
+        # A number box, not a slider: ipywidgets' slider handle has no accessible name, and
+        # a box takes a typed amount as well as the arrow keys.
+        self.amount = widgets.BoundedIntText(value=0, min=0, max=0, step=1,
+                                             description="Amount",
+                                             tooltip="the amount to bet or raise to")
         self.amount.add_class("holdem-amount")
         self.next_button = widgets.Button(description="Next hand", icon="refresh",
                                           tooltip="Deal the next hand")
@@ -120,6 +124,7 @@ class HoldemView(Table):
         self.log_view = widgets.HTML().add_class("holdem-log")
         self.result_panel = widgets.HTML().add_class("holdem-result")
         self.message = widgets.HTML().add_class("plaisante-message")
+        self.live = LiveRegion()
         areas = {}
         for title, row, css in ((self.bot_title, self.bot_row, "holdem-area-bot"),
                                 (self.board_title, self.board_row, "holdem-area-board"),
@@ -129,9 +134,9 @@ class HoldemView(Table):
         players.add_class("holdem-players")
         self.children = [widgets.HTML(game_style("holdem")), self.status,
                          areas["holdem-area-board"], players, self.result_panel, actions,
-                         self.message,
+                         self.message, self.live,
                          self.log_view]
-        self.next_hand()
+        self._act(self.match.new_hand)
 
     # ----------------------------------------------------------------------- handlers
     def press(self, action: str) -> None:
@@ -139,14 +144,35 @@ class HoldemView(Table):
         legal = self.match.options()
         amount = self.amount.value if legal.get(action) is not None else None
         self._act(lambda: self.match.act(action, amount))
+        self._keep_focus(self.buttons[action])
 
     def next_hand(self) -> None:
         """Deal the next hand, as the Next hand button does."""
         self._act(self.match.new_hand)
+        self._keep_focus(self.next_button)
+
+    def _keep_focus(self, pressed: widgets.Button) -> None:
+        order = ("check", "call", "bet", "raise", "fold")
+        keep_focus(pressed, *(self.buttons[name] for name in order), self.next_button)
 
     def _act(self, action: Callable[[], Any]) -> None:
+        hand, seen = self.match.hand_number, len(self.match.log)
         self.message.value = act(action)
         self.render()
+        if self.message.value:
+            self.live.say(self.message.value)
+            return
+        new = self.match.log[seen if self.match.hand_number == hand else 0:]
+        words = " ".join(new)
+        if self.match.phase != "betting" and self.result_panel.value:
+            # the outcome's lines, not its table (read as a table by a screen reader)
+            words += " " + " ".join(re.findall(
+                r"<div class='holdem-(?:winner|why|match-over)'>(.*?)</div>",
+                self.result_panel.value))
+        elif self.match.phase == "betting":
+            legal = self.match.options()
+            words += " Your turn: " + ", ".join(ACTION_LABELS[name] for name in legal) + "."
+        self.live.say(words)
 
     # ------------------------------------------------------------------------- render
     def render(self) -> None:
@@ -173,7 +199,8 @@ class HoldemView(Table):
             self.bot_row.children = [self._card(card) for card in bot_cards]
         else:
             self.bot_row.children = [self._back() for _ in match.hole[BOT]]
-        self.board_title.value = "<b>The board</b>" + ("" if match.board else " · no cards yet")
+        self.board_title.value = ("<b>The board</b>" + ("" if match.board else " · no cards yet")
+                                  + " · <span class='holdem-ace-rule'>the ace counts 1</span>")
         self.board_row.children = [self._card(card) for card in match.board]
         self.you_title.value = ("<b>Your cards</b>" + (f" · bet <b>{bets[YOU]}</b> this round"
                                                        if bets[YOU] else "")

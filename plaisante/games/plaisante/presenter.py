@@ -11,9 +11,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...card_widgets import card_button, restyle
+from ...card_widgets import LiveRegion, card_button, restyle
 from ...cards import hand, labels, shuffled_deck
-from ...presenting import presenter_style
+from ...presenting import presenter_style, said_after, xray_words
 from .rules import HAND_SIZE, MAX_SELECTED
 from .xray import ROWS, XRay, xray
 
@@ -52,8 +52,9 @@ class PresenterView(widgets.VBox):
         self.card_row = widgets.HBox().add_class("plaisante-row")
         self.card_row.add_class("plaisante-presenter-cards")
         self.xray_panel = widgets.HTML().add_class("plaisante-xray-panel")
+        self.live = LiveRegion()
         self.children = [widgets.HTML(presenter_style("plaisante")), controls, self.card_row,
-                         self.xray_panel, self.message]
+                         self.xray_panel, self.message, self.live]
         self.deal_seed(seed)
 
     # ----------------------------------------------------------------------- actions
@@ -98,6 +99,9 @@ class PresenterView(widgets.VBox):
             raise
         except BaseException as error:  # noqa: B036  the student's code, or its process
             self._say(f"⚠ {type(error).__name__}: {error}")
+        self.live.say(said_after(self.message.value, xray_words(self.xray_panel.value, (
+            "plaisante-xray-cards", "plaisante-xray-name", "plaisante-xray-formula",
+            "plaisante-xray-warn"))))
 
     def click_card(self, card: Any) -> None:
         """Select or deselect ``card``, as a click on it does (at most five selected)."""

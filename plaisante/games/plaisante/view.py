@@ -14,8 +14,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...card_widgets import Table, card_button, chip, focusable_text, restyle
-from ...cards import labels
+from ...card_widgets import LiveRegion, Table, card_button, chip, focusable_text, restyle
+from ...cards import labels, spoken_name
 from ...style import game_style
 from ..shell import IllegalAction, act
 from .model import Round
@@ -62,13 +62,15 @@ class RoundView(Table):
         self.discard_button.add_class("plaisante-discard")
         self.new_round_button.add_class("plaisante-new-round")
         self.message = widgets.HTML().add_class("plaisante-message")
+        self.live = LiveRegion()
         self.last_hand_title = widgets.HTML().add_class("plaisante-area-title")
         self.last_hand_title.add_class("plaisante-play-title")
         self.last_hand_row = widgets.HBox().add_class("plaisante-row")
         self.last_hand_row.add_class("plaisante-play-area")
         self.over_panel = widgets.VBox().add_class("plaisante-over")
-        self.play_button.on_click(lambda _: self._act(self.round.play, refocus=True))
-        self.discard_button.on_click(lambda _: self._act(self.round.discard, refocus=True))
+        self.play_button.on_click(lambda _: self._act(self.round.play, refocus=True,
+                                                      said=self._said_play))
+        self.discard_button.on_click(lambda _: self.discard())
         self.new_round_button.on_click(lambda _: self.ask_new_round())
         actions = widgets.HBox([self.play_button, self.discard_button, self.new_round_button])
         actions.add_class("plaisante-actions")
@@ -78,7 +80,8 @@ class RoundView(Table):
         self.confirm_no = widgets.Button(description="No, keep playing")
         self.confirm_yes.add_class("plaisante-confirm-yes")
         self.confirm_no.add_class("plaisante-confirm-no")
-        self.confirm_yes.on_click(lambda _: self._act(self._replace_round, refocus=True))
+        self.confirm_yes.on_click(lambda _: self._act(self._replace_round, refocus=True,
+                                                      said=self._said_deal))
         self.confirm_no.on_click(lambda _: self.keep_playing())
         self.confirm = widgets.HBox([self.confirm_question, self.confirm_yes, self.confirm_no])
         self.confirm.add_class("plaisante-confirm").add_class("plaisante-actions")
@@ -91,13 +94,23 @@ class RoundView(Table):
                                        self.held_row])
         self.held_area.add_class("plaisante-area").add_class("plaisante-area-held")
         self.children = [widgets.HTML(game_style("plaisante")), self.status, self.over_panel,
-                         play_area, self.held_area, actions, self.confirm, self.message]
+                         play_area, self.held_area, actions, self.confirm, self.message,
+                         self.live]
         self.render()
 
     # ----------------------------------------------------------------------- handlers
     def click_card(self, card: Any) -> None:
         """Toggle ``card``'s selection, as a click on it does."""
-        self._act(lambda: self._toggle(card))
+        self._act(lambda: self._toggle(card), said=lambda: (
+            f"{spoken_name(card)}, {'selected' if card in self.round.selected else 'deselected'}"
+            f"; {len(self.round.selected)} of {MAX_SELECTED} selected"))
+
+    def discard(self) -> None:
+        """Discard the selected cards and draw as many, as the Discard button does."""
+        count = len(self.round.selected)
+        self._act(self.round.discard, refocus=True, said=lambda: (
+            f"Discarded {count} card{'s' if count != 1 else ''} and drew as many; "
+            f"{self.round.discards_left} discards left"))
 
     def ask_new_round(self) -> None:
         """Press New round: deal at once when nothing would be lost, else ask first."""
@@ -110,6 +123,7 @@ class RoundView(Table):
             f"Throw this round away? Its total of <b>{game.total}</b> and its "
             f"{game.hands_left} hand{'s' if game.hands_left != 1 else ''} left are lost.")
         self.confirm.layout.display = None
+        self.live.say(self.confirm_question.value + " Yes, or No to keep playing.")
         self.confirm_no.focus()
 
     def keep_playing(self) -> None:
@@ -119,7 +133,7 @@ class RoundView(Table):
 
     def start_new_round(self) -> None:
         """Deal a fresh round at once, as New round (confirmed) does."""
-        self._act(self._replace_round)
+        self._act(self._replace_round, said=self._said_deal)
 
     def _replace_round(self) -> None:
         self.round = self._new_round()
@@ -130,11 +144,25 @@ class RoundView(Table):
             raise IllegalAction(f"at most {MAX_SELECTED} cards can be selected: "
                                 "click a selected card to deselect it first")
 
-    def _act(self, action: Callable[[], Any], refocus: bool = False) -> None:
+    def _act(self, action: Callable[[], Any], refocus: bool = False,
+             said: Callable[[], str] | None = None) -> None:
         self.message.value = act(action, "Your code stopped the game")
         self.render()
         if refocus:
             self._refocus()
+        self.live.say(self.message.value or (said() if said else ""))
+
+    def _said_play(self) -> str:
+        game = self.round
+        played = game.last_hand
+        if played is None:
+            return ""
+        words = (f"Hand {len(game.history)} of {HANDS_PER_ROUND}: {played.name}, "
+                 f"{played.score} points. Total {game.total}.")
+        return words + (f" Round over: total {game.total}." if game.is_over else "")
+
+    def _said_deal(self) -> str:
+        return f"A new round: {len(self.round.held_cards)} cards dealt. Total {self.round.total}."
 
     def _refocus(self) -> None:
         # Play and Discard disable themselves once nothing is selected, and a disabled button

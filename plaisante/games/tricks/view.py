@@ -15,7 +15,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...card_widgets import Table, card_button, chip, focusable_text
+from ...card_widgets import LiveRegion, Table, card_button, chip, focusable_text
 from ...cards import SUIT_SYMBOLS, label, spoken_name
 from ...style import game_style
 from ..shell import StudentCodeError, act, stopped_message
@@ -78,24 +78,54 @@ class TrickView(Table):
         self.new_deal_button.add_class("tricks-new-deal").add_class("plaisante-new-round")
         self.new_deal_button.on_click(lambda _: self.new_deal())
         actions = widgets.HBox([self.new_deal_button]).add_class("plaisante-actions")
+        self.live = LiveRegion()
         self.children = [widgets.HTML(game_style("tricks")), self.status, self.over_panel,
-                         trick_area, yours, actions]
+                         trick_area, yours, actions, self.live]
         self.render()
 
     # ----------------------------------------------------------------------- handlers
     def click_card(self, card: Any) -> None:
         """Play ``card`` from your hand, as a click on it (or Enter on it) does."""
-        self._act(lambda: self.table.play(card), after=card)
+        before = len(self.table.tricks)
+        self._act(lambda: self.table.play(card), after=card,
+                  said=lambda: self._said_play(card, before))
 
     def new_deal(self) -> None:
         """Deal again, as the New deal button does."""
-        self._act(self.table.start)
+        self._act(self.table.start, said=lambda: (
+            f"A new deal. {self._said_turn()}"))
 
-    def _act(self, action: Callable[[], Any], after: Any = None) -> None:
+    def _act(self, action: Callable[[], Any], after: Any = None,
+             said: Callable[[], str] | None = None) -> None:
         message = act(action)
         self.message.value = focusable_text(message) if message else ""
         self.render()
         self._refocus(after)
+        self.live.say(message or (said() if said else ""))
+
+    def _said_turn(self) -> str:
+        table = self.table
+        hand = table.your_hand()
+        if table.over:
+            return ""
+        playable = table.playable()
+        on_table = ", ".join(f"{seat_name(p)} {spoken_name(c)}" for p, c in table.on_table)
+        return ((f"On the table: {on_table}. " if on_table else "You lead. ")
+                + f"Your turn: {len(hand)} cards, {len(playable)} playable.")
+
+    def _said_play(self, card: Any, before: int) -> str:
+        table = self.table
+        words = [f"You play {spoken_name(card)}."]
+        for plays, winner in table.tricks[before:]:
+            words.append(f"Trick to {seat_name(winner)}: "
+                         + ", ".join(f"{seat_name(p)} {spoken_name(c)}" for p, c in plays) + ".")
+        if table.over:
+            won = table.won
+            words.append("Deal over: " + ", ".join(
+                f"{seat_name(p)} {won[p]} tricks" for p in range(PLAYERS)) + ".")
+        else:
+            words.append(self._said_turn())
+        return " ".join(words)
 
     def _refocus(self, card: Any) -> None:
         # A played card's button leaves the hand and would take the keyboard focus with it:

@@ -27,6 +27,7 @@ class PokerPresenter(Presenter):
     first deal's shuffle."""
 
     game = "video_poker"
+    said_classes = ("vp-held", "plaisante-hall-big", "vp-pay", "plaisante-xray-warn")
     hint = "Kh Kd 3c 7s 9h, then the draw's cards"
     notation_tip = ("Deal these five; any cards after them are the draw's, top first")
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...card_widgets import Table, chip, restyle
+from ...card_widgets import LiveRegion, Table, chip, keep_focus, restyle
 from ...cards import label, spoken_name
 from ...style import game_style
 from ..shell import act
@@ -98,8 +98,9 @@ class MachineView(Table):
             f"<b>Bet max</b> bets {MAX_BET} and also deals · <b>Draw</b> replaces the cards "
             "you do not hold").add_class("vp-how")
         self.message = widgets.HTML().add_class("plaisante-message")
+        self.live = LiveRegion()
         self.children = [widgets.HTML(game_style("video_poker")), self.status, self.cards_row,
-                         self.result, actions, how, self.message, self.pay_table]
+                         self.result, actions, how, self.message, self.live, self.pay_table]
         self._rendering = False
         notice = play.state.notice
         self.message.value = f"⚠ {html.escape(notice)}" if notice else ""
@@ -108,20 +109,45 @@ class MachineView(Table):
     # ----------------------------------------------------------------------- handlers
     def press(self, action: str) -> None:
         """Do ``action`` (place_bet, bet_max, deal, draw) as its button does."""
-        self._act(lambda: self.play.act(action))
+        self._act(lambda: self.play.act(action), said=self._said)
+        pressed = {"place_bet": self.bet_button, "bet_max": self.bet_max_button,
+                   "deal": self.deal_button, "draw": self.draw_button}[action]
+        keep_focus(pressed, *self.card_buttons[:1], self.draw_button, self.deal_button,
+                   self.bet_max_button, self.bet_button)
 
     def toggle(self, position: int) -> None:
         """Hold or release the card at ``position``, as its card or HOLD toggle does."""
-        self._act(lambda: self.play.act("toggle_hold", position))
+        self._act(lambda: self.play.act("toggle_hold", position),
+                  said=lambda: self._said_hold(position))
 
     def _hold_changed(self, position: int, change: dict[str, Any]) -> None:
         if self._rendering or change["new"] == self.play.state.held[position]:
             return
         self.toggle(position)
 
-    def _act(self, action: Callable[[], Any]) -> None:
+    def _act(self, action: Callable[[], Any], said: Callable[[], str] | None = None) -> None:
         self.message.value = act(action, "Your Machine stopped")
         self.render()
+        self.live.say(self.message.value or (said() if said else ""))
+
+    def _said(self) -> str:
+        state: Snapshot = self.play.state
+        money = f"Bet {state.bet}, credits {state.credits}."
+        if state.dealt:
+            cards = ", ".join(spoken_name(card) for card in state.cards)
+            return f"Dealt: {cards}. Hold the cards to keep, then Draw. {money}"
+        if state.name is not None:
+            return (f"{', '.join(spoken_name(card) for card in state.cards)}. {state.name}: "
+                    f"win {state.win}. {money}")
+        return money
+
+    def _said_hold(self, position: int) -> str:
+        state: Snapshot = self.play.state
+        if not state.cards:
+            return ""
+        held = bool(state.held[position])
+        return (f"Card {position + 1}, {spoken_name(state.cards[position])}, "
+                f"{'held' if held else 'not held'}")
 
     # ------------------------------------------------------------------------- render
     def render(self) -> None:

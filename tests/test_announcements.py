@@ -1,0 +1,132 @@
+"""What each game's live region says after a move (the words a screen reader reads, the same
+facts the table shows), driven headless by clicking the widgets as a player does."""
+
+from __future__ import annotations
+
+import re
+
+from assignment_support import unit
+
+from plaisante.card_widgets import LiveRegion, spoken
+from plaisante.games import load
+from plaisante.games.deck.setup import play as deck_play
+from plaisante.games.holdem.setup import play as holdem_play
+from plaisante.games.plaisante.setup import play as plaisante_play
+from plaisante.games.tricks.setup import play as tricks_play
+from plaisante.games.video_poker.setup import play as vp_play
+
+
+def parts(game: str) -> dict[str, object]:
+    module = unit(game).load_reference()
+    return {name: getattr(module, name) for name in load(game).parts}
+
+
+def region(view) -> str:
+    """The live region's words, checked to sit in a polite status element."""
+    live = view.live
+    assert isinstance(live, LiveRegion) and live in view.children
+    found = re.fullmatch(r"<div role='status' aria-live='polite' aria-atomic='true' "
+                         r"data-said='\d+'>(.*)</div>", live.value, re.S)
+    assert found, live.value
+    return found[1]
+
+
+def test_spoken_says_the_tables_marks_as_words() -> None:
+    assert spoken("⚠ <b>no</b> &amp; ✔ ✎ ✘") == "Warning: no & passes: to do: fails:"
+    live = LiveRegion()
+    live.say("Pair")
+    first = live.value
+    live.say("Pair")  # the same words again are a change, so they are read again
+    assert live.value != first and live.said == "Pair"
+
+
+def test_plaisante_says_each_selection_each_hand_and_the_round_over() -> None:
+    view = plaisante_play(**parts("plaisante"), seed=1)
+    first = view.card_buttons[0]
+    first.click()
+    assert region(view).endswith(", selected; 1 of 5 selected")
+    for button in view.card_buttons[1:6]:
+        button.click()
+    assert region(view).startswith("Warning: at most 5 cards")
+    view.play_button.click()
+    played = view.round.last_hand
+    assert region(view) == (f"Hand 1 of 4: {played.name}, {played.score} points. "
+                            f"Total {view.round.total}.")
+    view.card_buttons[0].click()
+    view.discard_button.click()
+    assert region(view) == "Discarded 1 card and drew as many; 3 discards left"
+    for _ in range(3):
+        for button in view.card_buttons[:5]:
+            button.click()
+        view.play_button.click()
+    assert view.round.is_over
+    assert region(view).endswith(f"Round over: total {view.round.total}.")
+
+
+def test_deck_says_the_deal_the_marks_and_the_draw() -> None:
+    view = deck_play(**parts("deck"), seed=1)
+    view.deal_button.click()
+    assert region(view).startswith("Dealt 4 hands. Your hand: ")
+    assert region(view).endswith(f"{len(view.table.deck)} cards left in the deck.")
+    view.card_buttons[1].click()
+    assert region(view).endswith(", marked; 1 marked")
+    view.replace_button.click()
+    assert region(view).startswith("Discarded 1 and drew 1. Your hand: ")
+
+
+def test_video_poker_says_the_deal_the_holds_and_the_hand_won(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)  # the machine saves its credits beside the notebook
+    view = vp_play(**parts("video_poker"), seed=4)
+    view.bet_max_button.click()
+    assert region(view).startswith("Dealt: ") and "then Draw" in region(view)
+    view.hold_buttons[2].value = True
+    assert re.fullmatch(r"Card 3, .+ of .+, held", region(view))
+    view.draw_button.click()
+    state = view.play.state
+    assert region(view).endswith(f"{state.name}: win {state.win}. Bet {state.bet}, "
+                                 f"credits {state.credits}.")
+
+
+def test_holdem_says_each_action_and_who_wins_the_pot() -> None:
+    view = holdem_play(**parts("holdem"), seed=3)
+    assert region(view).startswith("Hand 1:") and "Your turn: " in region(view)
+    for _ in range(12):
+        if view.match.phase != "betting":
+            break
+        name = "check" if not view.buttons["check"].disabled else "call"
+        view.buttons[name].click()
+        assert region(view).startswith("You: ")
+    said = region(view)
+    assert re.search(r"(You win|The bot wins) the pot of \d+|A tie", said), said
+    assert "Why: " in said and "<" not in said
+    assert "the ace counts 1" in view.board_title.value
+
+
+def test_tricks_says_your_card_each_trick_and_the_deal_over() -> None:
+    view = tricks_play(**parts("tricks"), seed=3)
+    for _ in range(8):
+        playable = view.table.playable()
+        card = next(b for c, b in view._buttons.items() if c in playable)
+        card.click()
+        assert region(view).startswith(f"You play {card.tooltip.split(',')[0]}.")
+        assert "Trick to " in region(view)
+    assert view.table.over
+    assert re.search(r"Deal over: You \d+ tricks, West \d+ tricks", region(view))
+
+
+
+def test_each_presenter_says_the_xrays_verdict_after_a_click() -> None:
+    from plaisante.games.holdem.presenter import presenter_view as holdem_view
+    from plaisante.games.plaisante.presenter import presenter_view as plaisante_view
+
+    view = plaisante_view(seed=7, **parts("plaisante"))
+    for button in view.card_buttons[:5]:
+        button.click()
+    shot = view.current
+    said = view.live.said
+    assert said.endswith(f"{shot.name}. {shot.formula}."), said
+    hall = holdem_view(seed=11, **parts("holdem"))
+    hall.rows[0].children[6].click()
+    verdict = hall.current.verdict
+    assert " gives " in hall.live.said  # the message line: old card → new card
+    assert f"compare gives {verdict}:" in hall.live.said, hall.live.said
