@@ -1,17 +1,18 @@
 """What a graded kernel can reach, tried as every graded part: ``python -m tests.reach GAME``.
 
-A kernel that grades ``GAME`` holds what the setup cell imports (the student side of the kit,
-``plaisante.lite.student_side.student_modules``) and the kernel's own package. This module
-imports exactly that in a fresh interpreter, collects every callable it can find there (each
-Python function and class defined in the kit, and each callable object of a kit class, through
-the garbage collector: whatever a student could reach by names, ``__globals__``, closures,
-defaults, class attributes, ``sys.modules`` or ``gc.get_objects()``), and only then loads the
-grader's side. Each candidate is then put in place of each graded part of the same kind and run
-through every test cell of the source notebook that reads that part, visible and hidden
-regions together, as the student's notebook would run them. A candidate that passes every such
-cell answers that part: it prints one JSON line, ``{"found": [[part, where], ...], "tried":
-n, "control": [[part, where], ...]}``, where ``control`` lists the reference solution's own
-parts, tried the same way to show the search finds a working part when there is one.
+A kernel that grades ``GAME`` can import what its copy of the kit holds: ``GAME``'s student side
+and the kernel's own package (``plaisante.lite.student_side.kernel_modules``, as the sandbox's
+``plaisante.grading.kernel_tree`` copies it). This module imports exactly that in a fresh
+interpreter, runs ``GAME``'s setup cell, collects every callable it can find there (each Python
+function and class defined in the kit, and each callable object of a kit class, through the
+garbage collector: whatever a student could reach by names, ``__globals__``, closures, defaults,
+class attributes, ``sys.modules`` or ``gc.get_objects()``), and only then loads the grader's
+side. Each candidate is then put in place of each graded part of the same kind and run through
+every test cell of the source notebook that reads that part, visible and hidden regions
+together, as the student's notebook would run them. A candidate that passes every such cell
+answers that part: it prints one JSON line, ``{"found": [[part, where], ...], "tried": n,
+"control": [[part, where], ...]}``, where ``control`` lists the reference solution's own parts,
+tried the same way to show the search finds a working part when there is one.
 
 Left out of the candidates: ``plaisante.kernel.zygote`` and ``plaisante.kernel.syscall_filter``,
 which fork, exit and install a system-call filter when called, and hold nothing about cards.
@@ -39,11 +40,14 @@ SECONDS = 5  # one test cell on one candidate
 
 
 def student_side(game: str) -> dict[str, Any]:
-    """Import what a kernel grading ``game`` imports; return the setup cell's namespace."""
-    from plaisante.lite.student_side import student_modules
+    """Import everything a kernel grading ``game`` can import from the kit (its copy of the
+    kit: ``game``'s student side and the kernel's package); return the setup cell's
+    namespace."""
+    from plaisante.lite.student_side import kernel_modules
 
-    for module in [*student_modules((game,)), *KERNEL_MODULES]:
-        importlib.import_module(module)
+    for module in [*kernel_modules((game,)), *KERNEL_MODULES]:
+        if not module.startswith(NOT_TRIED):
+            importlib.import_module(module)
     namespace: dict[str, Any] = {"__name__": "__main__"}
     exec(f"from plaisante.games.{game}.setup import *", namespace)  # noqa: S102
     return namespace

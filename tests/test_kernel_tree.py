@@ -4,6 +4,7 @@ imported or found on disk, while everything a setup cell imports can."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -39,8 +40,15 @@ STUDENT_SIDE = [f"plaisante.games.{game}.setup" for game in COURSE] + [
     "plaisante.kernel.oracle", "plaisante.kernel.routed", "plaisante.checking"]
 
 
-def run_in_sandbox(names: list[str]) -> dict[str, object]:
-    """Run PROBE in a real grading sandbox; return what it found."""
+def run_in_sandbox(names: list[str], preload: tuple[str, ...] = ()) -> dict[str, object]:
+    """Run PROBE in a real grading sandbox (a kernel of the assignments whose setup modules
+    are ``preload``; none: the whole course); return what it found."""
+    return run_code(PROBE, names, preload)
+
+
+def run_code(code: str, args: list[str], preload: tuple[str, ...] = ()) -> dict[str, object]:
+    """Run Python ``code`` with ``args`` in a real grading sandbox; return the JSON it printed
+    last."""
     sandbox.require_sandbox()
     with tempfile.TemporaryDirectory(dir=sandbox.scratch_base()) as folder:
         work, sockets = Path(folder) / "work", Path(folder) / "sockets"
@@ -48,8 +56,9 @@ def run_in_sandbox(names: list[str]) -> dict[str, object]:
         sockets.mkdir()
         os.chmod(folder, 0o755)
         uid = sandbox.pick_uid() if sandbox.as_root() else os.getuid()
-        command = sandbox.bwrap_command(work, sockets, uid, Limits(), sandbox.kernel_env())
-        done = subprocess.run([*command, sys.executable, "-c", PROBE, *names],
+        command = sandbox.bwrap_command(work, sockets, uid, Limits(), sandbox.kernel_env(),
+                                        preload)
+        done = subprocess.run([*command, sys.executable, "-c", code, *args],
                               capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
@@ -79,3 +88,45 @@ def test_no_file_of_the_grader_is_in_the_kernels_copy_of_the_kit(probe):
                                                               "course.py")]
     assert "games/tricks/setup.py" in files and "kernel/oracle.py" in files
     assert "games/plaisante/style.css" in files
+
+
+def test_a_kernel_grading_one_assignment_sees_no_other_games_side():
+    found = run_in_sandbox(["plaisante.games.deck.setup", "plaisante.games.video_poker.rules",
+                            "plaisante.games.tricks.checks"], ("plaisante.games.deck.setup",))
+    assert found["imports"] == {"plaisante.games.deck.setup": True,
+                                "plaisante.games.video_poker.rules": False,
+                                "plaisante.games.tricks.checks": False}
+
+
+def test_a_games_visible_answers_come_empty_into_a_graded_kernel(tmp_path):
+    from plaisante.grading.kernel_tree import emptied
+
+    source = ('"""Answers."""\nTABLE: dict[str, int] = {"K♥": 13}\nOTHER = {("a", None): "b"}\n'
+              'NAME = "kept"\n')
+    namespace: dict[str, object] = {}
+    exec(emptied(source), namespace)  # noqa: S102
+    assert (namespace["TABLE"], namespace["OTHER"], namespace["NAME"]) == ({}, {}, "kept")
+    assert namespace["__doc__"] == "Answers."
+
+
+TABLES = """
+import importlib, json, sys
+checks = importlib.import_module(f"plaisante.games.{sys.argv[1]}.checks")
+parts = object.__getattribute__(checks.KNOWN, "_parts")
+print(json.dumps({name: len(table.cases()) for name, table in parts.items()}))
+"""
+
+
+@pytest.mark.parametrize("game", COURSE)
+def test_in_a_graded_kernel_the_visible_answers_hold_nothing(game):
+    """Each game's ``KNOWN`` answers from tables in the student's notebook; in a graded kernel
+    every one of them is empty (``kernel_tree.emptied``), while here they are not."""
+    from plaisante.checking import Table
+
+    here = importlib.import_module(f"plaisante.games.{game}.checks")
+    tables = {name: len(table.cases()) for name, table
+              in object.__getattribute__(here.KNOWN, "_parts").items()
+              if isinstance(table, Table)}
+    assert tables and all(tables.values()), tables
+    there = run_code(TABLES, [game], (f"plaisante.games.{game}.setup",))
+    assert there == {name: 0 for name in tables}

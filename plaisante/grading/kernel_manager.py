@@ -210,7 +210,8 @@ class SandboxKernelManager(AsyncKernelManager):
         group = self._own_cgroup
         return [*(group.prefix() if group else []),
                 *bwrap_command(Path(self.sandbox_work_dir), Path(self.sandbox_socket_dir),
-                               self.sandbox_uid, limits, kernel_env()), *argv]
+                               self.sandbox_uid, limits, kernel_env(),
+                               tuple(self.sandbox_preload)), *argv]
 
     async def _async_pre_start_kernel(self, **kw: Any) -> Any:
         kw["stdout"] = kw["stderr"] = subprocess.DEVNULL  # the kernel's own chatter

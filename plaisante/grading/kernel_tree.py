@@ -2,11 +2,15 @@
 
 A graded kernel runs the student's code, so whatever of the kit it can import is within the
 student's reach. The sandbox (``plaisante.grading.sandbox``) therefore never shows it the kit's
-package folder: it shows, at the same path, a copy holding only the modules a kernel needs
-(``plaisante.lite.student_side.kernel_modules``: what the setup cells import and the kernel's
-own package) and their stylesheets. The grader, the course's commands and each game's
-known-good parts (``plaisante.games.<id>.known_good``) are not in it, so no import, no
-``sys.modules`` walk and no garbage-collector search in a kernel can find them.
+package folder: it shows, at the same path, a copy holding only the modules a kernel grading
+that assignment needs (``plaisante.lite.student_side.kernel_modules``: what its setup cells
+import, and the kernel's own package) and their stylesheets. Another game's side is not in it
+(a helper of one game may answer another's part), nor the grader, the course's commands or any
+game's known-good parts (``plaisante.games.<id>.known_good``), so no import, no ``sys.modules``
+walk and no garbage-collector search in a kernel can find them. Each game's visible answers
+(``plaisante/games/<id>/visible.py``, the tables the student's own notebook checks with) come
+with every table emptied: in a graded kernel no check runs (the judge runs them, from the
+known-good parts), so a table there would only be an answer to copy.
 
 The copy is made once per content (its folder is named by a hash of what it holds) under the
 grader's own folder for such files, readable by the kernel's user, and reused by every sandbox.
@@ -14,24 +18,51 @@ grader's own folder for such files, readable by the kernel's user, and reused by
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
 
 STYLESHEETS = (".css",)
+#: The module of a game that holds its visible cases' answers (``plaisante.checking.Table``
+#: data, for the student's own notebook): a graded kernel gets it with every table empty.
+VISIBLE_ANSWERS = "visible.py"
+PACKAGE = Path(__file__).resolve().parents[1]  # the kit's package folder
 
 
-def _files() -> dict[str, Path]:
-    """Return {path relative to the package's parent: source file} of the kernel's side."""
+def emptied(source: str) -> str:
+    """Return the Python ``source`` of a game's visible answers with every table at its top
+    (a dict literal) empty: the names stay, so the checks import as before, and no answer is
+    left in them."""
+    tree = ast.parse(source)
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Dict):
+            node.value = ast.Dict(keys=[], values=[])
+    return ast.unparse(tree) + "\n"
+
+
+def assignments_of(modules: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """Return the ids of the assignments whose setup modules (``plaisante.games.<id>.setup``)
+    are among ``modules`` (a release's setup cells' imports), in order."""
+    games = re.escape(PACKAGE.name + ".games.")
+    found = [match.group(1) for name in modules
+             if (match := re.fullmatch(games + r"(\w+)\.setup", name))]
+    return tuple(dict.fromkeys(found))
+
+
+def _files(assignments: tuple[str, ...]) -> dict[str, Path]:
+    """Return {path relative to the package's parent: source file} of the kernel's side of
+    ``assignments`` (none: the whole course)."""
     import plaisante
     from plaisante.lite.student_side import kernel_modules
 
     parent = Path(plaisante.__file__).resolve().parents[1]
     files: dict[str, Path] = {}
     folders: set[Path] = set()
-    for path in kernel_modules().values():
+    for path in kernel_modules(assignments or None).values():
         files[str(path.resolve().relative_to(parent))] = path
         folders.add(path.resolve().parent)
     for folder in folders:
@@ -41,16 +72,18 @@ def _files() -> dict[str, Path]:
     return dict(sorted(files.items()))
 
 
-def kernel_tree(base: Path) -> Path:
-    """Return the folder of the kernel's ``plaisante`` package (its student side), made under
-    ``base`` if it is not there yet. Raises ValueError when the student side would import
-    trusted code (``kernel_modules``)."""
-    files = _files()
+def kernel_tree(base: Path, assignments: tuple[str, ...] = ()) -> Path:
+    """Return the folder of the ``plaisante`` package a kernel grading ``assignments`` sees
+    (their student side; none given: the whole course's), made under ``base`` if it is not there
+    yet. Raises ValueError when the student side would import trusted code
+    (``kernel_modules``)."""
+    files = _files(assignments)
     digest = hashlib.sha256()
     for relative, path in files.items():
         digest.update(relative.encode() + b"\0" + path.read_bytes() + b"\0")
-    top = base / f"plaisante-kernel-side-{digest.hexdigest()[:16]}"
-    package = top / "plaisante"
+    name = PACKAGE.name
+    top = base / f"{name}-kernel-side-{digest.hexdigest()[:16]}"
+    package = top / name
     if package.is_dir():
         return package
     base.mkdir(parents=True, exist_ok=True)
@@ -59,7 +92,10 @@ def kernel_tree(base: Path) -> Path:
         for relative, path in files.items():
             target = building / relative
             target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, target)
+            if path.name == VISIBLE_ANSWERS:
+                target.write_text(emptied(path.read_text(encoding="utf-8")), encoding="utf-8")
+            else:
+                shutil.copyfile(path, target)
         for root, _folders, names in os.walk(building):
             os.chmod(root, 0o755)
             for name in names:

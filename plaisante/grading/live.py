@@ -27,6 +27,7 @@ from .execute import is_test
 from .judge import KernelLost, Session
 from .memory_cgroup import MemoryCgroup
 from .result import Limits
+from .submission import preload_modules
 
 PLAY_CELL = "play"  # the last cell's grade id: the game is shown by the demo, not by the cell
 
@@ -67,7 +68,8 @@ class LiveSubmission:
             if isinstance(error, FileNotFoundError):
                 raise
             raise ValueError(f"{notebook} is not a readable notebook: {error}") from None
-        self.sources = cell_sources(submitted, nbformat.read(release, as_version=4))
+        released = nbformat.read(release, as_version=4)
+        self.sources = cell_sources(submitted, released)
         self.limits = limits or Limits()
         self.answer_seconds = answer_seconds
         self.time_left = total_seconds  # for all the calls, together
@@ -79,7 +81,7 @@ class LiveSubmission:
         sockets.mkdir()
         self.uid = sandbox.pick_uid() if sandbox.as_root() else os.getuid()
         command = sandbox.bwrap_command(work, sockets, self.uid, self.limits,
-                                        sandbox.kernel_env())
+                                        sandbox.kernel_env(), preload_modules(released))
         self.cgroup = MemoryCgroup.create(int(self.limits.sandbox_memory_bytes))
         self.process = subprocess.Popen(
             [*(self.cgroup.prefix() if self.cgroup else []), *command, sys.executable, "-m",

@@ -45,7 +45,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .kernel_tree import kernel_tree
+from .kernel_tree import assignments_of, kernel_tree
 from .result import Limits
 
 UID_BASE = 3_100_000  # throw-away user ids: far above any real account
@@ -192,8 +192,10 @@ def read_only_paths() -> list[Path]:
 
 
 def bwrap_command(work_dir: Path, socket_dir: Path, uid: int, limits: Limits,
-                  env: dict[str, str]) -> list[str]:
-    """Return the command prefix that runs a program in the sandbox (see the module doc)."""
+                  env: dict[str, str], preload: tuple[str, ...] | list[str] = ()) -> list[str]:
+    """Return the command prefix that runs a program in the sandbox (see the module doc);
+    ``preload``: the modules the release's setup cells import, which name the assignments
+    whose student side the kernel sees (none: the whole course's)."""
     cmd = [shutil.which("bwrap") or "bwrap", *([] if as_root() else ["--unshare-user"]),
            "--unshare-pid", "--unshare-net", "--unshare-ipc",
            "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--hostname", "sandbox",
@@ -231,7 +233,7 @@ def bwrap_command(work_dir: Path, socket_dir: Path, uid: int, limits: Limits,
         if path != package and not any(path == m or m in path.parents for m in mounted):
             mount("--ro-bind", path)
     # the kit as the kernel may see it: its student side only, where the package is
-    mount("--ro-bind", package, kernel_tree(private_folder()))
+    mount("--ro-bind", package, kernel_tree(private_folder(), assignments_of(preload)))
     mount("--tmpfs", work_dir)  # the working folder lives and dies with the sandbox
     mount("--bind", socket_dir)
     # bubblewrap's own root and /dev are tmpfs mounts of no size, writable by an ordinary

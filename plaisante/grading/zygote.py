@@ -105,7 +105,7 @@ class Zygote:
         self.cgroup = MemoryCgroup.create(int(limits.sandbox_memory_bytes))
         command = [*(self.cgroup.prefix() if self.cgroup else []),
                    *sb.bwrap_command(self.work_dir, self.sockets, self.uid, zygote_limits,
-                                     sb.kernel_env()),
+                                     sb.kernel_env(), modules),
                    sys.executable, "-m", "plaisante.kernel.zygote", str(self.work_dir),
                    str(int(limits.file_bytes)), *modules]
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -94,15 +94,15 @@ def student_modules(assignments: tuple[str, ...] | None = None) -> dict[str, Pat
 KERNEL = ("channel", "data_files", "live", "oracle", "routed", "syscall_filter", "zygote")
 
 
-def kernel_modules() -> dict[str, Path]:
-    """Return ``{module name: source file}`` of everything a graded kernel may import from the
-    kit: the student side of the whole course and the kernel's package (``KERNEL``), parents
-    included. Raises ValueError naming the chain when any of it imports trusted code (the
-    grader, a game's known-good parts)."""
+def kernel_modules(assignments: tuple[str, ...] | None = None) -> dict[str, Path]:
+    """Return ``{module name: source file}`` of everything a kernel grading ``assignments``
+    (default: the whole course) may import from the kit: their student side and the kernel's
+    package (``KERNEL``), parents included. Raises ValueError naming the chain when any of it
+    imports trusted code (the grader, a game's known-good parts)."""
     from ..games import COURSE
 
-    roots = [f"{NAME}.games.{a}.setup" for a in COURSE] + [f"{NAME}.kernel.{m}" for m in KERNEL]
-    return _walk(roots, False)
+    roots = [f"{NAME}.games.{a}.setup" for a in (assignments or COURSE)]
+    return _walk(roots + [f"{NAME}.kernel.{m}" for m in KERNEL], False)
 
 
 def _walk(roots: list[str], browser: bool) -> dict[str, Path]:

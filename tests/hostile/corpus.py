@@ -48,6 +48,18 @@ def cell(nb: nbformat.NotebookNode, grade_id: str) -> nbformat.NotebookNode:
     raise KeyError(grade_id)
 
 
+#: ordinary code whose names and calls look like the kit's: a local ``kit_card``, ``eval``,
+#: ``compile`` and a string that starts with the package's name
+HONEST_NAMES = """
+def kit_card_count(cards):
+    kit_card = len(cards)
+    return eval(compile("kit_card * 1", "<mine>", "eval"), {"kit_card": kit_card})
+
+
+NOTE = "plaisante.games is where the kit keeps its games"
+"""
+
+
 def append(grade_id: str, code: str) -> Callable[[Path], bytes]:
     """Return a builder that appends ``code`` to the cell ``grade_id`` of the sample."""
     def make(root: Path) -> bytes:
@@ -628,6 +640,8 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
     # today: 96 (the warning is stderr in step3_has_pair's output: nbgrader scores it 0). A
     # judge: 100, graded: has_pair returns the right values
     "warns_once": (made(base, swap("step3_has_checks", PAIR_RIGHT, WARNS)), Expect(100, "graded")),
+    # honest work that uses names a list of forbidden spellings once flagged: graded as it is
+    "honest_kit_names": (append("step3_has_checks", HONEST_NAMES), Expect(100, "graded")),
     # new attacks, not verdict forgeries
     # found by an attack review of the resident grader: the kernel publishes an error output whose
     # traceback is not a list (nbgrader then refused the whole notebook: 0). Dropped, flagged;
