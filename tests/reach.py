@@ -14,8 +14,9 @@ answers that part: it prints one JSON line, ``{"found": [[part, where], ...], "t
 "control": [[part, where], ...]}``, where ``control`` lists the reference solution's own parts,
 tried the same way to show the search finds a working part when there is one.
 
-Left out of the candidates: ``plaisante.kernel.zygote`` and ``plaisante.kernel.syscall_filter``,
-which fork, exit and install a system-call filter when called, and hold nothing about cards.
+Left out of the candidates: ``plaisante.kernel.zygote``, ``plaisante.kernel.syscall_filter`` and
+``plaisante.kernel.live``, which fork, exit, install a system-call filter or take over the
+process's standard streams when called, and hold nothing about cards.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ import types
 from pathlib import Path
 from typing import Any
 
-NOT_TRIED = ("plaisante.kernel.zygote", "plaisante.kernel.syscall_filter")
+NOT_TRIED = ("plaisante.kernel.zygote", "plaisante.kernel.syscall_filter",
+             "plaisante.kernel.live")
 KERNEL_MODULES = ("plaisante.kernel.oracle", "plaisante.kernel.routed",
                   "plaisante.kernel.channel", "plaisante.kernel.live",
                   "plaisante.kernel.data_files")
