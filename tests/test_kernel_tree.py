@@ -119,14 +119,12 @@ print(json.dumps({name: len(table.cases()) for name, table in parts.items()}))
 
 @pytest.mark.parametrize("game", COURSE)
 def test_in_a_graded_kernel_the_visible_answers_hold_nothing(game):
-    """Each game's ``KNOWN`` answers from tables in the student's notebook; in a graded kernel
-    every one of them is empty (``kernel_tree.emptied``), while here they are not."""
-    from plaisante.checking import Table
-
-    here = importlib.import_module(f"plaisante.games.{game}.checks")
-    tables = {name: len(table.cases()) for name, table
-              in object.__getattribute__(here.KNOWN, "_parts").items()
-              if isinstance(table, Table)}
-    assert tables and all(tables.values()), tables
+    """Each game's ``KNOWN`` answers from the tables of its ``visible`` module in the student's
+    notebook; in a graded kernel every one of them is empty (``kernel_tree.emptied``), while
+    the module itself holds them."""
+    visible = importlib.import_module(f"plaisante.games.{game}.visible")
+    held = {name: len(value) for name, value in vars(visible).items()
+            if name.isupper() and isinstance(value, dict)}
+    assert held and all(held.values()), held
     there = run_code(TABLES, [game], (f"plaisante.games.{game}.setup",))
-    assert there == {name: 0 for name in tables}
+    assert there and set(there.values()) == {0}, there

@@ -41,6 +41,7 @@ from ...checking import (
     substituted,
 )
 from ...student_tests import Version, grade_my_tests, try_my_tests, version
+from . import visible
 
 # Bound at import so a part that patches builtins cannot change what a check sees.
 _type, _len, _sorted = builtins.type, builtins.len, builtins.sorted
@@ -54,15 +55,9 @@ DECK_ORDER: tuple[tuple[str, str], ...] = tuple((rank, suit) for suit in SUITS f
 #: hand, the positions) → the cards it returns) are what their checks expect. In the grader
 #: ``known_good`` puts the known-good parts in their place, which answer the hidden inputs too.
 TABLES: tuple[Table, ...] = (
-    Table("sort_key", {"K♥": (2, 13), "2♣": (0, 2), "10♦": (1, 10), "3♥": (2, 3)}),
-    Table("order_hand", {"K♥ 2♣ 10♦ 3♥": "2♣ 10♦ 3♥ K♥", "": ""}, convert=hand),
-    Table("discard", {
-        ("2♣ 3♦ 4♥ 5♠ 6♣", (1,)): "3♦",
-        ("2♣ 3♦ 4♥ 5♠ 6♣", (3, 0)): "5♠ 2♣",
-        ("2♣ 3♦ 4♥ 5♠ 6♣", (1, 3)): "3♦ 5♠",
-        ("2♣ 3♦ 4♥ 5♠ 6♣ 7♦ 8♥ 9♠ 10♣ J♦ Q♥ K♠", (2, 10)): "4♥ Q♥",
-        ("2♣ 3♦ 4♥ 5♠ 6♣", ""): "",
-    }, convert=hand),
+    Table("sort_key", visible.SORT_KEYS),
+    Table("order_hand", visible.ORDERED, convert=hand),
+    Table("discard", visible.DISCARDED, convert=hand),
 )
 
 #: The answers the checks compare with and stand in with, read when a check runs.

@@ -32,6 +32,7 @@ from ...checking import (
     substituted,
 )
 from ...student_tests import Version, grade_my_tests, try_my_tests, version
+from . import visible
 from .rules import (
     CHECK_FOR_HAND,
     FLUSH,
@@ -61,36 +62,7 @@ def counts_list(counts: dict[int, int]) -> list[int]:
 #: visible has-check and evaluate cases (value → how many), the stand-in while those parts are
 #: checked. In the grader ``known_good`` puts the known-good count_values in its place.
 TABLES: tuple[Table, ...] = (
-    Table("count_values", {
-        "": {},
-        "K♥ K♦ 3♣ 7♠ 9♥": {3: 1, 7: 1, 9: 1, 13: 2},
-        "K♥ Q♦ 3♣ 7♠ 9♥": {3: 1, 7: 1, 9: 1, 12: 1, 13: 1},
-        "K♥ K♦ K♣ 3♠ 3♥": {3: 2, 13: 3},
-        "K♥ K♦ K♣ K♠ 9♥": {9: 1, 13: 4},
-        "7♥ 7♦ 7♣ 2♠ 9♥": {2: 1, 7: 3, 9: 1},
-        "7♥ 7♦ 2♣ 2♠ 9♥": {2: 2, 7: 2, 9: 1},
-        "7♥ 7♦ 7♣ 7♠ 9♥": {7: 4, 9: 1},
-        "9♥ 9♦ 9♣ 9♠ 2♥": {2: 1, 9: 4},
-        "9♥ 9♦ 9♣ 2♠ 2♥": {2: 2, 9: 3},
-        "9♥ 9♦ 9♣ 9♠": {9: 4},
-        "9♥ 9♦ 9♣ 9♠ 2♥ 3♥ 4♥ 5♥": {2: 1, 3: 1, 4: 1, 5: 1, 9: 4},
-        "K♥ K♦ 3♣ 3♠ 9♥": {3: 2, 9: 1, 13: 2},
-        "K♥ K♦ 3♣ 3♠ 9♥ 9♦": {3: 2, 9: 2, 13: 2},
-        "K♥ K♦ K♣ 3♠ 9♥": {3: 1, 9: 1, 13: 3},
-        "K♥ K♦ K♣ K♠ 3♥": {3: 1, 13: 4},
-        "2♥ 7♥ 9♥ J♥ K♥": {2: 1, 7: 1, 9: 1, 11: 1, 13: 1},
-        "2♥ 7♥ 9♥ J♥ K♠": {2: 1, 7: 1, 9: 1, 11: 1, 13: 1},
-        "2♥ 7♥ 9♥": {2: 1, 7: 1, 9: 1},
-        "2♥ 7♥ 9♥ J♥ K♥ A♥": {2: 1, 7: 1, 9: 1, 11: 1, 13: 1, 14: 1},
-        "5♣ 6♦ 7♥ 8♠ 9♣": {5: 1, 6: 1, 7: 1, 8: 1, 9: 1},
-        "10♠ J♠ Q♦ K♥ A♣": {10: 1, 11: 1, 12: 1, 13: 1, 14: 1},
-        "5♣ 6♦ 7♥ 8♠ 10♣": {5: 1, 6: 1, 7: 1, 8: 1, 10: 1},
-        "5♣ 5♦ 7♥ 8♠ 9♣": {5: 2, 7: 1, 8: 1, 9: 1},
-        "5♣ 9♦": {5: 1, 9: 1},
-        "A♣ 2♦ 3♥ 4♠ 5♣": {2: 1, 3: 1, 4: 1, 5: 1, 14: 1},
-        "5♥ 6♥ 7♥ 8♥ 9♥": {5: 1, 6: 1, 7: 1, 8: 1, 9: 1},
-        "2♥ 5♦ 9♣ J♠ K♥": {2: 1, 5: 1, 9: 1, 11: 1, 13: 1},
-    }, convert=counts_list),
+    Table("count_values", visible.COUNTS, convert=counts_list),
 )
 
 #: The answers the checks stand in with (``KNOWN.count_values``), read when a check runs.
