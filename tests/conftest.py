@@ -15,6 +15,7 @@ import types
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from plaisante import reference
 
@@ -23,6 +24,14 @@ OPT_OUT = "PLAISANTE_ALLOW_NO_SANDBOX"
 SANDBOX_MODULES = ("test_hostile.py",)
 NO_SANDBOX = "skipped without sandbox"  # the closing line's word for those tests under the opt-out
 PROBLEM = pytest.StashKey[str]()  # why the sandbox cannot run, once sandbox tests were collected
+
+# One hypothesis profile for the whole suite, loaded before any test module sets its own
+# max_examples (a test's @settings inherits the rest from it). Timing says nothing about
+# correctness here: on a loaded 2-core machine (CI runs beside other work, two xdist workers
+# share the cores) an example can take seconds, so no deadline and no too_slow health check.
+settings.register_profile(
+    "plaisante", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("plaisante")
 
 
 @pytest.fixture(scope="session")
