@@ -11,7 +11,10 @@ closing summary line ("N skipped without sandbox") and a section above it say so
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import types
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -104,6 +107,34 @@ def names(release: Any) -> set[str]:
     return set(student_names(release))
 
 
+# ------------------------------------------------------------------ the run's temporary folders
+# As root, tests hand courses under pytest's temporary folders to the grading user
+# (grader_user.prepare_course opens every folder above them to it). pytest's own root for them,
+# /tmp/pytest-of-root, is closed again (chmod go-rwx) by every other pytest process of root
+# that asks for a temporary folder: another run beside this one, another checkout's tests. The
+# grading user then cannot enter the course in the middle of a test (nbgrader, finding no
+# nbgrader_config.py, looks for the defaults' source/ folder). So as root the run's temporary
+# folders live in a folder of its own that no other pytest touches.
+OWN_TEMP = pytest.StashKey[Path]()
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest's tmpdir plugin reads --basetemp
+def pytest_configure(config: pytest.Config) -> None:
+    if (os.geteuid() != 0 or config.option.basetemp is not None
+            or hasattr(config, "workerinput")):  # an xdist worker is given its own basetemp
+        return
+    folder = Path(tempfile.mkdtemp(prefix="plaisante-tests-"))
+    config.stash[OWN_TEMP] = folder
+    config.option.basetemp = str(folder / "basetemp")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The run's own temporary folder goes when every test passed; else it stays, for a look."""
+    folder = session.config.stash.get(OWN_TEMP, None)
+    if folder is not None and exitstatus == pytest.ExitCode.OK:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 # ------------------------------------------------------------------------- the sandbox policy
 
 def opted_out() -> bool:
@@ -115,6 +146,8 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     if opted_out():
         lines.append(f"{OPT_OUT}=1: tests that need the grading sandbox are skipped if it "
                      "cannot run here")
+    if OWN_TEMP in config.stash:
+        lines.append(f"temporary folders: {config.stash[OWN_TEMP]} (kept if a test fails)")
     if os.geteuid() == 0 and os.environ.get("PLAISANTE_GRADER_USER"):
         lines.append(f"grading user: {os.environ['PLAISANTE_GRADER_USER']} "
                      f"({os.environ.get('PLAISANTE_GRADER_PYTHON', '?')})")
