@@ -135,6 +135,35 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+# ------------------------------------------------------------- parallel runs (pytest-xdist)
+# `make test` runs the suite in two worker processes (`-n 2 --dist loadgroup`): a group's tests
+# all run in one worker, in order. Every test is put in a group here, so that what it shares
+# with other tests is made once, in one worker:
+# - a test that uses a session fixture made for several modules (SHARED_SESSION) joins that
+#   fixture's group: the graded course is graded once, Chromium and the lab start once;
+# - any other test, its module's group: its module-scoped fixtures are made once.
+# A new test file needs nothing here; a new session fixture shared by several modules that is
+# costly to make belongs in SHARED_SESSION.
+#: fixture name -> group, first match wins
+SHARED_SESSION = {
+    "shared_course": "shared-course",
+    "page": "browser",  # pytest-playwright's: one Chromium (browser tests use `page`)
+    "browser": "browser",
+    "servers": "browser",  # tests/browser/conftest.py: one course copy, JupyterLab, Voila
+}
+
+
+def xdist_group(item: pytest.Item) -> str:
+    """The group ``item`` runs in under `--dist loadgroup`."""
+    names = set(getattr(item, "fixturenames", ()))
+    for fixture, group in SHARED_SESSION.items():
+        if fixture in names:
+            return group
+    if item.path.parent.name == "browser":  # their harness starts servers that take ports
+        return "browser"
+    return item.path.relative_to(item.config.rootpath).as_posix()
+
+
 # ------------------------------------------------------------------------- the sandbox policy
 
 def opted_out() -> bool:
@@ -159,6 +188,39 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.path.name in SANDBOX_MODULES and not item.get_closest_marker("sandbox"):
             item.add_marker(pytest.mark.sandbox)
+        if not item.get_closest_marker("xdist_group"):  # read by xdist's own hook, run last
+            item.add_marker(pytest.mark.xdist_group(xdist_group(item)))
+
+
+def _stop_without_sandbox(problem: str, needing: str) -> None:
+    pytest.exit(
+        f"{needing} need the grading sandbox, and it cannot run here: {problem}. Make it work "
+        "(as root, `make test` installs bubblewrap) or, on a machine that cannot have a "
+        f"sandbox, set {OPT_OUT}=1 to skip those tests (the summary then says so).",
+        returncode=pytest.ExitCode.TESTS_FAILED)
+
+
+def distributing(config: pytest.Config) -> bool:
+    """True in the controller of an xdist run (`-n`): it collects nothing itself."""
+    return bool(getattr(config.option, "numprocesses", None)) and not hasattr(
+        config, "workerinput")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Under xdist the workers collect, and a worker that stops the run buries the reason in
+    an internal error: the controller checks the sandbox first, before any worker starts, for
+    every run (`make test` always selects sandbox tests). It also keeps the problem, for the
+    closing line's count of the tests the workers skipped under the opt-out."""
+    if not distributing(session.config) or session.config.option.collectonly:
+        return
+    from plaisante.grading.sandbox import sandbox_problem
+
+    problem = sandbox_problem()
+    if problem is None:
+        return
+    if not opted_out():
+        _stop_without_sandbox(problem, "Tests of this run (with -n: checked before collection)")
+    session.config.stash[PROBLEM] = problem
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -171,12 +233,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if problem is None:
         return
     if not opted_out():
-        pytest.exit(
-            f"{len(needing)} of the collected tests need the grading sandbox, and it cannot "
-            f"run here: {problem}. Make it work (as root, `make test` installs bubblewrap) or, "
-            f"on a machine that cannot have a sandbox, set {OPT_OUT}=1 to skip those tests "
-            "(the summary then says so).",
-            returncode=pytest.ExitCode.TESTS_FAILED)
+        _stop_without_sandbox(problem, f"{len(needing)} of the collected tests")
     session.config.stash[PROBLEM] = problem
     skip = pytest.mark.skip(reason=f"no grading sandbox ({OPT_OUT}=1): {problem}")
     for item in needing:
