@@ -127,7 +127,8 @@ def main(argv: list[str] | None = None) -> int:
         if all0 is not None and all1 is not None:
             every = (all1 - all0) / n
             line += (f", kernel side {every - worker:.3f} s each, all {every:.3f} s each "
-                     "(cgroup; the profiler's own cost included)")
+                     "(cgroup" + ("; the profiler's own cost included)" if profile or spy
+                                  else ")"))
         print(line + load(), flush=True)
         if profile is not None:
             profile.dump_stats(str(out / "worker.prof"))
