@@ -161,7 +161,22 @@ def xdist_group(item: pytest.Item) -> str:
             return group
     if item.path.parent.name == "browser":  # their harness starts servers that take ports
         return "browser"
-    return item.path.relative_to(item.config.rootpath).as_posix()
+    return item.path.relative_to(item.config.rootpath / "tests").with_suffix("").as_posix()
+
+
+def name_groups(items: list[pytest.Item]) -> None:
+    """In an xdist worker, append "@group" to each test's id: the name the controller groups
+    by. pytest-xdist 3.8 does it itself by setting ``item._nodeid``, which pytest 9 no longer
+    reads (it keeps the id as a ``NodeId`` in ``item._id``), so without this every test ran
+    wherever the scheduler sent it, and each worker made the shared fixtures again."""
+    from _pytest.nodeid import coerce_node_id
+
+    for item in items:
+        marks = item.iter_markers("xdist_group")
+        group = "_".join(sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                                 for m in marks}))
+        if group and not item.nodeid.endswith(f"@{group}"):
+            item._id = coerce_node_id(f"{item.nodeid}@{group}")  # type: ignore[attr-defined]
 
 
 # ------------------------------------------------------------------------- the sandbox policy
@@ -188,8 +203,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.path.name in SANDBOX_MODULES and not item.get_closest_marker("sandbox"):
             item.add_marker(pytest.mark.sandbox)
-        if not item.get_closest_marker("xdist_group"):  # read by xdist's own hook, run last
+        if not item.get_closest_marker("xdist_group"):
             item.add_marker(pytest.mark.xdist_group(xdist_group(item)))
+    if hasattr(config, "workerinput") and config.getvalue("loadgroup"):
+        name_groups(items)
 
 
 def _stop_without_sandbox(problem: str, needing: str) -> None:
