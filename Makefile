@@ -68,8 +68,9 @@ demo: $(VENV)/.system-demo $(STAMP) $(LABEXT)
 # The suite in two pytest-xdist workers: most tests wait on servers, kernels and subprocesses,
 # so one process keeps about half a core busy. Tests that share a costly session fixture (the
 # graded course, Chromium and the lab) stay in one worker (tests/conftest.py, xdist_group).
-# XDIST= runs it in one process.
-XDIST ?= -n 2 --dist loadgroup
+# Groups go out in collection order, so the browser group, the longest, starts first (xdist
+# would otherwise send the groups with the most tests first). XDIST= runs it in one process.
+XDIST ?= -n 2 --dist loadgroup --no-loadscope-reorder
 test: $(VENV)/.system-test $(STAMP) $(LABEXT) $(PROXY) $(LITE_ASSETS) $(if $(IS_ROOT),grader-user)
 	$(RUN)$(BIN)/ruff check plaisante tests bench tools assignments/samples
 	$(RUN)$(BIN)/mypy

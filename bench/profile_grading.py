@@ -27,6 +27,7 @@ import cProfile
 import os
 import pstats
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -126,9 +127,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"{(wall1 - wall0) / n:.3f} s each; CPU worker {worker:.3f} s each")
         if all0 is not None and all1 is not None:
             every = (all1 - all0) / n
+            measured = "cgroup; the profiler's own CPU included" if profile or spy else "cgroup"
             line += (f", kernel side {every - worker:.3f} s each, all {every:.3f} s each "
-                     "(cgroup" + ("; the profiler's own cost included)" if profile or spy
-                                  else ")"))
+                     f"({measured})")
         print(line + load(), flush=True)
         if profile is not None:
             profile.dump_stats(str(out / "worker.prof"))
@@ -138,8 +139,8 @@ def main(argv: list[str] | None = None) -> int:
             print("worker, by own CPU (cProfile):")
             stats.sort_stats("tottime").print_stats(args.top)
         if spy is not None:
-            spy.terminate()
-            spy.wait(60)
+            spy.send_signal(signal.SIGINT)  # py-spy writes its samples when interrupted
+            spy.wait(120)
             spy = None
             total, own, anywhere = top_of_raw(out / "sampled.txt", args.top)
             print(f"{total} samples on CPU (py-spy, 250 a second, this process and those it "
