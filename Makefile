@@ -71,10 +71,16 @@ demo: $(VENV)/.system-demo $(STAMP) $(LABEXT)
 	$(RUN)PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" \
 	    notebooks/demo.ipynb $(LAB_FLAGS)
 
+# The suite in two pytest-xdist workers: most tests wait on servers, kernels and subprocesses,
+# so one process keeps about half a core busy. Tests that share a costly session fixture (the
+# graded course, Chromium and the lab) stay in one worker (tests/conftest.py, xdist_group).
+# Groups go out in collection order, so the browser group, the longest, starts first (xdist
+# would otherwise send the groups with the most tests first). XDIST= runs it in one process.
+XDIST ?= -n 2 --dist loadgroup --no-loadscope-reorder
 test: $(VENV)/.system-test $(STAMP) $(LABEXT) $(PROXY) $(AXE) $(LITE_ASSETS) $(if $(IS_ROOT),grader-user)
 	$(RUN)$(BIN)/ruff check plaisante tests bench tools assignments/samples
 	$(RUN)$(BIN)/mypy
-	$(RUN)$(GRADER_ENV) PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -m "not slow" --durations=15 $(PYTEST_ARGS)
+	$(RUN)$(GRADER_ENV) PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -m "not slow" $(XDIST) --durations=15 $(PYTEST_ARGS)
 
 # As root: the system user plaisante-grader and its venv (/var/lib/plaisante-grader/venv, rebuilt
 # only when requirements.txt's pins change). As another user: nothing (the tests grade as you).

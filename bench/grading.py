@@ -1,6 +1,8 @@
 """How fast a class is graded: serial nbgrader, ``plaisante grade``, and the floor.
 
     python bench/grading.py [--submissions N] [--workers W] [--keep]
+                            [--scaling [--scaling-n 50,200,1000] [--scaling-workers 1,2,4]
+                             [--figure PNG]]
 
 Builds a private copy of the course in a temporary folder (the real gradebook is never
 touched), makes N realistic submissions from ``assignments/samples/plaisante`` (the classic
@@ -16,6 +18,12 @@ id), then times, each from the same submissions and a fresh gradebook:
 (d) with (b): ``plaisante grade --student`` of one student right after, from the command line,
     wall time: once by itself, then ``STUDENT_LOOP`` times (different students, as a "submit
     and see my grade" loop does) with ``plaisante grader`` running (the resident grader).
+
+With ``--scaling``, first the scaling line: (b) alone for every N of ``--scaling-n`` (default
+50, 200, 1000 submissions, the samples cycled) and every W of ``--scaling-workers`` (default 1,
+2, 4), one ``scaling submissions=N workers=W plaisante_s=… cpu_per_submission_s=…`` line each,
+and with ``--figure PNG`` a matplotlib figure of them: wall time against N for each W, each
+line extended to 2,000 students (``docs/capacity.md``).
 
 It also checks that (b) gives every submission the score (a) gives it. The last line is exactly
 ``submissions=N nbgrader_serial_s=… plaisante_s=… floor_s=… speedup=… floor_ratio=…
@@ -357,6 +365,63 @@ def time_floor(root: Path, students: list[str], workers: int) -> float:
     return time.perf_counter() - start
 
 
+def scaling(root: Path, samples: list[tuple[str, bytes]], counts: list[int],
+            workers: list[int]) -> list[tuple[int, int, float, float]]:
+    """(b) alone for each N of ``counts`` and W of ``workers``, each from a fresh gradebook;
+    print a line each; return (N, W, wall s, CPU s a submission) of each."""
+    pristine = root.parent / "pristine-scaling.db"
+    shutil.copy2(root / "assignments" / "gradebook.db", pristine)
+    points = []
+    for count in counts:
+        shutil.rmtree(root / "assignments" / "submitted", ignore_errors=True)
+        make_submissions(root, samples, count)
+        for w in workers:
+            reset(root, pristine)
+            wall, cpu, source = time_plaisante(root, w)
+            points.append((count, w, wall, cpu / count))
+            print(f"scaling submissions={count} workers={w} plaisante_s={wall:.1f} "
+                  f"cpu_per_submission_s={cpu / count:.3f}"
+                  + ("" if source == "cgroup" else f" cpu_source={source}") + load(), flush=True)
+    reset(root, pristine)
+    shutil.rmtree(root / "assignments" / "submitted", ignore_errors=True)
+    return points
+
+
+def scaling_figure(points: list[tuple[int, int, float, float]], path: Path,
+                   course: int = 2000) -> None:
+    """Draw wall time against submissions for each worker count, each line fitted (least
+    squares, start-up + N x time a submission) and extended to ``course`` students."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=120)
+    for w in sorted({p[1] for p in points}):
+        mine = sorted((n, wall) for n, ww, wall, _ in points if ww == w)
+        ns, walls = [n for n, _ in mine], [wall for _, wall in mine]
+        line = ax.plot(ns, walls, "o-", label=f"{w} worker{'s' * (w > 1)}")[0]
+        if len(ns) > 1:
+            mean_n, mean_w = sum(ns) / len(ns), sum(walls) / len(walls)
+            slope = (sum((n - mean_n) * (t - mean_w) for n, t in mine)
+                     / sum((n - mean_n) ** 2 for n in ns))
+            start = mean_w - slope * mean_n
+            at_course = start + slope * course
+            ax.plot([ns[-1], course], [start + slope * ns[-1], at_course], "--",
+                    color=line.get_color())
+            ax.annotate(f"{at_course / 60:.0f} min", (course, at_course),
+                        textcoords="offset points", xytext=(4, 0), fontsize=8)
+    ax.set_xlabel("submissions graded (the samples, cycled)")
+    ax.set_ylabel("plaisante grade, wall seconds")
+    ax.set_title("Grading time against class size (dashed: extended to 2,000)")
+    ax.legend()
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+    plt.close(fig)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -368,6 +433,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", choices=["nbgrader", "plaisante", "floor"], action="append",
                         help="time only these (repeatable); the last line needs all three")
     parser.add_argument("--keep", action="store_true", help="keep the temporary course")
+    parser.add_argument("--scaling", action="store_true",
+                        help="first the scaling line: (b) for each N and W below")
+    parser.add_argument("--scaling-n", default="50,200,1000", help="submissions (comma list)")
+    parser.add_argument("--scaling-workers", default="1,2,4", help="workers (comma list)")
+    parser.add_argument("--figure", type=Path, default=None,
+                        help="with --scaling: draw it into this PNG")
     args = parser.parse_args(argv)
     parts = args.only or ["nbgrader", "plaisante", "floor"]
 
@@ -377,6 +448,12 @@ def main(argv: list[str] | None = None) -> int:
         pristine = where / "pristine.db"
         shutil.copy2(root / "assignments" / "gradebook.db", pristine)
         samples = sample_notebooks(KIT, root)
+        if args.scaling:
+            points = scaling(root, samples, [int(n) for n in args.scaling_n.split(",")],
+                             [int(w) for w in args.scaling_workers.split(",")])
+            if args.figure is not None:
+                scaling_figure(points, args.figure)
+                print(f"scaling figure: {args.figure}", flush=True)
         which = make_submissions(root, samples, args.submissions)
         students = sorted(which)
         print(f"course {root}: {len(students)} submissions from {len(samples)} samples "

@@ -11,10 +11,14 @@ closing summary line ("N skipped without sandbox") and a section above it say so
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import types
+from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from plaisante import reference
 
@@ -23,6 +27,14 @@ OPT_OUT = "PLAISANTE_ALLOW_NO_SANDBOX"
 SANDBOX_MODULES = ("test_hostile.py",)
 NO_SANDBOX = "skipped without sandbox"  # the closing line's word for those tests under the opt-out
 PROBLEM = pytest.StashKey[str]()  # why the sandbox cannot run, once sandbox tests were collected
+
+# One hypothesis profile for the whole suite, loaded before any test module sets its own
+# max_examples (a test's @settings inherits the rest from it). Timing says nothing about
+# correctness here: on a loaded 2-core machine (CI runs beside other work, two xdist workers
+# share the cores) an example can take seconds, so no deadline and no too_slow health check.
+settings.register_profile(
+    "plaisante", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("plaisante")
 
 
 @pytest.fixture(scope="session")
@@ -95,6 +107,78 @@ def names(release: Any) -> set[str]:
     return set(student_names(release))
 
 
+# ------------------------------------------------------------------ the run's temporary folders
+# As root, tests hand courses under pytest's temporary folders to the grading user
+# (grader_user.prepare_course opens every folder above them to it). pytest's own root for them,
+# /tmp/pytest-of-root, is closed again (chmod go-rwx) by every other pytest process of root
+# that asks for a temporary folder: another run beside this one, another checkout's tests. The
+# grading user then cannot enter the course in the middle of a test (nbgrader, finding no
+# nbgrader_config.py, looks for the defaults' source/ folder). So as root the run's temporary
+# folders live in a folder of its own that no other pytest touches.
+OWN_TEMP = pytest.StashKey[Path]()
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest's tmpdir plugin reads --basetemp
+def pytest_configure(config: pytest.Config) -> None:
+    if (os.geteuid() != 0 or config.option.basetemp is not None
+            or hasattr(config, "workerinput")):  # an xdist worker is given its own basetemp
+        return
+    folder = Path(tempfile.mkdtemp(prefix="plaisante-tests-"))
+    config.stash[OWN_TEMP] = folder
+    config.option.basetemp = str(folder / "basetemp")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The run's own temporary folder goes when every test passed; else it stays, for a look."""
+    folder = session.config.stash.get(OWN_TEMP, None)
+    if folder is not None and exitstatus == pytest.ExitCode.OK:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+# ------------------------------------------------------------- parallel runs (pytest-xdist)
+# `make test` runs the suite in two worker processes (`-n 2 --dist loadgroup`): a group's tests
+# all run in one worker, in order. Every test is put in a group here, so that what it shares
+# with other tests is made once, in one worker:
+# - a test that uses a session fixture made for several modules (SHARED_SESSION) joins that
+#   fixture's group: the graded course is graded once, Chromium and the lab start once;
+# - any other test, its module's group: its module-scoped fixtures are made once.
+# A new test file needs nothing here; a new session fixture shared by several modules that is
+# costly to make belongs in SHARED_SESSION.
+#: fixture name -> group, first match wins
+SHARED_SESSION = {
+    "shared_course": "shared-course",
+    "page": "browser",  # pytest-playwright's: one Chromium (browser tests use `page`)
+    "browser": "browser",
+    "servers": "browser",  # tests/browser/conftest.py: one course copy, JupyterLab, Voila
+}
+
+
+def xdist_group(item: pytest.Item) -> str:
+    """The group ``item`` runs in under `--dist loadgroup`."""
+    names = set(getattr(item, "fixturenames", ()))
+    for fixture, group in SHARED_SESSION.items():
+        if fixture in names:
+            return group
+    if item.path.parent.name == "browser":  # their harness starts servers that take ports
+        return "browser"
+    return item.path.relative_to(item.config.rootpath / "tests").with_suffix("").as_posix()
+
+
+def name_groups(items: list[pytest.Item]) -> None:
+    """In an xdist worker, append "@group" to each test's id: the name the controller groups
+    by. pytest-xdist 3.8 does it itself by setting ``item._nodeid``, which pytest 9 no longer
+    reads (it keeps the id as a ``NodeId`` in ``item._id``), so without this every test ran
+    wherever the scheduler sent it, and each worker made the shared fixtures again."""
+    from _pytest.nodeid import coerce_node_id
+
+    for item in items:
+        marks = item.iter_markers("xdist_group")
+        group = "_".join(sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                                 for m in marks}))
+        if group and not item.nodeid.endswith(f"@{group}"):
+            item._id = coerce_node_id(f"{item.nodeid}@{group}")  # type: ignore[attr-defined]
+
+
 # ------------------------------------------------------------------------- the sandbox policy
 
 def opted_out() -> bool:
@@ -106,6 +190,8 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     if opted_out():
         lines.append(f"{OPT_OUT}=1: tests that need the grading sandbox are skipped if it "
                      "cannot run here")
+    if OWN_TEMP in config.stash:
+        lines.append(f"temporary folders: {config.stash[OWN_TEMP]} (kept if a test fails)")
     if os.geteuid() == 0 and os.environ.get("PLAISANTE_GRADER_USER"):
         lines.append(f"grading user: {os.environ['PLAISANTE_GRADER_USER']} "
                      f"({os.environ.get('PLAISANTE_GRADER_PYTHON', '?')})")
@@ -117,6 +203,41 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.path.name in SANDBOX_MODULES and not item.get_closest_marker("sandbox"):
             item.add_marker(pytest.mark.sandbox)
+        if not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group(xdist_group(item)))
+    if hasattr(config, "workerinput") and config.getvalue("loadgroup"):
+        name_groups(items)
+
+
+def _stop_without_sandbox(problem: str, needing: str) -> None:
+    pytest.exit(
+        f"{needing} need the grading sandbox, and it cannot run here: {problem}. Make it work "
+        "(as root, `make test` installs bubblewrap) or, on a machine that cannot have a "
+        f"sandbox, set {OPT_OUT}=1 to skip those tests (the summary then says so).",
+        returncode=pytest.ExitCode.TESTS_FAILED)
+
+
+def distributing(config: pytest.Config) -> bool:
+    """True in the controller of an xdist run (`-n`): it collects nothing itself."""
+    return bool(getattr(config.option, "numprocesses", None)) and not hasattr(
+        config, "workerinput")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Under xdist the workers collect, and a worker that stops the run buries the reason in
+    an internal error: the controller checks the sandbox first, before any worker starts, for
+    every run (`make test` always selects sandbox tests). It also keeps the problem, for the
+    closing line's count of the tests the workers skipped under the opt-out."""
+    if not distributing(session.config) or session.config.option.collectonly:
+        return
+    from plaisante.grading.sandbox import sandbox_problem
+
+    problem = sandbox_problem()
+    if problem is None:
+        return
+    if not opted_out():
+        _stop_without_sandbox(problem, "Tests of this run (with -n: checked before collection)")
+    session.config.stash[PROBLEM] = problem
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -129,12 +250,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if problem is None:
         return
     if not opted_out():
-        pytest.exit(
-            f"{len(needing)} of the collected tests need the grading sandbox, and it cannot "
-            f"run here: {problem}. Make it work (as root, `make test` installs bubblewrap) or, "
-            f"on a machine that cannot have a sandbox, set {OPT_OUT}=1 to skip those tests "
-            "(the summary then says so).",
-            returncode=pytest.ExitCode.TESTS_FAILED)
+        _stop_without_sandbox(problem, f"{len(needing)} of the collected tests")
     session.config.stash[PROBLEM] = problem
     skip = pytest.mark.skip(reason=f"no grading sandbox ({OPT_OUT}=1): {problem}")
     for item in needing:

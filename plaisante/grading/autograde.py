@@ -7,7 +7,7 @@ bookkeeping cost more CPU than the kernel. Here the same nbgrader preprocessors 
 in nbgrader's order, on the notebook in memory::
 
     sanitize   ClearOutput, DeduplicateIds, OverwriteKernelspec, OverwriteCells,
-               CheckCellMetadata
+               CheckCellMetadata (its schema checked once per process, not at every cell)
     autograde  JudgedExecute (nbgrader's Execute, test cells judged), IgnorePattern,
                ClearMetadataPreprocessor, LimitOutput
     scores     nbgrader.utils.determine_grade for each grade cell (SaveAutoGrades' rule), and
@@ -28,15 +28,24 @@ import hashlib
 import json
 import logging
 import os
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import nbformat
 from nbconvert.preprocessors import ClearMetadataPreprocessor
 from nbformat import validator
 from nbgrader import utils
 from nbgrader.api import MissingEntry
+from nbgrader.nbgraderformat import (
+    MetadataValidator,
+    SchemaTooNewError,
+    SchemaTooOldError,
+    ValidationError,
+)
+from nbgrader.nbgraderformat.common import BaseMetadataValidator
 from nbgrader.preprocessors import (
     AssignLatePenalties,
     CheckCellMetadata,
@@ -218,6 +227,55 @@ class OverwriteCellsFrom(OverwriteCells):
         return nb, resources
 
 
+class _SchemaCheckedOnce(BaseMetadataValidator):
+    """nbgrader's check of one cell's metadata against its schema (``BaseMetadataValidator
+    .validate_cell``), with the schema's validator made once per process: nbgrader calls
+    ``jsonschema.validate``, which first checks the schema itself against the JSON Schema
+    metaschema, at every cell (about a third of a worker's CPU a submission)."""
+
+    _validator: Any = None
+
+    def validate_cell(self, cell: Any) -> None:
+        if "nbgrader" not in cell.metadata:
+            return
+        schema = cell.metadata["nbgrader"].get("schema_version", 0)
+        if schema < self.schema_version:
+            raise SchemaTooOldError(f"Outdated schema version: {schema} (expected "
+                                    f"{self.schema_version})", schema, self.schema_version)
+        if schema > self.schema_version:
+            raise SchemaTooNewError(f"Schema version is too new: {schema} (expected "
+                                    f"{self.schema_version})", schema, self.schema_version)
+        cls = type(self)
+        if cls._validator is None:
+            checker = jsonschema.validators.validator_for(self.schema)
+            checker.check_schema(self.schema)
+            cls._validator = checker(self.schema)
+        error = jsonschema.exceptions.best_match(cls._validator.iter_errors(
+            cell.metadata["nbgrader"]))
+        if error is not None:
+            raise error
+
+
+class _MetadataValidator(MetadataValidator, _SchemaCheckedOnce):
+    """nbgrader's metadata validator (every check of its own), the schema's validator made
+    once (``_SchemaCheckedOnce`` comes after it, in the place of ``BaseMetadataValidator``)."""
+
+
+class CheckCellMetadataOnce(CheckCellMetadata):
+    """nbgrader's CheckCellMetadata, with ``_MetadataValidator``: the same checks, the same
+    error."""
+
+    def preprocess(self, nb: Any, resources: Any) -> Any:
+        try:
+            _MetadataValidator().validate_nb(nb)
+        except ValidationError:
+            self.log.error(traceback.format_exc())
+            msg = "Notebook failed to validate; the nbgrader metadata may be corrupted."
+            self.log.error(msg)
+            raise ValidationError(msg) from None
+        return nb, resources
+
+
 class OverwriteKernelspecFrom(OverwriteKernelspec):
     """nbgrader's OverwriteKernelspec, from ``resources['plaisante_facts']``."""
 
@@ -267,7 +325,7 @@ def autograde(nb: nbformat.NotebookNode, facts: AssignmentFacts, student: str,
         _, nb = validator.normalize(nb)
         nb = nbformat.from_dict(nb)
     steps = [ClearOutput, DeduplicateIds, OverwriteKernelspecFrom, OverwriteCellsFrom,
-             CheckCellMetadata, JudgedExecute, IgnorePattern, ClearMetadataPreprocessor,
+             CheckCellMetadataOnce, JudgedExecute, IgnorePattern, ClearMetadataPreprocessor,
              LimitOutput]
     for step in steps:
         preprocessor = step(config=config)
