@@ -10,8 +10,10 @@ STAMP  := $(VENV)/.installed
 PORT   ?= 8888
 IS_ROOT := $(filter 0,$(shell id -u))
 # NO_BROWSER=1 for a server: JupyterLab listens without opening a browser
+# plaisante.lab_news: no "Jupyter news" pop-up over the demo's checklist
 LAB_FLAGS := --ServerApp.port=$(PORT) $(if $(NO_BROWSER),--no-browser,) \
-             $(if $(IS_ROOT),--allow-root,)
+             $(if $(IS_ROOT),--allow-root,) \
+             --ServerApp.jpserver_extensions=plaisante.lab_news=True
 RUN := $(if $(SETUP_ONLY),@echo "SETUP_ONLY: set up; would run:" ,)
 # As root the tests grade as this user, with this interpreter (tests/grader_user.py)
 GRADER_USER   := plaisante-grader

@@ -28,7 +28,7 @@ GRADING_EXTENSION = "plaisante.formgrader_grading"
 #: nbgrader's page of a submission with no autograded notebook, made to render.
 PAGES_EXTENSION = "plaisante.formgrader_pages"
 #: JupyterLab's "Jupyter news" question off.
-NEWS_EXTENSION = "plaisante.formgrader_news"
+NEWS_EXTENSION = "plaisante.lab_news"
 #: Voila's server extension, off in the formgrader's JupyterLab, which needs no Voila: its
 #: import turns traitlets' DeprecationWarnings on for the whole server (``voila/__init__``),
 #: and the log then carried jupyter-server's own about ``ServerApp.token``.

@@ -1,11 +1,12 @@
-"""No "Jupyter news" in the formgrader's JupyterLab (a Jupyter server extension).
+"""No "Jupyter news" in the kit's JupyterLab: the demo's and the formgrader's (a Jupyter server
+extension).
 
 JupyterLab's announcements plugin asks, in a pop-up on first open, whether to fetch news from
-the internet; on the formgrader it covered what the instructor came to see, and a course's
-grading server has no business fetching news. ``--LabApp.news_url=None`` alone still shows the
-question (the plugin asks before it fetches), so this extension lists the plugin among the
-page's disabled extensions, the way ``jupyter labextension disable`` would, without writing
-the instructor's settings.
+the internet; it covered the checklist a student or a lecturer came to see, and the formgrader's
+page, and a course's server has no business fetching news. ``--LabApp.news_url=None`` alone
+still shows the question (the plugin asks before it fetches), so this extension lists the plugin
+among the page's disabled extensions, the way ``jupyter labextension disable`` would, without
+writing the instructor's settings.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ ANNOUNCEMENTS = "@jupyterlab/apputils-extension:announcements"
 
 
 def _jupyter_server_extension_points() -> list[dict[str, str]]:
-    return [{"module": "plaisante.formgrader_news"}]
+    return [{"module": "plaisante.lab_news"}]
 
 
 def without_news(page_config: dict[str, Any]) -> dict[str, Any]:
