@@ -62,9 +62,9 @@ from ..wire import (
 from ..wire import Codec as WireCodec
 
 #: calls of the grader's stand-ins one call of a part may make: an honest part asks an earlier
-#: one a few times a card (a bubble sort of 8 cards asks about a hundred times); the bound
-#: keeps one request's work finite, the cell's time limit bounds the rest
-MAX_STAND_IN_CALLS = 10_000
+#: one a few times a card (a bubble sort of 8 cards asks about a hundred times); a part that
+#: asks thousands of times is harvesting the known-good part's answers to keep
+MAX_STAND_IN_CALLS = 256
 STAND_IN_REFUSED = ("the kit's stand-in for an earlier part answers only while the kit checks "
                     "another part with it")
 STAND_IN_SPENT = (f"a part may call the kit's stand-ins at most {MAX_STAND_IN_CALLS} times a "

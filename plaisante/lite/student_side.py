@@ -96,18 +96,22 @@ KERNEL = ("channel", "data_files", "live", "oracle", "routed", "syscall_filter",
 
 def kernel_modules(assignments: tuple[str, ...] | None = None) -> dict[str, Path]:
     """Return ``{module name: source file}`` of everything a kernel grading ``assignments``
-    (default: the whole course) may import from the kit: their student side and the kernel's
-    package (``KERNEL``), parents included. Raises ValueError naming the chain when any of it
-    imports trusted code (the grader, a game's known-good parts)."""
+    (default: the whole course) may import from the kit: what their setup modules and the
+    kernel's package (``KERNEL``) import at their top, transitively, parents included. Raises
+    ValueError naming the chain when any of it imports trusted code (the grader, a game's
+    known-good parts)."""
     from ..games import COURSE
 
     roots = [f"{NAME}.games.{a}.setup" for a in (assignments or COURSE)]
-    return _walk(roots + [f"{NAME}.kernel.{m}" for m in KERNEL], False)
+    return _walk(roots + [f"{NAME}.kernel.{m}" for m in KERNEL], False, lazy=False)
 
 
-def _walk(roots: list[str], browser: bool) -> dict[str, Path]:
+def _walk(roots: list[str], browser: bool, lazy: bool = True) -> dict[str, Path]:
     """The modules ``roots`` import, transitively (see ``student_modules``); ``browser``: only
-    the standard library and ``THIRD_PARTY`` may be imported from outside the kit."""
+    the standard library and ``THIRD_PARTY`` may be imported from outside the kit; ``lazy``
+    False: only what modules import at their top, not inside a function (a graded kernel never
+    shows the game: ``play`` only prints there, so a game's model, view, presenter and x-ray,
+    which hold logic of its own, stay out)."""
     import sys
 
     seen: dict[str, Path] = {}
@@ -127,8 +131,9 @@ def _walk(roots: list[str], browser: bool) -> dict[str, Path]:
         if parent and parent not in via:
             via[parent] = module
             todo.append(parent)
-        lazy = {name for name in _imports(module, path, lazy=True) if is_trusted(name)}
-        for name in (_imports(module, path) | _imports(module, path, lazy=True)) - lazy:
+        inside = _imports(module, path, lazy=True)
+        trusted_inside = {name for name in inside if is_trusted(name)}
+        for name in (_imports(module, path) | (inside if lazy else set())) - trusted_inside:
             top = name.split(".")[0]
             if top == NAME:
                 if name not in via:
