@@ -128,3 +128,41 @@ def test_in_a_graded_kernel_the_visible_answers_hold_nothing(game):
     assert held and all(held.values()), held
     there = run_code(TABLES, [game], (f"plaisante.games.{game}.setup",))
     assert there and set(there.values()) == {0}, there
+
+
+MISTAKES = """
+import importlib, json, sys
+checks = importlib.import_module(f"plaisante.games.{sys.argv[1]}.checks")
+found = {}
+for name, value in vars(checks).items():
+    if name.endswith("_MISTAKES"):
+        found[name] = len(value)
+refused = []
+for name in sys.argv[2:]:
+    try:
+        getattr(checks, name)(*[None] * getattr(checks, name).__code__.co_argcount)
+    except RuntimeError as error:
+        refused.append("runs in the grader" in str(error))
+    except Exception:
+        refused.append(False)
+print(json.dumps({"tables": found, "refused": refused}))
+"""
+
+
+@pytest.mark.parametrize("game", [game for game in COURSE if game != "video_poker"])
+def test_in_a_graded_kernel_the_visible_buggy_versions_are_gone(game):
+    """A visible buggy version is one bug away from a right part: a graded kernel's checks hold
+    none (their tables empty, the functions they name refuse), while here they do."""
+    from plaisante.student_tests import Version
+
+    here = importlib.import_module(f"plaisante.games.{game}.checks")
+    tables = {name: value for name, value in vars(here).items() if name.endswith("_MISTAKES")}
+    assert tables and all(tables.values())
+    functions = sorted({name for versions in tables.values() for each in versions
+                        if isinstance(each, Version)
+                        for name, part in vars(here).items()
+                        if callable(part) and name.startswith("_")
+                        and part in each.parts.values()})
+    assert functions
+    there = run_code(MISTAKES, [game, *functions], (f"plaisante.games.{game}.setup",))
+    assert there == {"tables": {name: 0 for name in tables}, "refused": [True] * len(functions)}

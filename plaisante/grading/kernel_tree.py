@@ -10,7 +10,8 @@ game's known-good parts (``plaisante.games.<id>.known_good``), so no import, no 
 walk and no garbage-collector search in a kernel can find them. Each game's visible answers
 (``plaisante/games/<id>/visible.py``, the tables the student's own notebook checks with) come
 with every table emptied: in a graded kernel no check runs (the judge runs them, from the
-known-good parts), so a table there would only be an answer to copy.
+known-good parts), so a table there would only be an answer to copy; and each game's visible
+buggy versions (``*_MISTAKES`` in its checks) are left out the same way.
 
 The copy is made once per content (its folder is named by a hash of what it holds) under the
 grader's own folder for such files, readable by the kernel's user, and reused by every sandbox.
@@ -30,6 +31,10 @@ STYLESHEETS = (".css",)
 #: The module of a game that holds its visible cases' answers (``plaisante.checking.Table``
 #: data, for the student's own notebook): a graded kernel gets it with every table empty.
 VISIBLE_ANSWERS = "visible.py"
+#: A game's checks (its visible buggy versions, ``*_MISTAKES``, go: ``without_mistakes``).
+CHECKS, MISTAKES = "checks.py", "_MISTAKES"
+GRADED_ELSEWHERE = ("a buggy version shown in the notebook: it runs in the grader when your "
+                    "work is graded")
 PACKAGE = Path(__file__).resolve().parents[1]  # the kit's package folder
 
 
@@ -41,6 +46,27 @@ def emptied(source: str) -> str:
     for node in tree.body:
         if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Dict):
             node.value = ast.Dict(keys=[], values=[])
+    return ast.unparse(tree) + "\n"
+
+
+def without_mistakes(source: str) -> str:
+    """Return the Python ``source`` of a game's checks with its visible buggy versions gone:
+    every ``*_MISTAKES`` table at its top empty, and each function such a table names answers
+    only that it runs in the grader. A buggy version is one bug away from a right part, so in a
+    graded kernel, where the own-tests cells run in the grader, it would only be an answer to
+    adapt."""
+    tree = ast.parse(source)
+    named: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id.endswith(MISTAKES) for t in targets):
+                named |= {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+                node.value = ast.Tuple(elts=[], ctx=ast.Load())
+    refusal = ast.parse(f"raise RuntimeError({GRADED_ELSEWHERE!r})").body
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name in named:
+            node.body = refusal
     return ast.unparse(tree) + "\n"
 
 
@@ -78,7 +104,7 @@ def kernel_tree(base: Path, assignments: tuple[str, ...] = ()) -> Path:
     yet. Raises ValueError when the student side would import trusted code
     (``kernel_modules``)."""
     files = _files(assignments)
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(Path(__file__).read_bytes())  # how the copy is made, too
     for relative, path in files.items():
         digest.update(relative.encode() + b"\0" + path.read_bytes() + b"\0")
     name = PACKAGE.name
@@ -94,6 +120,9 @@ def kernel_tree(base: Path, assignments: tuple[str, ...] = ()) -> Path:
             target.parent.mkdir(parents=True, exist_ok=True)
             if path.name == VISIBLE_ANSWERS:
                 target.write_text(emptied(path.read_text(encoding="utf-8")), encoding="utf-8")
+            elif path.name == CHECKS:
+                target.write_text(without_mistakes(path.read_text(encoding="utf-8")),
+                                  encoding="utf-8")
             else:
                 shutil.copyfile(path, target)
         for root, _folders, names in os.walk(building):
