@@ -62,4 +62,10 @@ def kit_best_five(seven: list[Any]) -> tuple[str, list[Any]]:
 
 KNOWN.use(category=kit_category, best_five=kit_best_five)
 
-__all__ = ["kit_category", "kit_best_five"]
+def rank_key(category: str, five: list[Any]) -> tuple[int, int]:
+    """Return what a showdown compares: (strength of the category, sum of the five values).
+    Not on the student's side: with a stand-in's best fives it is a working ``compare``."""
+    return strength(category), sum(value(card) for card in five)
+
+
+__all__ = ["kit_category", "kit_best_five", "rank_key"]

@@ -67,7 +67,3 @@ def strength(category: str) -> int:
         raise ValueError(f"unknown category {category!r}; categories: {', '.join(CATEGORIES)}")
     return len(CATEGORIES) - 1 - CATEGORIES.index(category)
 
-
-def rank_key(category: str, five: list[Any]) -> tuple[int, int]:
-    """Return what a showdown compares: (strength of the category, sum of the five values)."""
-    return strength(category), sum(value(card) for card in five)

@@ -21,7 +21,7 @@ from ...cards import labels
 from ...style import game_style
 from ..shell import act
 from .model import BOT, YOU, Match
-from .rules import rank_key
+from .rules import strength, value
 
 ACTION_LABELS = {"fold": "Fold", "check": "Check", "call": "Call", "bet": "Bet", "raise": "Raise"}
 
@@ -30,7 +30,7 @@ def _numbers(category: str, five: list[Any]) -> tuple[int, int] | None:
     """(strength, sum of values) by the house rule, or None when ``best_five`` gave a
     category or a card the rules do not know."""
     try:
-        return rank_key(category, five)
+        return strength(category), sum(value(card) for card in five)
     except (ValueError, AttributeError):
         return None
 

@@ -251,8 +251,7 @@ def test_an_odd_split_pot_gives_the_chip_to_the_non_dealer() -> None:
 def test_a_compare_that_changes_the_cards_it_is_given_fails_its_check():
     from plaisante.checking import CheckFailed
     from plaisante.games.holdem import checks
-    from plaisante.games.holdem.known_good import kit_best_five
-    from plaisante.games.holdem.rules import rank_key
+    from plaisante.games.holdem.known_good import kit_best_five, rank_key
 
     def compare(seven_a, seven_b):
         a, b = rank_key(*kit_best_five(seven_a)), rank_key(*kit_best_five(seven_b))
