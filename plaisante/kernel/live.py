@@ -47,6 +47,13 @@ def main() -> int:
     answers.write(json.dumps({"ready": failed}) + "\n")
     answers.flush()
     registry = oracle.Registry()
+
+    def ask_grader(text: str) -> str:  # a stand-in's question, answered on the next line
+        answers.write(text + "\n")
+        answers.flush()
+        return requests.readline()
+
+    oracle.ask_grader_with(ask_grader)
     for line in requests:
         reply = oracle.respond(line, registry, user_ns)
         if reply is None:
