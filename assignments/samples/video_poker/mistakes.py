@@ -243,7 +243,7 @@ MISTAKES = (
                  '            raise ValueError(f"bet at least {MIN_BET} before dealing")\n'),
             ],
         },
-        fails={"step4_bets_hidden", "step4_machine"},
+        fails={"step4_bets_hidden", "step4_draw_hidden", "step4_machine"},
         sample=False,
     ),
     Mistake(
