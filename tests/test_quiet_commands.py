@@ -31,3 +31,14 @@ def test_a_first_release_and_a_regrade_print_no_warning(tmp_path: Path) -> None:
     assert "Removing existing assignment" not in regraded.stdout + regraded.stderr
     assert "WARNING" not in regraded.stderr and "Warning" not in regraded.stderr, regraded.stderr
     assert "plaisante regrade: no score of 'plaisante' changed" in regraded.stdout
+
+
+def test_a_first_release_makes_the_gradebooks_folder(tmp_path: Path) -> None:
+    """A course folder holding only solutions/ and nbgrader_config.py (no assignments/, where
+    the gradebook lives): the first release makes the folder, where nbgrader failed with
+    "unable to open database file … run nbgrader db upgrade"."""
+    root = new_course(tmp_path / "course", ("solutions",))
+    (root / "assignments").rmdir()
+    done = cli("release", "plaisante", cwd=root)
+    assert done.stdout.startswith("plaisante release: plaisante -> starter/plaisante/")
+    assert (root / "assignments" / "gradebook.db").is_file()

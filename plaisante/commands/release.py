@@ -23,6 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Release each chosen assignment, saying what was made; return 0."""
     layout = course_layout(args)
+    gradebook = layout.gradebook_file
+    if gradebook is not None:  # the first release makes the gradebook: its folder first
+        gradebook.parent.mkdir(parents=True, exist_ok=True)
     for assignment in chosen(layout, args.assignments):
         again = in_exchange(layout, assignment)
         course.run_nbgrader("generate_assignment", assignment, "--force", "--log-level=ERROR",
