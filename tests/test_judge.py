@@ -354,3 +354,20 @@ def test_rule_lines_cover_the_lines_below_them_up_to_the_next_or_the_end() -> No
     assert rule_at(source, 1) is None and rule_at(source, 3) is None  # visible; no rule yet
     assert rule_at(source, 7) == "one" and rule_at(source, None) is None
     assert rule_at(source, 13) is None  # a second region starts with no rule
+
+
+def test_a_stand_in_answers_about_a_hand_of_cards_at_most() -> None:
+    """A stand-in is a known-good part run in the grader, outside the kernel's limits: asked
+    about the whole deck it answers with a refusal, not with minutes of the grader's time."""
+    from plaisante.cards import shuffled_deck
+    from plaisante.grading.judge import STAND_IN_TOO_MANY, Session
+    from plaisante.kernel.routed import sent
+
+    asked: list[int] = []
+    session = Session(lambda text: "")
+    index = session.stand_in_index(lambda cards: asked.append(len(cards)) or len(cards))
+    deck = shuffled_deck(seed=1)
+    hand = json.loads(session.answer_stand_in({"si": index, **sent([deck[:7]])}, {index}, True))
+    whole = json.loads(session.answer_stand_in({"si": index, **sent([deck])}, {index}, True))
+    assert (hand, whole, asked) == ({"ok": 7}, {"err": {"cls": "ValueError",
+                                                         "msg": STAND_IN_TOO_MANY}}, [7])

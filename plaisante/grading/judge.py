@@ -69,6 +69,12 @@ STAND_IN_REFUSED = ("the kit's stand-in for an earlier part answers only while t
                     "another part with it")
 STAND_IN_SPENT = (f"a part may call the kit's stand-ins at most {MAX_STAND_IN_CALLS} times a "
                   "call")
+#: cards a stand-in answers about in one call: every part's input is a hand (at most 8 cards,
+#: a trick of 4, 7 for Hold'em); a known-good part asked about the whole deck would spend the
+#: grader's own time, outside the kernel's limits (best_five of 52 cards: 2.6 million fives)
+MAX_STAND_IN_CARDS = 13
+STAND_IN_TOO_MANY = (f"the kit's stand-ins answer about at most {MAX_STAND_IN_CARDS} cards a "
+                     "call, a hand's worth")
 FIRST_BATCH, MAX_BATCH = 4, 64  # calls of one ``Session.calls`` batch: the first, the most
 MAX_SHOWN = 2_000  # characters of a student's error message shown in a verdict
 MAX_PRINTED = 64 * 1024  # what a test cell itself may print into its output
@@ -252,6 +258,19 @@ class Codec(WireCodec):
             raise KernelLost("the kernel answered a malformed list of forgotten values")
         for ref in gone:
             self.held.pop(ref, None)
+
+
+def _cards_in(values: list[Any]) -> int:
+    """How many kit cards ``values`` (decoded plain data) hold, at any depth."""
+    count = 0
+    for value in values:
+        if type(value) is KitCard:
+            count += 1
+        elif type(value) in (list, tuple):
+            count += _cards_in(list(value))
+        elif type(value) is dict:
+            count += _cards_in([*value.keys(), *value.values()])
+    return count
 
 
 def raise_error(error: Any) -> None:
@@ -467,6 +486,8 @@ class Session:
             kwargs = {str(key): PLAIN.decode(value, budget) for key, value in question["kw"]}
         except WireError as error:
             return json.dumps({"err": {"cls": "TypeError", "msg": str(error)[:MAX_SHOWN]}})
+        if _cards_in([*args, *kwargs.values()]) > MAX_STAND_IN_CARDS:
+            return json.dumps({"err": {"cls": "ValueError", "msg": STAND_IN_TOO_MANY}})
         try:
             result = self.answering[index](*args, **kwargs)
             return json.dumps({"ok": PLAIN.encode(result, Budget())})
