@@ -28,7 +28,10 @@ _SUIT_BY_MARK: dict[str, str] = {
 class KitCard:
     """A known-good playing card built by the kit: immutable, hashable, equal by rank and suit.
 
-    Raises ValueError naming the allowed ranks or suits when either is unknown.
+    Raises ValueError when the rank or the suit is not one of the deck's (RANKS, SUITS). Its
+    message points to RANKS and SUITS rather than spelling every rank and suit out: a message
+    that did would be a working answer to the Plaisante assignment's first step (the student's
+    own ``Card`` must name them), handed to every kernel.
     """
 
     rank: str
@@ -37,9 +40,11 @@ class KitCard:
     def __post_init__(self) -> None:
         if type(self.rank) is not str or self.rank not in RANK_VALUES:
             hint = " (ranks are strings, e.g. '10')" if type(self.rank) is not str else ""
-            raise ValueError(f"unknown rank {self.rank!r}{hint}; allowed ranks: {', '.join(RANKS)}")
+            raise ValueError(f"KitCard: unknown rank {self.rank!r}{hint}; a rank is one of "
+                             "RANKS: 2 to 10, J, Q, K or A")
         if type(self.suit) is not str or self.suit not in SUITS:
-            raise ValueError(f"unknown suit {self.suit!r}; allowed suits: {', '.join(SUITS)}")
+            raise ValueError(f"KitCard: unknown suit {self.suit!r}; a suit is one of SUITS, "
+                             "in words (♣ ♦ ♥ ♠: e.g. 'hearts')")
 
     @property
     def value(self) -> int:

@@ -74,6 +74,9 @@ KNOWN = Known(**{table.part: table for table in TABLES})
 def check_card_values(Card: Callable[[str, str], Any]) -> None:
     """Check step 1's attributes: rank, suit, and the value of every one of the 13 ranks."""
     king = run("Card('K', 'hearts')", lambda: Card("K", "hearts"))
+    if _type(king) is KitCard:  # the kit's card crosses to the grader as itself: unforgeable
+        raise CheckFailed("Card('K', 'hearts'): gave the kit's own card (a KitCard); step 1 "
+                          "asks for a class of your own, Card")
     expect_value("Card('K', 'hearts').rank", "K", lambda: king.rank)
     expect_value("Card('K', 'hearts').suit", "hearts", lambda: king.suit)
     for rank in RANKS:
