@@ -371,3 +371,22 @@ def test_a_stand_in_answers_about_a_hand_of_cards_at_most() -> None:
     whole = json.loads(session.answer_stand_in({"si": index, **sent([deck])}, {index}, True))
     assert (hand, whole, asked) == ({"ok": 7}, {"err": {"cls": "ValueError",
                                                          "msg": STAND_IN_TOO_MANY}}, [7])
+
+
+def test_a_stand_in_that_raises_tells_the_kernel_its_class_and_never_its_text() -> None:
+    """A known-good part's own error messages would teach its code to the student who calls
+    it wrongly on purpose: the kernel hears only the builtin class."""
+    from plaisante.grading.judge import STAND_IN_ERROR, Session
+    from plaisante.kernel.routed import sent
+
+    def known_good(cards: list[object]) -> int:
+        if not cards:
+            raise ValueError("an empty hand has no best card: secret detail of the code")
+        return len(cards)
+
+    session = Session(lambda text: "")
+    index = session.stand_in_index(known_good)
+    refused = json.loads(session.answer_stand_in({"si": index, **sent([[]])}, {index}, True))
+    assert refused == {"err": {"cls": "ValueError",
+                               "msg": STAND_IN_ERROR.format(kind="ValueError")}}
+    assert "secret" not in json.dumps(refused)

@@ -75,6 +75,11 @@ STAND_IN_SPENT = (f"a part may call the kit's stand-ins at most {MAX_STAND_IN_CA
 MAX_STAND_IN_CARDS = 13
 STAND_IN_TOO_MANY = (f"the kit's stand-ins answer about at most {MAX_STAND_IN_CARDS} cards a "
                      "call, a hand's worth")
+#: what a student's part hears when a stand-in's known-good part raises: its class, never its
+#: text (the known-good part's own messages would teach the student its code, one refusal at a
+#: time)
+STAND_IN_ERROR = ("the kit's stand-in refused these arguments ({kind}): call it the way the "
+                  "step states")
 FIRST_BATCH, MAX_BATCH = 4, 64  # calls of one ``Session.calls`` batch: the first, the most
 MAX_SHOWN = 2_000  # characters of a student's error message shown in a verdict
 MAX_PRINTED = 64 * 1024  # what a test cell itself may print into its output
@@ -495,7 +500,7 @@ class Session:
             kind = next((k.__name__ for k in type(error).__mro__
                          if k.__name__ in ROUTED_ERRORS and getattr(builtins, k.__name__, None)
                          is k), "RuntimeError")
-            return json.dumps({"err": {"cls": kind, "msg": str(error)[:MAX_SHOWN]}})
+            return json.dumps({"err": {"cls": kind, "msg": STAND_IN_ERROR.format(kind=kind)}})
 
     def call(self, function: Remote, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Call ``function`` in the kernel; the lists, dicts, sets and ``random.Random``s it is
