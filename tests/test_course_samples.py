@@ -80,8 +80,9 @@ def test_plain_nbgrader_gives_every_sample_its_manifest_scores(autograded: Path,
 @pytest.mark.sandbox
 def test_video_pokers_find_the_bugs_feedback_says_how_many_were_caught_never_which(
         judged: Path) -> None:
-    """Step 5's feedback says how many buggy versions the tests caught, never which, and shows
-    the line that failed on a correct machine."""
+    """Step 5's feedback says how many buggy versions the tests caught, never which, and that
+    the tests failed on a correct machine, never with the kernel's words (they could carry the
+    correct machine's answers)."""
     plaisante("feedback", "video_poker", course=judged)
     page = {student: CourseLayout(judged).feedback(student, "video_poker")
             .read_text(encoding="utf-8")
@@ -89,9 +90,10 @@ def test_video_pokers_find_the_bugs_feedback_says_how_many_were_caught_never_whi
     assert ("my_port_tests: passes on a correct hand_name, Machine and catches 2 of 5 hidden "
             "buggy versions (6 of 15 points).") in page["port_tests_weak"]
     assert "remembers a four of a kind" not in page["port_tests_weak"]
+    failing = html.unescape(page["port_tests_fail_on_correct_code"])
     assert "my_port_tests fails on a correct hand_name, Machine, so it cannot be graded: " \
-           "machine.place_bet()  → ValueError: a bet of 15 needs 15 credits; you have 12" \
-           in html.unescape(page["port_tests_fail_on_correct_code"])
+           "the correct hand_name, Machine raised a ValueError at one of its calls" in failing
+    assert "credits; you have" not in failing
 
 
 @pytest.mark.sandbox

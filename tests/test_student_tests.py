@@ -49,12 +49,18 @@ def test_strong_tests_earn_every_point_and_weak_ones_a_share() -> None:
     assert weak.passed and weak.score == 2
 
 
-def test_tests_that_fail_on_correct_code_score_0_with_their_assertion() -> None:
+def test_tests_that_fail_on_correct_code_score_0_and_say_nothing_the_kernel_wrote() -> None:
+    """The kernel's message of a failing run could carry the correct version's answers to any
+    question (``assert False, repr(count_values(h))``): graded, it is never shown."""
     wrong = judged("def mine(count_values):\n"
-                   "    assert count_values(hand('K♥ K♦'))[13] == 3, 'three kings?'\n", CELL)
+                   "    assert count_values(hand('K♥ K♦'))[13] == 3, "
+                   "repr(count_values(hand('K♥ K♦')))\n", CELL)
     assert not wrong.passed
     assert wrong.error == ("CheckFailed", "mine fails on a correct count_values, so it cannot be "
-                                          "graded: AssertionError: three kings?")
+                                          "graded: an assertion failed or an error was raised "
+                                          "(run the cell after mine in your notebook to see "
+                                          "which)")
+    assert "[0, 0" not in wrong.printed + wrong.error[1]
 
 
 def test_a_test_that_fingerprints_the_code_it_is_given_catches_nothing() -> None:
@@ -205,9 +211,8 @@ def test_a_class_part_makes_objects_that_stay_in_the_grader() -> None:
         "        assert False, 'negatives are refused'\n")
     assert caught.passed and caught.score == 2
     private = judged_counter("def mine(Counter):\n    Counter(1)._Counter__x\n")
-    assert private.error == ("CheckFailed", "mine fails on a correct Counter, so it cannot be "
-                             "graded: AttributeError: your tests can use only the public "
-                             "attributes of a Counter, not _Counter__x")
+    assert not private.passed and private.error[1].startswith(
+        "mine fails on a correct Counter, so it cannot be graded: an assertion failed or an error")
 
 
 def test_a_kernel_cannot_reach_an_object_it_was_not_given_or_a_private_name() -> None:
@@ -487,3 +492,37 @@ def test_own_tests_that_fail_name_only_the_wrong_part_they_called(ref) -> None:
     assert wrong_parts(tests, own) == ["has_pair"]
     correct = {"has_pair": ref.has_pair, "has_three_of_a_kind": ref.has_three_of_a_kind}
     assert wrong_parts(wrong_tests, correct) == []  # the test is wrong, not the code
+
+
+#: Tests that remember what earlier runs were answered and fail a run answered otherwise than
+#: the first: with runs sharing a kernel they catch every buggy version whenever a correct run
+#: comes first, without knowing a single right answer.
+REMEMBERING = ("SEEN = []\n"
+               "def mine(count_values):\n"
+               "    answer = count_values(hand('A♠ 2♣ 3♦'))\n"
+               "    SEEN.append(answer)\n"
+               "    assert answer == SEEN[0]\n")
+
+
+def test_with_a_kernel_of_its_own_for_each_run_tests_that_remember_catch_nothing() -> None:
+    """Under the grader every run of a student's tests gets a kernel of its own in which the
+    notebook's cells ran again (``Session.renewal``): what one run was answered is gone in the
+    next, so tests that compare runs pass on every version and earn nothing; the correct
+    version runs once."""
+    started: list[dict] = []
+
+    def kernel() -> dict:
+        namespace: dict = {"__name__": "__main__"}
+        exec("from plaisante.games.plaisante.setup import *\n" + REMEMBERING,  # noqa: S102
+             namespace)
+        started.append(namespace)
+        return namespace
+
+    setup = dict(SETUP, right=right, version=version)
+    for _ in range(4):  # the order of the runs is drawn: every order alike
+        started.clear()
+        verdict = judge_cell(CELL, setup, {"mine"}, loopback(kernel()),
+                             renewal=lambda: loopback(kernel()))
+        assert (verdict.passed, verdict.score) == (True, 0.0), verdict
+        runs = started[1:]
+        assert len(runs) == 3 and all(len(namespace["SEEN"]) == 1 for namespace in runs)

@@ -123,7 +123,9 @@ class JudgedExecute(Execute):
         self._conversation: KernelConversation | None = None
         self._locked = False
         self._malformed = False
-        self._pending: list[tuple[NotebookNode, str, str]] = []  # hidden checks still to run
+        # hidden checks still to run: (cell, name, hidden source, the cells that ran before it)
+        self._pending: list[tuple[NotebookNode, str, str, int]] = []
+        self._renewed: KernelConversation | None = None  # a run's own kernel, while judged
         try:
             return super().preprocess(nb, resources, km)
         finally:
@@ -258,7 +260,7 @@ class JudgedExecute(Execute):
         visible, hidden = split_hidden(source)
         verdict = self._verdict(name, visible)
         if hidden is not None and verdict.passed and verdict.lost is None:
-            self._pending.append((cell, name, hidden))
+            self._pending.append((cell, name, hidden, len(self._replay)))
         outputs = []
         if verdict.printed:
             outputs.append(NotebookNode(output_type="stream", name="stdout",
@@ -273,9 +275,11 @@ class JudgedExecute(Execute):
                             else "visible", rule=verdict.rule if verdict.in_hidden else None)
         return outputs
 
-    def _verdict(self, name: str, source: str) -> Verdict:
+    def _verdict(self, name: str, source: str, before: int | None = None) -> Verdict:
         """Judge ``source`` (test cell ``name``'s, or a part of it) against the kernel; a lost
-        kernel is said and restarted (``_lost``)."""
+        kernel is said and restarted (``_lost``). With ``before`` (the number of the notebook's
+        own cells that ran before the cell), every run of the student's tests gets a kernel of
+        its own, in which those cells ran again (``_fresh_kernel``)."""
         if self._setup is None:
             self._setup = setup_namespace(list(self.setup_sources))
         deadline = time.monotonic() + (self._cell_timeout or self.submission_seconds)
@@ -284,8 +288,14 @@ class JudgedExecute(Execute):
             conversation = KernelConversation(self, deadline)
         else:
             conversation.renew(deadline)
+        renewal = None
+        if before is not None:
+            def renewal() -> Any:
+                return self._fresh_kernel(name, before, deadline, conversation).transport
         verdict = judge_cell(source, self._setup, set(self.student_names),
-                             conversation.transport, fresh=fresh)
+                             conversation.transport, fresh=fresh, renewal=renewal)
+        if self._renewed is not None:
+            conversation, self._renewed = self._renewed, None
         self._count_dropped(conversation.take_dropped(), name)
         self._conversation = conversation
         if verdict.lost is not None:
@@ -304,7 +314,10 @@ class JudgedExecute(Execute):
         self._kept = 0.0  # the time kept for the hidden checks is theirs now
         if self._cells_ran_over and self._stopped:  # the kernel lives on: its cells were cut
             self._stopped = None
-        for cell, name, hidden in pending:
+        # a student's own tests last: each of their runs gets a kernel of its own, and the
+        # notebook's kernel is gone after the first
+        pending.sort(key=lambda entry: "grade_my_tests(" in entry[2])
+        for cell, name, hidden, before in pending:
             if not self._stopped and time.monotonic() > self._deadline - 1:
                 self._stopped = (f"time limit: the notebook ran over "
                                  f"{self.submission_seconds:g} s; hidden tests from {name} on "
@@ -317,11 +330,49 @@ class JudgedExecute(Execute):
             if not self._locked:
                 self._lock_sockets()
             self._cell_timeout = self._get_timeout(cell)
-            verdict = self._verdict(name, hidden)
+            own_tests = "grade_my_tests(" in hidden
+            verdict = self._verdict(name, hidden, before if own_tests else None)
             if verdict.error:
                 cell.outputs.append(error_output(*verdict.error))
                 if verdict.lost is None:
                     self.record("verdict", name, failed_in="hidden", rule=verdict.rule)
+            elif own_tests:  # the grader's own words (how many caught) and partial credit
+                if verdict.printed:
+                    cell.outputs.append(NotebookNode(output_type="stream", name="stdout",
+                                                     text=verdict.printed))
+                if verdict.score is not None:
+                    cell.outputs.append(NotebookNode(
+                        output_type="execute_result", execution_count=None, metadata={},
+                        data={"text/plain": repr(verdict.score)}))
+
+    def _fresh_kernel(self, name: str, before: int, deadline: float,
+                      first: KernelConversation) -> KernelConversation:
+        """Start a kernel for one run of test cell ``name``'s student tests: restart the
+        kernel (a new one, in a new sandbox), run the notebook's first ``before`` own cells
+        again in it (outputs dropped) and return the conversation the run goes through. A run
+        of the tests thus learns nothing of another's answers (a test that remembered them
+        could tell a correct version from a buggy one without testing anything). Raises
+        KernelLost when the kernel does not start or a cell does not run again."""
+        previous = self._renewed or first
+        previous.collect = None
+        previous.close()
+        try:
+            run_sync(self.km.restart_kernel)(now=True)
+            run_sync(self.kc.wait_for_ready)(timeout=60)
+        except Exception as error:  # noqa: BLE001
+            raise KernelLost(f"a fresh kernel for a run of {name}'s tests did not start: "
+                             f"{error}") from None
+        self._locked = False
+        self._lock_sockets()
+        conversation = KernelConversation(self, deadline)
+        self._renewed = conversation
+        for source in self._replay[:before]:
+            try:
+                conversation.run(source, lambda _msg: None, lambda: True)
+            except KernelLost as lost:
+                raise KernelLost(f"a cell before {name}, run again for a run of its tests: "
+                                 f"{lost}") from None
+        return conversation
 
     def _count_dropped(self, size: int, name: str) -> None:
         """Count what the student's parts printed while judged (dropped, never shown) in the

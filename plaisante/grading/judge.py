@@ -410,6 +410,9 @@ class Session:
         self.stand_ins: dict[int, dict[str, Any]] = {}  # Remote ref -> {name: stand-in spec}
         self.requests = 0
         self.answering: list[Callable[..., Any]] = []  # the grader's stand-ins, by index
+        #: when set, a kernel of its own for each run of a student's tests: it starts one (the
+        #: notebook's cells before the test cell run again in it) and returns its transport
+        self.renewal: Callable[[], Transport] | None = None
 
     def stand_in_index(self, function: Callable[..., Any]) -> int:
         """Return the index the kernel names the grader's stand-in ``function`` by."""
@@ -574,6 +577,24 @@ class Session:
             else:
                 self.stand_ins[function._ref] = saved
 
+    def renewed(self, function: Remote) -> Remote:
+        """Return ``function`` (a handle this session fetched by its name) as found in a kernel
+        started for this call alone (``renewal``), or ``function`` itself when the session has no
+        renewal. Raises KernelLost when the new kernel lacks it."""
+        if self.renewal is None:
+            return function
+        name = function._name
+        self.transport = self.renewal()
+        self.codec = Codec(self)
+        self.stand_ins.clear()
+        found = self.fetch([name]) if name else {}
+        fresh = found.get(name) if name else None
+        if type(fresh) is not Remote:
+            raise KernelLost(f"{name} was not defined again in a fresh kernel by the cells "
+                             "before its test cell")
+        object.__setattr__(fresh, "_name", name)
+        return fresh
+
     def reset(self) -> None:
         """Start afresh on a kernel that served an earlier cell: it forgets its references."""
         if self.ask({"op": "reset"}) != "ready":
@@ -654,16 +675,19 @@ def known_good_answers() -> None:
 
 
 def judge_cell(source: str, setup: dict[str, Any], student_names: set[str],
-               transport: Transport, fresh: bool = True) -> Verdict:
+               transport: Transport, fresh: bool = True,
+               renewal: Callable[[], Transport] | None = None) -> Verdict:
     """Run one test cell's ``source`` here against the kernel's parts; return its verdict.
 
     ``setup`` is the namespace of the setup cells (copied, never changed); of the names the
     source reads and does not bind itself (``names_read``), those in ``student_names`` and any
     other that neither setup nor the builtins define are fetched from the kernel first. A name
     the kernel does not have is left undefined. ``fresh`` is False when ``transport`` already
-    served an earlier cell (it is reset first).
+    served an earlier cell (it is reset first). ``renewal``, when given, starts a kernel of
+    its own for each run of a student's tests (``Session.renewal``).
     """
     session = Session(transport)
+    session.renewal = renewal
     namespace = dict(setup)
     wanted = [name for name in names_read(source)
               if name in student_names or (name not in setup and not hasattr(builtins, name))]
@@ -742,18 +766,15 @@ def split_hidden(source: str, begin: str = "BEGIN HIDDEN TESTS",
                  end: str = "END HIDDEN TESTS") -> tuple[str, str | None]:
     """Return (visible, hidden): ``source`` with its hidden regions' lines blanked, and with
     every other line blanked (line numbers kept, so a failure's rule line is found), or None
-    for hidden when the hidden checks run in their place. They do when the cell has no hidden
-    region, and in a cell that grades the student's own tests (``grade_my_tests``): its hidden
-    region calls no part of the student's with a hidden input, it runs the student's tests on
-    versions that stay in the grader."""
+    for hidden when the cell has no hidden region. A cell that grades the student's own tests
+    (``grade_my_tests``) is split too: the answers of the versions its runs reach are as hidden
+    as any hidden input."""
     inside = hidden_lines(source, begin, end)
     if not inside:
         return source, None
     lines = source.splitlines()
     hidden = "\n".join(line if number in inside or begin in line or end in line else ""
                        for number, line in enumerate(lines, start=1))
-    if "grade_my_tests(" in hidden:
-        return source, None
     visible = "\n".join("" if number in inside else line
                         for number, line in enumerate(lines, start=1))
     return visible, hidden

@@ -42,6 +42,7 @@ class Run:
     objects: list[tuple[Any, str]] = field(default_factory=list)
     stored: int = 0
     too_much: bool = False
+    refused: str = ""  # the class of the first error this run's parts sent the kernel
 
     def store(self, values: Sequence[Any]) -> None:
         """Count ``values`` as held by this run's objects; RuntimeError past MAX_STORED."""
@@ -80,7 +81,9 @@ def _error_reply(error: BaseException, run: Run) -> str:
     """The reply for ``error``, raised in an implementation: its builtin class and its text
     scrubbed of every version's name."""
     if isinstance(error, _Refused):
+        run.refused = run.refused or error.kind
         return json.dumps({"err": {"cls": error.kind, "msg": error.text}})
+    run.refused = run.refused or _error_kind(error)
     try:
         text = str(error)
     except Exception:  # noqa: BLE001  an error whose message cannot be read
@@ -190,6 +193,7 @@ def run_remote(tests: Any, parts: dict[str, Callable[..., Any]],
     each routed call with ``parts``, here (``shown``: what every run shows alike; by default
     ``parts``'). Raises the judge's KernelLost when the kernel breaks the protocol."""
     session = tests._session
+    tests = session.renewed(tests)
     seq = next(session.sequence)
     session.requests += 1
     text = session.transport(json.dumps({"q": seq, "op": "routed", "f": {"r": tests._ref},
@@ -218,6 +222,6 @@ def run_remote(tests: Any, parts: dict[str, Callable[..., Any]],
                 or type(found.get("message")) is not str:
             raise KernelLost("the kernel answered a malformed run of a student's tests")
         if run.too_much:
-            return Outcome("fail", STORED_TOO_MUCH)
-        return Outcome(found["status"], found["message"][:MAX_MESSAGE])
+            return Outcome("fail", STORED_TOO_MUCH, by_grader=True)
+        return Outcome(found["status"], found["message"][:MAX_MESSAGE], refused=run.refused)
     raise KernelLost("the kernel made too many routed calls")

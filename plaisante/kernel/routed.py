@@ -40,6 +40,8 @@ class Outcome:
 
     status: str
     message: str = ""
+    by_grader: bool = False  # the message is the grader's own words, not the kernel's
+    refused: str = ""  # routed: the class of the first error the grader's parts raised in it
 
 
 def describe_failure(error: BaseException, skip: str = __file__) -> str:
