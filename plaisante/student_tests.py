@@ -9,10 +9,13 @@ student's function raises.
 * In the student's notebook, ``try_my_tests`` runs the tests on the student's own code and on a
   few visible buggy versions, and prints which mistakes they catch. It never raises but for
   tests not written yet (NotImplementedError).
-* When graded, ``grade_my_tests`` runs the tests on the reference (at least twice: every
-  reference run must pass, else the cell scores 0 and says which assertion failed) and on
-  hidden buggy versions, in an order drawn at random; it returns the points earned, one share
-  per version caught, and says how many were caught, not which.
+* When graded, ``grade_my_tests`` runs the tests on the reference (every reference run must
+  pass, else the cell scores 0 and says so, in the grader's words) and on hidden buggy
+  versions, in an order drawn at random; it returns the points earned, one share per version
+  caught, and says how many were caught, not which. Under the judge every run has a kernel of
+  its own (``Session.renewal``: the notebook's cells before the test cell run again in it), so
+  the reference runs once; elsewhere (the student's kernel, ``plaisante autograde``) the runs
+  share one process and the reference runs ``REFERENCE_RUNS`` times.
 
 Under the judge the student's function stays in the kernel and every implementation stays in the
 grader (the kernel's side: ``plaisante.kernel.routed``; the grader's:
