@@ -315,8 +315,9 @@ class JudgedExecute(Execute):
         if self._cells_ran_over and self._stopped:  # the kernel lives on: its cells were cut
             self._stopped = None
         # a student's own tests last: each of their runs gets a kernel of its own, and the
-        # notebook's kernel is gone after the first
-        pending.sort(key=lambda entry: "grade_my_tests(" in entry[2])
+        # notebook's kernel is gone after the first. The latest cell first: each cell's test
+        # function is then looked up in a kernel that ran at least the cells before it
+        pending.sort(key=lambda entry: ("grade_my_tests(" in entry[2], -entry[3]))
         for cell, name, hidden, before in pending:
             if not self._stopped and time.monotonic() > self._deadline - 1:
                 self._stopped = (f"time limit: the notebook ran over "
