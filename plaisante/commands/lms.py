@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     """Do ``args.action``; return 0, or 2 with one line on stderr when the platform cannot
     be reached or refuses (nothing in the gradebook changes)."""
     from ..lti import passback
-    from ..lti.registration import load, make_key, public_jwks, public_pem
+    from ..lti.registration import check_key_place, load, make_key, public_jwks, public_pem
 
     layout = course_layout(args)
     registration = load(layout.root)
@@ -45,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
             "issuer, client_id, deployment_id, auth_login_url, auth_token_url and "
             "key_set_url (README, 'Grades into an LMS by LTI 1.3')")
     if args.action == "key":
+        check_key_place(registration.private_key_file, registration.root)
         made = make_key(registration.private_key_file)
         private = registration.private_key()
         print(f"plaisante lms: the tool's private key: {registration.private_key_file} "

@@ -10,9 +10,10 @@ assignment id in the course's ``lineitems_url``, made there when missing):
   ``activityProgress`` Completed, a comment with the points and where the feedback is;
 * given a manual grade in the formgrader: the same, the total counting it, its comment saying
   it was graded by hand (posted later, so it replaces the autograded one);
-* flagged as not all gradable (``scores.Row.ungraded``): no ``scoreGiven`` at all,
-  ``gradingProgress`` PendingManual, ``activityProgress`` Submitted: the platform shows the
-  work as waiting to be graded, never as 0.
+* flagged as not all gradable (``scores.Row.ungraded``) and given no grade by hand yet: no
+  ``scoreGiven`` at all, ``gradingProgress`` PendingManual, ``activityProgress`` Submitted:
+  the platform shows the work as waiting to be graded, never as 0. Once the instructor gives
+  it a manual grade in the formgrader, it is sent as graded by hand, like any other.
 
 The AGS ``userId`` is the student's ``lms_user_id`` in nbgrader's student table when set, else
 the student id (which, for students who come in by an LTI launch, is their LMS identity).
@@ -98,7 +99,7 @@ def outcome_of(row: Row, user_id: str, feedback: str) -> Outcome:
     """Return the outcome of ``row`` (module doc) for the platform's user ``user_id``, the
     comment pointing to ``feedback`` (an address, or "" for none)."""
     where = f" Feedback: {feedback}" if feedback else ""
-    if row.ungraded:
+    if row.ungraded and not row.manual:
         return Outcome(row.assignment, row.student, user_id, None, row.max_total,
                        PENDING_MANUAL, "Submitted",
                        "Handed in; it could not be graded automatically, so your instructor "
