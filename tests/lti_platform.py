@@ -95,20 +95,26 @@ class Platform(LTI1P3PlatformConfAbstract):
         self.token_url: str = kwargs["token_url"]
         self.store: Store = kwargs["store"]
         self._registration = self.registrations[kwargs["client_id"]]
+        self.audience = self.token_url  # a client assertion's; a deep linking response's: iss
 
     def get_registration_by_params(self, **kwargs: Any) -> Registration:
         return self.registrations[kwargs["client_id"]]
 
     def tool_validate_and_decode(self, jwt_token_string: str) -> dict[str, Any]:
-        """The tool's signed assertion (client credentials), checked in full: the signature
-        with the tool's key (lti1p3platform finds it by kid), then audience (this token
-        endpoint), issuer and subject (the client id), times, and a jti never seen before."""
+        """A JWT the tool signed, checked in full: the signature with the tool's key
+        (lti1p3platform finds it by kid), audience (``self.audience``), issuer (the client
+        id), times; for a client assertion (audience: this token endpoint) also its subject
+        (the client id) and a jti never seen before."""
         self.validate_jwt_format(jwt_token_string)
         key = self.get_tool_public_key()
         client_id = self._registration.get_client_id()
+        assertion = self.audience == self.token_url
         claims = jwt.decode(jwt_token_string, key, algorithms=["RS256"],
-                            audience=self.token_url, issuer=client_id,
-                            options={"require": ["exp", "iat", "iss", "sub", "aud", "jti"]})
+                            audience=self.audience, issuer=client_id,
+                            options={"require": ["exp", "iat", "iss", "aud"]
+                                     + (["sub", "jti"] if assertion else [])})
+        if not assertion:
+            return claims
         if claims["sub"] != client_id:
             raise LtiException("the assertion's sub is not the client id")
         with self.store.lock:
@@ -366,8 +372,10 @@ def serve(args: argparse.Namespace) -> None:
 
         def deep_link_return(self, form: dict[str, str]) -> None:
             """The tool's deep linking response: its content items become resource links."""
+            checker = platform(args.client_id)
+            checker.audience = base
             try:
-                items = platform(args.client_id).validate_deeplinking_resp(form)
+                items = checker.validate_deeplinking_resp(form)
             except (LtiException, jwt.PyJWTError, KeyError) as error:
                 return self._send(400, {"error": f"deep linking response refused: {error}"})
             made = []
@@ -377,6 +385,12 @@ def serve(args: argparse.Namespace) -> None:
                     store.data["next"] += 1
                     store.data["links"][number] = item
                     made.append(number)
+                    if isinstance(item.get("lineItem"), dict):  # the link's grade column
+                        column = str(store.data["next"])
+                        store.data["next"] += 1
+                        store.data["lineitems"][column] = {
+                            **item["lineItem"], "resourceLinkId": number,
+                            "id": f"{base}/courses/{COURSE}/lineitems/{column}"}
                 store.save()
             return self._send(200, {"links": made})
 

@@ -94,8 +94,10 @@ class CourseRegistration:
         return self.feedback_url.replace("{student}", student).replace(
             "{assignment}", assignment)
 
-    def tool_config(self) -> Any:
-        """Return pylti1p3's ``ToolConfDict`` of this registration, the tool's keys set."""
+    def tool_config(self, keys: bool = True) -> Any:
+        """Return pylti1p3's ``ToolConfDict`` of this registration, the tool's keys set (with
+        ``keys`` False, only when the key file is there: a launch needs none, a deep link
+        response does)."""
         from pylti1p3.tool_config import ToolConfDict
 
         settings: dict[str, Any] = {
@@ -106,6 +108,8 @@ class CourseRegistration:
         if self.auth_audience:
             settings["auth_audience"] = self.auth_audience
         config = ToolConfDict({self.issuer: [settings]})  # type: ignore[list-item]
+        if not keys and not self.private_key_file.is_file():
+            return config
         private = self.private_key()
         config.set_private_key(self.issuer, private, client_id=self.client_id)
         config.set_public_key(self.issuer, public_pem(private), client_id=self.client_id)
