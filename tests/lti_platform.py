@@ -48,6 +48,7 @@ from lti1p3platform.registration import Registration
 from lti1p3platform.request import Request
 
 COURSE = "course-1"
+SUB_PREFIX = "7f3a9c-"  # the platform's user ids: this, then the login
 OTHER_TOOL = "other-tool"  # a second tool registered on the platform: its launches aren't ours
 AGS_SCOPES = ["https://purl.imsglobal.org/spec/lti-ags/scope/lineitem",
               "https://purl.imsglobal.org/spec/lti-ags/scope/result.readonly",
@@ -353,12 +354,14 @@ def serve(args: argparse.Namespace) -> None:
                                            "get_data": {}}), platform(client_id))
             message._registration = registrations[client_id]
             roles = [INSTRUCTOR] if user in (args.instructor or []) else [LEARNER]
-            message.set_user_data(user, roles, full_name=user.title(),
+            # an opaque LTI user id, as Canvas's and Moodle's are; the login as a custom field
+            message.set_user_data(f"{SUB_PREFIX}{user}", roles, full_name=user.title(),
                                   email_address=f"{user}@example.edu",
                                   preferred_username=user)
             message.set_launch_context_claim(COURSE, context_title="Plaisante Kit",
                                              context_label="PK101")
             message.set_ags(f"{base}/courses/{COURSE}/lineitems")
+            link: dict[str, Any] = {}
             if hint.get("message") == "deeplink":
                 message.set_dl(f"{base}/deeplink", title="Plaisante Kit",
                                accept_types={"ltiResourceLink"})
@@ -366,8 +369,7 @@ def serve(args: argparse.Namespace) -> None:
                 with store.lock:
                     link = store.data["links"].get(resource, {})
                 message.set_resource_link_claim(resource, title=link.get("title"))
-                if link.get("custom"):
-                    message.set_custom_parameters_claim(link["custom"])
+            message.set_custom_parameters_claim({"login": user, **(link.get("custom") or {})})
             self._send(200, message.lti_launch(), "text/html; charset=utf-8")
 
         def deep_link_return(self, form: dict[str, str]) -> None:

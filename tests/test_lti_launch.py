@@ -28,7 +28,10 @@ import jwt
 import pytest
 import requests
 from course_cli import new_course
+from lti_platform import SUB_PREFIX
 from lti_support import CLIENT_ID, PlatformProcess, free_port, register
+
+from plaisante.lti.identities import launched
 
 KIT = Path(__file__).resolve().parents[1]
 PROXY = KIT / ".venv" / "hub-proxy" / "node_modules" / ".bin" / "configurable-http-proxy"
@@ -68,7 +71,7 @@ class Hub:
                            "pid_file": str(folder / "jupyterhub.pid")},
             "ConfigurableHTTPProxy": {"command": [str(PROXY)],
                                       "api_url": f"http://127.0.0.1:{free_port()}"},
-            "LTI13Authenticator": {"course": str(root)},
+            "LTI13Authenticator": {"course": str(root), "username_claim": "custom_login"},
             "Authenticator": {"allow_all": True},
         }
         (folder / "jupyterhub_config.json").write_text(json.dumps(config))
@@ -167,7 +170,7 @@ def deep_link(hub: Hub, platform: PlatformProcess, assignment: str) -> str:
 
 
 def test_lti_deep_link_then_launch_logs_the_student_in_at_the_assignments_notebook(lti_hub):
-    hub, platform, _ = lti_hub
+    hub, platform, root = lti_hub
     link = deep_link(hub, platform, "deck")
     book = platform.gradebook()
     assert book["links"][link]["custom"] == {"assignment": "deck"}
@@ -182,6 +185,8 @@ def test_lti_deep_link_then_launch_logs_the_student_in_at_the_assignments_notebo
     assert landed.status_code == 302, landed.text[:500]
     assert landed.headers["Location"] == "/hub/user-redirect/lab/tree/deck/deck.ipynb"
     assert hub.whoami(ada) == "ada"
+    # the hub user is the LMS login; the LMS's own user id is kept for grade passback
+    assert launched(root) == {"ada": f"{SUB_PREFIX}ada"}
 
 
 def test_lti_the_picker_is_for_instructors_only(lti_hub):

@@ -24,6 +24,7 @@ from lti_support import PlatformProcess, register
 from plaisante.cli import main
 from plaisante.course import CourseLayout
 from plaisante.lti import passback
+from plaisante.lti.identities import record
 from plaisante.lti.registration import load
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -211,6 +212,20 @@ def test_lti_a_platform_down_mid_push_changes_nothing_and_the_next_push_complete
             {"ada": 100.0, "bob": 92.0, "cy": None}
         assert held["ada"][0]["timestamp"] == held["ada"][-1]["timestamp"]
         assert hashlib.sha256(book.read_bytes()).hexdigest() == digest
+    finally:
+        platform.stop()
+
+
+def test_lti_scores_go_to_the_lms_user_id_a_launch_recorded(graded, tmp_path):
+    root, platform = copy(graded, tmp_path)
+    record(root, "bob", "7f3a9c-bob")  # as the hub does at bob's launch
+    platform.start()
+    try:
+        lms(root, "push")
+        assert set(platform.scores(ASSIGNMENT)) == {"ada", "7f3a9c-bob", "cy"}
+        status = lms(root, "status").stdout
+        assert [line.split()[-1] for line in status.splitlines()
+                if line.split()[1:2] == ["bob"]] == ["same"]
     finally:
         platform.stop()
 

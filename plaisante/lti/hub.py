@@ -138,6 +138,13 @@ class LaunchHandler(_LTIHandler):
                 "https://purl.imsglobal.org/spec/lti/claim/roles", [])}})
         if user is None:
             raise web.HTTPError(403, f"{name} may not use this hub (Authenticator.allowed_users)")
+        if isinstance(claims.get("sub"), str) and claims["sub"] != name:
+            from .identities import record
+
+            try:
+                record(Path(self.lti.course), name, claims["sub"])
+            except OSError as error:  # the login stands; passback then sends the student id
+                self.log.warning("LTI: could not record %s's LMS id: %s", name, error)
         assignment = assignment_of(claims)
         target = (self.lti.notebook_url.format(assignment=assignment) if assignment
                   else url_path_join(self.hub.base_url, "spawn"))

@@ -16,7 +16,7 @@ assignment id in the course's ``lineitems_url``, made there when missing):
   it a manual grade in the formgrader, it is sent as graded by hand, like any other.
 
 The AGS ``userId`` is the student's ``lms_user_id`` in nbgrader's student table when set, else
-the student id (which, for students who come in by an LTI launch, is their LMS identity).
+the LTI user id their launches recorded (``identities``), else the student id.
 
 A score's ``timestamp`` is when it was first sent as it is: ``assignments/reports/<id>/lms.json``
 keeps, per student, what was last sent and when, so sending the same score again sends the
@@ -119,9 +119,12 @@ def outcomes(layout: CourseLayout, registration: CourseRegistration, assignment:
     assignment the gradebook does not have."""
     if layout.gradebook_missing():
         return []
+    from .identities import launched
+
+    lms_ids = launched(layout.root)
     with layout.open_gradebook() as gradebook:
         rows = rows_from(gradebook, layout, assignment)
-        lms_ids = {s.id: s.lms_user_id for s in gradebook.students}
+        lms_ids.update({s.id: s.lms_user_id for s in gradebook.students if s.lms_user_id})
     return [outcome_of(row, lms_ids.get(row.student) or row.student,
                        registration.feedback_address(row.student, assignment))
             for row in rows if not students or row.student in students]
