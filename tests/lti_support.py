@@ -18,8 +18,11 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+
+import requests
 
 KIT = Path(__file__).resolve().parents[1]
 PLATFORM = KIT / "tests" / "lti_platform.py"
@@ -136,3 +139,62 @@ def get_json(url: str, token: str = "") -> Any:
             return json.loads(answer.read())
     except urllib.error.HTTPError as error:
         raise AssertionError(f"{url}: HTTP {error.code} {error.read()[:300]!r}") from None
+
+
+# ------------------------------------------------------------- a browser's side of a launch
+
+class Forms(HTMLParser):
+    """The forms of a page: [(action, {name: value})] of their hidden inputs."""
+
+    def __init__(self, page: str) -> None:
+        super().__init__()
+        self.forms: list[tuple[str, dict[str, str]]] = []
+        self.buttons: list[str] = []
+        self.feed(page)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if tag == "form":
+            self.forms.append((found.get("action") or "", {}))
+        elif tag == "input" and self.forms and found.get("name"):
+            self.forms[-1][1][str(found["name"])] = found.get("value") or ""
+        elif tag == "button" and found.get("name") == "assignment":
+            self.buttons.append(found.get("value") or "")
+
+
+def start(session: requests.Session, platform: PlatformProcess, user: str, resource: str = "",
+          message: str = "resource") -> tuple[str, dict[str, str]]:
+    """Open a link as ``user`` on the platform: its login initiation goes to the hub, the hub
+    sends the browser to the platform's authorization, whose page posts the launch. Return
+    that form: (the hub's launch URL, {"id_token": …, "state": …})."""
+    page = session.get(f"{platform.base}/launch", params={
+        "user": user, "resource": resource, "message": message}, timeout=30)
+    assert page.status_code == 200, page.text[:500]
+    (action, fields), = Forms(page.text).forms
+    return action, fields
+
+
+def post(session: requests.Session, action: str, fields: dict[str, str]) -> requests.Response:
+    return session.post(action, data=fields, allow_redirects=False, timeout=30)
+
+
+def deep_link(hub_url: str, platform: PlatformProcess, assignment: str,
+              instructor: str = "teacher") -> str:
+    """The instructor adds ``assignment`` to the course by deep linking (the hub at
+    ``hub_url`` shows its picker); return the platform's new link."""
+    teacher = requests.Session()
+    action, fields = start(teacher, platform, instructor, message="deeplink")
+    picker = post(teacher, action, fields)
+    assert picker.status_code == 200, picker.text[:500]
+    forms = Forms(picker.text)
+    assert assignment in forms.buttons
+    (pick_action, pick_fields), = forms.forms
+    response = teacher.post(f"{hub_url}/hub/lti13/{pick_action.rsplit('/', 1)[-1]}",
+                            data={**pick_fields, "assignment": assignment}, timeout=30)
+    assert response.status_code == 200, response.text[:500]
+    (back, jwt_field), = Forms(response.text).forms
+    assert back == f"{platform.base}/deeplink"
+    made = teacher.post(back, data=jwt_field, timeout=30)
+    assert made.status_code == 200, made.text
+    link, = made.json()["links"]
+    return str(link)

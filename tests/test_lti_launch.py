@@ -20,7 +20,6 @@ import re
 import subprocess
 import sys
 import time
-from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlparse
 
@@ -29,31 +28,21 @@ import pytest
 import requests
 from course_cli import new_course
 from lti_platform import SUB_PREFIX
-from lti_support import CLIENT_ID, PlatformProcess, free_port, register
+from lti_support import (
+    CLIENT_ID,
+    Forms,
+    PlatformProcess,
+    deep_link,
+    free_port,
+    post,
+    register,
+    start,
+)
 
 from plaisante.lti.identities import launched
 
 KIT = Path(__file__).resolve().parents[1]
 PROXY = KIT / ".venv" / "hub-proxy" / "node_modules" / ".bin" / "configurable-http-proxy"
-
-
-class Forms(HTMLParser):
-    """The forms of a page: [(action, {name: value})] of their hidden inputs."""
-
-    def __init__(self, page: str) -> None:
-        super().__init__()
-        self.forms: list[tuple[str, dict[str, str]]] = []
-        self.buttons: list[str] = []
-        self.feed(page)
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        found = dict(attrs)
-        if tag == "form":
-            self.forms.append((found.get("action") or "", {}))
-        elif tag == "input" and self.forms and found.get("name"):
-            self.forms[-1][1][str(found["name"])] = found.get("value") or ""
-        elif tag == "button" and found.get("name") == "assignment":
-            self.buttons.append(found.get("value") or "")
 
 
 class Hub:
@@ -133,45 +122,9 @@ def lti_hub(tmp_path_factory: pytest.TempPathFactory):
     platform.stop()
 
 
-def start(session: requests.Session, platform: PlatformProcess, user: str, resource: str = "",
-          message: str = "resource") -> tuple[str, dict[str, str]]:
-    """Open a link as ``user`` on the platform: its login initiation goes to the hub, the hub
-    sends the browser to the platform's authorization, whose page posts the launch. Return
-    that form: (the hub's launch URL, {"id_token": …, "state": …})."""
-    page = session.get(f"{platform.base}/launch", params={
-        "user": user, "resource": resource, "message": message}, timeout=30)
-    assert page.status_code == 200, page.text[:500]
-    (action, fields), = Forms(page.text).forms
-    return action, fields
-
-
-def post(session: requests.Session, action: str, fields: dict[str, str]) -> requests.Response:
-    return session.post(action, data=fields, allow_redirects=False, timeout=30)
-
-
-def deep_link(hub: Hub, platform: PlatformProcess, assignment: str) -> str:
-    """The instructor adds ``assignment`` to the course by deep linking; return the link."""
-    teacher = requests.Session()
-    action, fields = start(teacher, platform, "teacher", message="deeplink")
-    picker = post(teacher, action, fields)
-    assert picker.status_code == 200, picker.text[:500]
-    forms = Forms(picker.text)
-    assert assignment in forms.buttons
-    (pick_action, pick_fields), = forms.forms
-    response = teacher.post(f"{hub.url}/hub/lti13/{pick_action.rsplit('/', 1)[-1]}",
-                            data={**pick_fields, "assignment": assignment}, timeout=30)
-    assert response.status_code == 200, response.text[:500]
-    (back, jwt_field), = Forms(response.text).forms
-    assert back == f"{platform.base}/deeplink"
-    made = teacher.post(back, data=jwt_field, timeout=30)
-    assert made.status_code == 200, made.text
-    link, = made.json()["links"]
-    return str(link)
-
-
 def test_lti_deep_link_then_launch_logs_the_student_in_at_the_assignments_notebook(lti_hub):
     hub, platform, root = lti_hub
-    link = deep_link(hub, platform, "deck")
+    link = deep_link(hub.url, platform, "deck")
     book = platform.gradebook()
     assert book["links"][link]["custom"] == {"assignment": "deck"}
     assert book["links"][link]["url"] == f"{hub.url}/hub/lti13/launch"
@@ -183,7 +136,7 @@ def test_lti_deep_link_then_launch_logs_the_student_in_at_the_assignments_notebo
     assert action == f"{hub.url}/hub/lti13/launch"
     landed = post(ada, action, fields)
     assert landed.status_code == 302, landed.text[:500]
-    assert landed.headers["Location"] == "/hub/user-redirect/lab/tree/deck/deck.ipynb"
+    assert landed.headers["Location"] == "/hub/user-redirect/plaisante-lti/open/deck"
     assert hub.whoami(ada) == "ada"
     # the hub user is the LMS login; the LMS's own user id is kept for grade passback
     assert launched(root) == {"ada": f"{SUB_PREFIX}ada"}

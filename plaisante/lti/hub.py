@@ -14,8 +14,10 @@ The hub then serves, under its base URL (``/hub/``):
 * ``lti13/login``: the OIDC login initiation URL to give the platform;
 * ``lti13/launch``: the redirect URI (target link URI) to give it. A student's launch logs
   them in and sends them to ``notebook_url`` of the link's assignment (its custom parameter
-  ``assignment``); an instructor's deep linking request shows the course's assignments, and
-  the one picked goes back to the LMS as a link with its grade column (line item);
+  ``assignment``): by default their own server's ``plaisante.lti.landing``, which fetches the
+  notebook when they have none and opens it in JupyterLab. An instructor's deep linking
+  request shows the course's assignments; the one picked goes back to the LMS as a link with
+  its grade column (line item);
 * ``lti13/jwks``: the tool's public keys, for a platform that fetches them.
 
 A refused launch answers 400 (401 for an unknown issuer or client) with pylti1p3's reason;
@@ -219,8 +221,10 @@ class LTI13Authenticator(Authenticator):
              "custom_NAME for the custom parameter NAME (e.g. custom_login, with "
              "login=$Canvas.user.loginId or login=$User.username in the LMS).")
     notebook_url = Unicode(
-        "/hub/user-redirect/lab/tree/{assignment}/{assignment}.ipynb", config=True,
-        help="Where a student's launch of an assignment lands ({assignment}: its id).")
+        "/hub/user-redirect/plaisante-lti/open/{assignment}", config=True,
+        help="Where a student's launch of an assignment lands ({assignment}: its id); by "
+             "default their server's plaisante.lti.landing, which fetches the notebook if "
+             "they have none and opens it in JupyterLab.")
 
     store = LaunchStore()
 
