@@ -11,8 +11,8 @@ assertion: audience, issuer, subject, a jti used once):
   them); the access token is the platform's signed JWT;
 * AGS, under ``/courses/COURSE/lineitems``: line items (list, create, get), ``…/N/scores``
   (POST a score: stored, 409 for one older than the result held) and ``…/N/results``;
-* a launch: ``GET /launch?user=U&resource=R`` sends the browser to the tool's OIDC login
-  initiation; ``/auth`` is the OIDC authorization endpoint that answers with the form
+* a launch: ``GET /launch?user=U&resource=R[&deployment=D]`` sends the browser to the tool's
+  OIDC login initiation; ``/auth`` is the OIDC authorization endpoint that answers with the form
   posting the signed id_token and state to the tool (``redirect_uri``, which must be
   registered); ``message=deeplink`` makes it a deep linking request, whose response the tool
   posts to ``/deeplink`` (checked with the tool's keys; its content items become links);
@@ -49,6 +49,7 @@ from lti1p3platform.request import Request
 
 COURSE = "course-1"
 SUB_PREFIX = "7f3a9c-"  # the platform's user ids: this, then the login
+DEPLOYMENT = "https://purl.imsglobal.org/spec/lti/claim/deployment_id"
 OTHER_TOOL = "other-tool"  # a second tool registered on the platform: its launches aren't ours
 AGS_SCOPES = ["https://purl.imsglobal.org/spec/lti-ags/scope/lineitem",
               "https://purl.imsglobal.org/spec/lti-ags/scope/result.readonly",
@@ -332,7 +333,8 @@ def serve(args: argparse.Namespace) -> None:
             client_id = query.get("client", args.client_id)
             login = Login(None, platform(client_id))
             hint = json.dumps({"resource": query.get("resource", ""),
-                               "message": query.get("message", "resource")})
+                               "message": query.get("message", "resource"),
+                               "deployment": query.get("deployment", "")})
             login.set_lti_message_hint(hint=hint)
             if query.get("target"):
                 login.set_launch_url(query["target"])
@@ -370,6 +372,8 @@ def serve(args: argparse.Namespace) -> None:
                     link = store.data["links"].get(resource, {})
                 message.set_resource_link_claim(resource, title=link.get("title"))
             message.set_custom_parameters_claim({"login": user, **(link.get("custom") or {})})
+            if hint.get("deployment"):  # the tool deployed again elsewhere on the platform
+                message.set_extra_claims({DEPLOYMENT: hint["deployment"]})
             self._send(200, message.lti_launch(), "text/html; charset=utf-8")
 
         def deep_link_return(self, form: dict[str, str]) -> None:

@@ -21,6 +21,7 @@ import urllib.request
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 import requests
 
@@ -163,12 +164,13 @@ class Forms(HTMLParser):
 
 
 def start(session: requests.Session, platform: PlatformProcess, user: str, resource: str = "",
-          message: str = "resource") -> tuple[str, dict[str, str]]:
+          message: str = "resource", deployment: str = "") -> tuple[str, dict[str, str]]:
     """Open a link as ``user`` on the platform: its login initiation goes to the hub, the hub
     sends the browser to the platform's authorization, whose page posts the launch. Return
     that form: (the hub's launch URL, {"id_token": …, "state": …})."""
     page = session.get(f"{platform.base}/launch", params={
-        "user": user, "resource": resource, "message": message}, timeout=30)
+        "user": user, "resource": resource, "message": message, "deployment": deployment},
+        timeout=30)
     assert page.status_code == 200, page.text[:500]
     (action, fields), = Forms(page.text).forms
     return action, fields
@@ -189,7 +191,8 @@ def deep_link(hub_url: str, platform: PlatformProcess, assignment: str,
     forms = Forms(picker.text)
     assert assignment in forms.buttons
     (pick_action, pick_fields), = forms.forms
-    response = teacher.post(f"{hub_url}/hub/lti13/{pick_action.rsplit('/', 1)[-1]}",
+    assert urljoin(action, pick_action) == f"{hub_url}/hub/lti13/deeplink"  # as a browser
+    response = teacher.post(urljoin(action, pick_action),
                             data={**pick_fields, "assignment": assignment}, timeout=30)
     assert response.status_code == 200, response.text[:500]
     (back, jwt_field), = Forms(response.text).forms

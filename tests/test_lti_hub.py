@@ -26,9 +26,12 @@ import requests
 from lti_platform import SUB_PREFIX
 from lti_support import PlatformProcess, deep_link, post, register, start
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="LOUD SKIP: the LTI hub test makes "
-                                "Unix accounts (useradd) and must run as root, as `make test` "
-                                "in CI")
+pytestmark = [
+    pytest.mark.skipif(os.geteuid() != 0, reason="LOUD SKIP: the LTI hub test makes Unix "
+                       "accounts (useradd) and must run as root, as `make test` in CI"),
+    # the same accounts as the browser's hub test (hub_class.NAMES): never both at once
+    pytest.mark.xdist_group("browser"),
+]
 
 
 def own(path: Path, user: str) -> None:

@@ -6,7 +6,8 @@ test platform process (``tests/lti_platform.py``), every request real HTTP on lo
 * a student's launch of that link logs them in as their LMS identity and sends them to the
   assignment's notebook;
 * forged launches log nobody in: an id_token signed with another key, a launch replayed
-  (nonce already used), an id_token the platform made for another tool (audience).
+  (nonce already used), an id_token the platform made for another tool (audience) or for
+  another deployment of this one, a login from a platform the course does not know (issuer).
 
 No user server is started here (no Unix account is needed): the tests stop at the hub's
 answer and its API.
@@ -209,3 +210,27 @@ def test_lti_an_id_token_for_another_tool_is_refused(lti_hub):
     assert refused.status_code == 400
     assert re.search(r"other-tool|Client id not registered", refused.text), refused.text[:500]
     assert hub.whoami(mallory) is None
+
+
+def test_lti_a_launch_from_another_deployment_is_refused(lti_hub):
+    hub, platform, _ = lti_hub
+    elsewhere = requests.Session()
+    action, fields = start(elsewhere, platform, "dan", resource="link-x",
+                           deployment="deployment-2")
+    claims = jwt.decode(fields["id_token"], options={"verify_signature": False})
+    assert claims["https://purl.imsglobal.org/spec/lti/claim/deployment_id"] == "deployment-2"
+    refused = post(elsewhere, action, fields)
+    assert refused.status_code == 400
+    assert "Unable to find deployment" in refused.text
+    assert hub.whoami(elsewhere) is None
+
+
+def test_lti_a_login_from_a_platform_the_course_does_not_know_is_refused(lti_hub):
+    hub, _, _ = lti_hub
+    stranger = requests.Session()
+    refused = stranger.get(f"{hub.url}/hub/lti13/login", params={
+        "iss": "https://lms.example.org", "login_hint": "ada", "client_id": CLIENT_ID,
+        "target_link_uri": f"{hub.url}/hub/lti13/launch"}, allow_redirects=False, timeout=30)
+    assert refused.status_code == 401
+    assert "https://lms.example.org" in refused.text and "not found" in refused.text
+    assert not [c for c in stranger.cookies if c.name.startswith("lti1p3-")]

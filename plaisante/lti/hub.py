@@ -142,8 +142,9 @@ class LaunchHandler(_LTIHandler):
             if not is_instructor(claims):
                 raise web.HTTPError(403, "only an instructor picks an assignment to link")
             xsrf = self.xsrf_token
-            self.write(self.lti.picker_page(launch.get_launch_id(), xsrf.decode()
-                                            if isinstance(xsrf, bytes) else str(xsrf)))
+            self.write(self.lti.picker_page(
+                launch.get_launch_id(), xsrf.decode() if isinstance(xsrf, bytes) else str(xsrf),
+                url_path_join(self.hub.base_url, "lti13", "deeplink")))
             return
         try:
             name = student_id(claims, self.lti.username_claim)
@@ -267,9 +268,9 @@ class LTI13Authenticator(Authenticator):
                      if cell.metadata.get("nbgrader", {}).get("grade"))
         return title, points
 
-    def picker_page(self, launch_id: str, xsrf: str) -> str:
+    def picker_page(self, launch_id: str, xsrf: str, action: str) -> str:
         """The instructor's page: one button per assignment of the course (its title, id and
-        points), each posting the pick to ``lti13/deeplink``."""
+        points), each posting the pick to ``action`` (the hub's ``lti13/deeplink``)."""
         rows = []
         for assignment in self.assignments():
             title, points = self.title_and_points(assignment)
@@ -286,7 +287,7 @@ class LTI13Authenticator(Authenticator):
             "<p>Pick the assignment this link opens. Students who follow it land in its "
             "notebook on the course's JupyterHub, and their scores come back to the grade "
             "column the link makes.</p>"
-            "<form method='post' action='lti13/deeplink'>"
+            f"<form method='post' action='{html.escape(action)}'>"
             f"<input type='hidden' name='launch_id' value='{html.escape(launch_id)}'>"
             f"<input type='hidden' name='_xsrf' value='{html.escape(xsrf)}'>"
             f"<ul>{''.join(rows)}</ul></form></main></body></html>")
