@@ -234,3 +234,15 @@ def test_lti_a_login_from_a_platform_the_course_does_not_know_is_refused(lti_hub
     assert refused.status_code == 401
     assert "https://lms.example.org" in refused.text and "not found" in refused.text
     assert not [c for c in stranger.cookies if c.name.startswith("lti1p3-")]
+
+
+def test_lti_the_hub_serves_the_tools_public_keys(lti_hub):
+    hub, _, root = lti_hub
+    from plaisante.lti.registration import load, public_jwks
+
+    registration = load(root)
+    assert registration is not None
+    served = requests.get(f"{hub.url}/hub/lti13/jwks", timeout=30).json()
+    assert served == public_jwks(registration.private_key())
+    assert set(served["keys"][0]) >= {"kty", "kid", "n", "e", "alg", "use"}
+    assert "d" not in served["keys"][0]  # no private part

@@ -5,7 +5,9 @@
 * ``passback``: scores out of nbgrader's gradebook to the platform's grade book through
   Assignment and Grade Services (``plaisante lms push``, and after ``plaisante grade``).
 * ``launch``: the tool's side of a launch (OIDC login initiation, the id_token checked by
-  pylti1p3), as JupyterHub's authenticator (``plaisante.lti.hub``) serves it.
+  pylti1p3), as JupyterHub's authenticator (``hub``) serves it, with deep linking;
+* ``landing``: the student's server opening the assignment's notebook (fetched if missing);
+* ``identities``: each launched student's LMS user id, for passback.
 
 The protocol is pylti1p3's: this package never checks a signature or a claim itself.
 """
