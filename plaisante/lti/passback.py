@@ -53,6 +53,11 @@ REQUEST_SECONDS = 30.0
 FULLY_GRADED, PENDING_MANUAL = "FullyGraded", "PendingManual"
 
 
+class NoLineItem(ValueError):
+    """An assignment whose grade column the registration does not give, nor lets the tool
+    find: the message names the file and what to add."""
+
+
 class LmsUnreachable(RuntimeError):
     """The platform could not be reached, or refused the tool (its token, a score): the
     message is one line naming the platform, what it said and what to do."""
@@ -208,7 +213,7 @@ class Platform:
         if given:
             return given
         if not self.registration.lineitems_url:
-            raise ValueError(
+            raise NoLineItem(
                 f"no line item for {assignment!r}: give its URL under lineitems in "
                 f"{self.registration.source}, or the course's lineitems_url")
         from pylti1p3.lineitem import LineItem
@@ -233,10 +238,7 @@ class Platform:
 
     def results(self, lineitem: str) -> dict[str, dict[str, Any]]:
         """Return the platform's results on ``lineitem``: {userId: AGS result}, every page."""
-        from pylti1p3.assignments_grades import AssignmentsGradesService
-
-        service: AssignmentsGradesService = self.service(lineitem)
-        url = service._add_url_path_ending(lineitem, "results")
+        url = results_url(lineitem)
         found: dict[str, dict[str, Any]] = {}
         while url:
             page = self.connector.make_service_request(
@@ -249,6 +251,13 @@ class Platform:
                     found[str(result["userId"])] = result
             url = page["next_page_url"]
         return found
+
+
+def results_url(lineitem: str) -> str:
+    """The AGS results address of the line item ``lineitem``: its path and ``/results``, its
+    query kept (Moodle's line items carry ``?type_id=…``)."""
+    parts = urlparse(lineitem)
+    return parts._replace(path=parts.path.rstrip("/") + "/results").geturl()
 
 
 def unreachable(registration: CourseRegistration, error: BaseException) -> LmsUnreachable:
@@ -298,8 +307,8 @@ def push(layout: CourseLayout, registration: CourseRegistration, assignments: li
          students: list[str] | None = None, platform: Platform | None = None) -> list[Pushed]:
     """Send every score of ``assignments`` (``students``' only when given) to the platform;
     return what was sent, per assignment. Raises LmsUnreachable (one line, saying how many
-    were sent before it) when the platform cannot be reached or refuses; ValueError when an
-    assignment has no line item."""
+    were sent before it) when the platform cannot be reached, refuses or answers what is not
+    AGS; NoLineItem (a ValueError) when an assignment has no line item."""
     from nbgrader.api import MissingEntry
 
     platform = platform or Platform(registration)
@@ -328,7 +337,7 @@ def push(layout: CourseLayout, registration: CourseRegistration, assignments: li
                 pushed.sent += 1
                 pushed.changed += not same
                 pushed.pending += outcome.score_given is None
-        except (ValueError, LmsUnreachable):
+        except (NoLineItem, LmsUnreachable):
             raise
         except Exception as error:  # noqa: BLE001  requests' and pylti1p3's, said in one line
             problem = unreachable(registration, error)
@@ -410,7 +419,7 @@ def status(layout: CourseLayout, registration: CourseRegistration, assignments: 
             if not lineitem and found and registration.lineitems_url:
                 lineitem = platform.lineitem(assignment, next(iter(found.values())).score_maximum)
             held = platform.results(lineitem) if lineitem else {}
-        except LmsUnreachable:
+        except (NoLineItem, LmsUnreachable):
             raise
         except Exception as error:  # noqa: BLE001  requests' and pylti1p3's, in one line
             raise unreachable(registration, error) from error
