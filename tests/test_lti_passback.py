@@ -23,7 +23,7 @@ from lti_support import PlatformProcess, register
 
 from plaisante.cli import main
 from plaisante.course import CourseLayout
-from plaisante.lti import passback
+from plaisante.lti.ags import Platform
 from plaisante.lti.identities import record
 from plaisante.lti.registration import load
 
@@ -125,7 +125,7 @@ def test_lti_grade_sends_each_score_and_the_platform_gives_it_back_through_ags(g
     registration = load(root)
     assert registration is not None
     lineitem = next(iter(platform.gradebook()["lineitems"].values()))["id"]
-    results = passback.Platform(registration).results(lineitem)
+    results = Platform(registration).results(lineitem)
     assert {user: r.get("resultScore") for user, r in results.items()} == \
         {"ada": 100.0, "bob": 92.0, "cy": None}
     status = lms(root, "status")

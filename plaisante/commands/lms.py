@@ -34,7 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Do ``args.action``; return 0, or 2 with one line on stderr when the platform cannot
     be reached or refuses (nothing in the gradebook changes)."""
-    from ..lti import passback
+    from ..lti import passback, standing
+    from ..lti.ags import LmsUnreachable
     from ..lti.registration import check_key_place, load, make_key, public_jwks, public_pem
 
     layout = course_layout(args)
@@ -62,14 +63,14 @@ def run(args: argparse.Namespace) -> int:
             done = passback.push(layout, registration, assignments, args.student)
             print(passback.pushed_line(done, registration))
             return 0
-        standings = passback.status(layout, registration, assignments)
-    except passback.LmsUnreachable as error:
+        standings = standing.status(layout, registration, assignments)
+    except LmsUnreachable as error:
         print(f"plaisante lms: {error}", file=sys.stderr)
         return 2
-    print(passback.status_table(standings))
+    print(standing.status_table(standings))
     counts: dict[str, int] = {}
-    for standing in standings:
-        counts[standing.state] = counts.get(standing.state, 0) + 1
+    for one in standings:
+        counts[one.state] = counts.get(one.state, 0) + 1
     print(", ".join(f"{n} {state}" for state, n in sorted(counts.items())) or
           "nothing graded and nothing on the LMS")
     return 0

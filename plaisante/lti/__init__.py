@@ -3,7 +3,9 @@
 * ``registration``: the course's registration with its platform (``lti.json`` beside
   ``nbgrader_config.py``) and the tool's private key, kept outside the course's git.
 * ``passback``: scores out of nbgrader's gradebook to the platform's grade book through
-  Assignment and Grade Services (``plaisante lms push``, and after ``plaisante grade``).
+  Assignment and Grade Services (``plaisante lms push``, and after ``plaisante grade``);
+  ``ags`` is the platform's side as pylti1p3 reaches it, ``standing`` what it holds beside
+  the gradebook (``plaisante lms status``).
 * ``launch``: the tool's side of a launch (OIDC login initiation, the id_token checked by
   pylti1p3), as JupyterHub's authenticator (``hub``) serves it, with deep linking;
 * ``landing``: the student's server opening the assignment's notebook (fetched if missing);

@@ -193,7 +193,7 @@ def login(exchange: Exchange, tool_config: t.Any, store: LaunchStore, launch_url
 def verified(exchange: Exchange, tool_config: t.Any, store: LaunchStore) -> t.Any:
     """Check a launch (module doc) with pylti1p3; return its validated ``MessageLaunch``
     (``get_launch_data()`` the id_token's claims). Raises LaunchRefused saying what failed."""
-    from .passback import http_session
+    from .ags import http_session
 
     launch = _Launch(_Request(exchange), tool_config, session_service=_Session(exchange, store),
                      cookie_service=_Cookies(exchange), launch_data_storage=store,

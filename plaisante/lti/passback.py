@@ -1,5 +1,5 @@
 """Scores from nbgrader's gradebook to the platform's grade book: LTI Advantage Assignment and
-Grade Services (AGS), through pylti1p3.
+Grade Services (AGS), through pylti1p3 (``ags``).
 
 Each student's submission of an assignment becomes one AGS score on that assignment's line
 item (``registration.CourseRegistration.lineitems``, or the one whose ``resourceId`` is the
@@ -39,28 +39,11 @@ from urllib.parse import urlparse
 
 from ..course import CourseLayout
 from ..scores import Row, rows_from
+from .ags import LmsUnreachable, NoLineItem, Platform, unreachable
 from .registration import CourseRegistration
 
-#: AGS scopes the tool asks its token for
-SCORE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
-RESULTS = "https://purl.imsglobal.org/spec/lti-ags/scope/result.readonly"
-LINEITEMS = "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem"
-SCOPES = [LINEITEMS, RESULTS, SCORE]
-
-#: seconds a platform may take to answer one request
-REQUEST_SECONDS = 30.0
-
+#: AGS gradingProgress of a score given, and of work waiting for a grade by hand
 FULLY_GRADED, PENDING_MANUAL = "FullyGraded", "PendingManual"
-
-
-class NoLineItem(ValueError):
-    """An assignment whose grade column the registration does not give, nor lets the tool
-    find: the message names the file and what to add."""
-
-
-class LmsUnreachable(RuntimeError):
-    """The platform could not be reached, or refused the tool (its token, a score): the
-    message is one line naming the platform, what it said and what to do."""
 
 
 @dataclass(frozen=True)
@@ -166,127 +149,6 @@ def now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds")
 
 
-# ------------------------------------------------------------------------- the platform's side
-
-def http_session() -> Any:
-    """A requests session whose every request gives up after ``REQUEST_SECONDS``."""
-    import requests
-
-    class Session(requests.Session):
-        def request(self, method: str, url: str, **kwargs: Any) -> Any:  # type: ignore[override]
-            kwargs.setdefault("timeout", REQUEST_SECONDS)
-            return super().request(method, url, **kwargs)
-
-    session = Session()
-    session.headers["User-Agent"] = "plaisante-lti"
-    return session
-
-
-@dataclass
-class Platform:
-    """The course's platform as pylti1p3 reaches it: one service connector (the access token
-    asked once, for ``SCOPES``) over a session with time limits."""
-
-    registration: CourseRegistration
-    connector: Any = None
-
-    def __post_init__(self) -> None:
-        from pylti1p3.service_connector import ServiceConnector
-
-        self.connector = ServiceConnector(self.registration.pylti_registration(),
-                                          http_session())
-
-    def service(self, lineitem: str = "") -> Any:
-        """pylti1p3's ``AssignmentsGradesService`` on the course's line items."""
-        from pylti1p3.assignments_grades import AssignmentsGradesService
-
-        data: dict[str, Any] = {"scope": SCOPES, "lineitems": self.registration.lineitems_url}
-        if lineitem:
-            data["lineitem"] = lineitem
-        return AssignmentsGradesService(self.connector, data)  # type: ignore[arg-type]
-
-    def lineitem(self, assignment: str, maximum: float) -> str:
-        """Return the line item URL of ``assignment``: the registration's, else the one of
-        the course's container whose resourceId is the assignment id, made when missing.
-        Raises ValueError when the registration gives neither."""
-        given = self.registration.lineitems.get(assignment)
-        if given:
-            return given
-        if not self.registration.lineitems_url:
-            raise NoLineItem(
-                f"no line item for {assignment!r}: give its URL under lineitems in "
-                f"{self.registration.source}, or the course's lineitems_url")
-        from pylti1p3.lineitem import LineItem
-
-        wanted: Any = {"label": assignment, "resourceId": assignment, "tag": "plaisante",
-                       "scoreMaximum": maximum}
-        found = self.service().find_or_create_lineitem(LineItem(wanted), find_by="resource_id")
-        return str(found.get_id())
-
-    def send(self, lineitem: str, score: dict[str, Any]) -> None:
-        """Post one AGS score to ``lineitem``."""
-        from pylti1p3.grade import Grade
-        from pylti1p3.lineitem import LineItem
-
-        grade = (Grade().set_user_id(score["userId"]).set_score_maximum(score["scoreMaximum"])
-                 .set_activity_progress(score["activityProgress"])
-                 .set_grading_progress(score["gradingProgress"])
-                 .set_timestamp(score["timestamp"]).set_comment(score["comment"]))
-        if "scoreGiven" in score:
-            grade.set_score_given(score["scoreGiven"])
-        self.service(lineitem).put_grade(grade, LineItem({"id": lineitem}))
-
-    def results(self, lineitem: str) -> dict[str, dict[str, Any]]:
-        """Return the platform's results on ``lineitem``: {userId: AGS result}, every page."""
-        url = results_url(lineitem)
-        found: dict[str, dict[str, Any]] = {}
-        while url:
-            page = self.connector.make_service_request(
-                SCOPES, url, accept="application/vnd.ims.lis.v2.resultcontainer+json")
-            body = page["body"]
-            if not isinstance(body, list):
-                raise LmsUnreachable(f"the platform's results of {lineitem} are not a list")
-            for result in body:
-                if isinstance(result, dict) and result.get("userId") is not None:
-                    found[str(result["userId"])] = result
-            url = page["next_page_url"]
-        return found
-
-
-def results_url(lineitem: str) -> str:
-    """The AGS results address of the line item ``lineitem``: its path and ``/results``, its
-    query kept (Moodle's line items carry ``?type_id=…``)."""
-    parts = urlparse(lineitem)
-    return parts._replace(path=parts.path.rstrip("/") + "/results").geturl()
-
-
-def unreachable(registration: CourseRegistration, error: BaseException) -> LmsUnreachable:
-    """Return the one-line ``LmsUnreachable`` for ``error``, raised while talking to the
-    platform of ``registration``."""
-    import requests
-    from pylti1p3.exception import LtiServiceException
-
-    host = urlparse(registration.auth_token_url).netloc
-    if isinstance(error, LtiServiceException):
-        response = error.response
-        said = " ".join((response.text or "").split())[:200]
-        if response.url.split("?")[0] == registration.auth_token_url:
-            return LmsUnreachable(
-                f"the platform {host} refused the tool's token (HTTP {response.status_code}"
-                f"{': ' + said if said else ''}): check client_id in lti.json and that the "
-                "platform holds the tool's public key (plaisante lms key)")
-        return LmsUnreachable(f"the platform {host} refused {response.url} (HTTP "
-                              f"{response.status_code}{': ' + said if said else ''})")
-    if isinstance(error, requests.Timeout):
-        return LmsUnreachable(f"the platform {host} did not answer within "
-                              f"{REQUEST_SECONDS:g} s")
-    if isinstance(error, requests.ConnectionError):
-        return LmsUnreachable(f"the platform {host} cannot be reached "
-                              f"({type(error).__name__}: connection refused or dropped)")
-    return LmsUnreachable(f"the platform {host}: {type(error).__name__}: "
-                          f"{' '.join(str(error).split())[:200]}")
-
-
 # ----------------------------------------------------------------------------------- push
 
 @dataclass
@@ -361,96 +223,6 @@ def pushed_line(done: list[Pushed], registration: CourseRegistration) -> str:
         parts.append(f"{pushed.assignment}: {pushed.sent} score(s)"
                      + (f" ({', '.join(extra)})" if extra else ""))
     return f"plaisante lms: sent to {host}: " + ("; ".join(parts) or "no assignment")
-
-
-# --------------------------------------------------------------------------------- status
-
-@dataclass(frozen=True)
-class Standing:
-    """One student's score of one assignment in the gradebook (``outcome``, None when the
-    gradebook has none) beside what the platform holds (``held``: its AGS result, None
-    when it has none); ``state`` says how they compare: "same", "differs", "not sent",
-    "pending" (waiting for a grade by hand, as sent) or "only on the LMS"."""
-
-    assignment: str
-    student: str
-    outcome: Outcome | None
-    held: dict[str, Any] | None
-    state: str
-
-
-def compare(outcome: Outcome | None, held: dict[str, Any] | None) -> str:
-    """How the platform's result ``held`` stands against the gradebook's ``outcome``."""
-    if outcome is None:
-        return "only on the LMS"
-    if held is None:
-        return "not sent"
-    score = held.get("resultScore")
-    if outcome.score_given is None:
-        return "pending" if score is None else "differs"
-    if score is None:
-        return "differs"
-    got = float(score)
-    maximum = held.get("resultMaximum")
-    if maximum not in (None, 0) and float(maximum) != outcome.score_maximum:
-        got = got * outcome.score_maximum / float(maximum)  # scaled to the line item's
-    return "same" if abs(got - outcome.score_given) < 1e-6 else "differs"
-
-
-def status(layout: CourseLayout, registration: CourseRegistration, assignments: list[str],
-           platform: Platform | None = None) -> list[Standing]:
-    """Return, for each of ``assignments`` and each student in the gradebook or on the
-    platform's line item, how the platform's result stands against the gradebook. Raises
-    LmsUnreachable (one line) when the platform cannot be reached or refuses."""
-    from nbgrader.api import MissingEntry
-
-    platform = platform or Platform(registration)
-    standings: list[Standing] = []
-    for assignment in assignments:
-        try:
-            found = {o.user_id: o for o in outcomes(layout, registration, assignment)}
-        except MissingEntry:
-            found = {}
-        ledger = read_ledger(layout, assignment)
-        lineitem = registration.lineitems.get(assignment) or next(
-            (entry.get("lineitem", "") for entry in ledger.values() if entry.get("lineitem")),
-            "")
-        try:
-            if not lineitem and found and registration.lineitems_url:
-                lineitem = platform.lineitem(assignment, next(iter(found.values())).score_maximum)
-            held = platform.results(lineitem) if lineitem else {}
-        except (NoLineItem, LmsUnreachable):
-            raise
-        except Exception as error:  # noqa: BLE001  requests' and pylti1p3's, in one line
-            raise unreachable(registration, error) from error
-        for user in sorted(set(found) | set(held)):
-            outcome = found.get(user)
-            standings.append(Standing(assignment, outcome.student if outcome else user,
-                                      outcome, held.get(user), compare(outcome, held.get(user))))
-    return standings
-
-
-def status_table(standings: list[Standing]) -> str:
-    """The terminal table of ``status`` (rich): assignment, student, the gradebook's score,
-    the platform's, and how they stand."""
-    from rich import box
-    from rich.table import Table
-
-    from ..tables import cell, render
-
-    table = Table(box=box.SIMPLE_HEAD, title="The gradebook against the LMS")
-    for name in ("assignment", "student", "gradebook", "LMS", "state"):
-        table.add_column(name, justify="right" if name in ("gradebook", "LMS") else "left")
-    for standing in standings:
-        outcome, held = standing.outcome, standing.held
-        mine = ("" if outcome is None else "needs grading" if outcome.score_given is None
-                else f"{points(outcome.score_given)} / {points(outcome.score_maximum)}")
-        theirs = ("" if held is None else "no score" if held.get("resultScore") is None
-                  else f"{points(float(held['resultScore']))} / "
-                       f"{points(float(held.get('resultMaximum') or 0))}")
-        table.add_row(cell(standing.assignment), cell(standing.student), cell(mine),
-                      cell(theirs), cell(standing.state))
-    return render(table)
 
 
 def after_grading(root: Path, assignments: list[str], students: list[str] | None = None) -> str:
