@@ -26,12 +26,26 @@ import requests
 from lti_platform import SUB_PREFIX
 from lti_support import PlatformProcess, deep_link, post, register, start
 
-pytestmark = [
-    pytest.mark.skipif(os.geteuid() != 0, reason="LOUD SKIP: the LTI hub test makes Unix "
-                       "accounts (useradd) and must run as root, as `make test` in CI"),
-    # the same accounts as the browser's hub test (hub_class.NAMES): never both at once
-    pytest.mark.xdist_group("browser"),
-]
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="LOUD SKIP: the LTI hub test makes "
+                                "Unix accounts (useradd) and must run as root, as `make test` "
+                                "in CI")
+
+#: the class's accounts here: not the browser hub test's (``plhub-``), which may run meanwhile
+PREFIX = "plti-"
+
+
+@pytest.fixture
+def hub_class(monkeypatch: pytest.MonkeyPatch):
+    """``tests/hub_class.py`` with accounts of this test's own (its names are module
+    constants, read as the class runs)."""
+    import hub_class as module
+
+    instructor, ta = PREFIX + "teacher", PREFIX + "ta"
+    students = (PREFIX + "alice", PREFIX + "bob", PREFIX + "carol")
+    for name, value in (("PREFIX", PREFIX), ("INSTRUCTOR", instructor), ("TA", ta),
+                        ("STUDENTS", students), ("NAMES", (instructor, ta, *students))):
+        monkeypatch.setattr(module, name, value)
+    return module
 
 
 def own(path: Path, user: str) -> None:
@@ -39,9 +53,10 @@ def own(path: Path, user: str) -> None:
     os.chown(path, entry.pw_uid, entry.pw_gid)
 
 
-def test_lti_a_launched_student_lands_in_the_notebook_and_their_score_comes_back(tmp_path):
-    import hub_class
-    from hub_class import ASSIGNMENT, INSTRUCTOR, STUDENTS
+def test_lti_a_launched_student_lands_in_the_notebook_and_their_score_comes_back(
+        tmp_path, hub_class):
+    ASSIGNMENT, INSTRUCTOR, STUDENTS = (  # noqa: N806
+        hub_class.ASSIGNMENT, hub_class.INSTRUCTOR, hub_class.STUDENTS)
 
     made = hub_class.HubClass(hub_config={
         "JupyterHub": {"authenticator_class": "plaisante.lti.hub.LTI13Authenticator"},
