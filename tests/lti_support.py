@@ -58,6 +58,7 @@ class PlatformProcess:
     def start(self, stop_after_scores: int | None = None) -> PlatformProcess:
         """Start it (again, on the same port and records); return once it answers. Raises
         RuntimeError with its output when it does not start."""
+        self.stop()  # a run before (ended by itself, say): its pipe closed
         self.state.mkdir(parents=True, exist_ok=True)
         if not (self.state / "tool-jwks.json").is_file():
             raise RuntimeError("register a course first: the platform needs the tool's keys")

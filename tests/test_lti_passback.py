@@ -72,16 +72,18 @@ def graded(tmp_path_factory: pytest.TempPathFactory):
     platform = PlatformProcess(folder / "platform")
     register(root, platform, folder / "keys")
     platform.start()
-    cli("release", ASSIGNMENT, cwd=root)
-    drop = folder / "drop"
-    drop.mkdir()
-    shutil.copy(SAMPLES / "full_marks.ipynb", drop / "ada.ipynb")
-    shutil.copy(SAMPLES / "syntax_error_in_count_values.ipynb", drop / "bob.ipynb")
-    deleted_test_cell(drop / "cy.ipynb")
-    cli("submit", str(drop), "--assignment", ASSIGNMENT, cwd=root)
-    done = cli("grade", ASSIGNMENT, cwd=root)
-    yield root, platform, folder, done
-    platform.stop()
+    try:
+        cli("release", ASSIGNMENT, cwd=root)
+        drop = folder / "drop"
+        drop.mkdir()
+        shutil.copy(SAMPLES / "full_marks.ipynb", drop / "ada.ipynb")
+        shutil.copy(SAMPLES / "syntax_error_in_count_values.ipynb", drop / "bob.ipynb")
+        deleted_test_cell(drop / "cy.ipynb")
+        cli("submit", str(drop), "--assignment", ASSIGNMENT, cwd=root)
+        done = cli("grade", ASSIGNMENT, cwd=root)
+        yield root, platform, folder, done
+    finally:
+        platform.stop()
 
 
 def copy(graded, tmp_path: Path) -> tuple[Path, PlatformProcess]:
@@ -191,19 +193,19 @@ def test_lti_a_platform_down_mid_push_changes_nothing_and_the_next_push_complete
     book = root / "assignments" / "gradebook.db"
     digest = hashlib.sha256(book.read_bytes()).hexdigest()
     platform.start(stop_after_scores=1)  # it dies when the second score arrives
-    done = lms(root, "push", check=False)
-    assert done.returncode == 2
-    assert platform.wait_ended() != 0
-    line, = done.stderr.strip().splitlines()
-    assert line.startswith(f"plaisante lms: the platform 127.0.0.1:{platform.port} cannot be "
-                           "reached")
-    assert "1 score(s) sent before it (1 of 3 of plaisante)" in line
-    assert line.endswith("run `plaisante lms push` again to send the rest")
-    assert hashlib.sha256(book.read_bytes()).hexdigest() == digest
-    assert {u: len(h) for u, h in platform_records(platform).items()} == {"ada": 1}
-
-    platform.start()  # the same port, the same records
     try:
+        done = lms(root, "push", check=False)
+        assert done.returncode == 2
+        assert platform.wait_ended() != 0
+        line, = done.stderr.strip().splitlines()
+        assert line.startswith(f"plaisante lms: the platform 127.0.0.1:{platform.port} cannot "
+                               "be reached")
+        assert "1 score(s) sent before it (1 of 3 of plaisante)" in line
+        assert line.endswith("run `plaisante lms push` again to send the rest")
+        assert hashlib.sha256(book.read_bytes()).hexdigest() == digest
+        assert {u: len(h) for u, h in platform_records(platform).items()} == {"ada": 1}
+
+        platform.start()  # the same port, the same records
         down = lms(root, "status").stdout
         assert "2 not sent, 1 same" in down
         lms(root, "push")
