@@ -19,6 +19,8 @@ it acts on every assignment of the course. grade is the way to autograde (sandbo
     plaisante report [ID …] [--open]              # the class report: HTML page with figures
     plaisante similarity ID [--include-reference] # pairs of students whose code is alike
     plaisante export [ID …] [--to grades.csv] [--layout steps|lms]
+    plaisante lms push|status [ID …]              # scores to the course's LMS by LTI 1.3 (AGS),
+                                                  # and what it holds against the gradebook
     plaisante roster import FILE.csv              # names and emails (id,first_name,last_name,email)
     plaisante formgrader                          # JupyterLab on the course, formgrader open
     plaisante demo [ID] [--student S] [--seed N]  # the presenter view in Voila, full screen
@@ -50,6 +52,7 @@ from .commands import (
     grader,
     listing,
     lite,
+    lms,
     nbgrader,
     regrade,
     release,
@@ -75,6 +78,7 @@ VERBS: tuple[tuple[str, ModuleType], ...] = (
     ("grader", grader),
     ("feedback", feedback),
     ("export", export),
+    ("lms", lms),
     ("scores", scores),
     ("formgrader", formgrader),
     ("report", report),

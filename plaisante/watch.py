@@ -619,4 +619,9 @@ def _one_scan(layout: CourseLayout, inbound: Path, assignment: str, pool: Any, f
         reasons = f" ({'; '.join(result.reasons)})" if result.reasons else ""
         say(f"{student}: {result.status} {result.total:g}/{result.max_total:g} in "
             f"{result.seconds:.2f} s{reasons}; feedback {problem or 'released'}")
+    from .lti import after_grading  # the scores to the course's LMS, when it has LTI
+
+    sent = after_grading(layout.root, [assignment], done)
+    if sent:
+        say(sent.removeprefix("plaisante "))
     return count

@@ -187,8 +187,10 @@ def leftover_pids(uids: set[int]) -> list[int]:
 class HubClass:
     """The class: users, course, exchange, hub; see the module's docstring."""
 
-    def __init__(self, hub: bool = True) -> None:
+    def __init__(self, hub: bool = True,
+                 hub_config: dict[str, dict[str, Any]] | None = None) -> None:
         self.with_hub = hub
+        self.hub_config = hub_config or {}  # sections merged over the hub's own (LTI's test)
         if os.geteuid() != 0:
             raise RuntimeError("the hub class makes Unix accounts: run as root")
         for tool in ("useradd", "userdel", "setpriv", "node"):
@@ -324,6 +326,8 @@ class HubClass:
                                  "--LabApp.check_for_updates_class="
                                  "jupyterlab.NeverCheckForUpdate"]},
         }
+        for section, values in self.hub_config.items():
+            config.setdefault(section, {}).update(values)
         (hub / "jupyterhub_config.json").write_text(json.dumps(config))
         log = open(hub / "hub.log", "w")  # noqa: SIM115  (closed with the process)
         process = subprocess.Popen(

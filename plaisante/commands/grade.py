@@ -68,6 +68,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"plaisante grade: {assignment}: {type(error).__name__}: {error}",
                   file=sys.stderr)
             statuses.append(2)
+    from ..lti import after_grading  # the scores to the course's LMS, when it has LTI
+
+    sent = after_grading(layout.root, assignments, args.student)
+    if sent:
+        print(sent, file=sys.stderr)
     return max(statuses, default=0)
 
 
