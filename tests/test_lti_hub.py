@@ -26,9 +26,13 @@ import requests
 from lti_platform import SUB_PREFIX
 from lti_support import PlatformProcess, deep_link, post, register, start
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="LOUD SKIP: the LTI hub test makes "
-                                "Unix accounts (useradd) and must run as root, as `make test` "
-                                "in CI")
+#: The whole path with servers started is `make test-slow`'s: `make test` keeps the real hub
+#: once (tests/test_hub_exchange.py) and the LTI launch against a real hub without servers
+#: (tests/test_lti_launch.py), within its time.
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(os.geteuid() != 0, reason="LOUD SKIP: the LTI hub test makes "
+                                 "Unix accounts (useradd) and must run as root, as "
+                                 "`make test-slow` in CI")]
 
 #: the class's accounts here: not the browser hub test's (``plhub-``), which may run meanwhile
 PREFIX = "plti-"
