@@ -61,19 +61,24 @@ def release_to_exchange(root: Path, assignments: list[str]) -> Path:
 
     from nbgrader.auth import Authenticator
     from nbgrader.coursedir import CourseDirectory
-    from nbgrader.exchange import ExchangeError
+    from nbgrader.exchange import ExchangeError, ExchangeFactory
     from nbgrader.exchange.default.release_assignment import ExchangeReleaseAssignment
 
-    folder = exchange_folder(root)
     config = course_config(root)
+    releaser: Any = ExchangeReleaseAssignment
+    if config.get("ExchangeFactory", {}).get("release_assignment"):  # another exchange's
+        releaser = ExchangeFactory(config=config).ReleaseAssignment
+        folder = Path(str(config.get("HubExchange", {}).get("service_url", "the exchange")))
+    else:
+        folder = exchange_folder(root)
     config.CourseDirectory.root = str(root)
     quiet = logging.getLogger("plaisante.release")
     quiet.setLevel(logging.ERROR)  # not its notice that it opens the exchange to students
     for assignment in assignments:
         coursedir = CourseDirectory(config=config, log=quiet)
         coursedir.assignment_id = assignment
-        release = ExchangeReleaseAssignment(coursedir=coursedir, config=config, log=quiet,
-                                            authenticator=Authenticator(config=config))
+        release = releaser(coursedir=coursedir, config=config, log=quiet,
+                           authenticator=Authenticator(config=config))
         release.force = True
         try:
             release.start()
