@@ -192,7 +192,7 @@ class ServiceHubClass(HubClass):
                              str(self.store), "--course", COURSE_ID],
                  "user": EXCHANGE_USER, "cwd": str(self.base / "service"),
                  "environment": service_env, "oauth_client_allowed_scopes": [SCOPE_GRADE],
-                 "display": False},
+                 "oauth_no_confirm": True, "display": False},
                 {"name": TOKENS_SERVICE, "api_token": self.tokens_secret, "display": False}],
         })
         config["Authenticator"] = {"allowed_users": list(HUB_USERS), "admin_users": []}

@@ -239,8 +239,23 @@ class BoardPage(HubOAuthenticated, web.RequestHandler):
         shown = json.loads(data)
         self.set_header("Content-Security-Policy", BOARD_POLICY)
         self.set_header("Content-Type", "text/html; charset=utf-8")
+        xsrf = self.xsrf_token
         self.finish(board.page(assignment, str(shown.get("title") or assignment),
-                               anonymous=bool(shown.get("anonymous"))))
+                               anonymous=bool(shown.get("anonymous")),
+                               xsrf=xsrf.decode() if isinstance(xsrf, bytes) else str(xsrf)))
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        """A page that says why, in one line (the reason escaped)."""
+        import html
+
+        error = kwargs.get("exc_info", (None, None, None))[1]
+        why = error.log_message if isinstance(error, web.HTTPError) and error.log_message \
+            else self._reason
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish(f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>"
+                    f"{status_code}</title></head><body><h1>{status_code}: "
+                    f"{html.escape(self._reason)}</h1><p>{html.escape(str(why))}</p>"
+                    "</body></html>")
 
 
 def make_app(store: Store, prefix: str, hub_auth: HubOAuth) -> web.Application:
@@ -279,7 +294,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     url = urlparse(os.environ["JUPYTERHUB_SERVICE_URL"])
     prefix = os.environ.get("JUPYTERHUB_SERVICE_PREFIX", "/services/plaisante-exchange/")
-    hub_auth = HubOAuth(cache_max_age=TOKEN_CACHE_SECONDS, allow_token_in_url=False)
+    # the one instance: the OAuth callback handler finds its login states there
+    hub_auth = HubOAuth.instance(cache_max_age=TOKEN_CACHE_SECONDS, allow_token_in_url=False)
     store = Store(args.store, args.course)
     server = HTTPServer(make_app(store, prefix, hub_auth), max_body_size=MOST_BODY_BYTES)
     server.listen(url.port or 80, url.hostname or "127.0.0.1")
