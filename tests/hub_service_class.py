@@ -84,6 +84,14 @@ class ServiceHubClass(HubClass):
         return self
 
     @property
+    def instructor_uid(self) -> int:
+        return pwd.getpwnam(INSTRUCTOR).pw_uid
+
+    @property
+    def instructor_gid(self) -> int:
+        return pwd.getpwnam(INSTRUCTOR).pw_gid
+
+    @property
     def service_url(self) -> str:
         return f"{self.url}/services/{SERVICE_NAME}/"
 
