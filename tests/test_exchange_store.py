@@ -62,6 +62,10 @@ def test_a_submission_is_the_callers_with_the_services_time(made: Store) -> None
     assert first.timestamp.endswith(" UTC")
     assert [(s.student, s.id) for s in made.newest(COURSE, "hw1")] == \
         [("alice", second.id), ("bob", bob.id)]
+    again = made.submit(COURSE, "hw1", "bob", {"hw1.ipynb": NB})  # after the index is made
+    assert [s.id for s in made.newest(COURSE, "hw1")] == [second.id, again.id]
+    restarted = Store(made.root, COURSE)  # the service started again: read from its folder
+    assert restarted.newest(COURSE, "hw1") == made.newest(COURSE, "hw1")
     sub, files, secret = made.submission_files(COURSE, "hw1", "alice", second.id)
     assert (files / "hw1.ipynb").read_bytes() == NB + b" " and len(secret) == 64
     assert sub == second

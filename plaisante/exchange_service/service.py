@@ -285,6 +285,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--store", required=True, type=Path,
                         help="the service's own folder (made mode 0700)")
     parser.add_argument("--course", required=True, help="the course id (nbgrader's)")
+    parser.add_argument("--ip", help="the address to listen on (default: the host of "
+                        "$JUPYTERHUB_SERVICE_URL; 0.0.0.0 in a hub pod the proxy reaches)")
     args = parser.parse_args(argv)
     missing = [n for n in ("JUPYTERHUB_SERVICE_URL", "JUPYTERHUB_API_TOKEN",
                            "JUPYTERHUB_API_URL") if not os.environ.get(n)]
@@ -298,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
     hub_auth = HubOAuth.instance(cache_max_age=TOKEN_CACHE_SECONDS, allow_token_in_url=False)
     store = Store(args.store, args.course)
     server = HTTPServer(make_app(store, prefix, hub_auth), max_body_size=MOST_BODY_BYTES)
-    server.listen(url.port or 80, url.hostname or "127.0.0.1")
+    server.listen(url.port or 80, args.ip or url.hostname or "127.0.0.1")
     print(f"plaisante exchange: course {args.course} on {url.geturl()} ({prefix}), store "
           f"{args.store}", flush=True)
     ioloop.IOLoop.current().start()

@@ -130,6 +130,9 @@ class Store:
         self.base = self.root / course
         for part in ("released", "submissions", "feedback", "boards"):
             (self.base / part).mkdir(mode=0o700, parents=True, exist_ok=True)
+        # each assignment's newest submission by student, read from the folder once and kept
+        # up to date by submit: watch asks for it five times a second
+        self._newest: dict[str, dict[str, Submission]] = {}
 
     def _check_course(self, course: str) -> None:
         if course != self.course:
@@ -219,6 +222,8 @@ class Store:
                            {"record.json": json.dumps(record)})
         self._write_folder(folder / submission.id / "files", files)
         self._prune(assignment, student)
+        if assignment in self._newest:
+            self._newest[assignment][student] = submission
         return submission
 
     def _prune(self, assignment: str, student: str) -> None:
@@ -259,10 +264,13 @@ class Store:
 
     def newest(self, course: str, assignment: str) -> list[Submission]:
         """Return each student's newest submission of ``assignment``, by student."""
-        latest: dict[str, Submission] = {}
-        for _, submission in self.submissions(course, check_id("assignment", assignment),
-                                              None):
-            latest[submission.student] = submission
+        self._check_course(course)
+        if check_id("assignment", assignment) not in self._newest:
+            latest: dict[str, Submission] = {}
+            for _, submission in self.submissions(course, assignment, None):
+                latest[submission.student] = submission
+            self._newest[assignment] = latest
+        latest = self._newest[assignment]
         return [latest[s] for s in sorted(latest)]
 
     def _submission_folder(self, course: str, assignment: str, student: str,
