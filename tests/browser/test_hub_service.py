@@ -209,6 +209,11 @@ def test_a_student_cannot_reach_another_students_work(hub: Any) -> None:
             ("PUT", f"board/{course}/plaisante", {"x": 1})):
         status, said = hub.call(hub.tokens[bob], method, path, body)
         assert status == 403 and f"{bob} may not" in said["message"], (path, said)
+    # what is not there says so, in one line
+    for path, said_then in ((f"assignments/{course}/nothere", "'nothere' is not released"),
+                            ("assignments/another-course", "holds 'plaisante-kit' only")):
+        status, said = hub.call(hub.tokens[bob], "GET", path)
+        assert status == 404 and said_then in said["message"], said
     # nor read the service's store: it is another account's, mode 0700
     peek = hub.as_server(bob, ["ls", str(hub.store)], check=False)
     assert peek.returncode != 0 and "Permission denied" in peek.stderr
