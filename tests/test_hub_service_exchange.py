@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from plaisante.course import KIT_LAYOUT
+
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(os.geteuid() != 0, reason="LOUD SKIP: makes Unix accounts "
                                  "(useradd): run as root, as `make test-slow` in CI")]
@@ -107,3 +109,29 @@ def test_watch_with_a_students_token_stops_saying_why(made: Any) -> None:
     said = done.stdout + done.stderr
     assert done.returncode != 0 and f"{student} may not list the class's submissions" in said
     assert "grader's hub token" in said
+
+
+def test_nbgraders_own_list_and_collect_go_through_the_service(made: Any) -> None:
+    import hub_class
+
+    folder = made.home(hub_class.INSTRUCTOR) / "collected"
+    made.as_user(hub_class.INSTRUCTOR, ["mkdir", str(folder)])
+    listed = made.as_user(hub_class.INSTRUCTOR, [made.python, "-m", "nbgrader", "list",
+                                                 "--inbound"], cwd=made.root).stderr
+    newest = {}  # student: the time of their newest, as nbgrader's list says it
+    for line in listed.splitlines():
+        parts = line.split("] ", 1)[-1].split(" ", 3)
+        if len(parts) == 4 and parts[0] == hub_class.COURSE_ID:
+            newest[parts[1]] = parts[3].removesuffix(" (feedback ready to be fetched)")
+    assert set(newest) == set(hub_class.STUDENTS), listed
+    made.as_user(hub_class.INSTRUCTOR, [made.python, "-m", "nbgrader", "collect", "plaisante",
+                                        f"--CourseDirectory.root={folder}"], cwd=made.root)
+    for student, when in newest.items():
+        got = folder / KIT_LAYOUT["submitted_directory"] / student / "plaisante"
+        assert (got / "timestamp.txt").read_text(encoding="utf-8") == when
+        assert (got / "plaisante.ipynb").is_file() and (got / "submission_secret.txt").is_file()
+    # a student's own nbgrader cannot: the service says why
+    student = hub_class.STUDENTS[0]
+    failed = made.as_server(student, [made.python, "-m", "nbgrader", "collect", "plaisante"],
+                            check=False)
+    assert failed.returncode != 0 and f"{student} may not list the class" in failed.stderr

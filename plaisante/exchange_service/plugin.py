@@ -230,11 +230,24 @@ class List(HubExchange, abc.ExchangeList):
         return found
 
     def list_files(self) -> list[dict[str, Any]]:
-        if self.inbound:
-            return self._inbound()
-        if self.cached:
-            return self._mine()
-        return self._released()
+        """Return the listing (nbgrader's shapes) and log it, a line an assignment or
+        submission, as nbgrader's own list does."""
+        if self.inbound or self.cached:
+            found = self._inbound() if self.inbound else self._mine()
+            self.log.info("Submitted assignments:")
+            for group in found:
+                for item in group["submissions"]:
+                    feedback = " (feedback ready to be fetched)" if item.get(
+                        "has_exchange_feedback") and not item.get("has_local_feedback") else ""
+                    self.log.info("%s %s %s %s%s", item["course_id"], item["student_id"],
+                                  item["assignment_id"], item["timestamp"], feedback)
+            return found
+        found = self._released()
+        self.log.info("Released assignments:")
+        for item in found:
+            self.log.info("%s %s%s", item["course_id"], item["assignment_id"],
+                          " (already downloaded)" if item["status"] == "fetched" else "")
+        return found
 
     def remove_files(self) -> list[dict[str, Any]]:
         if self.inbound or self.cached:
