@@ -150,7 +150,9 @@ function show(b) {
 }
 async function poll() {
   try {
-    const r = await fetch('board.json?t=' + Date.now(), {cache: 'no-store'});
+    const xsrf = document.querySelector('meta[name=xsrf]');
+    const r = await fetch('board.json?t=' + Date.now(), {cache: 'no-store',
+      headers: xsrf ? {'X-XSRFToken': xsrf.content} : {}});
     if (r.ok) { show(await r.json()); $('offline').hidden = true; }
     else { $('offline').hidden = false; }
   } catch (e) { $('offline').hidden = false; }
@@ -178,9 +180,10 @@ BOARD_CSS = """<style>
 </style>"""
 
 
-def page(assignment: str, title: str, *, anonymous: bool) -> str:
+def page(assignment: str, title: str, *, anonymous: bool, xsrf: str | None = None) -> str:
     """Return the board's HTML page for ``assignment`` (its ``title`` shown): static, it reads
-    ``board.json`` from its own folder every second."""
+    ``board.json`` from its own folder every second (sending ``xsrf``, when given, as the
+    ``X-XSRFToken`` header: a hub service's cookie-authenticated fetch needs it)."""
     who = ("<section id='students-section'><h2>Scores</h2><div class='plaisante-scroll'>"
            "<table class='plaisante-grid'><thead><tr><th>student</th><th class='num'>score"
            "</th><th>status</th></tr></thead><tbody id='students'></tbody></table></div>"
@@ -191,6 +194,7 @@ def page(assignment: str, title: str, *, anonymous: bool) -> str:
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        + (f"<meta name='xsrf' content='{html.escape(xsrf, quote=True)}'>" if xsrf else "") +
         f"<title>{name}: lab board</title>{STYLE}{BOARD_CSS}</head>"
         "<body><div class='plaisante-page plaisante-report plaisante-board'>"
         f"<h1>{name}: lab board</h1>"

@@ -50,37 +50,44 @@ def exchange_folder(root: Path) -> Path:
     return folder
 
 
-def release_to_exchange(root: Path, assignments: list[str]) -> Path:
+def release_to_exchange(root: Path, assignments: list[str]) -> str:
     """Release each of ``assignments`` (their student versions in ``starter/``) into the
     course's exchange with nbgrader's own release (``ExchangeReleaseAssignment``, as
-    ``nbgrader release_assignment --force``), so the formgrader shows them "released" and
-    students on a shared server fetch them from JupyterLab; return the exchange folder.
-    Raises ValueError when the course's nbgrader_config.py sets no exchange, RuntimeError
-    naming the assignment and the folder when nbgrader cannot release into it."""
+    ``nbgrader release_assignment --force``, or the class ``c.ExchangeFactory`` names: the
+    exchange service on a hub), so the formgrader shows them "released" and students on a
+    shared server fetch them from JupyterLab; return where (the exchange folder, or the
+    service's URL). Raises ValueError when the course's nbgrader_config.py sets no exchange,
+    RuntimeError naming the assignment and the exchange when nbgrader cannot release into
+    it."""
     import logging
 
     from nbgrader.auth import Authenticator
     from nbgrader.coursedir import CourseDirectory
-    from nbgrader.exchange import ExchangeError
+    from nbgrader.exchange import ExchangeError, ExchangeFactory
     from nbgrader.exchange.default.release_assignment import ExchangeReleaseAssignment
 
-    folder = exchange_folder(root)
     config = course_config(root)
+    releaser: Any = ExchangeReleaseAssignment
+    if config.get("ExchangeFactory", {}).get("release_assignment"):  # another exchange's
+        releaser = ExchangeFactory(config=config).ReleaseAssignment
+        where = str(config.get("HubExchange", {}).get("service_url", "the exchange service"))
+    else:
+        where = str(exchange_folder(root))
     config.CourseDirectory.root = str(root)
     quiet = logging.getLogger("plaisante.release")
     quiet.setLevel(logging.ERROR)  # not its notice that it opens the exchange to students
     for assignment in assignments:
         coursedir = CourseDirectory(config=config, log=quiet)
         coursedir.assignment_id = assignment
-        release = ExchangeReleaseAssignment(coursedir=coursedir, config=config, log=quiet,
-                                            authenticator=Authenticator(config=config))
+        release = releaser(coursedir=coursedir, config=config, log=quiet,
+                           authenticator=Authenticator(config=config))
         release.force = True
         try:
             release.start()
         except ExchangeError as error:
             raise RuntimeError(f"{assignment} is in starter/ but nbgrader could not release it "
-                               f"into the exchange {folder}: {error}") from None
-    return folder
+                               f"into the exchange {where}: {error}") from None
+    return where
 
 
 def command(root: Path, *, port: int | None = None, open_browser: bool = True,

@@ -168,6 +168,23 @@ def scan_inbound(inbound: Path, assignment: str) -> tuple[dict[str, Handin], lis
     return latest, refused
 
 
+class FolderSource:
+    """Submissions from nbgrader's file-system exchange: its ``inbound`` folder
+    (``scan_inbound``, ``collect``). ``plaisante.exchange_service.source`` is the other
+    source, the exchange service on a hub."""
+
+    def __init__(self, inbound: Path) -> None:
+        self.inbound = inbound
+        self.where = str(inbound)
+
+    def scan(self, assignment: str) -> tuple[dict[str, Handin], list[str]]:
+        return scan_inbound(self.inbound, assignment)
+
+    def collect(self, layout: CourseLayout, handin: Handin, assignment: str, *,
+                newer_than: int | None = None) -> Collected | None:
+        return collect(layout, handin, assignment, newer_than=newer_than)
+
+
 def collect(layout: CourseLayout, handin: Handin, assignment: str, *,
             newer_than: int | None = None) -> Collected | None:
     """Copy ``handin``'s regular top-level files (no link followed, at most ``MOST_FILES``
@@ -335,11 +352,12 @@ class Board:
     127.0.0.1 serving only those two files, under a random token (``url``)."""
 
     def __init__(self, layout: CourseLayout, assignment: str, *, anonymous: bool,
-                 port: int | None) -> None:
+                 port: int | None, publish: Any = None) -> None:
         from . import board
         from .scores import step_titles, test_cells
 
         self.layout, self.assignment, self.anonymous = layout, assignment, anonymous
+        self.publish = publish  # called with (title, board.json's text) after each write
         self.folder = layout.report(assignment, "-").parent / "board"
         self.folder.mkdir(parents=True, exist_ok=True)
         self.cells = test_cells(layout.root, assignment)
@@ -347,6 +365,7 @@ class Board:
         from .games import COURSE, load
 
         title = load(assignment).title if assignment in COURSE else assignment
+        self.title = title
         self._write("index.html", board.page(assignment, title, anonymous=anonymous))
         self.server: BoundedServer | None = None
         self.token = secrets.token_urlsafe(18)
@@ -421,9 +440,12 @@ class Board:
         """Write ``board.json`` from ``results`` (by student) and the gradebook's roster."""
         from . import board
 
-        self._write("board.json", board.to_json(board.state(
+        text = board.to_json(board.state(
             self.assignment, results, roster(self.layout), self.cells, self.titles,
-            anonymous=self.anonymous, queued=queued, graded_count=graded_count)))
+            anonymous=self.anonymous, queued=queued, graded_count=graded_count))
+        self._write("board.json", text)
+        if self.publish is not None:
+            self.publish(self.title, text)
 
     def close(self) -> None:
         if self.server is not None:
@@ -485,12 +507,21 @@ def watch(root: Path, assignment: str, *, port: int | None = None, anonymous: bo
     if assignment not in layout.assignments():
         raise ValueError(f"no assignment {assignment!r} in {root / 'solutions'}; the course's: "
                          f"{', '.join(layout.assignments()) or 'none'}")
-    exchange, course = course_ids(root)
-    outbound = exchange / course / "outbound" / assignment
-    if layout.gradebook_missing() or not outbound.is_dir():
-        raise FileNotFoundError(f"{assignment!r} is not released to the exchange {outbound}: "
-                                f"run `plaisante release {assignment}` first")
-    inbound = exchange / course / "inbound"
+    from .exchange_service.source import service_source
+
+    source: Any = service_source(root)
+    if source is None:
+        exchange, course = course_ids(root)
+        outbound = exchange / course / "outbound" / assignment
+        if layout.gradebook_missing() or not outbound.is_dir():
+            raise FileNotFoundError(f"{assignment!r} is not released to the exchange "
+                                    f"{outbound}: run `plaisante release {assignment}` first")
+        source = FolderSource(exchange / course / "inbound")
+    else:
+        source.check(assignment)
+        if layout.gradebook_missing():
+            raise FileNotFoundError(f"{root} has no gradebook: run `plaisante release "
+                                    f"{assignment}` first")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive int, got {workers!r}")
     if sandbox:
@@ -512,7 +543,9 @@ def watch(root: Path, assignment: str, *, port: int | None = None, anonymous: bo
             say(f"could not get ready ({problems[0]}); the first submission is slower")
         feedback = Feedback(root)
         results = saved_results(layout, assignment)
-        board = Board(layout, assignment, anonymous=anonymous, port=port)
+        publish = None if isinstance(source, FolderSource) else \
+            (lambda title, text: source.publish_board(assignment, title, text))
+        board = Board(layout, assignment, anonymous=anonymous, port=port, publish=publish)
         board.update(results)
         graded: dict[str, str] = {}  # student: the folder last graded or refused
         collected: dict[str, int] = {}  # folder name: the time it was last graded with
@@ -524,10 +557,12 @@ def watch(root: Path, assignment: str, *, port: int | None = None, anonymous: bo
                 said_once.add(line)
                 say(line)
 
-        say(f"watching {inbound} for {assignment!r}; the board: {board.url}")
+        url = board.url if isinstance(source, FolderSource) or port is not None else \
+            f"{source.board_url(assignment)} (the hub's login: instructors and graders)"
+        say(f"watching {source.where} for {assignment!r}; the board: {url}")
         while not stop.is_set():
             try:
-                count = _one_scan(layout, inbound, assignment, pool, feedback, board, limits,
+                count = _one_scan(layout, source, assignment, pool, feedback, board, limits,
                                   sandbox, results, graded, collected, count, say, say_once)
             except OSError as error:  # the loop's own files: no descriptor left, disk full
                 say_once(f"could not look at or grade the exchange ({_why(error)}); retried "
@@ -550,12 +585,13 @@ def _why(error: OSError) -> str:
     return f"{name}: {error.strerror}" if name and error.strerror else str(error)
 
 
-def _one_scan(layout: CourseLayout, inbound: Path, assignment: str, pool: Any, feedback: Any,
+def _one_scan(layout: CourseLayout, source: Any, assignment: str, pool: Any, feedback: Any,
               board: Board, limits: Any, sandbox: bool, results: dict[str, SubmissionResult],
               graded: dict[str, str], collected: dict[str, int], count: int, say: Any,
               say_once: Any) -> int:
-    """Look at ``inbound`` once: collect, grade, record and release the feedback of each
-    student's newest submission not graded yet; return ``count`` plus the submissions graded.
+    """Look at ``source`` (``FolderSource`` or the exchange service's) once: collect, grade,
+    record and release the feedback of each student's newest submission not graded yet;
+    return ``count`` plus the submissions graded.
 
     A submission is marked done in ``graded`` only once it is graded (or refused for good:
     another folder swapped in, too big, or unchanged since it was graded): one that could not
@@ -564,7 +600,7 @@ def _one_scan(layout: CourseLayout, inbound: Path, assignment: str, pool: Any, f
     scan itself, the board or the grading is raised for the caller to retry."""
     from .grading.collector import Collector
 
-    latest, refused = scan_inbound(inbound, assignment)
+    latest, refused = source.scan(assignment)
     for line in refused:
         say_once(f"refused {line}")
     todo = sorted((h for s, h in latest.items() if graded.get(s) != h.name),
@@ -576,7 +612,8 @@ def _one_scan(layout: CourseLayout, inbound: Path, assignment: str, pool: Any, f
     times: dict[str, int] = {}
     for handin in todo:
         try:
-            made = collect(layout, handin, assignment, newer_than=collected.get(handin.name))
+            made = source.collect(layout, handin, assignment,
+                                  newer_than=collected.get(handin.name))
         except ValueError as error:  # another folder swapped in, or too big: for good
             graded[handin.student] = handin.name
             say(f"refused {error}; left until {handin.student} submits again")

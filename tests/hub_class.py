@@ -190,7 +190,7 @@ class HubClass:
     def __init__(self, hub: bool = True,
                  hub_config: dict[str, dict[str, Any]] | None = None) -> None:
         self.with_hub = hub
-        self.hub_config = hub_config or {}  # sections merged over the hub's own (LTI's test)
+        self.extra_hub_config = hub_config or {}  # sections merged over the hub's own (LTI's test)
         if os.geteuid() != 0:
             raise RuntimeError("the hub class makes Unix accounts: run as root")
         for tool in ("useradd", "userdel", "setpriv", "node"):
@@ -211,6 +211,7 @@ class HubClass:
         self.board_port = free_port()
         self.port = free_port()
         self.kit = grader_user.kit_path()
+        self.unix_users: tuple[str, ...] = NAMES  # the accounts made, removed by close()
 
     # set-up --------------------------------------------------------------------------------
 
@@ -308,7 +309,24 @@ class HubClass:
                        if k in ("PYTHONPATH", "JUPYTER_CONFIG_PATH", "LANG")}
         environment["PATH"] = self.env(STUDENTS[0])["PATH"]
         environment["JUPYTERLAB_SETTINGS_DIR"] = str(self.base / "lab-settings")
-        config = {
+        config = self.hub_config(hub, environment)
+        for section, values in self.extra_hub_config.items():
+            config.setdefault(section, {}).update(values)
+        (hub / "jupyterhub_config.json").write_text(json.dumps(config))
+        log = open(hub / "hub.log", "w")  # noqa: SIM115  (closed with the process)
+        process = subprocess.Popen(
+            [str(Path(sys.executable).parent / "jupyterhub"), "-f",
+             str(hub / "jupyterhub_config.json")], cwd=hub, stdout=log,
+            stderr=subprocess.STDOUT, start_new_session=True, text=True,
+            env=dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}",
+                     PYTHONPATH=str(KIT / "tests")))
+        self.processes.append(process)
+        self.hub_log = hub / "hub.log"
+
+    def hub_config(self, hub: Path, environment: dict[str, str]) -> dict[str, Any]:
+        """The hub's configuration (``jupyterhub_config.json``): the students' servers'
+        ``environment``, the hub's files in ``hub``."""
+        return {
             "JupyterHub": {"ip": "127.0.0.1", "port": self.port, "hub_ip": "127.0.0.1",
                            "hub_port": free_port(), "authenticator_class": "dummy",
                            "db_url": f"sqlite:///{hub / 'jupyterhub.sqlite'}",
@@ -326,17 +344,6 @@ class HubClass:
                                  "--LabApp.check_for_updates_class="
                                  "jupyterlab.NeverCheckForUpdate"]},
         }
-        for section, values in self.hub_config.items():
-            config.setdefault(section, {}).update(values)
-        (hub / "jupyterhub_config.json").write_text(json.dumps(config))
-        log = open(hub / "hub.log", "w")  # noqa: SIM115  (closed with the process)
-        process = subprocess.Popen(
-            [str(Path(sys.executable).parent / "jupyterhub"), "-f",
-             str(hub / "jupyterhub_config.json")], cwd=hub, stdout=log,
-            stderr=subprocess.STDOUT, start_new_session=True, text=True,
-            env=dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}"))
-        self.processes.append(process)
-        self.hub_log = hub / "hub.log"
 
     def _wait_hub(self) -> None:
         try:
@@ -427,7 +434,7 @@ class HubClass:
                     os.killpg(process.pid, signal.SIGKILL)
                     process.wait(5)
         uids = set()
-        for user in NAMES:
+        for user in self.unix_users:
             try:
                 uids.add(pwd.getpwnam(user).pw_uid)
             except KeyError:
@@ -437,6 +444,6 @@ class HubClass:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-        for user in NAMES:
+        for user in self.unix_users:
             subprocess.run(["userdel", user], capture_output=True)
         shutil.rmtree(self.base, ignore_errors=True)

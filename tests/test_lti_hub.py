@@ -65,7 +65,7 @@ def test_lti_a_launched_student_lands_in_the_notebook_and_their_score_comes_back
     made = hub_class.HubClass(hub_config={
         "JupyterHub": {"authenticator_class": "plaisante.lti.hub.LTI13Authenticator"},
         "LTI13Authenticator": {"username_claim": "custom_login"}})
-    made.hub_config["LTI13Authenticator"]["course"] = str(
+    made.extra_hub_config["LTI13Authenticator"]["course"] = str(
         made.home(INSTRUCTOR) / "course")  # where HubClass makes the instructor's course
     platform = PlatformProcess(tmp_path / "platform", tool_login=f"{made.url}/hub/lti13/login",
                                tool_launch=f"{made.url}/hub/lti13/launch",

@@ -66,9 +66,9 @@ def exchange(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[CourseLay
 def scan(layout: CourseLayout, inbound: Path, pool: FakePool, state: dict, said: list[str],
          count: int) -> int:
     board: Any = Quiet()
-    return watch._one_scan(layout, inbound, "plaisante", pool, Quiet(), board, None, False,
-                           state["results"], state["graded"], state["collected"], count,
-                           said.append, said.append)
+    return watch._one_scan(layout, watch.FolderSource(inbound), "plaisante", pool, Quiet(),
+                           board, None, False, state["results"], state["graded"],
+                           state["collected"], count, said.append, said.append)
 
 
 def test_a_collection_that_fails_is_said_and_graded_on_the_next_scan(

@@ -1,4 +1,7 @@
-"""The class live on a real JupyterHub (``tests/hub_class.py``): Unix accounts for an
+"""The class live on a real JupyterHub with nbgrader's file-system exchange
+(``tests/hub_class.py``; slow: ``make test`` runs the hub once, with the exchange service,
+``test_hub_service.py``, and the file-system exchange's watch without a hub,
+``tests/test_board_flood.py``): Unix accounts for an
 instructor, a TA and three students, the hub with its proxy and LocalProcessSpawner,
 nbgrader's exchange in a shared folder, and ``plaisante watch`` running as the instructor.
 
@@ -24,8 +27,10 @@ import nbformat
 import pytest
 from playwright.sync_api import expect
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="LOUD SKIP: the hub test makes Unix "
-                                "accounts (useradd) and must run as root, as `make test` in CI")
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(os.geteuid() != 0, reason="LOUD SKIP: the hub test makes Unix "
+                                 "accounts (useradd) and must run as root, as `make test-slow` "
+                                 "in CI")]
 
 KIT = Path(__file__).resolve().parents[2]
 SHOTS = KIT / "build" / "screenshots"
