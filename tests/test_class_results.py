@@ -208,7 +208,8 @@ def test_a_roster_saved_with_semicolons_or_tabs_reads_as_with_commas(tmp_path):
         rows.append(read_roster(tmp_path / "roster.csv"))
     assert rows[0] == rows[1] == rows[2] == [{"id": "ada", "first_name": "Ada",
                                               "last_name": "Lovelace, Countess",
-                                              "email": "ada@example.edu"}]
+                                              "email": "ada@example.edu",
+                                              "lms_user_id": ""}]
 
 
 def test_a_roster_row_short_of_fields_is_refused_not_imported_with_names_blanked(tmp_path):
