@@ -100,6 +100,9 @@ class Row:
     manual: list[str] = field(default_factory=list)
     lms_late: str = ""
     notes: list[str] = field(default_factory=list)
+    #: where each failing test cell failed, as the grader's report says: {grade_id:
+    #: "visible" (its visible checks) | "hidden" (only its hidden tests)}
+    failed_in: dict[str, str] = field(default_factory=dict)
 
     @property
     def noted(self) -> bool:
@@ -145,25 +148,31 @@ def step_of(grade_id: str) -> str:
 MOST_REPORT_BYTES = 4 * 1024 * 1024
 
 
-def _reasons(layout: CourseLayout, assignment: str, student: str) -> tuple[list[str], list[str]]:
-    """Return the grader's reasons for a flagged submission (its report) and those of them
-    that are notes (``SubmissionResult.notes``); ([], []) if none. A report over
-    ``MOST_REPORT_BYTES`` is not read: its one reason says so and where it is."""
+def _from_report(layout: CourseLayout, assignment: str,
+                 student: str) -> tuple[list[str], list[str], dict[str, str]]:
+    """Return, from the grader's report of a submission, its reasons, those of them that
+    are notes (``SubmissionResult.notes``) and where each failing test cell failed
+    (``SubmissionResult.failed_in``: {grade_id: "visible" | "hidden"}); ([], [], {}) if
+    none. A report over ``MOST_REPORT_BYTES`` is not read: its one reason says so and where
+    it is."""
     path = layout.report(assignment, student)
     try:
         size = path.stat().st_size
         if size > MOST_REPORT_BYTES:
             return [f"the grader's report of this submission holds {size / 2**20:.1f} MiB, "
                     f"more than the {MOST_REPORT_BYTES // 2**20} MiB read here: read {path} "
-                    "by hand"], []
+                    "by hand"], [], {}
         report = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return [], []
+        return [], [], {}
     if not isinstance(report, dict):
-        return [], []
-    reasons, notes = report.get("reasons"), report.get("notes")
+        return [], [], {}
+    reasons, notes, failed_in = report.get("reasons"), report.get("notes"), \
+        report.get("failed_in")
     return ([str(r) for r in reasons] if isinstance(reasons, list) else [],
-            [str(r) for r in notes] if isinstance(notes, list) else [])
+            [str(r) for r in notes] if isinstance(notes, list) else [],
+            {str(k): str(v) for k, v in failed_in.items()} if isinstance(failed_in, dict)
+            else {})
 
 
 def rows_from(gradebook: Gradebook, layout: CourseLayout, assignment: str) -> list[Row]:
@@ -190,7 +199,9 @@ def rows_from(gradebook: Gradebook, layout: CourseLayout, assignment: str) -> li
                 step_max[step_of(grade.name)] += top
         penalty = float(submission.late_submission_penalty or 0.0)
         raw = float(submission.score or 0.0)
-        reasons, notes = _reasons(layout, assignment, student.id) if flagged else ([], [])
+        reasons, notes, failed_in = _from_report(layout, assignment, student.id)
+        if not flagged:
+            reasons, notes = [], []
         rows.append(Row(
             assignment=assignment, student=student.id, first_name=student.first_name or "",
             last_name=student.last_name or "", email=student.email or "",
@@ -202,6 +213,7 @@ def rows_from(gradebook: Gradebook, layout: CourseLayout, assignment: str) -> li
             flagged=flagged,
             reasons=reasons, notes=notes,
             seconds_late=float(submission.total_seconds_late or 0.0), manual=manual,
+            failed_in=failed_in,
             lms_late=lms_said(layout.submitted(student.id, assignment).parent)))
     return sorted(rows, key=lambda row: row.student)
 
