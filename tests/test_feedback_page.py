@@ -130,14 +130,14 @@ def test_the_hidden_tests_line_says_what_is_true_of_judged_samples(tmp_path):
     for name in names:
         page = (root / "assignments" / "feedback" / name / "plaisante" / "plaisante.html"
                 ).read_text(encoding="utf-8")
-        assert test_cell_states(page) == gradebook_states(root, name), name
+        assert cell_states_shown(page) == gradebook_states(root, name), name
 
 
 #: a test cell's state, from its score and points, and the word its heading shows
 WORDS = {"passed": "✔ passed", "partial": "✘ partial credit", "failed": "✘ failed"}
 
 
-def test_cell_states(page: str) -> dict[str, str]:
+def cell_states_shown(page: str) -> dict[str, str]:
     """Return {grade_id: state} of every test cell of a feedback page, as its panel says it
     (``data-state``), checking that its heading shows the state's word and that a cell that
     lost points is framed as such, with what the grader said of it inside the frame."""
