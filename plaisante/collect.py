@@ -68,7 +68,9 @@ RESERVED = {"timestamp.txt", "submission_secret.txt", "lms-late.txt"}  # handed_
 #: a copy or re-download of a notebook: ``plaisante-Copy1``, ``plaisante (1)``, ``plaisante-1``
 COPY_SUFFIX = r"(?:-Copy\d*| ?\(\d+\)|-\d+)?"
 
-CANVAS = re.compile(r"(?P<name>[a-z0-9]+)(?P<late>_late)?_(?P<user>\d+)_(?P<number>\d+)_"
+#: Canvas writes the login as letters and digits; any other login without "_" or spaces is
+#: read too (``kim.lee``), so that one nbgrader cannot take is refused saying how to map it
+CANVAS = re.compile(r"(?P<name>[^_\s]+)(?P<late>_late)?_(?P<user>\d+)_(?P<number>\d+)_"
                     r"(?P<file>.+?)(?:-(?P<again>\d+))?(?P<ext>\.[A-Za-z0-9]+)?", re.I)
 #: ``head`` is the LMS's ``TITLE_USER``: the first ``_attempt_DATE`` (lazy), so that a file
 #: the student named ``x_alice_attempt_…`` is still read as its uploader's
@@ -105,6 +107,8 @@ class Attempt:
     left_out: list[str] = field(default_factory=list)
     #: the person's name as the LMS gives it (Moodle, Brightspace), else ""
     person: str = ""
+    #: the LMS user whose roster id ``student`` is (``collected``'s ``users``), else ""
+    roster_of: str = ""
 
     @property
     def notebooks(self) -> list[str]:
@@ -136,6 +140,9 @@ class Collected:
     skipped: list[str] = field(default_factory=list)
     refused: list[tuple[str, str, str]] = field(default_factory=list)
     layout: str = ""
+    #: the LMS's user (login or user number) of each refused student, as ``refused`` names
+    #: them: the roster's ``lms_user_id`` maps it (``plaisante.roster``)
+    users: dict[str, str] = field(default_factory=dict)
     #: two or more people of one name: (that name's id, the ids given, with their LMS numbers)
     renamed: list[tuple[str, list[str]]] = field(default_factory=list)
 
@@ -311,7 +318,8 @@ def layout_of(relatives: list[str], zone: datetime.tzinfo) -> str:
 
 def collected(source: Path, pattern: str | None = None, into: Path | None = None, *,
               zone: datetime.tzinfo = datetime.timezone.utc,
-              assignments: list[str] | None = None, _depth: int = 0) -> Collected:
+              assignments: list[str] | None = None, users: dict[str, str] | None = None,
+              _depth: int = 0) -> Collected:
     """Return the submissions in ``source`` (a folder, searched recursively, or a ``.zip``),
     read as the module doc says: by ``pattern`` when given, else by the names of the LMS the
     whole download reads as (``layout_of``; the files it does not name are skipped) or, when
@@ -320,6 +328,8 @@ def collected(source: Path, pattern: str | None = None, into: Path | None = None
     ``zone``: the time zone of the LMS's times. ``assignments``: the course's ids; a
     download no LMS names whose notebooks are all named after one of them
     (``plaisante.ipynb``, ``plaisante-Copy1.ipynb``) is one student's, not a class's.
+    ``users``: {LMS user: student id}, the roster's ``lms_user_id`` column
+    (``roster.lms_users``): an LMS's attempt of such a user is that student's.
 
     One student over ``MAX_STUDENT_FILES`` files or ``MAX_STUDENT_BYTES`` (told from the
     zip's directory, before anything is written) is refused alone.
@@ -354,7 +364,7 @@ def collected(source: Path, pattern: str | None = None, into: Path | None = None
                and not rel.startswith("__MACOSX/")]
     if len(listing) == 1 and listing[0][0].lower().endswith(".zip") and into is not None:
         return collected(_inner_zip(source, listing[0], into), pattern, into / "inner",
-                         zone=zone, assignments=assignments, _depth=_depth + 1)
+                         zone=zone, assignments=assignments, users=users, _depth=_depth + 1)
     lms = "" if regex else layout_of([rel for rel, _, _ in listing], zone)
     top = top_folder([rel for rel, _, _ in listing])
     title = blackboard_title([PurePosixPath(rel).name for rel, _, _ in listing
@@ -374,10 +384,18 @@ def collected(source: Path, pattern: str | None = None, into: Path | None = None
             plain = re.fullmatch(DEFAULT_PATTERN, name)    # it did not give is the student's
             reading = ((Attempt(plain["student_id"], ("file", plain["student_id"]), shown=name,
                               order=(0,), label="file"), name) if plain else None)
+        if reading is not None and reading[0].lms and reading[0].who[1] in (users or {}):
+            reading[0].roster_of = reading[0].who[1]
+            reading[0].student = (users or {})[reading[0].who[1]]
         if reading is not None and not reading[0].student:
-            result.refused.append((reading[0].person or name, reading[0].shown or name,
+            who = reading[0].person or name
+            result.refused.append((who, reading[0].shown or name,
                                    "the LMS's name gives no student id in ASCII letters or "
-                                   "digits: submit their notebook with --student ID"))
+                                   "digits: submit their notebook with --student ID, or give "
+                                   f"them an id in the roster CSV with {reading[0].who[1]} in "
+                                   "its lms_user_id column (plaisante roster import) and "
+                                   "submit the download again"))
+            result.users[who] = reading[0].who[1]
             continue
         if reading is None:
             result.skipped.append(name)
@@ -424,9 +442,11 @@ def collected(source: Path, pattern: str | None = None, into: Path | None = None
         elif attempt.left_out:
             result.refused.append((attempt.student, attempt.shown or attempt.label,
                                    f"nothing of it could be read: {', '.join(attempt.left_out)}"))
+            result.users[attempt.student] = attempt.who[1]
         elif attempt.files:
             result.refused.append((attempt.student, attempt.shown or attempt.label,
                                    no_notebook(attempt)))
+            result.users[attempt.student] = attempt.who[1]
     for student, found in list(by_student.items()):  # two people, one name: add their number
         people = {a.who for a in found}
         if len(people) > 1:
@@ -546,6 +566,7 @@ def _refuse(result: Collected, read: list, who: tuple[str, str], why: str) -> li
     theirs = [entry for entry in read if entry[3].who == who]
     first = next((e for e in theirs if e[0].endswith(".ipynb")), theirs[0])
     result.refused.append((first[3].student, first[3].shown, why))
+    result.users[first[3].student] = who[1]
     return [entry for entry in read if entry[3].who != who]
 
 

@@ -391,26 +391,42 @@ def configured_cell_timeout(root: Path) -> float | None:
 TIMESTAMP_FORMAT = "%Y-%m-%d %H:%M:%S.%f UTC"
 
 
-def id_refused(student: str) -> str:
+def mapped_id(student: str) -> str:
+    """Return the id ``STUDENT_ID`` allows that ``student`` (a login it refuses) maps to most
+    plainly: its ASCII letters and digits, words joined by ``_``, lower case; ``""`` when
+    nothing is left. ``id_refused`` tells the instructor to submit under it, and a listing
+    of refused students takes a submission under it as that student's.
+
+    >>> mapped_id("Kim.Lee"), mapped_id("élève"), mapped_id("..")
+    ('kim_lee', 'eleve', '')
+    """
+    plain = unicodedata.normalize("NFKD", student or "").encode("ascii", "ignore").decode()
+    return "_".join(re.findall(r"[A-Za-z0-9]+", plain)).lower()
+
+
+def id_refused(student: str, lms_user: str | None = None) -> str:
     """Return why ``student`` cannot be a student id and how to map it, in one line: the id
-    ``STUDENT_ID`` allows that it maps to most plainly (``kim.lee`` -> ``kim_lee``), to give
-    with ``--student`` and in the roster.
+    ``STUDENT_ID`` allows that it maps to most plainly (``mapped_id``: ``kim.lee`` ->
+    ``kim_lee``), to give with ``--student`` and in the roster; or any id, with the LMS's
+    user (``lms_user``: the download's own, default ``student``) in the roster CSV's
+    ``lms_user_id`` column, so that downloads file that user's work under it.
 
     >>> id_refused("kim.lee")[:60]
     "student id 'kim.lee': use ASCII letters, digits, '_' and '-'"
     >>> "--student eleve " in id_refused("élève")
     True
     """
-    plain = unicodedata.normalize("NFKD", student or "").encode("ascii", "ignore").decode()
-    words = re.findall(r"[A-Za-z0-9]+", plain)
-    mapped = "_".join(words).lower()
+    mapped = mapped_id(student)
     how = (f"map it to one: submit that notebook with --student {mapped} (unzip a download "
-           f"first) and write {mapped} as their id in the roster CSV (plaisante roster import), "
-           "or use their numeric SIS id the same way") if mapped else \
+           f"first) and write {mapped} as their id in the roster CSV (plaisante roster "
+           "import)") if mapped else \
         ("map it to one: submit that notebook with --student ID and that ID in the roster "
          "CSV (plaisante roster import)")
+    user = lms_user or student
     return (f"student id {student!r}: use ASCII letters, digits, '_' and '-' (not first) "
-            f"only; {how}")
+            f"only, as nbgrader's folders and patterns need; {how}; or give them any id (their "
+            f"SIS id, say) in that CSV with {user}, their user in the LMS, in its lms_user_id "
+            "column: downloads then file their work under that id")
 
 
 def submit(notebook: Path, student: str, root: Path | None = None, *,

@@ -5,8 +5,9 @@ instead while a student's step fails. Views render and forward clicks: each game
 ``presenter.py`` subclasses ``Presenter`` and asks its pure ``xray.py`` for every number.
 
 Sizes are read from the window on both axes (``presenting.css``): at 1920×1080 the table fills
-the screen, its text at least 32 px and its cards as wide as the game's row and x-ray allow; at
-1280×720 the same view, scaled, fits without scrolling. Each click is read aloud too: the
+the screen, its text at least 32 px and its cards 273 × 382 px; at 1280×720 the same view,
+scaled (cards 182 × 254 px), fits without scrolling. A row of more cards than fit whole
+(``plaisante-hall-fan``) fans out, each card's corner shown. Each click is read aloud too: the
 message line and the x-ray's verdict (``said_classes``) in a polite live region.
 """
 

@@ -40,9 +40,11 @@ from .style import STYLE
 from .tables import points
 
 FIGURES = ("histogram.png", "steps.png", "failing.png")
-HIDDEN_MEANS = ("hidden test: the cell holds hidden tests, whose code is not shown to "
-                "students (their feedback says only whether it passed)")
-HIDDEN_TAG = f"<span class='plaisante-tag' title='{HIDDEN_MEANS}'>hidden</span>"
+HIDDEN_MEANS = ("in hidden tests: the students counted so passed the cell's visible checks "
+                "and failed its hidden tests, whose code students are not shown (their "
+                "feedback says only that a hidden test failed, and the rule it checks)")
+MANUAL_MEANS = ("manual grade: the students counted so were given fewer points by hand in the "
+                "formgrader, which count instead of the autograded score")
 TOP_FAILING = 10
 #: a student's part of the page (reasons and notes can quote what they wrote: a cell's id,
 #: a file name): at most this many lines, each at most this many characters; the rest is
@@ -65,11 +67,16 @@ class StepSummary:
 
 @dataclass(frozen=True)
 class CellSummary:
-    """One test cell across the class (flagged work left out): how many lost points there."""
+    """One test cell across the class (flagged work left out): how many lost points there
+    (``failed`` of ``of``); of those, how many were given its points by hand
+    (``manual``, ``Row.manual``) and how many others passed its visible checks and failed
+    its hidden tests (``in_hidden``, from the grader's reports: ``Row.failed_in``)."""
 
     cell: TestCell
     failed: int
     of: int
+    in_hidden: int = 0
+    manual: int = 0
 
 
 def step_summaries(rows: list[Row], titles: dict[str, str]) -> list[StepSummary]:
@@ -92,10 +99,38 @@ def cell_summaries(rows: list[Row], cells: list[TestCell]) -> list[CellSummary]:
     first (then in notebook order)."""
     kept = counted(rows)
     order = {cell.grade_id: index for index, cell in enumerate(cells)}
-    out = [CellSummary(cell, sum(row.cells.get(cell.grade_id, 0.0) < cell.points - 1e-9
-                                 for row in kept), len(kept)) for cell in cells]
+    out = []
+    for cell in cells:
+        lost = [row for row in kept if row.cells.get(cell.grade_id, 0.0) < cell.points - 1e-9]
+        by_hand = [row for row in lost if cell.grade_id in row.manual]
+        out.append(CellSummary(cell, len(lost), len(kept), sum(
+            row.failed_in.get(cell.grade_id) == "hidden" for row in lost
+            if row not in by_hand), len(by_hand)))
     return sorted((c for c in out if c.failed), key=lambda c: (-c.failed,
                                                                order[c.cell.grade_id]))
+
+
+def tag_words(summary: CellSummary) -> list[str]:
+    """Return what a failing cell's tags say of how its students lost points there, where
+    that was not its visible checks: "in hidden tests" (``CellSummary.in_hidden``), "manual
+    grade" (``CellSummary.manual``), each "N of M …" when only some of them; [] when every
+    one failed its visible checks (a cell holding hidden tests whose visible checks failed
+    is tagged by nothing: they are what failed)."""
+    words = []
+    for count, what in ((summary.in_hidden, "in hidden tests"), (summary.manual,
+                                                                  "manual grade")):
+        if count:
+            words.append(what if count == summary.failed else
+                         f"{count} of {summary.failed} {what}")
+    return words
+
+
+def cell_tags(summary: CellSummary) -> str:
+    """Return a failing cell's tags (``tag_words``) as HTML, each titled with what it means;
+    "" when none."""
+    return "".join(f" <span class='plaisante-tag' title='"
+                   f"{_esc(HIDDEN_MEANS if word.endswith('hidden tests') else MANUAL_MEANS)}'>"
+                   f"{_esc(word)}</span>" for word in tag_words(summary))
 
 
 def _label(cell: TestCell) -> str:
@@ -156,8 +191,8 @@ def _figures(folder: Path, rows: list[Row], steps: list[StepSummary],
     height = 1.2 + 0.38 * max(1, len(shown))
     fig, ax = plt.subplots(figsize=(7.2, height), layout="constrained")
     if shown:
-        labels = [cut_at_word(_label(c.cell), 56) + (" (hidden)" if c.cell.hidden else "")
-                  for c in shown]
+        labels = [cut_at_word(_label(c.cell), 56)
+                  + "".join(f" ({words})" for words in tag_words(c)) for c in shown]
         ax.barh(range(len(shown)), [c.failed for c in shown], color="#a3001b")
         ax.set_yticks(range(len(shown)), labels, fontsize=9)
         ax.invert_yaxis()
@@ -300,21 +335,26 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
         attrs=[f"data-step='{_esc(s.step)}' data-mean='{s.mean:.6f}' "
                f"data-pass-rate='{s.pass_rate:.6f}'" for s in steps]))
     parts.append("<h2 id='failing'>Test cells that fail most</h2>")
-    if any(c.cell.hidden for c in failing[:TOP_FAILING]):
-        parts.append(f"<p class='plaisante-note'>{HIDDEN_TAG} {_esc(HIDDEN_MEANS)}.</p>")
+    for count, means in (("in_hidden", HIDDEN_MEANS), ("manual", MANUAL_MEANS)):
+        if any(getattr(c, count) for c in failing[:TOP_FAILING]):
+            tag, said = means.split(": ", 1)
+            parts.append(f"<p class='plaisante-note'><span class='plaisante-tag'>{tag}</span> "
+                         f"{_esc(said)}.</p>")
     if failing:
         said_cells = "; ".join(f"{c.cell.grade_id} lost by {c.failed} of {c.of}"
+                               + "".join(f" ({words})" for words in tag_words(c))
                                for c in failing[:TOP_FAILING])
         said_cells = f"the test cells most students lost points in: {said_cells}"
         parts.append(f"<img src='{figures[2]}' alt='{_esc(said_cells)}'>")
         parts.append(_table(
             ["step", "test cell (grade id)", "points", "lost points"],
             [[_esc(c.cell.step.removeprefix("step")),
-              _esc(c.cell.title) + (f" {HIDDEN_TAG}" if c.cell.hidden else "")
+              _esc(c.cell.title) + cell_tags(c)
               + f"<br><code>{_esc(c.cell.grade_id)}</code>",
               points(c.cell.points), f"{c.failed} of {c.of}"] for c in failing[:TOP_FAILING]],
             numeric={0, 2, 3},
-            attrs=[f"data-cell='{_esc(c.cell.grade_id)}' data-failed='{c.failed}'"
+            attrs=[f"data-cell='{_esc(c.cell.grade_id)}' data-failed='{c.failed}' "
+                   f"data-in-hidden='{c.in_hidden}' data-manual='{c.manual}'"
                    for c in failing[:TOP_FAILING]]))
     else:
         parts.append("<p>No test cell failed.</p>")

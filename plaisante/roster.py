@@ -2,10 +2,13 @@
 
 The file is a CSV (separated by commas, semicolons or tabs) with a header row naming an id
 column (``id`` or ``student_id``: the ids students submit under) and any of ``first_name``,
-``last_name`` and ``email``. It is checked whole first; then nbgrader's own ``nbgrader db
-student import`` writes it, so formgrader, ``plaisante scores``, ``export`` and ``report`` all
-show the names. Names and emails are plain text: one holding markup (``<``, ``>``) or control
-characters is refused, naming its line (an LMS export is text the students wrote).
+``last_name``, ``email`` and ``lms_user_id`` (nbgrader's column: the student's login or user
+number in the LMS, which may hold what an id may not, ``kim.lee``; ``plaisante submit`` files a
+download's work of that LMS user under the roster's id). It is checked whole first; then
+nbgrader's own ``nbgrader db student import`` writes it, so formgrader, ``plaisante scores``,
+``export`` and ``report`` all show the names. Names and emails are plain text: one holding
+markup (``<``, ``>``) or control characters is refused, naming its line (an LMS export is text
+the students wrote).
 """
 
 from __future__ import annotations
@@ -18,7 +21,9 @@ from pathlib import Path
 from .course import STUDENT_ID
 
 ID_COLUMNS = ("id", "student_id")
-OPTIONAL = ("first_name", "last_name", "email")
+OPTIONAL = ("first_name", "last_name", "email", "lms_user_id")
+#: the longest LMS user nbgrader's student table holds
+MOST_LMS_USER_CHARS = 128
 
 
 #: What a name or email may not hold: the angle brackets of HTML tags (nbgrader's formgrader
@@ -42,11 +47,13 @@ def delimiter_of(header: str) -> str:
 
 
 def read_roster(path: Path) -> list[dict[str, str]]:
-    """Return the roster's students as {"id", "first_name", "last_name", "email"} dicts.
+    """Return the roster's students as {"id", "first_name", "last_name", "email",
+    "lms_user_id"} dicts ("" for a column the file does not have).
 
     Raises ValueError in one line naming the file, the line and what is allowed, for a file
     that is not UTF-8 CSV, has no id column, an id nbgrader cannot use, an id twice, or a
-    name or email holding markup (``MARKUP``)."""
+    name, email or LMS user holding markup (``MARKUP``), or one LMS user given twice or over
+    ``MOST_LMS_USER_CHARS``."""
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
@@ -58,7 +65,7 @@ def read_roster(path: Path) -> list[dict[str, str]]:
     if id_column is None:
         raise ValueError(f"{path}: no id column; the header row needs 'id' (or 'student_id') and "
                          f"may have {', '.join(OPTIONAL)} (found: {', '.join(header) or 'none'})")
-    students, seen = [], set()
+    students, seen, users = [], set(), set()
     for line, raw in enumerate(reader, start=2):
         if None in raw or None in raw.values():  # fields missing, or more than the header's
             if not any((v or "").strip() for v in raw.values() if isinstance(v, str)):
@@ -80,6 +87,13 @@ def read_roster(path: Path) -> list[dict[str, str]]:
                 raise ValueError(f"{path} line {line}: {name} {row[name]!r} holds markup or "
                                  "control characters (< > or a control or text-direction "
                                  "character); names and emails are plain text: remove them")
+        user = row.get("lms_user_id", "")
+        if user in users or len(user) > MOST_LMS_USER_CHARS:
+            raise ValueError(f"{path} line {line}: lms_user_id {user!r} "
+                             + ("appears twice: one LMS user is one student" if user in users
+                                else f"is over {MOST_LMS_USER_CHARS} characters"))
+        if user:
+            users.add(user)
         seen.add(student)
         students.append({"id": student, **{name: row.get(name, "") for name in OPTIONAL}})
     if not students:
@@ -90,15 +104,31 @@ def read_roster(path: Path) -> list[dict[str, str]]:
 def import_roster(path: Path, root: Path) -> int:
     """Check the roster at ``path`` (``read_roster``) and write it into the gradebook of the
     course at ``root`` with ``nbgrader db student import``; return how many students it
-    holds. Students already there get the roster's names and emails."""
+    holds. Students already there get the roster's names and emails (and LMS users, when
+    it gives any)."""
     from .course import run_nbgrader
 
     students = read_roster(path)
+    # without any, the column stays out: nbgrader would clear each student's LMS user
+    columns = [c for c in OPTIONAL if c != "lms_user_id" or any(s[c] for s in students)]
     with tempfile.TemporaryDirectory(prefix="plaisante-roster-") as folder:
         clean = Path(folder) / "roster.csv"
         with open(clean, "w", newline="", encoding="utf-8") as handle:
-            writer = csv.DictWriter(handle, fieldnames=["id", *OPTIONAL])
+            writer = csv.DictWriter(handle, fieldnames=["id", *columns], extrasaction="ignore")
             writer.writeheader()
             writer.writerows(students)
         run_nbgrader("db", "student", "import", str(clean), "--log-level=WARN", root=root)
     return len(students)
+
+
+def lms_users(root: Path) -> dict[str, str]:
+    """Return {LMS user: student id} of the gradebook's students of the course at ``root``
+    that have an ``lms_user_id`` (the roster's column); {} when none or no gradebook yet."""
+    from .course import CourseLayout
+
+    layout = CourseLayout(Path(root))
+    if layout.gradebook_missing():
+        return {}
+    with layout.open_gradebook() as gradebook:
+        return {str(student.lms_user_id): str(student.id) for student in gradebook.students
+                if student.lms_user_id}

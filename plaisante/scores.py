@@ -100,6 +100,9 @@ class Row:
     manual: list[str] = field(default_factory=list)
     lms_late: str = ""
     notes: list[str] = field(default_factory=list)
+    #: where each failing test cell failed, as the grader's report says: {grade_id:
+    #: "visible" (its visible checks) | "hidden" (only its hidden tests)}
+    failed_in: dict[str, str] = field(default_factory=dict)
 
     @property
     def noted(self) -> bool:
@@ -145,25 +148,31 @@ def step_of(grade_id: str) -> str:
 MOST_REPORT_BYTES = 4 * 1024 * 1024
 
 
-def _reasons(layout: CourseLayout, assignment: str, student: str) -> tuple[list[str], list[str]]:
-    """Return the grader's reasons for a flagged submission (its report) and those of them
-    that are notes (``SubmissionResult.notes``); ([], []) if none. A report over
-    ``MOST_REPORT_BYTES`` is not read: its one reason says so and where it is."""
+def _from_report(layout: CourseLayout, assignment: str,
+                 student: str) -> tuple[list[str], list[str], dict[str, str]]:
+    """Return, from the grader's report of a submission, its reasons, those of them that
+    are notes (``SubmissionResult.notes``) and where each failing test cell failed
+    (``SubmissionResult.failed_in``: {grade_id: "visible" | "hidden"}); ([], [], {}) if
+    none. A report over ``MOST_REPORT_BYTES`` is not read: its one reason says so and where
+    it is."""
     path = layout.report(assignment, student)
     try:
         size = path.stat().st_size
         if size > MOST_REPORT_BYTES:
             return [f"the grader's report of this submission holds {size / 2**20:.1f} MiB, "
                     f"more than the {MOST_REPORT_BYTES // 2**20} MiB read here: read {path} "
-                    "by hand"], []
+                    "by hand"], [], {}
         report = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return [], []
+        return [], [], {}
     if not isinstance(report, dict):
-        return [], []
-    reasons, notes = report.get("reasons"), report.get("notes")
+        return [], [], {}
+    reasons, notes, failed_in = report.get("reasons"), report.get("notes"), \
+        report.get("failed_in")
     return ([str(r) for r in reasons] if isinstance(reasons, list) else [],
-            [str(r) for r in notes] if isinstance(notes, list) else [])
+            [str(r) for r in notes] if isinstance(notes, list) else [],
+            {str(k): str(v) for k, v in failed_in.items()} if isinstance(failed_in, dict)
+            else {})
 
 
 def rows_from(gradebook: Gradebook, layout: CourseLayout, assignment: str) -> list[Row]:
@@ -190,7 +199,9 @@ def rows_from(gradebook: Gradebook, layout: CourseLayout, assignment: str) -> li
                 step_max[step_of(grade.name)] += top
         penalty = float(submission.late_submission_penalty or 0.0)
         raw = float(submission.score or 0.0)
-        reasons, notes = _reasons(layout, assignment, student.id) if flagged else ([], [])
+        reasons, notes, failed_in = _from_report(layout, assignment, student.id)
+        if not flagged:
+            reasons, notes = [], []
         rows.append(Row(
             assignment=assignment, student=student.id, first_name=student.first_name or "",
             last_name=student.last_name or "", email=student.email or "",
@@ -202,6 +213,7 @@ def rows_from(gradebook: Gradebook, layout: CourseLayout, assignment: str) -> li
             flagged=flagged,
             reasons=reasons, notes=notes,
             seconds_late=float(submission.total_seconds_late or 0.0), manual=manual,
+            failed_in=failed_in,
             lms_late=lms_said(layout.submitted(student.id, assignment).parent)))
     return sorted(rows, key=lambda row: row.student)
 
@@ -348,47 +360,96 @@ def cell_maxima(root: Path, assignment: str) -> dict[str, float]:
                 for notebook in found.notebooks for cell in notebook.grade_cells}
 
 
-#: the file, beside an assignment's reports, naming the students of the last download that
-#: handed in nothing that could be submitted
+#: the file, beside an assignment's reports, naming the students LMS downloads named who
+#: handed in nothing that could be submitted: {their id as a download names them: {"line":
+#: what was said, "lms_user": the LMS's user}}, kept across downloads until answered
 UNSUBMITTED = "not-submitted.json"
 
 
-def record_unsubmitted(layout: CourseLayout, assignment: str,
-                       lines: dict[str, str]) -> None:
-    """Keep ``lines`` ({student as the download names them: the line said}) of a download of
-    ``assignment`` in its reports folder, so that ``scores`` and the class report list them
-    with nothing graded; a student submitted since is dropped from it there."""
+def _recorded(path: Path) -> dict[str, dict[str, str]]:
+    """Return the record at ``path`` (``UNSUBMITTED``), {} when none or unreadable; an entry
+    of the first form, {student: line}, is read with the student as its LMS user."""
+    try:
+        kept = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(kept, dict):
+        return {}
+    return {str(student): {"line": str(entry), "lms_user": str(student)}
+            if not isinstance(entry, dict) else
+            {"line": str(entry.get("line", "")), "lms_user": str(entry.get("lms_user", student))}
+            for student, entry in kept.items()}
+
+
+def _answering(layout: CourseLayout, recorded: dict[str, dict[str, str]]) -> dict[str, set[str]]:
+    """Return, of each student of ``recorded``, the ids a submission under which is theirs:
+    the id the download named them by; for an id nbgrader cannot take (``kim.lee``), the id
+    ``course.mapped_id`` maps it to (``kim_lee``, as the refusal told); the id the roster
+    gives their LMS user (``lms_user_id``)."""
+    from .course import STUDENT_ID, mapped_id
+    from .roster import lms_users
+
+    roster = lms_users(layout.root) if recorded else {}
+    return {student: {student, roster.get(entry["lms_user"], student),
+                      student if STUDENT_ID.fullmatch(student) else mapped_id(student)}
+            for student, entry in recorded.items()}
+
+
+def _answered(layout: CourseLayout, assignment: str,
+              recorded: dict[str, dict[str, str]]) -> set[str]:
+    """Return the students of ``recorded`` whose work has been submitted since, under one of
+    the ids ``_answering`` gives them."""
+    have = set(layout.submitted_students(assignment))
+    return {student for student, ids in _answering(layout, recorded).items() if ids & have}
+
+
+def record_unsubmitted(layout: CourseLayout, assignment: str, lines: dict[str, str],
+                       users: dict[str, str] | None = None) -> None:
+    """Add ``lines`` ({student as a download of ``assignment`` names them: the line said})
+    to what earlier downloads recorded in its reports folder (``UNSUBMITTED``), so that
+    ``scores`` and the class report list them with nothing graded; ``users``: {student: the
+    LMS's user} of those of ``lines``. A student named again gets the new line; one whose
+    work has been submitted since (``_answered``) is dropped."""
     path = layout.report(assignment, "-").parent / UNSUBMITTED
+    recorded = _recorded(path)
+    for student, line in lines.items():
+        recorded[student] = {"line": line, "lms_user": (users or {}).get(student, student)}
+    for student in _answered(layout, assignment, recorded):
+        del recorded[student]
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(lines, indent=1, sort_keys=True), encoding="utf-8")
+    fresh = path.with_name(f".{UNSUBMITTED}.new")
+    fresh.write_text(json.dumps(recorded, indent=1, sort_keys=True, ensure_ascii=False),
+                     encoding="utf-8")
+    fresh.replace(path)  # whole or not at all: the only copy of who is missing
 
 
 def unsubmitted(layout: CourseLayout, assignment: str) -> dict[str, str]:
-    """Return the students the last download of ``assignment`` named who handed in nothing
-    that could be submitted and still have no submission: {their id as the download names
-    it: what was said of them}; {} when none (or the record is unreadable)."""
-    path = layout.report(assignment, "-").parent / UNSUBMITTED
-    try:
-        lines = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    have = set(layout.submitted_students(assignment))
-    return {str(k): str(v) for k, v in lines.items() if k not in have} \
-        if isinstance(lines, dict) else {}
+    """Return the students LMS downloads of ``assignment`` named who handed in nothing that
+    could be submitted and whose work has not been submitted since (``_answered``): {their
+    id as the download names it: what was said of them}; {} when none (or the record is
+    unreadable)."""
+    recorded = _recorded(layout.report(assignment, "-").parent / UNSUBMITTED)
+    answered = _answered(layout, assignment, recorded)
+    return {student: entry["line"] for student, entry in recorded.items()
+            if student not in answered}
 
 
 def nothing_handed_in(layout: CourseLayout, assignment: str) -> dict[str, str]:
-    """Return the students of the roster (the gradebook's students) and of the last LMS
-    download of ``assignment`` who have no submission of it: {id: why, in words}."""
+    """Return the students of the roster (the gradebook's students) and of the LMS
+    downloads of ``assignment`` who have no submission of it (``unsubmitted``): {id: why, in
+    words}."""
     from .tables import plain
 
     have = set(layout.submitted_students(assignment))
     missing = {student: "the download named them, " + plain(line.split(": ", 1)[1])
                for student, line in unsubmitted(layout, assignment).items()}
+    recorded = _recorded(layout.report(assignment, "-").parent / UNSUBMITTED)
+    said = set().union(*(ids for student, ids in _answering(layout, recorded).items()
+                         if student in missing))  # the roster's id of a refused login
     if not layout.gradebook_missing():
         with layout.open_gradebook() as gradebook:
             roster = [student.id for student in gradebook.students]
         for student in roster:
-            if student not in have and student not in missing:
+            if student not in have and student not in missing and student not in said:
                 missing[student] = "on the roster, no submission"
     return missing

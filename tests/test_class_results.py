@@ -208,7 +208,8 @@ def test_a_roster_saved_with_semicolons_or_tabs_reads_as_with_commas(tmp_path):
         rows.append(read_roster(tmp_path / "roster.csv"))
     assert rows[0] == rows[1] == rows[2] == [{"id": "ada", "first_name": "Ada",
                                               "last_name": "Lovelace, Countess",
-                                              "email": "ada@example.edu"}]
+                                              "email": "ada@example.edu",
+                                              "lms_user_id": ""}]
 
 
 def test_a_roster_row_short_of_fields_is_refused_not_imported_with_names_blanked(tmp_path):
@@ -292,7 +293,38 @@ def test_the_report_names_hidden_tests_but_never_shows_their_code(course):
     assert len(hidden_lines) > 10
     leaked = [line for line in hidden_lines if line in text or line in page]
     assert leaked == []
-    assert "BEGIN HIDDEN" not in text and ">hidden</span>" in page  # named, marked, not shown
+    assert "BEGIN HIDDEN" not in text and "in hidden tests</span>" in page  # named, not shown
+
+
+def test_the_report_tags_a_cell_by_where_its_students_failed_it(course):
+    """A cell holding hidden tests whose visible checks failed is not tagged "hidden": the tag
+    counts those who passed the visible checks and failed the hidden ones, read here from the
+    grader's reports."""
+    page = report_page(course)
+    reports = CourseLayout(course["root"]).report(ASSIGNMENT, "-").parent
+    where: dict[str, list[str]] = {}
+    for student in EXPECTED:  # every sample but the broken file, which is flagged
+        failed_in = json.loads((reports / f"{student}.json").read_text())["failed_in"]
+        for cell, place in failed_in.items():
+            where.setdefault(cell, []).append(place)
+    rows = re.findall(r"<tr data-cell='([^']+)' data-failed='(\d+)' data-in-hidden='(\d+)' "
+                      r"data-manual='0'>(.*?)</tr>", page, re.S)
+    assert rows
+    for cell, failed, in_hidden, row in rows:
+        assert int(in_hidden) == where.get(cell, []).count("hidden"), cell
+        tags = re.findall(r"<span class='plaisante-tag'[^>]*>([^<]+)</span>", row)
+        if int(in_hidden) == 0:
+            assert tags == [], (cell, tags)
+        elif in_hidden == failed:
+            assert tags == ["in hidden tests"], (cell, tags)
+        else:
+            assert tags == [f"{in_hidden} of {failed} in hidden tests"], (cell, tags)
+    source = nbformat.read(CourseLayout(course["root"]).source(ASSIGNMENT), as_version=4)
+    holds_hidden = {c.metadata["nbgrader"]["grade_id"] for c in source.cells
+                    if "BEGIN HIDDEN TESTS" in c.source}
+    # the case that was tagged "hidden" by content: a cell with hidden tests failed visibly
+    assert any(cell in holds_hidden and in_hidden == "0" for cell, _, in_hidden, _ in rows)
+    assert any(in_hidden != "0" for _, _, in_hidden, _ in rows)
 
 
 def test_the_report_links_each_student_to_their_feedback(course):

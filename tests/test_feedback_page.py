@@ -127,6 +127,54 @@ def test_the_hidden_tests_line_says_what_is_true_of_judged_samples(tmp_path):
                             "visible test above failed first (its message is shown below the "
                             "cell); "
                             "this cell scored 0 of") for n in broken), broken
+    for name in names:
+        page = (root / "assignments" / "feedback" / name / "plaisante" / "plaisante.html"
+                ).read_text(encoding="utf-8")
+        assert cell_states_shown(page) == gradebook_states(root, name), name
+
+
+#: a test cell's state, from its score and points, and the word its heading shows
+WORDS = {"passed": "✔ passed", "partial": "✘ partial credit", "failed": "✘ failed"}
+
+
+def cell_states_shown(page: str) -> dict[str, str]:
+    """Return {grade_id: state} of every test cell of a feedback page, as its panel says it
+    (``data-state``), checking that its heading shows the state's word and that a cell that
+    lost points is framed as such, with what the grader said of it inside the frame."""
+    import re
+    panels = re.findall(r'<div class="panel nbgrader_cell plaisante-test([^"]*)" '
+                        r'data-state="(\w+)">\s*<a name="([^"]+)"></a>\s*'
+                        r'<div class="panel-heading">\s*<span class="nbgrader-label">'
+                        r'<span class="plaisante-verdict">([^<]+)</span> (.*?)'
+                        r'(?=<div class="panel nbgrader_cell|</body>)', page, re.S)
+    states = {}
+    for classes, state, grade_id, word, rest in panels:
+        assert word == WORDS[state], (grade_id, word)
+        assert ("plaisante-test-lost" in classes) == (state != "passed"), (grade_id, classes)
+        if "plaisante-test-open" in classes:  # what the grader said joins the frame
+            assert re.search(r'</div>\s*</div>\s*<div class="plaisante-test-output'
+                             + ("" if state != "passed" else " plaisante-test-kept") + '">',
+                             rest), grade_id
+        states[grade_id] = state
+    return states
+
+
+def gradebook_states(root: Path, student: str) -> dict[str, str]:
+    """Return {grade_id: "passed" | "partial" | "failed"} of every test cell of the
+    student's Plaisante, read with nbgrader's own API."""
+    from nbgrader.api import Gradebook
+
+    from plaisante.course import CourseLayout
+
+    layout = CourseLayout(root)
+    tests = {c.metadata["nbgrader"]["grade_id"] for c in
+             nbformat.read(layout.source("plaisante"), as_version=4).cells
+             if c.metadata.get("nbgrader", {}).get("grade")
+             and not c.metadata["nbgrader"].get("solution")}
+    with Gradebook(layout.gradebook_url) as gradebook:
+        grades = gradebook.find_submission_notebook("plaisante", "plaisante", student).grades
+        return {g.name: "passed" if g.score >= g.max_score else "partial" if g.score > 0
+                else "failed" for g in grades if g.name in tests}
 
 
 def test_a_hidden_failure_shows_its_rule_and_after_the_due_date_its_message(tmp_path):

@@ -68,7 +68,10 @@ def test_moodle_flat_online_text_zip_and_export_each_name_their_student(tmp_path
     assert sorted(refused) == ["ben_lee", "cy_wu", "di_ho", "李雷"]
     assert refused["李雷"] == ("李雷_505_assignsubmission_file_plaisante.ipynb",
                               "the LMS's name gives no student id in ASCII letters or digits: "
-                              "submit their notebook with --student ID")
+                              "submit their notebook with --student ID, or give them an id in "
+                              "the roster CSV with 505 in its lms_user_id column (plaisante "
+                              "roster import) and submit the download again")
+    assert found.users["李雷"] == "505" and found.users["ben_lee"] == "502"
     assert refused["ben_lee"] == (
         "Ben Lee_502_assignsubmission_onlinetext_onlinetext.html",  # whole: whose it is
         "Moodle online text only, no file handed in: ask them for the .ipynb and submit it "
@@ -123,9 +126,12 @@ def test_a_class_download_zipped_once_more_is_opened_one_level(tmp_path: Path) -
 def test_a_refused_id_says_how_to_map_it() -> None:
     said = id_refused("kim.lee")
     assert said.startswith("student id 'kim.lee': use ASCII letters, digits, '_' and '-' (not "
-                           "first) only; map it to one: submit that notebook with --student "
-                           "kim_lee")
+                           "first) only, as nbgrader's folders and patterns need; map it to "
+                           "one: submit that notebook with --student kim_lee")
     assert "kim_lee as their id in the roster CSV" in said
+    assert said.endswith("in that CSV with kim.lee, their user in the LMS, in its lms_user_id "
+                         "column: downloads then file their work under that id")
+    assert "with 1234, their user in the LMS," in id_refused("kim.lee", "1234")
     assert "--student ID" in id_refused("..")
     assert "--student eleve " in id_refused("élève")  # accents dropped, as names are
 
@@ -157,9 +163,16 @@ def test_blackboard_login_refused_then_mapped_with_student_and_listed_by_scores(
                                          "plaisante.ipynb"))
     run("submit", str(notebook), "--student", "kim_lee", cwd=course_root)
     assert layout.submitted_students(ASSIGNMENT) == ["ada", "kim_lee"]
+    scores = run("scores", ASSIGNMENT, cwd=course_root).stdout.splitlines()
+    # kim_lee's submission answers the refused kim.lee: listed once, as waiting for grading
+    assert [line for line in scores if "kim" in line] == ["kim_lee not graded yet"], scores
+    assert any(line.startswith("bo: nothing graded: the download named them") for line in scores)
+    # the same download again: kim.lee is refused again, and still answered by kim_lee
+    again = run("submit", str(archive), cwd=course_root, check=False)
+    assert sorted(refused_lines(again.stdout)) == ["ada", "bo", "kim.lee"], again.stdout
     saved = json.loads((layout.report(ASSIGNMENT, "-").parent / "not-submitted.json")
                        .read_text(encoding="utf-8"))
-    assert sorted(saved) == ["bo", "kim.lee"]
+    assert saved == {"bo": {"line": refused["bo"], "lms_user": "bo"}}
 
 
 #: per LMS: a download's members (path -> a notebook to copy, or text) and the ids of every
@@ -250,3 +263,121 @@ def test_a_long_name_from_a_download_is_kept_to_its_first_100_characters(
         ada, bo = gradebook.find_student("ada"), gradebook.find_student("bo")
         assert (ada.first_name + " " + ada.last_name) == long[:MOST_NAME_CHARS]
         assert (bo.first_name, bo.last_name) == ("Bo", "Li")
+
+
+def test_a_canvas_login_nbgrader_cannot_take_is_read_and_the_roster_maps_its_user(
+        tmp_path: Path) -> None:
+    archive = packed(tmp_path / "canvas.zip", {
+        "smithada_101_9001_plaisante.ipynb": FULL,
+        "kim.lee_1234_5678_plaisante.ipynb": FULL,
+    })
+    found = collected(archive, None, tmp_path / "a")
+    assert [(s.student, s.kept.who) for s in found.submissions] == [
+        ("kim.lee", ("canvas", "1234")), ("smithada", ("canvas", "101"))]
+    assert found.skipped == []
+    mapped = collected(archive, None, tmp_path / "b", users={"1234": "12345"})
+    assert [(s.student, s.kept.roster_of) for s in mapped.submissions] == [
+        ("12345", "1234"), ("smithada", "")]
+
+
+@pytest.mark.nbgrader
+def test_refused_students_are_kept_across_downloads_until_their_work_is_submitted(
+        course_root: Path, tmp_path: Path) -> None:
+    first = packed(tmp_path / "section1.zip", {
+        "smithada_101_9001_plaisante.ipynb": FULL,
+        "leeben_102_9002_plaisante.html": "<html></html>",
+    })
+    second = packed(tmp_path / "section2.zip", {
+        "wuzed_111_9101_plaisante.ipynb": FULL,
+        "wucy_112_9102_plaisante.zip": "PK",
+    })
+    run("submit", str(first), cwd=course_root, check=False)
+    run("submit", str(second), cwd=course_root, check=False)
+    layout = CourseLayout(course_root)
+    saved = layout.report(ASSIGNMENT, "-").parent / "not-submitted.json"
+    assert sorted(json.loads(saved.read_text(encoding="utf-8"))) == ["leeben", "wucy"]
+    scores = run("scores", ASSIGNMENT, cwd=course_root).stdout.splitlines()
+    assert [line.split(":")[0] for line in scores if ": nothing graded: " in line] == [
+        "leeben", "wucy"], scores
+    # leeben hands in the notebook; it is graded; the first section is downloaded again
+    shutil.copy(FULL, tmp_path / "ben.ipynb")
+    run("submit", str(tmp_path / "ben.ipynb"), "--student", "leeben", cwd=course_root)
+    run("grade", ASSIGNMENT, "--workers", "1", cwd=course_root)
+    again = run("submit", str(first), cwd=course_root, check=False)
+    assert "leeben: refused (leeben_102_9002_plaisante.html)" in again.stdout
+    assert json.loads(saved.read_text(encoding="utf-8")) == {"wucy": {
+        "line": "wucy: refused (wucy_112_9102_plaisante.zip): handed in plaisante.zip, not a "
+                "notebook: unzip it and submit it with --student wucy", "lms_user": "112"}}
+    scores = run("scores", ASSIGNMENT, cwd=course_root).stdout.splitlines()
+    assert [line.split(":")[0] for line in scores if ": nothing graded: " in line] == ["wucy"]
+    assert not any(line.startswith("leeben ") and "not graded" in line for line in scores)
+    assert "leeben     15   15   30   25   15            100" in scores, scores
+
+
+@pytest.mark.nbgrader
+def test_a_canvas_login_is_refused_saying_how_to_map_it_and_the_roster_s_lms_user_maps_it(
+        course_root: Path, tmp_path: Path) -> None:
+    archive = packed(tmp_path / "canvas.zip", {
+        "smithada_101_9001_plaisante.ipynb": FULL,
+        "kim.lee_1234_5678_plaisante.ipynb": FULL,
+    })
+    done = run("submit", str(archive), cwd=course_root, check=False)
+    assert refused_lines(done.stdout) == {"kim.lee": (
+        "kim.lee: refused (kim.lee_1234_5678_plaisante.ipynb): student id 'kim.lee': use ASCII "
+        "letters, digits, '_' and '-' (not first) only, as nbgrader's folders and patterns "
+        "need; map it to one: submit that notebook with --student kim_lee (unzip a download "
+        "first) and write kim_lee as their id in the roster CSV (plaisante roster import); or "
+        "give them any id (their SIS id, say) in that CSV with 1234, their user in the LMS, in "
+        "its lms_user_id column: downloads then file their work under that id")}, done.stdout
+    assert "skipped" not in done.stdout
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,first_name,last_name,lms_user_id\n12345,Kim,Lee,1234\n"
+                      "smithada,Ada,Smith,\n")
+    run("roster", "import", str(roster), cwd=course_root)
+    scores = run("scores", ASSIGNMENT, cwd=course_root).stdout.splitlines()
+    # the roster's 12345 is the refused kim.lee: one line for them, not two
+    assert [line.split(":")[0] for line in scores if ": nothing graded" in line] == ["kim.lee"]
+    again = run("submit", str(archive), cwd=course_root, check=False)
+    assert (f"12345: {course_root}/assignments/submitted/12345/plaisante "
+            "(kim.lee_1234_5678_plaisante.ipynb, the roster's id of LMS user 1234, Canvas "
+            "gives no time: no timestamp.txt)") in again.stdout.splitlines(), again.stdout
+    scores = run("scores", ASSIGNMENT, cwd=course_root).stdout.splitlines()
+    assert not [line for line in scores if "kim" in line or "nothing graded" in line], scores
+    assert "12345 not graded yet" in scores
+    saved = CourseLayout(course_root).report(ASSIGNMENT, "-").parent / "not-submitted.json"
+    assert json.loads(saved.read_text(encoding="utf-8")) == {}
+
+
+@pytest.mark.nbgrader
+def test_the_roster_s_lms_user_id_is_checked_and_kept_by_a_roster_without_it(
+        course_root: Path, tmp_path: Path) -> None:
+    from plaisante.roster import lms_users, read_roster
+
+    twice = tmp_path / "twice.csv"
+    twice.write_text("id,lms_user_id\nkim_lee,kim.lee\nkim_l,kim.lee\n")
+    with pytest.raises(ValueError, match=r"twice.csv line 3: lms_user_id 'kim.lee' appears "
+                                         "twice: one LMS user is one student"):
+        read_roster(twice)
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id;first_name;lms_user_id\nkim_lee;Kim;kim.lee\nada;Ada;\n")
+    run("roster", "import", str(roster), cwd=course_root)
+    assert lms_users(course_root) == {"kim.lee": "kim_lee"}
+    names = tmp_path / "names.csv"
+    names.write_text("id,first_name,last_name\nkim_lee,Kim,Lee\n")
+    run("roster", "import", str(names), cwd=course_root)
+    assert lms_users(course_root) == {"kim.lee": "kim_lee"}
+
+
+@pytest.mark.nbgrader
+def test_refusals_of_a_download_whose_assignment_cannot_be_told_say_how_to_keep_them(
+        course_root: Path, tmp_path: Path) -> None:
+    run("release", "deck", cwd=course_root)
+    archive = packed(tmp_path / "canvas.zip", {"leeben_102_9002_plaisante.html": "<html/>"})
+    done = run("submit", str(archive), cwd=course_root, check=False)
+    assert done.stdout.splitlines()[-2] == (
+        "the 1 refused student(s) above are not kept for scores and the class report: nothing "
+        "was submitted to tell which of the course's assignments this download is; run it "
+        "again with --assignment ID"), done.stdout
+    run("submit", str(archive), "--assignment", ASSIGNMENT, cwd=course_root, check=False)
+    scores = run("scores", ASSIGNMENT, cwd=course_root).stdout
+    assert "leeben: nothing graded: the download named them, refused (" in scores

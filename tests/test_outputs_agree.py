@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import doctest
+import html
 import re
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from plaisante import export, lateness, scores
 from plaisante.course import CourseLayout
 from plaisante.games import COURSE
 from plaisante.lateness import LMS_LATE
-from plaisante.report import HIDDEN_MEANS
+from plaisante.report import MANUAL_MEANS
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSIGNMENT = "plaisante"
@@ -180,14 +181,20 @@ def test_grade_and_regrade_show_the_gradebooks_total_with_a_manual_grade(graded)
             "autograded score") in listing.splitlines(), listing
     assert "manual grade: carol" not in run("scores", ASSIGNMENT, cwd=graded).stdout
 
-    # the class report names the cell bob lost points in, its "hidden" badge explained
+    # the class report names the cell bob lost points in and how: by a manual grade (the
+    # cell holds hidden tests, but bob passed them: no "hidden" tag)
     run("report", ASSIGNMENT, cwd=graded)
     page = (graded / "assignments" / "reports" / ASSIGNMENT / "index.html").read_text("utf-8")
     failing = page.split("<h2 id='failing'>")[1].split("<h2")[0]
-    assert f"<p class='plaisante-note'><span class='plaisante-tag' title='{HIDDEN_MEANS}'>" \
-        f"hidden</span> {HIDDEN_MEANS}.</p>" in failing
-    listed = re.search(rf"<tr data-cell='{MANUAL_CELL}'[^>]*>(.*?)</tr>", failing, re.S)
-    assert listed and f"title='{HIDDEN_MEANS}'>hidden</span>" in listed.group(1)
+    assert ("<p class='plaisante-note'><span class='plaisante-tag'>manual grade</span> "
+            f"{html.escape(MANUAL_MEANS.split(': ', 1)[1])}.</p>") in failing
+    assert "in hidden tests" not in failing
+    listed = re.search(rf"<tr data-cell='{MANUAL_CELL}' data-failed='1' data-in-hidden='0' "
+                       r"data-manual='1'>(.*?)</tr>", failing, re.S)
+    assert listed, failing
+    assert re.findall(r"<span class='plaisante-tag'[^>]*>([^<]+)</span>", listed.group(1)) == \
+        ["manual grade"]
+    assert f"title='{html.escape(MANUAL_MEANS)}'" in listed.group(1)
 
 
 def test_the_lateness_rule_and_its_neighbours_hold_their_doctests():

@@ -36,6 +36,10 @@ writes, in headless Chromium:
     23-failing-check.png    the has_straight that ignores duplicates: its test cell's one line,
                             ✘ the input, expected and got
 
+    24-feedback-failing-W.png  that submission's feedback page (plaisante grade, feedback) at its
+                            failing test cell, 1280 and 800 wide: a red heading, the message
+                            inside the cell's frame
+
     python tools/screenshots.py --presenters    only the 20- and 21- pictures
 
 Animations are frozen at their end state in the pictures (``animations="disabled"``).
@@ -211,7 +215,7 @@ def presenter(browser, demo, out: Path) -> None:
         cards = page.locator(".plaisante-presenter-cards .plaisante-card")
         expect(cards).to_have_count(8, timeout=60_000)
         for position in (0, 2, 3, 5, 7):
-            cards.nth(position).click()
+            corner_click(cards.nth(position))
         expect(page.locator(".plaisante-xray-formula")).to_be_visible()
         page.mouse.move(0, 0)
         shoot(page, out, f"{12 if width == 1920 else 13}-presenter-{width}.png")
@@ -223,20 +227,26 @@ PRESENTERS = ("deck", "video_poker", "holdem", "tricks")
 FAILING = ("holdem", "ace_high")
 
 
+def corner_click(card) -> None:
+    """Click a card on its corner: in a fanned row, the part of it that shows."""
+    box = card.bounding_box()
+    card.click(position={"x": 0.08 * box["width"], "y": 0.15 * box["height"]})
+
+
 def presenter_click(page, game: str) -> None:
     """Click what teaches ``game``'s rule (as the browser test does)."""
     stage = page.locator(".plaisante-stage")
     if game == "deck":
-        page.locator(".deck-hall-seat").nth(1).locator(".plaisante-card").nth(1).click()
+        corner_click(page.locator(".deck-hall-seat").nth(1).locator(".plaisante-card").nth(1))
     elif game == "video_poker":
         for position in (0, 2):
-            stage.locator(".plaisante-card").nth(position).click()
+            corner_click(stage.locator(".plaisante-card").nth(position))
         page.locator(".vp-hall-draw").click()
         page.locator(".vp-drawn").wait_for()
     elif game == "holdem":
-        page.locator(".holdem-hall-seat").nth(0).locator(".plaisante-card").nth(6).click()
+        corner_click(page.locator(".holdem-hall-seat").nth(0).locator(".plaisante-card").nth(6))
     else:
-        page.locator(".tricks-hall-hand .plaisante-card:not(.plaisante-dim)").first.click()
+        corner_click(page.locator(".tricks-hall-hand .plaisante-card:not(.plaisante-dim)").first)
         page.locator(".tricks-winner").wait_for()
     page.mouse.move(0, 0)
 
@@ -271,6 +281,23 @@ def failing_presenter(browser, root: Path, home: Path, out: Path) -> None:
             page.close()
     finally:
         demo.stop()
+
+
+def failing_feedback(browser, root: Path, out: Path) -> None:
+    """The feedback page of the submission ``failing_presenter`` handed in, graded, at its
+    first failing test cell."""
+    game, _ = FAILING
+    harness.run_course(root, "release", game)
+    harness.run_course(root, "grade", game, "--student", "ada", "--workers", "1")
+    harness.run_course(root, "feedback", game, "--student", "ada")
+    page_path = root / "assignments" / "feedback" / "ada" / game / f"{game}.html"
+    for width in (1280, 800):
+        page = browser.new_page(viewport={"width": width, "height": 800})
+        page.goto(page_path.as_uri())
+        failing = page.locator(".plaisante-test-lost").first
+        failing.evaluate("e => e.scrollIntoView()")
+        shoot(page, out, f"24-feedback-failing-{width}.png")
+        page.close()
 
 
 def presenters_only(out: Path) -> int:
@@ -352,6 +379,7 @@ def main() -> int:
                 presenter(browser, demo, out)
                 presenters(browser, demos, out)
                 failing_presenter(browser, root, Path(tmp) / "failing-home", out)
+                failing_feedback(browser, root, out)
                 browser.close()
         finally:
             lab.stop()

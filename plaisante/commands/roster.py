@@ -13,7 +13,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The roster's own verbs: ``import FILE.csv``."""
     roster = parser.add_subparsers(dest="roster_command", required=True)
     p = roster.add_parser("import", help="import a CSV: a header row with id (or student_id) "
-                                         "and any of first_name, last_name, email")
+                                         "and any of first_name, last_name, email, "
+                                         "lms_user_id (their login or user number in the "
+                                         "LMS: submit files a download's work under the id)")
     p.add_argument("file", type=Path)
 
 

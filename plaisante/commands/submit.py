@@ -88,6 +88,7 @@ def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
     import tempfile
 
     from ..collect import collected
+    from ..roster import lms_users
     from ..scores import record_unsubmitted
     from ..tables import plain
 
@@ -95,7 +96,7 @@ def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
         return _submit_folder(layout, args)
     with tempfile.TemporaryDirectory(prefix="plaisante-collect-") as unpacked:
         found = collected(args.notebook, args.pattern, Path(unpacked), zone=_zone(args),
-                          assignments=layout.assignments())
+                          assignments=layout.assignments(), users=lms_users(layout.root))
         if found.layout:
             print(f"read as a download of {found.layout}")
         where = Path(args.notebook) if Path(args.notebook).is_dir() else Path()
@@ -104,6 +105,7 @@ def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
                         f"as {', '.join(ids)} (their LMS numbers): tell which is the roster's "
                         f"{student} and resubmit that one with --student {student}"))
         unsubmitted: dict[str, str] = {}
+        users = dict(found.users)  # of each refused student, their LMS user
         for student, shown, why in found.refused:
             line = plain(f"{student}: refused ({where / shown}): {why}")
             print(line)
@@ -115,8 +117,9 @@ def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
             kept, student = submission.kept, submission.student
             kept.shown = plain(str(where / kept.shown))
             try:
-                assignment, notes = _submit_attempt(layout, args, kept)
+                assignment = _attempt_assignment(layout, args, kept)
                 assignments.append(assignment)
+                notes = _submit_attempt(layout, args, kept, assignment)
                 target = layout.submitted(student, assignment).parent
                 print(f"{student}: {target} ({', '.join([kept.shown, *notes])})")
                 if kept.person:
@@ -131,18 +134,24 @@ def _submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
                 print(line)
                 if not isinstance(error, FileExistsError):
                     unsubmitted[student] = line
+                    users[student] = kept.who[1]
             except Exception as error:  # noqa: BLE001  e.g. RecursionError: the rest go on
                 refused += 1
                 line = plain(f"{student}: refused ({kept.shown}): could not be submitted "
                              f"({type(error).__name__}: {_one_line(str(error))})")
                 print(line)
                 unsubmitted[student] = line
+                users[student] = kept.who[1]
         course_has = layout.assignments()
         download_of = args.assignment or max(sorted(set(assignments)), key=assignments.count,
                                              default=None) or \
             (course_has[0] if len(course_has) == 1 else None)
         if download_of:
-            record_unsubmitted(layout, download_of, unsubmitted)
+            record_unsubmitted(layout, download_of, unsubmitted, users)
+        elif unsubmitted:
+            print(f"the {len(unsubmitted)} refused student(s) above are not kept for scores "
+                  "and the class report: nothing was submitted to tell which of the course's "
+                  "assignments this download is; run it again with --assignment ID")
     if people:
         named = course.name_students(people, layout.root)
         if named:
@@ -173,21 +182,32 @@ def _zone(args: argparse.Namespace) -> Any:
                          "IANA name such as Europe/Paris or America/New_York") from None
 
 
-def _submit_attempt(layout: course.CourseLayout, args: argparse.Namespace,
-                    attempt: Any) -> tuple[str, list[str]]:
-    """Submit one attempt of ``plaisante.collect`` (its notebooks and data files); return its
-    assignment and what the output line says of it. Raises ValueError when none of its
-    notebooks can be read."""
+def _attempt_assignment(layout: course.CourseLayout, args: argparse.Namespace,
+                        attempt: Any) -> str:
+    """Return the assignment of one attempt of ``plaisante.collect``: that of its first
+    readable notebook (``assignment_of``). Raises ValueError when none of its notebooks can
+    be read or its assignment cannot be told."""
     notebooks = attempt.notebooks
     problems = [why for name in notebooks if (why := _unreadable(attempt.files[name]))]
     if len(problems) == len(notebooks):
         raise ValueError(problems[0])
     readable = [n for n in notebooks if not _unreadable(attempt.files[n])]
-    assignment = assignment_of(layout, attempt.files[readable[0]], args.assignment)
+    return assignment_of(layout, attempt.files[readable[0]], args.assignment)
+
+
+def _submit_attempt(layout: course.CourseLayout, args: argparse.Namespace,
+                    attempt: Any, assignment: str) -> list[str]:
+    """Submit one attempt of ``plaisante.collect`` (its notebooks and data files) to
+    ``assignment``; return what the output line says of it. Raises ValueError for a
+    student id nbgrader cannot take (saying how to map it), FileExistsError for a student
+    already submitted (without --replace)."""
+    if not course.STUDENT_ID.fullmatch(attempt.student or ""):
+        raise ValueError(course.id_refused(attempt.student, attempt.who[1]))
+    notebooks = attempt.notebooks
     files = dict(attempt.files)
     if len(notebooks) == 1:  # one notebook: under the name nbgrader expects
         files[f"{assignment}.ipynb"] = files.pop(notebooks[0])
-    notes = []
+    notes = [f"the roster's id of LMS user {attempt.roster_of}"] if attempt.roster_of else []
     timestamp: Any = attempt.timestamp or (None if attempt.lms else True)
     if attempt.lms and attempt.timestamp is None:
         notes.append(f"{attempt.lms} gives no time: no timestamp.txt")
@@ -205,7 +225,7 @@ def _submit_attempt(layout: course.CourseLayout, args: argparse.Namespace,
                                  assignment=assignment, timestamp=timestamp)
     if late:
         (target.parent / LMS_LATE).write_text(late + "\n", encoding="utf-8")
-    return assignment, notes
+    return notes
 
 
 def _submit_folder(layout: course.CourseLayout, args: argparse.Namespace) -> int:

@@ -272,8 +272,9 @@ def _zygote(limits: Limits, modules: tuple[str, ...]) -> Any:
         global _SAID_NO_ZYGOTE
         if not _SAID_NO_ZYGOTE:  # once a worker: the same grades, each kernel started anew
             _SAID_NO_ZYGOTE = True
-            print(f"plaisante grade: kernels start without the zygote ({error}); grades are "
-                  "the same, grading is slower (docs/capacity.md)", file=sys.stderr, flush=True)
+            print(f"plaisante grade: each student's kernel starts a Python of its own, not a "
+                  f"copy of a pre-loaded one: {error}; the grades are the same, only slower "
+                  "(docs/capacity.md)", file=sys.stderr, flush=True)
         return None
 
 

@@ -42,7 +42,9 @@ READY_SECONDS = 60.0  # a zygote's start (imports) on a loaded machine
 
 
 class ZygoteError(RuntimeError):
-    """The zygote could not be started or did not do what it was asked."""
+    """The zygote could not be started or did not do what it was asked. Its message is for
+    the instructor (``submission._zygote`` prints it): what happened in plain words (the
+    zygote is "the pre-loaded Python kernels are copied from") and what to do, if anything."""
 
 
 def home_base() -> str:
@@ -52,11 +54,14 @@ def home_base() -> str:
     ``/tmp`` (a kernel's fresh ``/tmp`` would hide them too)."""
     for path in sb.read_only_paths():
         if Path("/tmp") in path.resolve().parents:
-            raise ZygoteError(f"{path} is under /tmp: kernels get a sandbox each")
+            raise ZygoteError(f"the kit or its Python is installed under /tmp ({path}), which "
+                              "every graded kernel sees empty; install the kit and its venv "
+                              "outside /tmp to grade faster")
     base = Path("/var/tmp")
     if base.is_dir() and os.access(base, os.W_OK | os.X_OK):
         return str(base)
-    raise ZygoteError("/var/tmp is not writable: kernels get a sandbox each")
+    raise ZygoteError("/var/tmp, where the pre-loaded Python keeps its files, is not "
+                      "writable; make it writable (chmod 1777 /var/tmp) to grade faster")
 
 
 def sweep_stale(base: Path) -> None:
@@ -117,7 +122,7 @@ class Zygote:
         ready = self._answer(READY_SECONDS)
         if ready != {"ok": "ready"}:
             self.close()
-            raise ZygoteError(f"the kernel zygote did not start: {ready}")
+            raise ZygoteError(f"the pre-loaded Python did not start ({ready})")
         if sb.is_throwaway(self.uid):
             pids = sb.processes_by_uid().get(self.uid, [])
             self.host_pid = pids[0] if len(pids) == 1 else None
@@ -145,10 +150,11 @@ class Zygote:
                 self.commands.write(json.dumps(request).encode() + b"\n")
                 self.commands.flush()
             except (BrokenPipeError, OSError, ValueError) as error:
-                raise ZygoteError(f"the kernel zygote is gone ({error})") from None
+                raise ZygoteError(f"the pre-loaded Python stopped ({error})") from None
             answer = self._answer(timeout)
         if "err" in answer:
-            raise ZygoteError(f"kernel zygote: {answer['err']}")
+            raise ZygoteError(f"the pre-loaded Python could not start a kernel "
+                              f"({answer['err']})")
         return answer
 
     def spawn(self, argv: list[str]) -> ZygoteKernel:

@@ -293,7 +293,7 @@ class Zygote:
         if self.leftovers():
             raise RuntimeError("processes of an earlier kernel are still there")
         if len(os.listdir("/proc/self/task")) != 1:
-            raise RuntimeError("the zygote has threads: forking it is unsafe")
+            raise RuntimeError("it runs threads, so forking it is unsafe")
         read_end, write_end = os.pipe()
         pid = os.fork()
         if pid == 0:

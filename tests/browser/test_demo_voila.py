@@ -44,7 +44,7 @@ def xray_of(ref, texts: list[str]) -> dict:
 
 
 @pytest.mark.parametrize(("width", "height", "min_card", "min_font"),
-                         [(1920, 1080, 190, 32), (1280, 720, 128, 21)])
+                         [(1920, 1080, 270, 32), (1280, 720, 180, 21), (1280, 800, 180, 21)])
 def test_presenter_scales_and_scores_five_clicked_cards(page: Page, demo: harness.Server,
                                                         width: int, height: int,
                                                         min_card: int, min_font: int) -> None:
@@ -56,6 +56,11 @@ def test_presenter_scales_and_scores_five_clicked_cards(page: Page, demo: harnes
     panel = page.get_by_label("scoring x-ray")
     expect(panel).to_be_visible()
     assert cards.first.bounding_box()["width"] >= min_card
+    assert cards.first.bounding_box()["height"] >= 1.4 * min_card  # 250 px tall at 1280
+    # the eight fan out: each card's corner, its index, is the card itself, not the next one
+    assert cards.evaluate_all("""cards => cards.every(c => { const b = c.getBoundingClientRect();
+        const hit = document.elementFromPoint(b.left + 0.08 * b.width, b.top + 0.15 * b.height);
+        return hit === c || c.contains(hit); })""")
     font = panel.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")
     assert font >= min_font
     assert page.evaluate("() => document.scrollingElement.scrollHeight") <= height

@@ -1,7 +1,10 @@
 """The pages the kit makes for a course (each student's feedback, the class report, the
 similarity page) load nothing from off the machine: opened in Chromium, every request they
 make is to a file of the course (or data the page holds), as the students' JupyterLite site
-is held to in test_lite.py. A feedback page once asked a public CDN for MathJax, twice."""
+is held to in test_lite.py. A feedback page once asked a public CDN for MathJax, twice.
+And a feedback page's failing test cell reads as failing at a glance (it once looked like a
+passing one, its message in a grey box apart), at 1280 and 800 px
+(``build/screenshots/feedback-failing-*.png``)."""
 
 from __future__ import annotations
 
@@ -74,3 +77,36 @@ def test_the_class_report_and_similarity_page_load_nothing_from_off_the_machine(
     open_page(page, reports / "similarity.html")
     expect(page.locator("body")).to_contain_text("ada")
     assert asked == []
+
+
+@pytest.mark.parametrize("width", [1280, 800])
+def test_a_failing_test_cell_reads_as_failing_at_a_glance(
+        page: Page, course: Path, width: int) -> None:
+    page.set_viewport_size({"width": width, "height": 800})
+    open_page(page, course / "assignments" / "feedback" / "bob" / "plaisante"
+              / "plaisante.html")
+    failed = page.locator(".plaisante-test[data-state=failed]")
+    expect(failed).to_have_count(1)  # straight_before_flush: evaluate's cell
+    heading = failed.locator(".panel-heading")
+    expect(heading).to_contain_text("✘ failed test cell step4_evaluate")
+    passed = page.locator(".plaisante-test[data-state=passed]").first
+    expect(passed.locator(".panel-heading")).to_contain_text("✔ passed")
+    colour = "e => getComputedStyle(e).backgroundColor"
+    assert heading.evaluate(colour) == "rgb(163, 0, 27)"
+    assert passed.locator(".panel-heading").evaluate(colour) == "rgb(27, 110, 53)"
+    said = page.locator("div.cell", has=failed).locator(".plaisante-test-output .output_wrapper")
+    expect(said).to_contain_text("CheckFailed: evaluate(")
+    assert said.evaluate(colour) == "rgb(253, 236, 238)"
+    frame, box = failed.bounding_box(), said.bounding_box()
+    assert frame and box
+    # the message is inside the cell's frame: the same width, right under its code
+    assert abs(box["x"] - frame["x"]) <= 1 and abs(box["width"] - frame["width"]) <= 1, (frame,
+                                                                                       box)
+    assert -3 <= box["y"] - (frame["y"] + frame["height"]) <= 1, (frame, box)
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= width
+    said.scroll_into_view_if_needed()
+    failed.evaluate("e => e.scrollIntoView()")
+    shots = KIT / "build" / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(shots / f"feedback-failing-{width}.png"))
+

@@ -1,10 +1,11 @@
 """Every game's presenter view in Voila, as ``plaisante demo ID`` shows it, in one Voila
 serving the four demo notebooks: at 1920×1080 the table fills the screen (85 % of each side)
-with every text at least 32 px and the cards as wide as the game's cards and x-ray allow
-(``CARD``: video poker's five 250 px), at 1280×720 the same view scaled, nothing cut or
-scrolled, a click changes the x-ray as the rule
-says, and a second load with the same seed deals the same cards. The slow variants: 800 px wide
-and cards written in notation, typed in the page."""
+with every text at least 32 px and every card at least 270 px wide (273 × 382), at 1280×720 and
+1280×800 the same view scaled, cards at least 250 px tall, nothing cut or scrolled; a row of
+more cards than the screen holds whole fans out, each card's index (its corner) uncovered and
+its strip what a click lands on; a click changes the x-ray as the rule says, and a second load
+with the same seed deals the same cards. The slow variants: 800 px wide and cards written in
+notation, typed in the page."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from collections.abc import Iterator
 
 import harness
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 pytestmark = pytest.mark.browser
 
@@ -20,9 +21,10 @@ GAMES = ("deck", "video_poker", "holdem", "tricks")
 CARDS = ".plaisante-stage .plaisante-card"
 #: how many cards each view deals at first (tricks: your hand; the trick beside it varies)
 DEALT = {"deck": 12, "video_poker": 5, "holdem": 14, "tricks": 8}
-#: the narrowest card each view draws at 1920×1080: as wide as its row of cards and its x-ray
-#: let it be on one screen (deck: 12 in a row; tricks: 8 and a trick of 4; Hold'em: two rows)
-CARD = {"deck": 125, "video_poker": 250, "holdem": 140, "tricks": 140}
+#: every view's cards at 1920×1080 (wide) and at 1280 px wide (tall): 14.2 % of the width is
+#: 273 × 382 px and 182 × 254 px (rows of more cards fan: deck's three seats, Hold'em's two
+#: sevens side by side, tricks' hand and trick)
+CARD_WIDE_1920, CARD_TALL_1280 = 270, 250
 
 
 @pytest.fixture(scope="module")
@@ -60,28 +62,46 @@ def fits(page: Page, width: int, height: int) -> None:
                           "el.scrollHeight <= el.clientHeight + 1"), "the table overflows"
 
 
+def cards_seen(page: Page) -> None:
+    """Every card shows its corner: the point just inside its top left, where its index is,
+    is the card itself (not a card over it), so a click there lands on it."""
+    covered = page.evaluate("""() => [...document.querySelectorAll(
+        '.plaisante-presenter .plaisante-card')].filter(c => c.offsetParent).filter(c => {
+          const b = c.getBoundingClientRect();
+          const hit = document.elementFromPoint(b.left + 0.08 * b.width, b.top + 0.15 * b.height);
+          return !(hit === c || c.contains(hit)); }).map(c => c.textContent)""")
+    assert covered == [], f"cards whose corner another covers: {covered}"
+
+
+def press(card: Locator) -> None:
+    """Click ``card`` on its corner (in a fan, the part of it that shows)."""
+    box = card.bounding_box()
+    assert box is not None
+    card.click(position={"x": 0.08 * box["width"], "y": 0.15 * box["height"]})
+
+
 def click_and_expect(page: Page, game: str) -> None:
     """Click what teaches the game's rule and check the x-ray says what follows."""
     panel = page.locator(".plaisante-xray-panel")
     before = panel.inner_html()
     if game == "deck":
-        page.locator(".deck-hall-seat").nth(1).locator(".plaisante-card").nth(1).click()
+        press(page.locator(".deck-hall-seat").nth(1).locator(".plaisante-card").nth(1))
         expect(panel.locator(".deck-xray-chosen")).to_contain_text(
             "turn 5, player 1's 2nd card, the 5th card from the top")
     elif game == "video_poker":
-        page.locator(CARDS).nth(0).click()
+        press(page.locator(CARDS).nth(0))
         expect(panel.locator(".vp-held")).to_have_attribute("data-held", "0")
         page.locator(".vp-hall-draw").click()
         expect(panel.locator(".vp-drawn")).to_have_attribute("data-replaced", "1 2 3 4")
     elif game == "holdem":
         river = page.locator(".holdem-hall-seat").nth(0).locator(".plaisante-card").nth(6)
         old = river.inner_text().strip()
-        river.click()
+        press(river)
         expect(page.locator(".plaisante-message")).to_contain_text(f"{old} →")
         expect(page.locator(".holdem-hall-seat").nth(1).locator(".plaisante-card").nth(6)
                ).not_to_have_text(old)
     else:
-        page.locator(".tricks-hall-hand .plaisante-card:not(.plaisante-dim)").first.click()
+        press(page.locator(".tricks-hall-hand .plaisante-card:not(.plaisante-dim)").first)
         expect(panel.locator(".tricks-winner")).to_contain_text("trick_winner →")
         expect(page.locator(".tricks-hall-played:visible")).to_have_count(4)
     assert panel.inner_html() != before
@@ -91,8 +111,10 @@ def click_and_expect(page: Page, game: str) -> None:
 def test_presenter_sizes_click_and_seed(page: Page, demos: harness.Server, game: str) -> None:
     page.set_viewport_size({"width": 1920, "height": 1080})
     first = open_demo(page, demos, game)
-    width = page.locator(CARDS).first.bounding_box()["width"]
-    assert width >= CARD[game], f"{game}: cards {width} px wide at 1920"
+    widths = page.locator(CARDS).evaluate_all("cards => cards.filter(c => c.offsetParent)"
+                                              ".map(c => c.getBoundingClientRect().width)")
+    assert min(widths) >= CARD_WIDE_1920, f"{game}: cards {min(widths)} px wide at 1920"
+    cards_seen(page)
     panel = page.locator(".plaisante-hall-xray")
     expect(panel).to_be_visible()
     fonts = panel.evaluate_all("els => els.flatMap(el => [...el.querySelectorAll('*')])"
@@ -103,9 +125,19 @@ def test_presenter_sizes_click_and_seed(page: Page, demos: harness.Server, game:
     fits(page, 1920, 1080)
     click_and_expect(page, game)
     fits(page, 1920, 1080)
-    page.set_viewport_size({"width": 1280, "height": 720})
-    assert open_demo(page, demos, game) == first  # the same seed, the same cards
-    fits(page, 1280, 720)
+    cards_seen(page)
+    for height in (720, 800):
+        page.set_viewport_size({"width": 1280, "height": height})
+        assert open_demo(page, demos, game) == first  # the same seed, the same cards
+        heights = page.locator(CARDS).evaluate_all(
+            "cards => cards.filter(c => c.offsetParent)"
+            ".map(c => c.getBoundingClientRect().height)")
+        assert min(heights) >= CARD_TALL_1280, f"{game}: cards {min(heights)} px tall at 1280"
+        fits(page, 1280, height)
+        cards_seen(page)
+        click_and_expect(page, game)
+        fits(page, 1280, height)
+        cards_seen(page)
 
 
 NOTATION = {"deck": ("Kh 3c 10s", ".deck-hall-seat .plaisante-card >> nth=0", "K♥"),
@@ -125,6 +157,8 @@ def test_presenter_notation_and_narrow(page: Page, demos: harness.Server, game: 
     box.fill(written)
     box.press("Enter")
     expect(page.locator(where)).to_contain_text(says)
+    fits(page, 800, 900)
+    cards_seen(page)
     box.fill("Zz 9q")
     box.press("Enter")
     expect(page.locator(".plaisante-message")).to_contain_text("'Zz' is not a card")

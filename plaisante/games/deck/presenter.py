@@ -63,7 +63,7 @@ class DeckPresenter(Presenter):
         groups, self.rows = [], []
         for player, cards in enumerate(self.shot.hands):
             row = self.card_row(list(cards), lambda i, p=player: self.click_card(p, i + 1),
-                                "deck-hall-hand")
+                                "deck-hall-hand").add_class("plaisante-hall-fan")
             self.rows.append(row)
             title = widgets.HTML(f"<b>Player {player}</b>").add_class("plaisante-hall-caption")
             groups.append(widgets.VBox([title, row]).add_class("deck-hall-seat"))

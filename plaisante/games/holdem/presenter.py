@@ -70,10 +70,10 @@ class HoldemPresenter(Presenter):
         seats, self.rows = [], []
         for seat, name in enumerate(SEATS):
             row = self.card_row(self.seven(seat), lambda i, s=seat: self.replace(s, i),
-                                "holdem-hall-seven")
+                                "holdem-hall-seven").add_class("plaisante-hall-fan")
             self.rows.append(row)
             # each row is a player's two then the same board: the caption says so
-            caption = (f"<b>{name}</b><br><span class='holdem-hall-whose'>"
+            caption = (f"<b>{name}</b> <span class='holdem-hall-whose'>· "
                        f"{'your' if seat == 0 else 'its'} 2 + the board's 5</span>")
             seats.append(widgets.HBox([widgets.HTML(caption).add_class(
                 "plaisante-hall-caption").add_class("holdem-hall-name"), row]).add_class(

@@ -50,7 +50,7 @@ class PresenterView(widgets.VBox):
                                  self.notation_button]).add_class("plaisante-presenter-controls")
         self.message = widgets.HTML().add_class("plaisante-message")
         self.card_row = widgets.HBox().add_class("plaisante-row")
-        self.card_row.add_class("plaisante-presenter-cards")
+        self.card_row.add_class("plaisante-presenter-cards").add_class("plaisante-hall-fan")
         self.xray_panel = widgets.HTML().add_class("plaisante-xray-panel")
         self.live = LiveRegion()
         self.children = [widgets.HTML(presenter_style("plaisante")), controls, self.card_row,

@@ -45,7 +45,7 @@ class TricksPresenter(Presenter):
             self.slots.append((button, widgets.VBox([caption, button]).add_class(
                 "tricks-hall-played")))
         self.played = widgets.HBox([box for _, box in self.slots]).add_class(
-            "tricks-hall-trick")
+            "tricks-hall-trick").add_class("plaisante-hall-fan")
         super().__init__(parts, seed)
 
     def deal_seed(self, seed: int) -> None:
@@ -81,7 +81,8 @@ class TricksPresenter(Presenter):
     def _show(self, said: str) -> None:
         self.mine = list(self.parts["sort_hand"](list(self.hands[0])))
         self.trick = list(self.before)
-        self.row = self.card_row(self.mine, self.play, "tricks-hall-hand")
+        self.row = self.card_row(self.mine, self.play, "tricks-hall-hand").add_class(
+            "plaisante-hall-fan")
         self.stage.children = [widgets.HBox([self.row, self.played]).add_class(
             "tricks-hall-stage")]
         if said:
