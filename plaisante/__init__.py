@@ -1,10 +1,11 @@
 """Plaisante Kit: a Jupyter teaching kit of card-game assignments, graded with nbgrader.
 
-Shared by every game: ``plaisante.cards`` (ranks, suits, notation, seeded decks),
-``plaisante.hand_names``, ``plaisante.checking`` (what checks are made of),
-``plaisante.card_widgets`` and ``plaisante.style``; ``plaisante.assignment`` (steps, the gate,
-stand-ins). Each assignment lives in ``plaisante.games.<id>``; ``plaisante.course`` is the
-course's folders and ``plaisante.grading`` the grader.
+Shared by every game: ``plaisante.student_side.cards`` (ranks, suits, notation, seeded decks),
+``plaisante.student_side.hand_names``, ``plaisante.student_side.checking`` (what checks are made
+of), ``plaisante.student_side.card_widgets`` and ``plaisante.student_side.style``;
+``plaisante.student_side.assignment`` (steps, the gate, stand-ins). Each assignment lives in
+``plaisante.games.<id>``; ``plaisante.course`` is the course's folders and ``plaisante.grading`` the
+grader.
 """
 
 import sys as _sys

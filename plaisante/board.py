@@ -24,7 +24,7 @@ from typing import Any
 
 from .grading.result import SubmissionResult
 from .scores import TestCell
-from .style import STYLE
+from .student_side.style import STYLE
 
 #: Test cells listed under "failing most" (at most).
 TOP_FAILING = 8

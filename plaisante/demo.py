@@ -18,9 +18,9 @@ import webbrowser
 from pathlib import Path
 from typing import Any
 
-from .assignment import check_all
 from .course import CourseLayout
 from .games import load
+from .student_side.assignment import check_all
 
 
 def show(assignment: str, *, seed: int | None = None, student: str | None = None,
@@ -54,7 +54,7 @@ def view_or_checklist(description: Any, parts: dict[str, Any], seed: int | None)
     and got, in words for a projector), else the presenter view on ``parts``."""
     results = check_all(description, parts)
     if any(result.status != "pass" for result in results):
-        from .presenting import presenter_checklist
+        from .student_side.presenting import presenter_checklist
 
         return presenter_checklist(results, description.title)
     options = {} if seed is None else {"seed": seed}
@@ -74,8 +74,8 @@ def student_parts(layout: CourseLayout, assignment: str, student: str) -> dict[s
     """Return the parts of ``student``'s submission of ``assignment``, live in a sandbox (kept
     running until this process ends); a part the notebook does not define is a stand-in that
     says so. Raises FileNotFoundError naming the missing submission."""
-    from .assignment import placeholders
     from .grading.live import LiveSubmission
+    from .student_side.assignment import placeholders
 
     notebook = layout.submitted(student, assignment)
     if not notebook.is_file():

@@ -36,7 +36,7 @@ from .scores import (
     step_titles,
     test_cells,
 )
-from .style import STYLE
+from .student_side.style import STYLE
 from .tables import points
 
 FIGURES = ("histogram.png", "steps.png", "failing.png")

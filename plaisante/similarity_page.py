@@ -20,7 +20,7 @@ from .course import CourseLayout
 from .inert import as_code
 from .scores import step_titles
 from .similarity import REFERENCE, Pair, Result, StepCode, Work, reference_note
-from .style import STYLE
+from .student_side.style import STYLE
 from .tables import cell, render
 
 #: nothing of the page runs or loads: its style is inline, it has no script and no image

@@ -219,7 +219,7 @@ def run(path: Path, timeout: int = 30) -> list[CellResult]:
     from nbclient import NotebookClient
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
-    from .student_tests import in_short
+    from .student_side.student_tests import in_short
 
     if not path.is_file():
         raise FileNotFoundError(f"no notebook at {path}")

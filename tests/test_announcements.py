@@ -7,13 +7,13 @@ import re
 
 from assignment_support import unit
 
-from plaisante.card_widgets import LiveRegion, spoken
 from plaisante.games import load
 from plaisante.games.deck.setup import play as deck_play
 from plaisante.games.holdem.setup import play as holdem_play
 from plaisante.games.plaisante.setup import play as plaisante_play
 from plaisante.games.tricks.setup import play as tricks_play
 from plaisante.games.video_poker.setup import play as vp_play
+from plaisante.student_side.card_widgets import LiveRegion, spoken
 
 
 def parts(game: str) -> dict[str, object]:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from plaisante.cards import RANKS, SUITS, KitCard, hand, label, shuffled_deck
+from plaisante.student_side.cards import RANKS, SUITS, KitCard, hand, label, shuffled_deck
 
 
 def test_values_are_rank_for_2_to_10_then_j_q_k_a_high():
@@ -58,8 +58,8 @@ def test_the_kits_card_is_no_answer_to_the_first_step_of_plaisante():
     """The kit's card is in every kernel: neither it, nor a class built on it, nor its
     messages may pass step 1 (a Card of the student's own, its ValueError naming every allowed
     rank and suit)."""
-    from plaisante.checking import CheckFailed
     from plaisante.games.plaisante.checks import check_card, check_card_text
+    from plaisante.student_side.checking import CheckFailed
 
     with pytest.raises(CheckFailed, match=r"gave the kit's own card \(a KitCard\)"):
         check_card(KitCard)

@@ -1,9 +1,9 @@
-"""What every check is made of (``plaisante.checking``): strict comparison, stand-ins put back,
-and messages that name the input, the expected and the actual value in one short line."""
+"""What every check is made of (``plaisante.student_side.checking``): strict comparison, stand-ins
+put back, and messages that name the input, the expected and the actual value in one short line."""
 
 import pytest
 
-from plaisante.checking import CheckFailed, same, substituted
+from plaisante.student_side.checking import CheckFailed, same, substituted
 
 
 def test_substituted_restores_what_was_there():
@@ -34,7 +34,7 @@ def test_same_is_strict_about_bool_versus_int():
 def test_the_message_helpers_doctests_hold():
     import doctest
 
-    from plaisante import checking
+    from plaisante.student_side import checking
 
     assert doctest.testmod(checking).attempted >= 3 and doctest.testmod(checking).failed == 0
 
@@ -42,8 +42,8 @@ def test_the_message_helpers_doctests_hold():
 def test_long_card_lists_in_a_message_show_the_first_difference():
     """A tryout: at 800 px with the file browser open, two 52-card lists wrapped into a tall
     narrow column; the message still names the input, the expected and the actual value."""
-    from plaisante.cards import RANKS, SUITS, KitCard
-    from plaisante.checking import expect_value
+    from plaisante.student_side.cards import RANKS, SUITS, KitCard
+    from plaisante.student_side.checking import expect_value
 
     deck = [KitCard(rank, suit) for suit in SUITS for rank in RANKS]
     swapped = [*deck[:13], deck[14], deck[13], *deck[15:]]

@@ -88,7 +88,7 @@ def test_an_answer_of_colliding_hashes_is_refused_before_it_is_hashed(tests, set
     walks the others): over MAX_HASHED set members the answer is refused at once."""
     import time
 
-    from plaisante.wire import MAX_HASHED
+    from plaisante.student_side.wire import MAX_HASHED
 
     colliding = [(2 ** 61 - 1) * k for k in range(1, 60_001)]
 
@@ -108,11 +108,11 @@ def test_kit_cards_and_random_generators_cross_by_value_and_keep_their_identity(
     state, so the kernel draws what the grader's generator would."""
     import random
 
-    from plaisante.cards import KitCard
     from plaisante.grading.judge import Session
+    from plaisante.student_side.cards import KitCard
 
     namespace: dict[str, Any] = {}
-    exec("import random\nfrom plaisante.cards import KitCard\n"
+    exec("import random\nfrom plaisante.student_side.cards import KitCard\n"
          "deck = [KitCard('A', 'spades'), KitCard('2', 'clubs')]\n"
          "def draw_two(deck):\n    return [deck.pop(), deck.pop()]\n"
          "def roll(rng):\n    return rng.randrange(1000)\n", namespace)
@@ -230,7 +230,7 @@ def test_every_change_a_part_makes_to_what_it_is_given_comes_back() -> None:
 
 
 def test_a_batch_of_calls_on_one_list_sees_each_call_in_turn() -> None:
-    from plaisante.checking import calls_of
+    from plaisante.student_side.checking import calls_of
 
     session, part, _ = effects_session()
     items: list[int] = []
@@ -243,7 +243,7 @@ def test_shared_values_nothing_in_the_kernel_holds_are_forgotten() -> None:
     """The kernel watches only what a part kept: a list a call was given and let go of is
     dropped after the answer (the grader sends it whole again if it is given again)."""
     from plaisante.kernel import oracle
-    from plaisante.wire import Budget
+    from plaisante.student_side.wire import Budget
 
     registry = oracle.Registry()
     namespace: dict[str, Any] = {}
@@ -359,9 +359,9 @@ def test_rule_lines_cover_the_lines_below_them_up_to_the_next_or_the_end() -> No
 def test_a_stand_in_answers_about_a_hand_of_cards_at_most() -> None:
     """A stand-in is a known-good part run in the grader, outside the kernel's limits: asked
     about the whole deck it answers with a refusal, not with minutes of the grader's time."""
-    from plaisante.cards import shuffled_deck
     from plaisante.grading.judge import STAND_IN_TOO_MANY, Session
     from plaisante.kernel.routed import sent
+    from plaisante.student_side.cards import shuffled_deck
 
     asked: list[int] = []
     session = Session(lambda text: "")

@@ -37,7 +37,7 @@ TRUSTED = ["plaisante.grading", "plaisante.grading.judge", "plaisante.commands",
            "plaisante.cli", "plaisante.course", "plaisante.reference", "plaisante.lite",
            *[f"plaisante.games.{game}.known_good" for game in COURSE]]
 STUDENT_SIDE = [f"plaisante.games.{game}.setup" for game in COURSE] + [
-    "plaisante.kernel.oracle", "plaisante.kernel.routed", "plaisante.checking"]
+    "plaisante.kernel.oracle", "plaisante.kernel.routed", "plaisante.student_side.checking"]
 
 
 def run_in_sandbox(names: list[str], preload: tuple[str, ...] = ()) -> dict[str, object]:
@@ -153,7 +153,7 @@ print(json.dumps({"tables": found, "refused": refused}))
 def test_in_a_graded_kernel_the_visible_buggy_versions_are_gone(game):
     """A visible buggy version is one bug away from a right part: a graded kernel's checks hold
     none (their tables empty, the functions they name refuse), while here they do."""
-    from plaisante.student_tests import Version
+    from plaisante.student_side.student_tests import Version
 
     here = importlib.import_module(f"plaisante.games.{game}.checks")
     tables = {name: value for name, value in vars(here).items() if name.endswith("_MISTAKES")}

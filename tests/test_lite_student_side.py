@@ -47,7 +47,7 @@ for a in {list(COURSE)!r}:
     importlib.import_module(f"plaisante.games.{{a}}.setup")
 import plaisante
 assert plaisante.__file__.startswith({str(tmp_path / "site")!r}), plaisante.__file__
-from plaisante.style import game_style
+from plaisante.student_side.style import game_style
 for a in {list(COURSE)!r}:
     game_style(a)  # each game's stylesheet is in the wheel, as its view reads it
 from plaisante.games.plaisante import setup

@@ -13,10 +13,10 @@ import pytest
 from nbclient import NotebookClient
 from nbgrader.utils import determine_grade
 
-from plaisante.checking import CheckFailed
 from plaisante.games import COURSE
 from plaisante.games.plaisante.checks import check_card_values
-from plaisante.tracebacks import KIT_DIR, without_kit_frames
+from plaisante.student_side.checking import CheckFailed
+from plaisante.student_side.tracebacks import KIT_DIR, without_kit_frames
 
 ROOT = Path(__file__).resolve().parents[1]
 STARTER = ROOT / "starter" / "plaisante" / "plaisante.ipynb"

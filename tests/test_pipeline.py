@@ -19,7 +19,7 @@ import pytest
 from shared_course import SAMPLED_MUTANT_CASES, copy_of
 
 from plaisante import scores
-from plaisante.cards import RANKS
+from plaisante.student_side.cards import RANKS
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "assignments" / "samples" / "plaisante"

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from plaisante import reference
-from plaisante.assignment import StepResult
-from plaisante.cards import labels
-from plaisante.presenting import presenter_checklist_html, split_case
+from plaisante.student_side.assignment import StepResult
+from plaisante.student_side.cards import labels
+from plaisante.student_side.presenting import presenter_checklist_html, split_case
 
 GAMES = ("deck", "video_poker", "holdem", "tricks")
 

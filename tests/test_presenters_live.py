@@ -12,7 +12,7 @@ import pytest
 
 from plaisante import demo
 from plaisante.course import CourseLayout
-from plaisante.presenting import Presenter
+from plaisante.student_side.presenting import Presenter
 
 pytestmark = pytest.mark.sandbox
 

@@ -191,7 +191,7 @@ def test_only_the_assignments_a_student_submitted_are_graded_when_none_is_named(
 
 
 def test_the_grader_restarts_itself_when_the_kits_code_changes(course, grader):
-    changed = KIT / "plaisante" / "hand_names.py"
+    changed = KIT / "plaisante" / "student_side" / "hand_names.py"
     before = changed.stat()
     os.utime(changed, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
     try:

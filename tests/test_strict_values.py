@@ -11,11 +11,11 @@ import random
 
 import pytest
 
-from plaisante.cards import hand
-from plaisante.checking import CheckFailed, plain, same, show
 from plaisante.games.holdem import checks as holdem
 from plaisante.games.holdem.betting import make_state
 from plaisante.games.video_poker import checks as video_poker
+from plaisante.student_side.cards import hand
+from plaisante.student_side.checking import CheckFailed, plain, same, show
 
 
 class Liar:

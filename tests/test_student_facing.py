@@ -7,8 +7,8 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
-from plaisante.assignment import ALL_VISIBLE_PASS
 from plaisante.cli import build_parser
+from plaisante.student_side.assignment import ALL_VISIBLE_PASS
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -9,14 +9,14 @@ import json
 import pytest
 from loopback_judge import loopback
 
-from plaisante import student_tests
-from plaisante.cards import hand
-from plaisante.checking import CheckFailed
 from plaisante.grading import routed
 from plaisante.grading.judge import judge_cell, setup_namespace
-from plaisante.student_tests import grade_my_tests, version
-from plaisante.surface import identity_names, public, surface
-from plaisante.wire import PLAIN
+from plaisante.student_side import student_tests
+from plaisante.student_side.cards import hand
+from plaisante.student_side.checking import CheckFailed
+from plaisante.student_side.student_tests import grade_my_tests, version
+from plaisante.student_side.surface import identity_names, public, surface
+from plaisante.student_side.wire import PLAIN
 
 SETUP = setup_namespace(["from plaisante.games.plaisante.setup import *"])
 
@@ -476,7 +476,7 @@ def test_honest_tests_stay_far_below_the_bound() -> None:
 def test_own_tests_that_fail_name_only_the_wrong_part_they_called(ref) -> None:
     """A tryout: tests given five has-checks failed on a has_pair counting 'at least 2', and
     validate blamed all five."""
-    from plaisante.student_tests import wrong_parts
+    from plaisante.student_side.student_tests import wrong_parts
 
     def at_least_two(cards):
         return any(n >= 2 for n in ref.count_values(cards))

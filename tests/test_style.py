@@ -1,5 +1,5 @@
-"""The stylesheet: the shared card table, checklist and pages in ``plaisante.style``; each game's
-own CSS in its folder, put in front of that game's view only."""
+"""The stylesheet: the shared card table, checklist and pages in ``plaisante.student_side.style``;
+each game's own CSS in its folder, put in front of that game's view only."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 import pytest
 
 from plaisante.games import COURSE
-from plaisante.style import CSS, game_css, game_style
+from plaisante.student_side.style import CSS, game_css, game_style
 
 
 def classes(css: str) -> set[str]:

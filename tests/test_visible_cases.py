@@ -24,13 +24,13 @@ import pytest
 from assignment_support import unit
 from loopback_judge import kernel_namespace
 
-from plaisante.cards import KitCard
-from plaisante.checking import Always
 from plaisante.games import COURSE
 from plaisante.grading.execute import is_test
 from plaisante.grading.judge import hidden_lines, setup_namespace
 from plaisante.grading.submission import setup_sources
 from plaisante.scores import step_of
+from plaisante.student_side.cards import KitCard
+from plaisante.student_side.checking import Always
 
 
 def reduced(value: Any, depth: int = 0) -> Any:

@@ -1,12 +1,13 @@
 """Every assignment's visible test cells end with the one message of
-``plaisante.checking.visible_checks_pass``: the visible checks pass, hidden tests run at grading."""
+``plaisante.student_side.checking.visible_checks_pass``: the visible checks pass, hidden tests run
+at grading."""
 
 from pathlib import Path
 
 import nbformat
 
-from plaisante.checking import visible_checks_pass
 from plaisante.games import COURSE
+from plaisante.student_side.checking import visible_checks_pass
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,4 +1,5 @@
-"""The wire (plaisante.wire): one codec and one set of limits on both sides of the trust boundary.
+"""The wire (plaisante.student_side.wire): one codec and one set of limits on both sides of the
+trust boundary.
 
 Values round-trip through JSON text both ways, in the judge's conversation (the kernel's
 ``Registry``, the grader's ``Codec``) and the routed one (``Plain``); each limit is refused by
@@ -16,10 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plaisante.cards import RANKS, SUITS, KitCard
 from plaisante.grading.judge import Codec, KernelLost, Session, raise_error
 from plaisante.kernel.oracle import Registry
-from plaisante.wire import (
+from plaisante.student_side.cards import RANKS, SUITS, KitCard
+from plaisante.student_side.wire import (
     MAX_DEPTH,
     MAX_HASHED,
     MAX_ITEMS,

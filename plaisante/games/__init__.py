@@ -1,12 +1,13 @@
 """The course: its assignments, in teaching order (SPEC §6). Each is one module or package
-here, ``plaisante.games.<id>``, whose ``ASSIGNMENT`` (a ``plaisante.assignment.Assignment``)
-describes it; this list is the only other place an assignment is named."""
+here, ``plaisante.games.<id>``, whose ``ASSIGNMENT`` (a
+``plaisante.student_side.assignment.Assignment``) describes it; this list is the only other place an
+assignment is named."""
 
 from __future__ import annotations
 
 import importlib
 
-from ..assignment import Assignment
+from ..student_side.assignment import Assignment
 
 COURSE: tuple[str, ...] = ("plaisante", "deck", "video_poker", "holdem", "tricks")
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from ..assignment import Assignment
+from ..student_side.assignment import Assignment
 
 
 class IllegalAction(Exception):

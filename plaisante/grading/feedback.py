@@ -47,7 +47,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Enum, Integer, List, Unicode
 
 from ..course import CourseLayout
-from ..style import STYLE
+from ..student_side.style import STYLE
 from .judge import rule_lines
 
 REMOVED = "[hidden test code removed]"

@@ -17,10 +17,10 @@ its parts return.
 The same test source gives students their messages in their own notebook (there it calls their
 functions directly): one test source, two modes.
 
-Every answer is bounded (the limits of ``plaisante.wire``, the same on both sides) and checked
-before it is used; a kernel that breaks the protocol, stalls past the cell's time or dies ends the
-cell with ``KernelLost`` (a ``BaseException``, so no check's ``except Exception`` can swallow
-it) and the cell scores 0.
+Every answer is bounded (the limits of ``plaisante.student_side.wire``, the same on both sides) and
+checked before it is used; a kernel that breaks the protocol, stalls past the cell's time or dies
+ends the cell with ``KernelLost`` (a ``BaseException``, so no check's ``except Exception`` can
+swallow it) and the cell scores 0.
 """
 
 from __future__ import annotations
@@ -40,9 +40,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import KitCard
-from ..checking import Always
-from ..wire import (
+from ..student_side.cards import KitCard
+from ..student_side.checking import Always
+from ..student_side.wire import (
     MAX_CHARS,
     MAX_NAME,
     PLAIN,
@@ -59,7 +59,7 @@ from ..wire import (
     set_rng,
     snapshot,
 )
-from ..wire import Codec as WireCodec
+from ..student_side.wire import Codec as WireCodec
 
 #: calls of the grader's stand-ins one call of a part may make: an honest part asks an earlier
 #: one a few times a card (a bubble sort of 8 cards asks about a hundred times); a part that
@@ -115,8 +115,8 @@ class StudentError(Exception):
 # ------------------------------------------------------------------------------ the wire
 
 class Codec(WireCodec):
-    """The grader's codec of the judge's wire format (``plaisante.wire``, its limits too),
-    with references kept on both sides so that an object's identity survives the round trip.
+    """The grader's codec of the judge's wire format (``plaisante.student_side.wire``, its limits
+    too), with references kept on both sides so that an object's identity survives the round trip.
     A list, dict, set or ``random.Random`` of the grader's is *shared*: it goes with a
     reference and its whole contents, and what the kernel's calls do to it comes back in the
     answers' ``sync`` and is put in the grader's own object (``apply_sync``). Anything the

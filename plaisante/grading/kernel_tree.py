@@ -28,8 +28,9 @@ import tempfile
 from pathlib import Path
 
 STYLESHEETS = (".css",)
-#: The module of a game that holds its visible cases' answers (``plaisante.checking.Table``
-#: data, for the student's own notebook): a graded kernel gets it with every table empty.
+#: The module of a game that holds its visible cases' answers
+#: (``plaisante.student_side.checking.Table`` data, for the student's own notebook): a graded kernel
+#: gets it with every table empty.
 VISIBLE_ANSWERS = "visible.py"
 #: A game's checks (its visible buggy versions, ``*_MISTAKES``, go: ``without_mistakes``).
 CHECKS, MISTAKES = "checks.py", "_MISTAKES"

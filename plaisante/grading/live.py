@@ -21,7 +21,7 @@ from typing import Any
 
 import nbformat
 
-from ..wire import MAX_CHARS
+from ..student_side.wire import MAX_CHARS
 from . import sandbox
 from .execute import is_test
 from .judge import KernelLost, Session

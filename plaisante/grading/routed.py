@@ -3,10 +3,11 @@
 One run of the student's test function (``run_remote``) is one ``routed`` request of the judge;
 while the kernel runs the function, each call it makes of an implementation comes back as a
 question (the protocol: ``plaisante.kernel.routed``), answered here by the grader's own part
-(the reference or a buggy version) through ``Surface`` (``plaisante.surface``): its signature
-checked first, its errors scrubbed of every version's name. What a run gives the objects it
-makes (attributes it sets, arguments of their methods) is bounded in total (``MAX_STORED``):
-past it the call is refused and the run fails. Values are plain data (``plaisante.wire.Plain``).
+(the reference or a buggy version) through ``Surface`` (``plaisante.student_side.surface``): its
+signature checked first, its errors scrubbed of every version's name. What a run gives the objects
+it makes (attributes it sets, arguments of their methods) is bounded in total (``MAX_STORED``):
+past it the call is refused and the run fails. Values are plain data
+(``plaisante.student_side.wire.Plain``).
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import KitCard
 from ..kernel.routed import MAX_MESSAGE, Outcome, plain
-from ..surface import Surface, surface
-from ..wire import MAX_CHARS, PLAIN, ROUTED_ERRORS, Budget
+from ..student_side.cards import KitCard
+from ..student_side.surface import Surface, surface
+from ..student_side.wire import MAX_CHARS, PLAIN, ROUTED_ERRORS, Budget
 from .judge import KernelLost, raise_error
 
 MAX_OBJECTS = 1_000  # objects one run of a student's tests may make with a class part

@@ -3,7 +3,7 @@ process), never the grader.
 
 Nothing here is believed. A student's code runs in the same interpreter and may rewrite any of
 it; what these modules can do is answer the grader's questions with data, which the grader
-checks (``plaisante.wire``). So this package imports nothing trusted: not
+checks (``plaisante.student_side.wire``). So this package imports nothing trusted: not
 ``plaisante.grading``, not nbgrader (``tests/test_kernel_boundary.py`` checks every module here
 and every module of the kit it imports).
 

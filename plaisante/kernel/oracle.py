@@ -12,29 +12,30 @@ The conversation rides on the kernel's stdin channel, the way ``input()`` does: 
 starts ``serve()`` with one ``execute_request`` (``allow_stdin``); then each answer goes out,
 and each request comes in, as two bare frames on that socket (``plaisante.kernel.channel``).
 
-Values cross in the wire format of ``plaisante.wire`` (its limits too); this side's codec is
-``Registry``. The grader's own mutable values travel *shared* (``plaisante.wire``): the kernel
-keeps the object it built for a reference ``n`` < 0 (and fills the same object again when ``n``
-comes back), so a part that keeps it, returns it or changes it acts on one object, as in the
-student's notebook. After every request, the answer's ``"sync"`` lists ``[n, contents]`` for
-each shared value whose contents changed since the grader last saw them (at any depth: a value
-inside a shared one is shared itself), and the grader puts those contents in its own object:
-every effect a check can read of what it passed comes back. A shared value that nothing in the
-kernel holds any more (but the registry) is forgotten, and the answer's ``"gone"`` lists it;
-until then, a request's ``"push"`` carries (whole) each one the grader changed since, filled in
-before the request is carried out.
+Values cross in the wire format of ``plaisante.student_side.wire`` (its limits too); this side's
+codec is ``Registry``. The grader's own mutable values travel *shared*
+(``plaisante.student_side.wire``): the kernel keeps the object it built for a reference ``n`` < 0
+(and fills the same object again when ``n`` comes back), so a part that keeps it, returns it or
+changes it acts on one object, as in the student's notebook. After every request, the answer's
+``"sync"`` lists ``[n, contents]`` for each shared value whose contents changed since the grader
+last saw them (at any depth: a value inside a shared one is shared itself), and the grader puts
+those contents in its own object: every effect a check can read of what it passed comes back. A
+shared value that nothing in the kernel holds any more (but the registry) is forgotten, and the
+answer's ``"gone"`` lists it; until then, a request's ``"push"`` carries (whole) each one the grader
+changed since, filled in before the request is carried out.
 
 Requests are ``{"q": seq, "op": …}``; answers ``{"q": seq, "ok": value}`` (and ``"sync"``) or
-``{"q": seq, "err": error}`` (and ``"sync"``), the error as ``plaisante.wire.error_data``
-describes it; each answer of a ``calls`` batch has its own ``"sync"``. One request (its push
-apart) and one answer (its value and its sync) are each one message of the wire's limits; in a
-``calls`` batch, so are each call's arguments and each call's answer. Operations: ``reset``
-(forget every reference: a new test cell), ``globals`` (read names of the notebook), ``call``
-(with optional stand-ins, ``with``), ``calls`` (a batch of calls of one part, at most
-``MAX_CALLS``), ``routed`` (one run of a student's own tests, whose calls of the implementation
-come back as prompts: ``plaisante.kernel.routed``), ``getattr``, ``unary`` (repr, str, hash,
-len, bool, iter), ``binary`` (eq, ne, lt, le, gt, ge, contains, getitem), ``run`` (run one of
-the notebook's own cells, ``code``, as an ``execute_request`` would: ``run_cell``) and ``end``.
+``{"q": seq, "err": error}`` (and ``"sync"``), the error as
+``plaisante.student_side.wire.error_data`` describes it; each answer of a ``calls`` batch has its
+own ``"sync"``. One request (its push apart) and one answer (its value and its sync) are each one
+message of the wire's limits; in a ``calls`` batch, so are each call's arguments and each call's
+answer. Operations: ``reset`` (forget every reference: a new test cell), ``globals`` (read names of
+the notebook), ``call`` (with optional stand-ins, ``with``), ``calls`` (a batch of calls of one
+part, at most ``MAX_CALLS``), ``routed`` (one run of a student's own tests, whose calls of the
+implementation come back as prompts: ``plaisante.kernel.routed``), ``getattr``, ``unary`` (repr,
+str, hash, len, bool, iter), ``binary`` (eq, ne, lt, le, gt, ge, contains, getitem), ``run`` (run
+one of the notebook's own cells, ``code``, as an ``execute_request`` would: ``run_cell``) and
+``end``.
 """
 
 from __future__ import annotations
@@ -49,8 +50,8 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-from plaisante.cards import KitCard
-from plaisante.wire import (
+from plaisante.student_side.cards import KitCard
+from plaisante.student_side.wire import (
     MAX_NAME,
     PLAIN,
     ROUTED_ERRORS,
@@ -87,8 +88,8 @@ ONLY_THE_REGISTRY = 3
 
 class Registry(Codec):
     """Objects shared with the grader by reference, and the kernel's codec of values
-    (``plaisante.wire``): what the kernel sends that is not data is registered and goes as a
-    handle (``{"o": n}``) or a card (``{"k": …, "n": n}``), ``n`` > 0.
+    (``plaisante.student_side.wire``): what the kernel sends that is not data is registered and goes
+    as a handle (``{"o": n}``) or a card (``{"k": …, "n": n}``), ``n`` > 0.
 
     One request read (``incoming``) and one answer made (``outgoing``) each have a ``Budget``
     of their own; ``message`` starts new ones."""
@@ -282,7 +283,7 @@ def call(function: Any, args: list[Any], kwargs: dict[str, Any],
          stand_ins: dict[str, Any]) -> Any:
     """Call ``function`` with ``stand_ins`` put in its globals for the duration of the call
     (how a later step is judged on known-good earlier parts, as in the student's notebook)."""
-    from plaisante.checking import substituted
+    from plaisante.student_side.checking import substituted
 
     with substituted(function, **stand_ins):
         return function(*args, **kwargs)
@@ -315,7 +316,7 @@ def answer(request: dict[str, Any], registry: Registry, user_ns: dict[str, Any],
         stand_ins = {name: stand_in(spec, registry, name)
                      for name, spec in request["with"].items()}
         answers: list[dict[str, Any]] = []
-        from plaisante.checking import substituted
+        from plaisante.student_side.checking import substituted
 
         with substituted(function, **stand_ins), _carrying(request):  # once for the batch
             for each in request["each"][:MAX_CALLS]:

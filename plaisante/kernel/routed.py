@@ -1,7 +1,7 @@
 """The kernel's side of a student's own tests: run them here, on routed stand-ins of the parts.
 
 Under the judge the student's test function stays in the kernel and every implementation stays
-in the grader (``plaisante.student_tests`` tells the whole story; the grader's side is
+in the grader (``plaisante.student_side.student_tests`` tells the whole story; the grader's side is
 ``plaisante.grading.routed``). The judge asks ``{"op": "routed", "f": the tests, "params":
 names}`` (``plaisante.kernel.oracle``); ``run_routed`` then calls the student's function with a
 proxy for each name, and each call of a proxy is one question to the grader over the kernel's
@@ -14,9 +14,9 @@ stdin channel (``plaisante.kernel.channel``), the reverse of the judge's directi
 The grader replies ``{"ok": value, "back": [...]}`` (``back``: for each list argument, what the
 implementation left in it, or null), ``{"ok": {"o": index}}`` (an object it made), ``{"ok":
 {"method": true}}`` (that attribute is a method) or ``{"err": {"cls": name, "msg": text}}``,
-raised here as that builtin class (one of ``plaisante.wire.ROUTED_ERRORS``, else RuntimeError).
-Values are plain data (``plaisante.wire.Plain``). Running the tests in the student's notebook,
-with no grader, is ``run_locally``.
+raised here as that builtin class (one of ``plaisante.student_side.wire.ROUTED_ERRORS``, else
+RuntimeError). Values are plain data (``plaisante.student_side.wire.Plain``). Running the tests in
+the student's notebook, with no grader, is ``run_locally``.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from plaisante.cards import KitCard
-from plaisante.wire import PLAIN, ROUTED_ERRORS, Budget, TooLarge, is_card
+from plaisante.student_side.cards import KitCard
+from plaisante.student_side.wire import PLAIN, ROUTED_ERRORS, Budget, TooLarge, is_card
 
 MAX_MESSAGE = 300  # characters of a failing run's message kept
 
@@ -82,7 +82,7 @@ def kernel_send() -> Callable[[str], str]:
 
 
 def plain(value: Any, budget: Budget) -> Any:
-    """Return the routed wire form of ``value`` (``plaisante.wire.Plain``), within the
+    """Return the routed wire form of ``value`` (``plaisante.student_side.wire.Plain``), within the
     message's ``budget``. Raises TypeError, in words for the student, for a value that is not
     plain data or is past the wire's limits."""
     try:

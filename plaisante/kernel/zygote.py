@@ -64,7 +64,7 @@ PRELOAD = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell", "i
            "IPython", "IPython.core.completerlib", "IPython.core.debugger",
            "IPython.core.oinspect", "IPython.extensions.storemagic", "sqlite3", "pdb",
            "tornado.platform.asyncio", "jupyter_client.session", "plaisante.kernel.oracle",
-           "plaisante.checking")
+           "plaisante.student_side.checking")
 
 _libc = ctypes.CDLL(None, use_errno=True)
 

@@ -155,7 +155,7 @@ def _chain(module: str, via: dict[str, str]) -> str:
 
 
 #: The data files a student-side package reads at run time (``importlib.resources``): each
-#: game's stylesheet (``plaisante.style.game_css``).
+#: game's stylesheet (``plaisante.student_side.style.game_css``).
 DATA_FILES = ("style.css",)
 
 

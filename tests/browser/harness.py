@@ -483,7 +483,7 @@ def play_hand(table: Table, chosen: list[str], ref: Any) -> tuple[str, int]:
     """
     from playwright.sync_api import expect
 
-    from plaisante.cards import hand
+    from plaisante.student_side.cards import hand
 
     total, hands_left = table.value("total"), table.value("hands-left")
     number = 4 - hands_left + 1

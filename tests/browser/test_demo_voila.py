@@ -18,8 +18,8 @@ from nbformat.v4 import new_code_cell
 from playwright.sync_api import Page, expect
 
 from plaisante import reference
-from plaisante.cards import hand
 from plaisante.games.plaisante.xray import ROWS
+from plaisante.student_side.cards import hand
 
 pytestmark = pytest.mark.browser
 

@@ -15,8 +15,8 @@ import harness
 import pytest
 from playwright.sync_api import Page, expect
 
-from plaisante.cards import hand, label
 from plaisante.games.holdem.rules import strength, value
+from plaisante.student_side.cards import hand, label
 
 pytestmark = pytest.mark.browser
 

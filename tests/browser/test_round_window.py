@@ -14,7 +14,7 @@ import harness
 import pytest
 from playwright.sync_api import Page, expect
 
-from plaisante.cards import hand
+from plaisante.student_side.cards import hand
 
 pytestmark = pytest.mark.browser
 

@@ -323,12 +323,12 @@ def has_three_of_a_kind(cards):
 
 import builtins
 import plaisante.games.plaisante.checks as checks
-import plaisante.checking
+import plaisante.student_side.checking
 check_has = lambda *args, **kwargs: None
 expect_has = lambda *args, **kwargs: None
 checks.check_has = check_has
 checks.expect_has = expect_has
-plaisante.checking.same = lambda expected, actual: True
+plaisante.student_side.checking.same = lambda expected, actual: True
 builtins.all = lambda iterable: True
 """
 PRINT_HIDDEN = """\
@@ -377,8 +377,8 @@ get_ipython().input_transformers_cleanup.append(_blank_tests)
 # the guard puts the helpers' names back, not their bodies
 CODE_SWAP = """\
 import plaisante.games.plaisante.checks as checks
-import plaisante.checking
-plaisante.checking.same.__code__ = (lambda expected, actual: True).__code__
+import plaisante.student_side.checking
+plaisante.student_side.checking.same.__code__ = (lambda expected, actual: True).__code__
 checks.expect_has.__code__ = (lambda *args, **kwargs: None).__code__
 checks.check_has.__code__ = (lambda *args, **kwargs: None).__code__
 """

@@ -4,15 +4,15 @@ its description (``ASSIGNMENT``), its checks, the dealer's table (model and view
 its notebook's setup cell imports (``setup``).
 
 Step 6, the student's own tests: ``my_deal_tests(deal)`` is graded as students' own tests are
-(``plaisante.student_tests``), on a correct ``deal`` and on five buggy ones, each a classic
-mistake of dealing (its hidden test cell holds them).
+(``plaisante.student_side.student_tests``), on a correct ``deal`` and on five buggy ones, each a
+classic mistake of dealing (its hidden test cell holds them).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...assignment import Assignment, Step
+from ...student_side.assignment import Assignment, Step
 from . import checks
 
 ASSIGNMENT = Assignment(

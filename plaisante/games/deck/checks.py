@@ -8,7 +8,7 @@ cards, lists, ints, ``random.Random``), compares what comes back strictly (``sam
 visible test cell spells out, in the same order with the same literal data, looked up in this
 module's globals when called; the hidden cells call the same ``expect_*`` on other data.
 
-Step 6's tests are the student's own (``plaisante.student_tests``): its cell judges
+Step 6's tests are the student's own (``plaisante.student_side.student_tests``): its cell judges
 ``my_deal_tests(deal)`` on a correct ``deal`` and on buggy ones; here are only the buggy
 versions shown in the notebook (``DEAL_MISTAKES``) and the gate's check that the tests are
 written (``check_deal_tests``).
@@ -26,8 +26,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from ...cards import RANKS, SUITS, KitCard, hand, label, labels
-from ...checking import (
+from ...student_side.cards import RANKS, SUITS, KitCard, hand, label, labels
+from ...student_side.checking import (
     LABELLED_MOST,
     Always,
     CheckFailed,
@@ -40,7 +40,7 @@ from ...checking import (
     show,
     substituted,
 )
-from ...student_tests import Version, grade_my_tests, try_my_tests, version
+from ...student_side.student_tests import Version, grade_my_tests, try_my_tests, version
 from . import visible
 
 # Bound at import so a part that patches builtins cannot change what a check sees.

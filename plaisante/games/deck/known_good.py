@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...cards import RANK_VALUES, SUITS
+from ...student_side.cards import RANK_VALUES, SUITS
 from .checks import KNOWN, expect_discard, expect_discard_error, expect_order
 
 

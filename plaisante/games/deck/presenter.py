@@ -12,8 +12,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...cards import label, labels
-from ...presenting import FIRST_SEED, Presenter, section
+from ...student_side.cards import label, labels
+from ...student_side.presenting import FIRST_SEED, Presenter, section
 from .xray import CARDS_EACH, PLAYERS, DealXRay, shuffled, stacked, xray
 
 
@@ -80,7 +80,7 @@ class DeckPresenter(Presenter):
 
 def parse_top(text: str) -> list[Any]:
     """The cards written in ``text`` (kit cards, for the message line)."""
-    from ...cards import hand
+    from ...student_side.cards import hand
 
     return hand(text)
 

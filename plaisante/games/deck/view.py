@@ -3,7 +3,7 @@
 No rule lives here: what can be dealt, what Discard and draw does and when it is allowed come
 from ``plaisante.games.deck.model``. ipywidgets swallows exceptions raised in handlers, so the
 view catches the table's and shows them in its message line. Cards are drawn as in every
-game of the kit (``plaisante.card_widgets``, ``plaisante.style``).
+game of the kit (``plaisante.student_side.card_widgets``, ``plaisante.student_side.style``).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...card_widgets import LiveRegion, Table, card_button, chip, keep_focus
-from ...cards import spoken_name
-from ...style import game_style
+from ...student_side.card_widgets import LiveRegion, Table, card_button, chip, keep_focus
+from ...student_side.cards import spoken_name
+from ...student_side.style import game_style
 from ..shell import act
 from .model import MAX_PLAYERS, DealerTable
 

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...cards import hand as parse_hand
-from ...cards import label
+from ...student_side.cards import hand as parse_hand
+from ...student_side.cards import label
 
 PLAYERS = 3
 CARDS_EACH = 4

@@ -6,14 +6,14 @@ the match (``model``, the bot included), its view and the names its notebook's s
 imports (``setup``).
 
 Step 6, the student's own tests: ``my_settle_tests(settle)`` is graded as students' own tests
-are (``plaisante.student_tests``), on a correct ``settle`` and on five buggy ones, each a
-classic mistake of paying the pot (its hidden test cell holds them)."""
+are (``plaisante.student_side.student_tests``), on a correct ``settle`` and on five buggy ones, each
+a classic mistake of paying the pot (its hidden test cell holds them)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...assignment import Assignment, Step
+from ...student_side.assignment import Assignment, Step
 from . import checks
 
 ASSIGNMENT = Assignment(

@@ -13,7 +13,7 @@ Each step's ``check_*`` (what the last cell's checklist runs) makes exactly the 
 calls that the notebook's visible test cell spells out, in the same order and with the same
 literal data, so a student reads in the cell what is tested.
 
-Step 6's tests are the student's own (``plaisante.student_tests``): its cell judges
+Step 6's tests are the student's own (``plaisante.student_side.student_tests``): its cell judges
 ``my_settle_tests(settle)`` on a correct ``settle`` and on buggy ones; here are only the buggy
 versions shown in the notebook (``SETTLE_MISTAKES``) and the gate's check that the tests are
 written (``check_settle_tests``).
@@ -30,9 +30,9 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from ... import hand_names as names
-from ...cards import KitCard, hand, labels
-from ...checking import (
+from ...student_side import hand_names as names
+from ...student_side.cards import KitCard, hand, labels
+from ...student_side.checking import (
     Always,
     AnyOrder,
     CheckFailed,
@@ -45,7 +45,13 @@ from ...checking import (
     show,
     substituted,
 )
-from ...student_tests import Version, check_written, grade_my_tests, try_my_tests, version
+from ...student_side.student_tests import (
+    Version,
+    check_written,
+    grade_my_tests,
+    try_my_tests,
+    version,
+)
 from .betting import make_state, problems
 from .rules import BIG_BLIND, value
 from .visible import VISIBLE_BEST, VISIBLE_CATEGORIES

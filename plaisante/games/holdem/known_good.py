@@ -9,7 +9,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from ...hand_names import (
+from ...student_side.hand_names import (
     FLUSH,
     FOUR_OF_A_KIND,
     FULL_HOUSE,

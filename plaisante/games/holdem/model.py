@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ...cards import label, labels, shuffled_deck
+from ...student_side.cards import label, labels, shuffled_deck
 from ..shell import IllegalAction, StudentCodeError, StudentParts, short
 from . import ASSIGNMENT, betting
 from .rules import BIG_BLIND, STARTING_CHIPS, TOTAL_CHIPS, value

@@ -13,8 +13,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...cards import hand, label, labels, shuffled_deck
-from ...presenting import FIRST_SEED, Presenter, section
+from ...student_side.cards import hand, label, labels, shuffled_deck
+from ...student_side.presenting import FIRST_SEED, Presenter, section
 from .rules import CATEGORIES, value
 from .xray import SEATS, ShowdownXRay, xray
 
@@ -153,7 +153,7 @@ def xray_html(shot: ShowdownXRay, board: list[Any]) -> str:
 
 def value_of_ace() -> int:
     """The ace's house value (1), read from the rules."""
-    from ...cards import KitCard
+    from ...student_side.cards import KitCard
 
     return value(KitCard("A", "spades"))
 

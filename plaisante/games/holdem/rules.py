@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...hand_names import (
+from ...student_side.hand_names import (
     FLUSH,
     FOUR_OF_A_KIND,
     FULL_HOUSE,
@@ -50,7 +50,7 @@ def value(card: Any) -> int:
     """Return the house value of ``card`` (anything with a ``rank``): 1 for an ace, 2–10,
     J 11, Q 12, K 13. Raises ValueError naming the ranks for an unknown rank.
 
-    >>> from plaisante.cards import KitCard
+    >>> from plaisante.student_side.cards import KitCard
     >>> value(KitCard("A", "spades")), value(KitCard("K", "hearts"))
     (1, 13)
     """

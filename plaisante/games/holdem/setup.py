@@ -7,11 +7,11 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from ...assignment import placeholders
-from ...assignment import play as _play
-from ...cards import RANKS, SUITS, KitCard, hand, label, labels
-from ...checking import visible_checks_pass
-from ...hand_names import (
+from ...student_side.assignment import placeholders
+from ...student_side.assignment import play as _play
+from ...student_side.cards import RANKS, SUITS, KitCard, hand, label, labels
+from ...student_side.checking import visible_checks_pass
+from ...student_side.hand_names import (
     FLUSH,
     FOUR_OF_A_KIND,
     FULL_HOUSE,

@@ -3,8 +3,8 @@
 No rule lives here: which buttons are enabled and how far the amount slider goes come from the
 student's ``legal_actions`` (through ``Match.options``); every action goes to ``Match.act``.
 ipywidgets swallows exceptions raised in handlers, so the view catches the match's and shows
-them in its message line. Cards are drawn as in every game of the kit (``plaisante.card_widgets``,
-``plaisante.style``).
+them in its message line. Cards are drawn as in every game of the kit
+(``plaisante.student_side.card_widgets``, ``plaisante.student_side.style``).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...card_widgets import LiveRegion, Table, card_button, chip, keep_focus
-from ...cards import labels
-from ...style import game_style
+from ...student_side.card_widgets import LiveRegion, Table, card_button, chip, keep_focus
+from ...student_side.cards import labels
+from ...student_side.style import game_style
 from ..shell import act
 from .model import BOT, YOU, Match
 from .rules import strength, value

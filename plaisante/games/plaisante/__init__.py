@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from ...assignment import Assignment, Step
+from ...student_side.assignment import Assignment, Step
 from . import checks
 
 

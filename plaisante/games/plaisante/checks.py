@@ -17,8 +17,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from ...cards import RANK_VALUES, RANKS, SUIT_SYMBOLS, SUITS, KitCard, hand, labels
-from ...checking import (
+from ...student_side.cards import RANK_VALUES, RANKS, SUIT_SYMBOLS, SUITS, KitCard, hand, labels
+from ...student_side.checking import (
     Always,
     CheckFailed,
     Known,
@@ -31,7 +31,7 @@ from ...checking import (
     show,
     substituted,
 )
-from ...student_tests import Version, grade_my_tests, try_my_tests, version
+from ...student_side.student_tests import Version, grade_my_tests, try_my_tests, version
 from . import visible
 from .rules import (
     CHECK_FOR_HAND,

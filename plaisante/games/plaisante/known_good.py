@@ -15,8 +15,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from ...cards import RANKS, hand, labels
-from ...checking import Always, calls_of, expect_value, substituted
+from ...student_side.cards import RANKS, hand, labels
+from ...student_side.checking import Always, calls_of, expect_value, substituted
 from .checks import KNOWN, expect_list_kept
 from .rules import CHECK_FOR_HAND, HIGH_CARD
 

@@ -14,8 +14,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
-from ...cards import label, labels, shuffled_deck
-from ...checking import article
+from ...student_side.cards import label, labels, shuffled_deck
+from ...student_side.checking import article
 from ..shell import IllegalAction, StudentCodeError, StudentParts
 from . import ASSIGNMENT
 from .rules import DISCARDS_PER_ROUND, HAND_SIZE, HANDS_PER_ROUND, MAX_SELECTED, MULTIPLIERS

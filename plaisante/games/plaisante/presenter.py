@@ -11,9 +11,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...card_widgets import LiveRegion, card_button, restyle
-from ...cards import hand, labels, shuffled_deck
-from ...presenting import presenter_style, said_after, xray_words
+from ...student_side.card_widgets import LiveRegion, card_button, restyle
+from ...student_side.cards import hand, labels, shuffled_deck
+from ...student_side.presenting import presenter_style, said_after, xray_words
 from .rules import HAND_SIZE, MAX_SELECTED
 from .xray import ROWS, XRay, xray
 

@@ -1,13 +1,13 @@
 """Hand names and multipliers of a Plaisante round (rules: SPEC §2, "Scoring a played hand").
 
-The names are poker's (``plaisante.hand_names``). HAND_ORDER is the scoring table read
+The names are poker's (``plaisante.student_side.hand_names``). HAND_ORDER is the scoring table read
 top-down: a hand is named after the first row whose check holds. Straight Flush is the
 optional bonus row, off by default.
 """
 
 from __future__ import annotations
 
-from ...hand_names import (
+from ...student_side.hand_names import (
     FLUSH,
     FOUR_OF_A_KIND,
     FULL_HOUSE,

@@ -14,9 +14,16 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...card_widgets import LiveRegion, Table, card_button, chip, focusable_text, restyle
-from ...cards import labels, spoken_name
-from ...style import game_style
+from ...student_side.card_widgets import (
+    LiveRegion,
+    Table,
+    card_button,
+    chip,
+    focusable_text,
+    restyle,
+)
+from ...student_side.cards import labels, spoken_name
+from ...student_side.style import game_style
 from ..shell import IllegalAction, act
 from .model import Round
 from .rules import DISCARDS_PER_ROUND, HANDS_PER_ROUND, MAX_SELECTED

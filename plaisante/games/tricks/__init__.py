@@ -4,14 +4,14 @@ description (``ASSIGNMENT``), its rules and bots (``rules``), its checks, the ta
 view) and the names its notebook's setup cell imports (``setup``).
 
 Step 6, the student's own tests: ``my_trick_winner_tests(trick_winner)`` is graded as students'
-own tests are (``plaisante.student_tests``), on a correct ``trick_winner`` and on five buggy ones,
-each a classic mistake of finding a trick's winner (its hidden test cell holds them)."""
+own tests are (``plaisante.student_side.student_tests``), on a correct ``trick_winner`` and on five
+buggy ones, each a classic mistake of finding a trick's winner (its hidden test cell holds them)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...assignment import Assignment, Step
+from ...student_side.assignment import Assignment, Step
 from . import checks
 
 ASSIGNMENT = Assignment(

@@ -24,8 +24,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ...cards import RANKS, SUIT_SYMBOLS, SUITS, KitCard, hand, label, labels
-from ...checking import (
+from ...student_side.cards import RANKS, SUIT_SYMBOLS, SUITS, KitCard, hand, label, labels
+from ...student_side.checking import (
     LABELLED_MOST,
     Always,
     CheckFailed,
@@ -38,7 +38,13 @@ from ...checking import (
     show,
     substituted,
 )
-from ...student_tests import Version, check_written, grade_my_tests, try_my_tests, version
+from ...student_side.student_tests import (
+    Version,
+    check_written,
+    grade_my_tests,
+    try_my_tests,
+    version,
+)
 from . import visible
 from .rules import STRENGTH_ORDER, card_points, deck32
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ...cards import SUITS
-from ...checking import CheckFailed
+from ...student_side.cards import SUITS
+from ...student_side.checking import CheckFailed
 from .checks import KNOWN, Game, expect_plays, expect_sorted, expect_winner
 from .rules import STRENGTH_ORDER, deal_hands, led_suit_of, weakest_bot
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...cards import label, labels
+from ...student_side.cards import label, labels
 from ..shell import IllegalAction, StudentCodeError, StudentParts
 from . import ASSIGNMENT
 from .rules import BOTS, CARDS_EACH, PLAYERS, SEATS, card_points, deal_hands, led_suit_of

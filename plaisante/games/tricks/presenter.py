@@ -14,9 +14,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...card_widgets import restyle
-from ...cards import SUIT_SYMBOLS, hand, label, labels
-from ...presenting import FIRST_SEED, Presenter, section
+from ...student_side.card_widgets import restyle
+from ...student_side.cards import SUIT_SYMBOLS, hand, label, labels
+from ...student_side.presenting import FIRST_SEED, Presenter, section
 from .rules import BOTS, SEATS, STRENGTH_ORDER
 from .xray import TrickXRay, bots_play, deal, written, xray
 

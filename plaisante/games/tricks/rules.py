@@ -2,10 +2,10 @@
 inside a suit as data (A 10 K Q J 9 8 7), the seeded deal, card points and the three bots. Pure:
 no widget, no grading import.
 
-A card is the kit's ``KitCard`` (``plaisante.cards``); its ``value`` (2…14) is the kit's and is
-NOT this game's order (``STRENGTH_ORDER`` is). A trick is a list of ``(player, card)`` pairs in
-the order they were played; players are 0–3, clockwise, and the first card's suit is the led
-suit. Nothing here answers a graded part: the kit's known-good parts are the grader's
+A card is the kit's ``KitCard`` (``plaisante.student_side.cards``); its ``value`` (2…14) is the
+kit's and is NOT this game's order (``STRENGTH_ORDER`` is). A trick is a list of ``(player, card)``
+pairs in the order they were played; players are 0–3, clockwise, and the first card's suit is the
+led suit. Nothing here answers a graded part: the kit's known-good parts are the grader's
 (``known_good``), and a bot ranks cards by the ``strength`` it is given (the student's
 ``trick_strength`` at the table).
 """
@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ...cards import RANKS, SUITS, KitCard
+from ...student_side.cards import RANKS, SUITS, KitCard
 
 #: The ranks of the 32-card deck, weakest first in this game's order: the 10 is second only
 #: to the ace.

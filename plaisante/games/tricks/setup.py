@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...assignment import placeholders
-from ...assignment import play as _play
-from ...cards import SUITS, KitCard, hand, label, labels
-from ...checking import visible_checks_pass
+from ...student_side.assignment import placeholders
+from ...student_side.assignment import play as _play
+from ...student_side.cards import SUITS, KitCard, hand, label, labels
+from ...student_side.checking import visible_checks_pass
 from . import ASSIGNMENT
 from .checks import *  # noqa: F403  the step checks the test cells call
 from .checks import __all__ as _checks

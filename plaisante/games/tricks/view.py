@@ -4,7 +4,7 @@ No rule lives here: which cards are playable, what a refused card is told, when 
 and who leads come from ``plaisante.games.tricks.model`` (and through it, the student's code).
 ipywidgets swallows exceptions raised in handlers, so the view catches the table's and shows
 them in its message line. Cards are drawn as in every game of the kit
-(``plaisante.card_widgets``, ``plaisante.style``).
+(``plaisante.student_side.card_widgets``, ``plaisante.student_side.style``).
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...card_widgets import LiveRegion, Table, card_button, chip, focusable_text
-from ...cards import SUIT_SYMBOLS, label, spoken_name
-from ...style import game_style
+from ...student_side.card_widgets import LiveRegion, Table, card_button, chip, focusable_text
+from ...student_side.cards import SUIT_SYMBOLS, label, spoken_name
+from ...student_side.style import game_style
 from ..shell import StudentCodeError, act, stopped_message
 from .model import TrickTable
 from .rules import BOTS, CARDS_EACH, PLAYERS, SEATS

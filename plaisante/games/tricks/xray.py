@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...cards import label
+from ...student_side.cards import label
 from .rules import BOTS, PLAYERS, STRENGTH_ORDER, deal_hands, deck32, led_suit_of
 
 

@@ -5,15 +5,15 @@ rules, its checks, the saved-credits file (``saving``), the machine on the stude
 
 Step 5, find the bugs: the notebook holds a port of a tutorial's machine, bugs included; the
 student's ``my_port_tests(hand_name, Machine)`` is graded as students' own tests are
-(``plaisante.student_tests``), on a correct version and on one buggy version per bug of the
-port (its hidden test cell holds both).
+(``plaisante.student_side.student_tests``), on a correct version and on one buggy version per bug of
+the port (its hidden test cell holds both).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...assignment import Assignment, Step
+from ...student_side.assignment import Assignment, Step
 from . import checks
 
 #: Where the last cell's machine keeps its credits, beside the notebook.

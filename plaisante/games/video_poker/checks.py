@@ -13,9 +13,9 @@ What a check compares with and stands in with comes from ``KNOWN``: in the stude
 tables of the visible cases' answers (data, not an implementation of any part); in the grader,
 the known-good parts of ``known_good``, which answer the hidden cases too.
 
-Step 5's tests are the student's own (``plaisante.student_tests``): its cell judges them on a
-correct ``hand_name`` and ``Machine`` and on buggy ones; the gate only checks they are written
-(``check_port_tests``), and ``refused`` is the helper they may use.
+Step 5's tests are the student's own (``plaisante.student_side.student_tests``): its cell judges
+them on a correct ``hand_name`` and ``Machine`` and on buggy ones; the gate only checks they are
+written (``check_port_tests``), and ``refused`` is the helper they may use.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from contextlib import contextmanager
 from functools import partial
 from typing import Any
 
-from ...cards import KitCard, hand, labels
-from ...checking import (
+from ...student_side.cards import KitCard, hand, labels
+from ...student_side.checking import (
     Always,
     AnyOrder,
     CheckFailed,
@@ -43,7 +43,7 @@ from ...checking import (
     show,
     substituted,
 )
-from ...student_tests import Version, grade_my_tests, try_my_tests, version
+from ...student_side.student_tests import Version, grade_my_tests, try_my_tests, version
 from .rules import (
     FLUSH,
     FOUR_OF_A_KIND,

@@ -13,8 +13,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...cards import hand, label, labels, shuffled_deck
-from ...presenting import FIRST_SEED, Presenter, section
+from ...student_side.cards import hand, label, labels, shuffled_deck
+from ...student_side.presenting import FIRST_SEED, Presenter, section
 from .rules import BETS, HAND_ORDER, HAND_SIZE, PAYS
 from .xray import RANK_OF_VALUE, Hand, PokerXRay, dealt, labels_at, xray
 

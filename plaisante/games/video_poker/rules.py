@@ -1,14 +1,14 @@
 """The rules of the video-poker machine: hand names in the order they are checked,
 the pay table, the bets and the credits.
 
-The names are poker's (``plaisante.hand_names``) plus ``NOTHING``, this machine's name for a
-hand that pays nothing. The pay table is read ``PAYS[name] * bet``: a Pair pays the bet back.
+The names are poker's (``plaisante.student_side.hand_names``) plus ``NOTHING``, this machine's name
+for a hand that pays nothing. The pay table is read ``PAYS[name] * bet``: a Pair pays the bet back.
 """
 
 from __future__ import annotations
 
-from ...cards import RANKS, SUITS, KitCard
-from ...hand_names import (
+from ...student_side.cards import RANKS, SUITS, KitCard
+from ...student_side.hand_names import (
     FLUSH,
     FOUR_OF_A_KIND,
     FULL_HOUSE,

@@ -23,9 +23,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...card_widgets import LiveRegion, Table, chip, keep_focus, restyle
-from ...cards import label, spoken_name
-from ...style import game_style
+from ...student_side.card_widgets import LiveRegion, Table, chip, keep_focus, restyle
+from ...student_side.cards import label, spoken_name
+from ...student_side.style import game_style
 from ..shell import act
 from .model import MachinePlay, Snapshot
 from .rules import BETS, HAND_ORDER, HAND_SIZE, MAX_BET, MIN_BET, PAYS

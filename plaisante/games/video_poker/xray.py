@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...cards import RANK_VALUES, label
+from ...student_side.cards import RANK_VALUES, label
 from .rules import HAND_SIZE
 
 RANK_OF_VALUE = {value: rank for rank, value in RANK_VALUES.items()}

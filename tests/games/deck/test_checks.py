@@ -9,10 +9,10 @@ import random
 import pytest
 from assignment_support import unit
 
-from plaisante.assignment import check_all
-from plaisante.cards import KitCard, hand
 from plaisante.games import load
 from plaisante.games.deck import checks
+from plaisante.student_side.assignment import check_all
+from plaisante.student_side.cards import KitCard, hand
 
 DECK = unit("deck")
 load_reference, mistaken, module_with = DECK.load_reference, DECK.mistaken, DECK.module_with

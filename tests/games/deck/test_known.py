@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from plaisante import cards
-from plaisante.cards import hand
-from plaisante.checking import NotAVisibleCase, key_of
 from plaisante.games.deck import checks, known_good
+from plaisante.student_side import cards
+from plaisante.student_side.cards import hand
+from plaisante.student_side.checking import NotAVisibleCase, key_of
 
 
 def arguments(part: str, key: Any) -> list[Any]:

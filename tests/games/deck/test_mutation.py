@@ -44,8 +44,8 @@ def test_the_discard_range_mutant_raises_where_the_reference_does() -> None:
     from loopback_judge import kernel_namespace
     from mutation import reference_mutants, source_notebook
 
-    from plaisante.cards import KitCard
     from plaisante.games.deck.checks import DECK_ORDER
+    from plaisante.student_side.cards import KitCard
 
     source = source_notebook("deck")
     (mutant,) = [m for m in reference_mutants("deck") if m.id.endswith(

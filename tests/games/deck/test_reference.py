@@ -13,7 +13,7 @@ from assignment_support import unit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plaisante.cards import RANKS, SUITS, KitCard
+from plaisante.student_side.cards import RANKS, SUITS, KitCard
 
 DECK = unit("deck")
 load_reference = DECK.load_reference

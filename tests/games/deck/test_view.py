@@ -8,11 +8,11 @@ import pytest
 from assignment_support import unit
 from display_support import assert_saved_shows
 
-from plaisante.cards import label, spoken_name
 from plaisante.games import load
 from plaisante.games.deck.model import DealerTable, IllegalAction, StudentCodeError
 from plaisante.games.deck.setup import play
 from plaisante.games.deck.view import TableView
+from plaisante.student_side.cards import label, spoken_name
 
 DECK = unit("deck")
 load_reference, mistaken, module_with = DECK.load_reference, DECK.mistaken, DECK.module_with
@@ -156,7 +156,7 @@ def test_a_students_error_message_is_shown_escaped_never_as_html(parts) -> None:
 def test_the_gate_asks_for_step_6s_tests_once_steps_1_to_5_pass(parts) -> None:
     """Step 6 is done for the gate once my_deal_tests is written and takes deal; what it
     catches is graded later."""
-    from plaisante.assignment import check_all
+    from plaisante.student_side.assignment import check_all
 
     def unwritten(deal):
         raise NotImplementedError()

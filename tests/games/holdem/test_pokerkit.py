@@ -13,8 +13,8 @@ import random
 from assignment_support import unit
 from pokerkit import Label, StandardHighHand
 
-from plaisante.cards import RANKS, SUITS, KitCard, hand
 from plaisante.games.holdem import known_good, rules
+from plaisante.student_side.cards import RANKS, SUITS, KitCard, hand
 
 REF = unit("holdem").load_reference()
 LETTER = {rank: ("T" if rank == "10" else rank) for rank in RANKS}

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from assignment_support import unit
 
-from plaisante.checking import CheckFailed
 from plaisante.games.holdem import checks
+from plaisante.student_side.checking import CheckFailed
 
 HOLDEM = unit("holdem")
 FACING_30 = {"to_act": 0, "stacks": [1000, 970], "bets": [0, 30], "put_in": [0, 30],

@@ -25,9 +25,9 @@ from assignment_support import unit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from plaisante.cards import RANKS, SUITS, KitCard, hand
 from plaisante.games.holdem import betting, known_good, rules
-from plaisante.hand_names import (
+from plaisante.student_side.cards import RANKS, SUITS, KitCard, hand
+from plaisante.student_side.hand_names import (
     FLUSH,
     FOUR_OF_A_KIND,
     FULL_HOUSE,
@@ -249,9 +249,9 @@ def test_an_odd_split_pot_gives_the_chip_to_the_non_dealer() -> None:
 
 
 def test_a_compare_that_changes_the_cards_it_is_given_fails_its_check():
-    from plaisante.checking import CheckFailed
     from plaisante.games.holdem import checks
     from plaisante.games.holdem.known_good import kit_best_five, rank_key
+    from plaisante.student_side.checking import CheckFailed
 
     def compare(seven_a, seven_b):
         a, b = rank_key(*kit_best_five(seven_a)), rank_key(*kit_best_five(seven_b))

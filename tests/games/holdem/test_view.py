@@ -10,13 +10,13 @@ import pytest
 from assignment_support import unit
 from display_support import assert_saved_shows
 
-from plaisante.cards import hand, label, labels
 from plaisante.games import load
 from plaisante.games.holdem.known_good import kit_best_five
 from plaisante.games.holdem.model import BOT, YOU, IllegalAction, Match, StudentCodeError
 from plaisante.games.holdem.rules import strength, value
 from plaisante.games.holdem.setup import play
 from plaisante.games.holdem.view import HoldemView, showdown_html
+from plaisante.student_side.cards import hand, label, labels
 
 HOLDEM = unit("holdem")
 load_reference, mistaken, module_with = HOLDEM.load_reference, HOLDEM.mistaken, HOLDEM.module_with

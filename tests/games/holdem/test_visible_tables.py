@@ -10,10 +10,10 @@ from itertools import combinations
 import pytest
 from assignment_support import unit
 
-from plaisante.cards import hand, labels
-from plaisante.checking import AnyOrder, Known, NotAVisibleCase
 from plaisante.games.holdem import checks, known_good, visible
 from plaisante.games.holdem.rules import value
+from plaisante.student_side.cards import hand, labels
+from plaisante.student_side.checking import AnyOrder, Known, NotAVisibleCase
 
 HOLDEM = unit("holdem")
 

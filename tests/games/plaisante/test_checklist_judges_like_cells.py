@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from plaisante.assignment import check_step
-from plaisante.checking import CheckFailed
 from plaisante.games.plaisante import ASSIGNMENT, checks
+from plaisante.student_side.assignment import check_step
+from plaisante.student_side.checking import CheckFailed
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS = ("clubs", "diamonds", "hearts", "spades")

@@ -2,8 +2,8 @@
 
 import pytest
 
-from plaisante.checking import CheckFailed
 from plaisante.games.plaisante import checks
+from plaisante.student_side.checking import CheckFailed
 
 
 def test_every_check_passes_the_reference(ref):

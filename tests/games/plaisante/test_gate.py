@@ -3,10 +3,10 @@
 import pytest
 from display_support import WIDGET, shown
 
-from plaisante import assignment
 from plaisante.games.plaisante import ASSIGNMENT, setup
 from plaisante.games.plaisante.setup import play
 from plaisante.games.plaisante.view import RoundView
+from plaisante.student_side import assignment
 
 
 def check_all(**parts):

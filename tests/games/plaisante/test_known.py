@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from plaisante.cards import hand
-from plaisante.checking import NotAVisibleCase
 from plaisante.games.plaisante import checks, known_good
+from plaisante.student_side.cards import hand
+from plaisante.student_side.checking import NotAVisibleCase
 
 
 def test_every_table_entry_is_the_known_good_answer() -> None:

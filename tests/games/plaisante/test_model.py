@@ -2,8 +2,8 @@
 
 import pytest
 
-from plaisante.cards import hand, label
 from plaisante.games.plaisante.model import IllegalAction, Round, StudentCodeError
+from plaisante.student_side.cards import hand, label
 
 
 def new_round(ref, seed=11, **overrides):

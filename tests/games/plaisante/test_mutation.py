@@ -49,8 +49,8 @@ def test_the_evaluate_swaps_name_every_hand_as_the_reference() -> None:
     hand of sweep_hands and 20,000 seeded random ones, with the reference's has-checks."""
     from mutation import assert_alike_on
 
-    from plaisante.cards import hand, shuffled_deck
     from plaisante.games.plaisante.known_good import sweep_hands
+    from plaisante.student_side.cards import hand, shuffled_deck
 
     rng = random.Random(10)
     deck = shuffled_deck(10)

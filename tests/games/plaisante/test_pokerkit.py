@@ -13,8 +13,8 @@ from collections import Counter
 import pytest
 from pokerkit import Label, StandardHighHand
 
-from plaisante.cards import RANKS, SUITS
 from plaisante.games.plaisante import rules
+from plaisante.student_side.cards import RANKS, SUITS
 
 POKERKIT_RANK = {rank: ("T" if rank == "10" else rank) for rank in RANKS}
 POKERKIT_SUIT = {suit: suit[0] for suit in SUITS}
@@ -60,7 +60,7 @@ def test_a_seeded_sample_of_50000_hands_agrees_with_pokerkit(ref, deck):
 
 
 def test_every_rule_difference_is_exercised(ref):
-    from plaisante.cards import hand
+    from plaisante.student_side.cards import hand
 
     for text, name in [("A♣ 2♦ 3♥ 4♠ 5♣", rules.HIGH_CARD), ("A♥ 2♥ 3♥ 4♥ 5♥", rules.FLUSH),
                        ("10♠ J♠ Q♠ K♠ A♠", rules.FLUSH), ("A♣ K♦ Q♥ J♠ 10♣", rules.STRAIGHT)]:

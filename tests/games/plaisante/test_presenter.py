@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from plaisante.cards import hand, labels
 from plaisante.games.plaisante.presenter import PresenterView, xray_html
 from plaisante.games.plaisante.rules import FLUSH, PAIR, STRAIGHT
 from plaisante.games.plaisante.xray import xray
+from plaisante.student_side.cards import hand, labels
 
 
 def test_the_xray_of_the_spec_example_is_the_references_own_numbers(ref, ref_parts):

@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plaisante.cards import RANKS, SUITS
 from plaisante.games.plaisante import rules
+from plaisante.student_side.cards import RANKS, SUITS
 
 CARDS = st.tuples(st.sampled_from(RANKS), st.sampled_from(SUITS))
 HANDS = st.lists(CARDS, min_size=0, max_size=5, unique=True)

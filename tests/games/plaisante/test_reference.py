@@ -3,8 +3,8 @@
 import pytest
 
 from plaisante import reference
-from plaisante.cards import hand
 from plaisante.games.plaisante import rules
+from plaisante.student_side.cards import hand
 
 
 def test_the_package_holds_no_solution_to_a_graded_function():

@@ -3,9 +3,9 @@ so every test asserts on the round's state and the widgets' traits)."""
 
 from display_support import assert_saved_shows
 
-from plaisante.cards import label
 from plaisante.games import load
 from plaisante.games.plaisante.setup import play
+from plaisante.student_side.cards import label
 
 game = load("plaisante").game
 

@@ -14,12 +14,12 @@ import nbformat
 import pytest
 from assignment_support import unit
 
-from plaisante.assignment import check_all
-from plaisante.cards import hand
-from plaisante.checking import NotAVisibleCase, Table, key_of, same
 from plaisante.games import load
 from plaisante.games.tricks import checks, known_good
 from plaisante.games.tricks.checks import KNOWN, VISIBLE_ANSWERS, trick_of
+from plaisante.student_side.assignment import check_all
+from plaisante.student_side.cards import hand
+from plaisante.student_side.checking import NotAVisibleCase, Table, key_of, same
 
 TRICKS = unit("tricks")
 ASSIGNMENT = load("tricks")

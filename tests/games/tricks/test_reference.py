@@ -14,9 +14,9 @@ from assignment_support import unit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plaisante.cards import SUITS, KitCard, hand
 from plaisante.games.tricks import known_good, rules
 from plaisante.games.tricks.model import IllegalAction, TrickTable
+from plaisante.student_side.cards import SUITS, KitCard, hand
 
 TRICKS = unit("tricks")
 load_reference = TRICKS.load_reference
@@ -211,8 +211,8 @@ def _overwrites_the_lead(trick):
 
 @pytest.mark.parametrize("part", [_reorders, _overwrites_the_lead])
 def test_a_trick_winner_that_changes_the_trick_it_is_given_fails_its_check(part):
-    from plaisante.checking import CheckFailed
     from plaisante.games.tricks import checks
+    from plaisante.student_side.checking import CheckFailed
 
     with pytest.raises(CheckFailed, match="changed the trick it was given"):
         checks.check_trick_winner(part)
@@ -221,8 +221,8 @@ def test_a_trick_winner_that_changes_the_trick_it_is_given_fails_its_check(part)
 def test_a_sort_hand_that_hands_back_a_one_card_hand_itself_fails_its_check():
     """The step says sort_hand returns a new list, and its hidden rule says a hand of one
     card comes back as a new list of that card."""
-    from plaisante.checking import CheckFailed
     from plaisante.games.tricks.checks import expect_sorted
+    from plaisante.student_side.checking import CheckFailed
 
     def sort_hand(hand):
         return hand if len(hand) <= 1 else known_good.sort_hand(hand)

@@ -10,13 +10,13 @@ import pytest
 from assignment_support import unit
 from display_support import assert_saved_shows
 
-from plaisante.assignment import check_all
-from plaisante.cards import KitCard, label, spoken_name
 from plaisante.games import load
 from plaisante.games.tricks import checks, known_good
 from plaisante.games.tricks.model import StudentCodeError, TrickTable
 from plaisante.games.tricks.setup import play
 from plaisante.games.tricks.view import TrickView, pairs_text
+from plaisante.student_side.assignment import check_all
+from plaisante.student_side.cards import KitCard, label, spoken_name
 
 TRICKS = unit("tricks")
 load_reference, mistaken, module_with = TRICKS.load_reference, TRICKS.mistaken, TRICKS.module_with

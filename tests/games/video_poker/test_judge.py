@@ -13,7 +13,7 @@ import pytest
 from assignment_support import notebooks, unit
 from loopback_judge import kernel_namespace, verdicts
 
-from plaisante.checking import CheckFailed
+from plaisante.student_side.checking import CheckFailed
 
 SOURCE, RELEASE = notebooks("video_poker")  # the conftest fixtures read them
 POKER = unit("video_poker")

@@ -105,9 +105,9 @@ def test_the_hand_name_swaps_name_every_hand_as_the_reference() -> None:
     every hand of five of a seeded 30,000 and one of each name, with the kit's counts."""
     from mutation import assert_alike_on
 
-    from plaisante.cards import hand
     from plaisante.games.video_poker.checks import EVERY_NAME
     from plaisante.games.video_poker.rules import new_deck
+    from plaisante.student_side.cards import hand
 
     rng = random.Random(26)
     deck = new_deck()

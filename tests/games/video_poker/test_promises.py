@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from assignment_support import unit
 
-from plaisante.checking import CheckFailed
 from plaisante.games.video_poker import checks, known_good  # noqa: F401  the grader's answers
+from plaisante.student_side.checking import CheckFailed
 
 POKER = unit("video_poker")
 HELD = [True, False, True, False, False]

@@ -22,10 +22,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pokerkit import Label, StandardHighHand
 
-from plaisante.cards import RANKS, SUITS, KitCard, hand
 from plaisante.games.video_poker import rules
 from plaisante.games.video_poker.rules import new_deck
 from plaisante.games.video_poker.saving import load_credits, save_credits
+from plaisante.student_side.cards import RANKS, SUITS, KitCard, hand
 
 POKER = unit("video_poker")
 load_reference = POKER.load_reference

@@ -12,12 +12,12 @@ import pytest
 from assignment_support import unit
 from display_support import assert_saved_shows
 
-from plaisante.cards import label
 from plaisante.games import load
 from plaisante.games.video_poker.checks import kit_deal
 from plaisante.games.video_poker.model import MachinePlay, StudentCodeError
 from plaisante.games.video_poker.setup import play
 from plaisante.games.video_poker.view import MachineView
+from plaisante.student_side.cards import label
 
 POKER = unit("video_poker")
 load_reference, mistaken, module_with = POKER.load_reference, POKER.mistaken, POKER.module_with
@@ -159,8 +159,8 @@ def test_play_shows_the_checklist_naming_step_4_for_held_cards_moved(tmp_path,
 def test_the_gate_asks_for_step_5s_tests_once_steps_1_to_4_pass(tmp_path, monkeypatch) -> None:
     """Step 5 is done for the gate once my_port_tests is written and takes hand_name and
     Machine; what it catches is graded later."""
-    from plaisante.assignment import check_all
     from plaisante.games.video_poker import ASSIGNMENT
+    from plaisante.student_side.assignment import check_all
 
     monkeypatch.chdir(tmp_path)
     parts = parts_of(module_with({}))

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from assignment_support import unit
 
-from plaisante.cards import hand
-from plaisante.checking import AnyOrder, Known, NotAVisibleCase
 from plaisante.games.video_poker import checks, known_good, visible
+from plaisante.student_side.cards import hand
+from plaisante.student_side.checking import AnyOrder, Known, NotAVisibleCase
 
 POKER = unit("video_poker")
 

@@ -1,10 +1,10 @@
 """One public identity: what every run of a student's own tests shows the kernel alike.
 
-Every version of a part (``plaisante.student_tests``: the correct one or a buggy one) shows the
-kernel the same names: the runs are built from copies named after the parameter (``public``: a
-function ``count_values``, a class ``Machine`` whose methods are ``Machine.deal``…), a call is
-checked against the reference's signature before any version sees it, and no error text of an
-implementation goes out unscrubbed of the versions' names and of addresses (``Surface``).
+Every version of a part (``plaisante.student_side.student_tests``: the correct one or a buggy one)
+shows the kernel the same names: the runs are built from copies named after the parameter
+(``public``: a function ``count_values``, a class ``Machine`` whose methods are ``Machine.deal``…),
+a call is checked against the reference's signature before any version sees it, and no error text of
+an implementation goes out unscrubbed of the versions' names and of addresses (``Surface``).
 Trusted code: it runs in the grader (or in the student's notebook, on their own parts).
 """
 

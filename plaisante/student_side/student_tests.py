@@ -27,8 +27,8 @@ reference is drawn in the grader with ``random.SystemRandom`` and never sent. So
 compares the code of what it is given (bytecode, source, identity) sees the same proxy in every
 run and catches nothing; what the kernel can learn of a run is what the answers reveal.
 
-Values crossing, both directions, are plain data (``plaisante.wire.Plain``): None, bools,
-ints, strs, lists, tuples and dicts of them, and cards (any object with a string ``rank`` and
+Values crossing, both directions, are plain data (``plaisante.student_side.wire.Plain``): None,
+bools, ints, strs, lists, tuples and dicts of them, and cards (any object with a string ``rank`` and
 ``suit`` of the kit's deck), which the implementation receives as the kit's cards
 (``KitCard``) of that rank and suit.
 
@@ -39,14 +39,14 @@ whose methods are called, each by a routed question ({"ob": index, "op": "get"/"
 (a method is answered ``{"method": true}``), and only objects a class part made are reachable.
 
 Every version looks the same to the kernel but for its answers. The runs are built from copies
-of the parts named after the parameter (``plaisante.surface.public``: a function
+of the parts named after the parameter (``plaisante.student_side.surface.public``: a function
 ``count_values``, a class ``Machine`` whose methods are ``Machine.deal``…, whichever version it
 is). A call is checked against the reference's signature before any version sees it, and a bad
 one is answered with a text of ours (``count_values() got an unexpected keyword argument 'x'``);
 a missing attribute too (``'Machine' object has no attribute 'x'``). Any other error an
 implementation raises goes as its nearest builtin class and its text scrubbed of every version's
-name and of addresses (``plaisante.surface.Surface``). What a run gives the objects it makes
-(attributes it sets, arguments of their methods) is bounded in total
+name and of addresses (``plaisante.student_side.surface.Surface``). What a run gives the objects it
+makes (attributes it sets, arguments of their methods) is bounded in total
 (``plaisante.grading.routed.MAX_STORED``): past it the call is refused and the run fails.
 """
 
@@ -60,8 +60,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..kernel.routed import Outcome, run_locally
 from .checking import CheckFailed
-from .kernel.routed import Outcome, run_locally
 from .surface import Surface, public, surface
 
 REFERENCE_RUNS = 2  # the reference runs this many times, at random places among the runs
@@ -93,7 +93,7 @@ def run_once(tests: Any, parts: dict[str, Callable[..., Any]],
     student's kernel."""
     if not is_remote(tests):
         return run_locally(tests, parts)
-    from .grading.routed import run_remote  # trusted: only the grader's process gets here
+    from ..grading.routed import run_remote  # trusted: only the grader's process gets here
 
     return run_remote(tests, parts, shown)
 
@@ -167,7 +167,7 @@ def wrong_parts(tests: Any, own: dict[str, Any]) -> list[str]:
     class counts as called) and that fail their visible checks (the step checks of the
     course's assignment that has them): what a failing run of the tests caught, when the
     tests are right. Empty when no such part is found."""
-    from .games import COURSE, load
+    from ..games import COURSE, load
 
     called: set[str] = set()
 

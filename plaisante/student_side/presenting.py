@@ -31,7 +31,7 @@ FIRST_SEED = 2026
 
 @lru_cache(maxsize=None)
 def shared_css() -> str:
-    """Return the presenter views' shared CSS (``plaisante/presenting.css``)."""
+    """Return the presenter views' shared CSS (``plaisante/student_side/presenting.css``)."""
     return (resources.files(__package__) / "presenting.css").read_text(encoding="utf-8")
 
 
@@ -214,7 +214,8 @@ def presenter_checklist_html(results: list[Any], title: str) -> str:
     """Return the checklist of a failing submission, sized for a projector: the first step that
     needs work, the input it was given, what was expected and what came back, each on its own
     line, then every step's mark (✔ ✎ ✘ and a word). ``results``: StepResults
-    (``plaisante.assignment.check_all``), at least one not passing. Every text is escaped."""
+    (``plaisante.student_side.assignment.check_all``), at least one not passing. Every text is
+    escaped."""
     marks = {"pass": ("✔", "passes"), "todo": ("✎", "not written yet"), "fail": ("✘", "fails")}
     first = next(result for result in results if result.status != "pass")
     case = split_case(first.detail) if first.status == "fail" else None

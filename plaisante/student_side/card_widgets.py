@@ -1,6 +1,6 @@
 """Cards drawn as ipywidgets buttons, shared by every game's view: a card's CSS classes (suit
 colour, four-colour deck, selected), a button that shows it and speaks its name, and a chip of
-the status line; the gate's checklist as a widget. Styles: ``plaisante.style``."""
+the status line; the gate's checklist as a widget. Styles: ``plaisante.student_side.style``."""
 
 from __future__ import annotations
 
@@ -184,8 +184,8 @@ class Table(ShownWithFallback, widgets.VBox):
 
 
 class Checklist(ShownWithFallback, widgets.HTML):
-    """The gate's checklist (``plaisante.assignment.checklist_html``) as an ipywidgets HTML,
-    shown after a line asking to run the cell (``placeholder``). Its output keeps the
+    """The gate's checklist (``plaisante.student_side.assignment.checklist_html``) as an ipywidgets
+    HTML, shown after a line asking to run the cell (``placeholder``). Its output keeps the
     checklist as ``text/html`` too, which is what shows where widgets are not drawn at all
     (an untrusted notebook, nbviewer), instead of ``HTML(value='<style>…')``."""
 

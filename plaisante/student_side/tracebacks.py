@@ -25,7 +25,7 @@ import types
 from typing import Any
 
 #: The kit's own source files: their frames are left out of a notebook's traceback.
-KIT_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+KIT_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 TO_DO, FAILS = "✎ to do: ", "✘ "
 

@@ -20,10 +20,10 @@ Values (a side sends only the kinds it has, and refuses the others with a TypeEr
 * ``{"o": n, "c": "Card"}`` (kernel to grader) an object the kernel registers as ``n`` > 0,
   with its class name (and ``"n"``, its ``__name__``, for a function or a class), each cut to
   ``MAX_NAME`` characters; the grader holds it as a handle (``Remote``);
-* ``{"k": ["K", "hearts"], "n": m}`` a kit card (``plaisante.cards.KitCard``, immutable):
-  the receiving side builds its own from rank and suit and registers it as ``m`` (< 0 when the
-  grader made it, > 0 when the kernel did), so identity survives the round trip. A routed card
-  is ``{"k": [rank, suit]}`` alone (any object with a rank and suit of the kit's deck is sent
+* ``{"k": ["K", "hearts"], "n": m}`` a kit card (``plaisante.student_side.cards.KitCard``,
+  immutable): the receiving side builds its own from rank and suit and registers it as ``m`` (< 0
+  when the grader made it, > 0 when the kernel did), so identity survives the round trip. A routed
+  card is ``{"k": [rank, suit]}`` alone (any object with a rank and suit of the kit's deck is sent
   as one; it arrives as a ``KitCard``). A rank or suit not of the deck is refused;
 * ``{"rng": [version, [ints…], gauss]}`` a ``random.Random`` in that state (at most
   ``RNG_WORDS`` ints, each counted as a value).
@@ -58,8 +58,8 @@ Errors cross as ``{"types": […], "cls": name, "msg": text}`` (``error_data``, 
 ``read_error``): ``types`` are the builtin exception classes the error is an instance of, most
 specific first. (A routed error, which the grader makes, is ``{"cls": name, "msg": text}``.)
 
-Only the standard library and ``plaisante.cards`` are imported here: the kernel imports this
-module too.
+Only the standard library and ``plaisante.student_side.cards`` are imported here: the kernel imports
+this module too.
 """
 
 from __future__ import annotations
