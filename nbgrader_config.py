@@ -24,8 +24,8 @@ c.Exchange.root = os.path.join(HERE, "assignments", "exchange")
 c.Execute.timeout = 30
 # nbgrader's Validate says "Success! Your notebook passes all the tests." when the visible tests
 # pass; `nbgrader validate` run here says that they pass and hidden tests run at grading instead
-# (plaisante/nbgrader_validate.py; the lab's button: the kit's JupyterLab extension).
-from plaisante.nbgrader_validate import install as _validate_says_what_it_ran  # noqa: E402
+# (plaisante/intake/nbgrader_validate.py; the lab's button: the kit's JupyterLab extension).
+from plaisante.intake.nbgrader_validate import install as _validate_says_what_it_ran  # noqa: E402
 
 _validate_says_what_it_ran()
 # Every HTML page nbgrader makes of a notebook (the formgrader's manual-grading page, feedback)

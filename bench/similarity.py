@@ -37,7 +37,7 @@ sys.path.insert(0, str(KIT / "tests"))
 import similarity_support as planted  # noqa: E402
 from course_cli import new_course  # noqa: E402
 
-from plaisante import course  # noqa: E402
+from plaisante.intake import submitted  # noqa: E402
 
 WORDS = ("alpha", "beta", "gamma", "delta", "omega", "tmp", "val", "item", "thing", "part",
          "acc", "cur", "res", "out", "box", "pile", "card_x", "hand_y", "row", "col")
@@ -98,7 +98,7 @@ def build(root: Path, count: int, seed: int = 31) -> set[frozenset[str]]:
             cells = student_cells(rng, bases)
         written[student] = cells
         path = planted.write(made / f"{student}.ipynb", cells)
-        course.submit(path, student, root, assignment="plaisante")
+        submitted.submit(path, student, root, assignment="plaisante")
         path.unlink()
     return copies
 

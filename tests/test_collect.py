@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from plaisante.collect import DEFAULT_PATTERN, collected
+from plaisante.intake.downloads import DEFAULT_PATTERN, read_download
 
 LMS = r"(?P<student_id>[a-z]+)_attempt_[0-9-]+_.*\.ipynb"
 
@@ -22,7 +22,7 @@ def notebooks(folder: Path, *names: str) -> Path:
 
 def test_a_folder_maps_each_file_name_to_its_student(tmp_path: Path) -> None:
     folder = notebooks(tmp_path / "in", "alice.ipynb", "sub/bob.ipynb", "notes.txt")
-    found = collected(folder, DEFAULT_PATTERN)
+    found = read_download(folder, DEFAULT_PATTERN)
     assert [(student, path.name) for student, path in found.found] == [
         ("alice", "alice.ipynb"), ("bob", "bob.ipynb")]
     assert found.skipped == ["notes.txt"]
@@ -34,7 +34,7 @@ def test_a_zip_as_an_lms_names_it_is_unpacked_under_names_of_its_own(tmp_path: P
         out.writestr("Week 3/alice_attempt_2026-11-30_plaisante.ipynb", '{"cells": []}')
         out.writestr("../../evil/bob_attempt_2026-11-30_plaisante.ipynb", '{"cells": []}')
         out.writestr("__MACOSX/._alice_attempt_2026-11-30_plaisante.ipynb", "junk")
-    found = collected(archive, LMS, tmp_path / "unpacked")
+    found = read_download(archive, LMS, tmp_path / "unpacked")
     assert [student for student, _ in found.found] == ["alice", "bob"]
     for _, path in found.found:  # a member's own path is never used
         assert path.parent.parent == tmp_path / "unpacked"
@@ -49,27 +49,27 @@ def test_a_bad_pattern_is_refused_in_one_line(tmp_path: Path, pattern: str, says
     folder = notebooks(tmp_path, "alice.ipynb")
     with pytest.raises(ValueError, match=says.replace("(", r"\(").replace(")", r"\)")
                        .replace("?", r"\?").replace(".", r"\.")):
-        collected(folder, pattern)
+        read_download(folder, pattern)
 
 
 def test_two_notebooks_of_one_student_are_one_submission_and_nobody_refuses(tmp_path: Path
                                                                            ) -> None:
     folder = notebooks(tmp_path / "two", "alice_attempt_1_a.ipynb", "alice_attempt_2_b.ipynb")
-    found = collected(folder, LMS)
+    found = read_download(folder, LMS)
     assert [s.student for s in found.submissions] == ["alice"]
     assert found.submissions[0].kept.notebooks == ["alice_attempt_1_a.ipynb",
                                                    "alice_attempt_2_b.ipynb"]
     with pytest.raises(ValueError, match="no notebook .* matches"):
-        collected(notebooks(tmp_path / "none", "readme.md"), LMS)
+        read_download(notebooks(tmp_path / "none", "readme.md"), LMS)
     with pytest.raises(FileNotFoundError):
-        collected(tmp_path / "missing", LMS)
+        read_download(tmp_path / "missing", LMS)
 
 
 def test_blackboard_names_are_read_only_in_the_downloads_own_folder(tmp_path: Path) -> None:
     """The title is what all the LMS's heads share (``ada_smith``, ``ada_jones``, ``bob`` stay
     whole), and a file in a folder of its own (a ``/`` in a crafted member name) is no LMS
     name: it changes neither the title nor anyone's id."""
-    from plaisante.collect import blackboard_title
+    from plaisante.intake.downloads import blackboard_title
 
     names = ["Week 3_ada_smith_attempt_2026-12-01-10-00-00_p.ipynb",
              "Week 3_ada_jones_attempt_2026-12-01-10-00-00_p.ipynb",
@@ -82,7 +82,7 @@ def test_blackboard_names_are_read_only_in_the_downloads_own_folder(tmp_path: Pa
         for n in range(5):
             out.writestr(f"Week 3_bob_attempt_2026-12-01-10-00-00_http:/x/evil_u{n}_attempt_"
                          "2026-12-01-10-00-00_p.ipynb", '{"cells": []}')
-    found = collected(archive, None, tmp_path / "unpacked")
+    found = read_download(archive, None, tmp_path / "unpacked")
     assert found.layout == "Blackboard"
     assert [s.student for s in found.submissions] == ["ada_jones", "ada_smith", "bob"]
     assert len(found.skipped) == 5

@@ -538,7 +538,7 @@ def validations(batch) -> dict[str, str]:
 @pytest.mark.parametrize("kind", sorted(VALIDATED))
 def test_validate_agrees_with_grading(batch, validations, kind):
     """What the student's `nbgrader validate` says matches what grading scored."""
-    from plaisante.nbgrader_validate import NBGRADER_SAYS, PASSED
+    from plaisante.intake.nbgrader_validate import NBGRADER_SAYS, PASSED
 
     passes = VALIDATED[kind]
     said = " ".join(validations[kind].split())

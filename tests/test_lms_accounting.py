@@ -14,8 +14,9 @@ import pytest
 from course_cli import cli as run
 from course_cli import new_course
 
-from plaisante.collect import collected
-from plaisante.course import CourseLayout, id_refused
+from plaisante.course import CourseLayout
+from plaisante.intake.downloads import read_download
+from plaisante.intake.submitted import id_refused
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSIGNMENT = "plaisante"
@@ -62,7 +63,7 @@ def test_moodle_flat_online_text_zip_and_export_each_name_their_student(tmp_path
         "Di Ho_504_assignsubmission_file_plaisante.html": "<html>export</html>",
         "李雷_505_assignsubmission_file_plaisante.ipynb": FULL,
     })
-    found = collected(archive, None, tmp_path / "out")
+    found = read_download(archive, None, tmp_path / "out")
     assert [s.student for s in found.submissions] == ["ada_smith"]
     refused = {student: (shown, why) for student, shown, why in found.refused}
     assert sorted(refused) == ["ben_lee", "cy_wu", "di_ho", "李雷"]
@@ -88,21 +89,21 @@ def test_moodle_folders_with_online_text_only_name_the_student(tmp_path: Path) -
     shutil.copy(FULL, folder / "Ada Smith_501_assignsubmission_file_" / "plaisante.ipynb")
     (folder / "Ben Lee_502_assignsubmission_onlinetext_").mkdir()
     (folder / "Ben Lee_502_assignsubmission_onlinetext_" / "onlinetext.html").write_text("hi")
-    found = collected(folder, None)
+    found = read_download(folder, None)
     assert [s.student for s in found.submissions] == ["ada_smith"]
     assert [(s, why.split(":")[0]) for s, _, why in found.refused] == [
         ("ben_lee", "Moodle online text only, no file handed in")]
 
 
 def test_canvas_and_brightspace_non_notebooks_name_the_student(tmp_path: Path) -> None:
-    canvas = collected(packed(tmp_path / "canvas.zip", {
+    canvas = read_download(packed(tmp_path / "canvas.zip", {
         "smithada_101_9001_plaisante.ipynb": FULL,
         "leeben_102_9002_plaisante.zip": zipped_notebook(tmp_path),
     }), None, tmp_path / "c")
     assert [(s, why) for s, _, why in canvas.refused] == [
         ("leeben", "handed in plaisante.zip, not a notebook: unzip it and submit it with "
                    "--student leeben")]
-    space = collected(packed(tmp_path / "space.zip", {
+    space = read_download(packed(tmp_path / "space.zip", {
         "1-77 - Ada Smith - Dec 1, 2026 1030 AM - plaisante.ipynb": FULL,
         "2-78 - Ben Lee - Dec 1, 2026 1031 AM - plaisante.html": "<html></html>",
         "index.html": "<html>the LMS's own</html>",
@@ -116,11 +117,11 @@ def test_a_class_download_zipped_once_more_is_opened_one_level(tmp_path: Path) -
     inner = packed(tmp_path / "submissions.zip", {
         "smithada_101_9001_plaisante.ipynb": FULL, "leeben_102_9002_plaisante.ipynb": FULL})
     outer = packed(tmp_path / "outer.zip", {"submissions.zip": inner})
-    found = collected(outer, None, tmp_path / "o")
+    found = read_download(outer, None, tmp_path / "o")
     assert [s.student for s in found.submissions] == ["leeben", "smithada"]
     thrice = packed(tmp_path / "thrice.zip", {"outer.zip": outer})
     with pytest.raises(ValueError, match="a zip inside a zip inside a zip: unzip"):
-        collected(thrice, None, tmp_path / "t")
+        read_download(thrice, None, tmp_path / "t")
 
 
 def test_a_refused_id_says_how_to_map_it() -> None:
@@ -255,7 +256,7 @@ def test_a_long_name_from_a_download_is_kept_to_its_first_100_characters(
         course_root: Path) -> None:
     from nbgrader.api import Gradebook
 
-    from plaisante.course import MOST_NAME_CHARS, name_students
+    from plaisante.intake.submitted import MOST_NAME_CHARS, name_students
 
     long = "Ada " + "Lovelace" * 5000
     assert name_students({"ada": long, "bo": "Bo Li"}, course_root) == ["ada", "bo"]
@@ -271,11 +272,11 @@ def test_a_canvas_login_nbgrader_cannot_take_is_read_and_the_roster_maps_its_use
         "smithada_101_9001_plaisante.ipynb": FULL,
         "kim.lee_1234_5678_plaisante.ipynb": FULL,
     })
-    found = collected(archive, None, tmp_path / "a")
+    found = read_download(archive, None, tmp_path / "a")
     assert [(s.student, s.kept.who) for s in found.submissions] == [
         ("kim.lee", ("canvas", "1234")), ("smithada", ("canvas", "101"))]
     assert found.skipped == []
-    mapped = collected(archive, None, tmp_path / "b", users={"1234": "12345"})
+    mapped = read_download(archive, None, tmp_path / "b", users={"1234": "12345"})
     assert [(s.student, s.kept.roster_of) for s in mapped.submissions] == [
         ("12345", "1234"), ("smithada", "")]
 

@@ -17,8 +17,8 @@ import pytest
 from course_cli import cli as run
 from course_cli import new_course
 
-from plaisante.collect import collected, student_id
 from plaisante.course import CourseLayout
+from plaisante.intake.downloads import read_download, student_id
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSIGNMENT = "plaisante"
@@ -26,7 +26,7 @@ SAMPLES = ROOT / "assignments" / "samples" / ASSIGNMENT
 FULL = SAMPLES / "full_marks.ipynb"
 UNTOUCHED = SAMPLES / "untouched.ipynb"
 PARTIAL = SAMPLES / "syntax_error_in_count_values.ipynb"
-#: the course's assignments, as ``plaisante submit`` passes them to ``collected``
+#: the course's assignments, as ``plaisante submit`` passes them to ``read_download``
 ASSIGNMENTS = CourseLayout(ROOT).assignments()
 MANIFEST = json.loads((SAMPLES / "manifest.json").read_text(encoding="utf-8"))
 PARTIAL_TOTAL = MANIFEST["samples"]["syntax_error_in_count_values"]["expected"]["total"]
@@ -56,7 +56,7 @@ def test_canvas_names_resubmissions_and_late_markers(tmp_path):
         "leeben_102_9108_data.txt": "8\n",
         "wucy_LATE_103_9050_plaisante.ipynb": PARTIAL,
     })
-    found = collected(archive, None, tmp_path / "unpacked", assignments=ASSIGNMENTS)
+    found = read_download(archive, None, tmp_path / "unpacked", assignments=ASSIGNMENTS)
     assert found.layout == "Canvas"
     assert [s.student for s in found.submissions] == ["leeben", "smithada", "wucy"]
     ben = found.submissions[0]
@@ -77,8 +77,8 @@ def test_blackboard_attempts_by_date_and_their_receipts(tmp_path):
         shutil.copy(source, folder / name)
     (folder / "Week 3_smithada_attempt_2026-12-01-22-05-10.txt").write_text("Name: Ada\n")
     (folder / "Week 3_leeben_attempt_2026-11-29-08-00-00_data.txt").write_text("8\n")
-    found = collected(folder, None, zone=datetime.timezone(datetime.timedelta(hours=-5)),
-                      assignments=ASSIGNMENTS)
+    found = read_download(folder, None, zone=datetime.timezone(datetime.timedelta(hours=-5)),
+                          assignments=ASSIGNMENTS)
     assert [s.student for s in found.submissions] == ["leeben", "smithada"]
     ada = found.submissions[1]
     assert ada.kept.timestamp == datetime.datetime(2026, 12, 2, 3, 5, 10,
@@ -99,7 +99,7 @@ def test_moodle_folders_per_student_nested_in_the_download(tmp_path):
         top + "Ada Smith_777_assignsubmission_file_/plaisante.ipynb": PARTIAL,
         top + "Ben Lee_502_assignsubmission_onlinetext_/onlinetext.html": "<p>hi</p>",
     })
-    found = collected(archive, None, tmp_path / "unpacked", assignments=ASSIGNMENTS)
+    found = read_download(archive, None, tmp_path / "unpacked", assignments=ASSIGNMENTS)
     assert found.layout == "Moodle"
     assert [s.student for s in found.submissions] == [
         "ada_smith_501", "ada_smith_777", "ben_lee", "zoe_o_brien"]
@@ -115,7 +115,7 @@ def test_brightspace_files_and_folders_with_their_dates(tmp_path):
         "9002-502 - Ben Lee - Nov 30, 2026 905 AM/plaisante.ipynb": PARTIAL,
         "9002-502 - Ben Lee - Nov 30, 2026 905 AM/data.txt": "8\n",
     })
-    found = collected(archive, None, tmp_path / "unpacked", assignments=ASSIGNMENTS)
+    found = read_download(archive, None, tmp_path / "unpacked", assignments=ASSIGNMENTS)
     assert found.layout == "Brightspace"
     assert [s.student for s in found.submissions] == ["ada_smith", "ben_lee"]
     ada, ben = found.submissions
@@ -128,7 +128,7 @@ def test_brightspace_files_and_folders_with_their_dates(tmp_path):
 
 def test_a_notebook_over_the_limit_in_a_zip_leaves_out_that_file_only(tmp_path):
     archive = packed(tmp_path, {"ada.ipynb": FULL, "ben.ipynb": "{" + " " * (101 << 20) + "}"})
-    found = collected(archive, None, tmp_path / "unpacked", assignments=ASSIGNMENTS)
+    found = read_download(archive, None, tmp_path / "unpacked", assignments=ASSIGNMENTS)
     assert [s.student for s in found.submissions] == ["ada"]
     assert found.refused == [("ben", "ben.ipynb", "nothing of it could be read: ben.ipynb "
                                                   "(over 100 MiB)")]
@@ -141,7 +141,7 @@ def test_a_students_own_folder_is_not_a_class(tmp_path):
     shutil.copy(FULL, folder / "plaisante-Copy1.ipynb")
     with pytest.raises(ValueError, match=r"looks like one student's submission .* submit it "
                                          r"with --student ID"):
-        collected(folder, None, assignments=ASSIGNMENTS)
+        read_download(folder, None, assignments=ASSIGNMENTS)
 
 
 def test_names_become_student_ids():
@@ -318,7 +318,7 @@ def test_a_download_of_folders_each_holding_the_assignments_notebook_is_a_class(
     assert done.stdout.splitlines()[-1] == "2 submitted, 0 refused"
     assert submitted_bytes(course_root, "ada_smith") == FULL.read_bytes()
     assert submitted_bytes(course_root, "ben_lee") == UNTOUCHED.read_bytes()
-    found = collected(download, None, assignments=CourseLayout(course_root).assignments())
+    found = read_download(download, None, assignments=CourseLayout(course_root).assignments())
     assert [s.student for s in found.submissions] == ["ada_smith", "ben_lee"]
 
 

@@ -114,7 +114,7 @@ def test_both_are_graded_to_the_samples_score_and_flagged_by_name(tmp_path):
 
 
 def test_submit_tells_the_assignment_of_a_vscode_save_from_its_locked_cells(tmp_path):
-    from plaisante.commands.submit import assignment_of
+    from plaisante.intake.hand_in import assignment_of
 
     saved = vscode_saved(NOTEBOOK, tmp_path / "mine.ipynb")
     assert assignment_of(CourseLayout(ROOT), saved, None) == ASSIGNMENT

@@ -16,6 +16,7 @@ import similarity_support as planted_class
 from course_cli import KIT, cli, new_course
 
 from plaisante import course
+from plaisante.intake import submitted
 from plaisante.similarity import (
     DEFAULT_THRESHOLD,
     REFERENCE,
@@ -47,14 +48,14 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for student, cells in planted_class.planted().items():
         extra = planted_class.HOSTILE if student == "hostile" else ""
         notebook = planted_class.write(made / f"{student}.ipynb", cells, extra)
-        course.submit(notebook, student, root, assignment=ASSIGNMENT)
+        submitted.submit(notebook, student, root, assignment=ASSIGNMENT)
     for sample in sorted((KIT / "assignments" / "samples" / ASSIGNMENT).glob("*.ipynb")):
-        course.submit(sample, "sample-" + sample.stem.replace("_", "-"), root,
-                      assignment=ASSIGNMENT)
+        submitted.submit(sample, "sample-" + sample.stem.replace("_", "-"), root,
+                         assignment=ASSIGNMENT)
     broken = made / "broken.ipynb"
     broken.write_text("{ not a notebook", encoding="utf-8")
-    course.submit(broken, "broken", root, assignment=ASSIGNMENT)
-    course.name_students(NAMES, root)
+    submitted.submit(broken, "broken", root, assignment=ASSIGNMENT)
+    submitted.name_students(NAMES, root)
     return root
 
 

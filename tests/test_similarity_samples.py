@@ -10,7 +10,7 @@ import pytest
 import similarity_support as planted_class
 from course_cli import KIT, cli, new_course
 
-from plaisante import course
+from plaisante.intake import submitted
 from plaisante.similarity import similarity
 
 ASSIGNMENT = "plaisante"
@@ -22,7 +22,7 @@ def samples_class(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A course whose students handed in the kit's samples of Plaisante, one each."""
     root = new_course(tmp_path_factory.mktemp("samples") / "course", ("solutions", "starter"))
     for sample in sorted(SAMPLES.glob("*.ipynb")):
-        course.submit(sample, sample.stem.replace("_", "-"), root, assignment=ASSIGNMENT)
+        submitted.submit(sample, sample.stem.replace("_", "-"), root, assignment=ASSIGNMENT)
     return root
 
 
@@ -46,8 +46,8 @@ def test_a_copy_of_a_classmate_is_not_said_to_come_from_the_reference(
     for student, cells in planted_class.planted().items():
         if student in ("honest-a", "copy-a", "honest-b", "leaker"):
             notebook = planted_class.write(tmp_path / f"{student}.ipynb", cells, "")
-            course.submit(notebook, student, root, assignment=ASSIGNMENT)
-    course.submit(SAMPLES / "full_marks.ipynb", "sampled", root, assignment=ASSIGNMENT)
+            submitted.submit(notebook, student, root, assignment=ASSIGNMENT)
+    submitted.submit(SAMPLES / "full_marks.ipynb", "sampled", root, assignment=ASSIGNMENT)
     result = similarity(root, ASSIGNMENT)
     listed = {frozenset((p.a.student, p.b.student)) for p in result.pairs}
     assert frozenset(("copy-a", "honest-a")) in listed

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from plaisante import cli
-from plaisante import course as kit_course
 from plaisante.course import CourseLayout
+from plaisante.intake import submitted
 
 ROOT = Path(__file__).resolve().parents[1]
 GOOD = ROOT / "assignments" / "samples" / "plaisante" / "full_marks.ipynb"
@@ -71,13 +71,13 @@ def test_any_error_while_submitting_one_notebook_refuses_only_that_one(course, t
     batch.mkdir()
     for name in ("ada", "ben", "cy"):
         shutil.copy(GOOD, batch / f"{name}.ipynb")
-    submit = kit_course.submit_files
+    submit = submitted.submit_files
 
     def failing(files, student, *args, **kwargs):
         if student == "ben":
             raise RuntimeError("disk on fire\nsecond line")
         return submit(files, student, *args, **kwargs)
-    monkeypatch.setattr(kit_course, "submit_files", failing)
+    monkeypatch.setattr(submitted, "submit_files", failing)
     assert cli.main(["--course", str(course), "submit", str(batch)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert (f"ben: refused ({batch / 'ben.ipynb'}): could not be submitted "
@@ -127,9 +127,9 @@ def test_a_canvas_pattern_matches_the_name_without_its_extension(course, tmp_pat
 
 
 def test_a_pattern_with_the_extension_still_matches():
-    from plaisante.collect import collected
+    from plaisante.intake.downloads import read_download
 
-    found = collected(GOOD.parent, r"(?P<student_id>full_marks)\.ipynb")
+    found = read_download(GOOD.parent, r"(?P<student_id>full_marks)\.ipynb")
     assert found.found == [("full_marks", GOOD)]
     assert found.names == {"full_marks": "full_marks.ipynb"}
 
@@ -147,7 +147,7 @@ def test_one_students_bytes_refuse_that_student_only_before_anything_is_written(
         course, tmp_path, capsys, monkeypatch):
     """Told from the zip's directory: with a 1 MiB cap, eve's 3 MiB of data files (deflated
     to a few KiB) are refused unread and ada's work is collected."""
-    from plaisante import collect
+    from plaisante.intake import downloads as collect
 
     monkeypatch.setattr(collect, "MAX_STUDENT_BYTES", 1 << 20)
     source = tmp_path / "download.zip"
@@ -160,7 +160,7 @@ def test_one_students_bytes_refuse_that_student_only_before_anything_is_written(
     write = Path.write_bytes
     monkeypatch.setattr(Path, "write_bytes", lambda self, data: (written.append(self.name),
                                                                  write(self, data))[1])
-    found = collect.collected(source, None, tmp_path / "unpacked")
+    found = collect.read_download(source, None, tmp_path / "unpacked")
     assert [s.student for s in found.submissions] == ["ada_smith"]
     assert found.refused == [("eve_kay", "Eve Kay_666_assignsubmission_file_/plaisante.ipynb",
                               "3 MiB of files, over the 1 MiB one student may hand in")]
@@ -169,7 +169,7 @@ def test_one_students_bytes_refuse_that_student_only_before_anything_is_written(
 
 def test_a_download_over_the_whole_cap_is_refused_naming_the_student_with_the_most(
         tmp_path, monkeypatch):
-    from plaisante import collect
+    from plaisante.intake import downloads as collect
 
     monkeypatch.setattr(collect, "MAX_ZIP_BYTES", 2 << 20)
     source = tmp_path / "download.zip"
@@ -181,5 +181,5 @@ def test_a_download_over_the_whole_cap_is_refused_naming_the_student_with_the_mo
     with pytest.raises(ValueError, match=r"download.zip holds 5 files, 3 MiB \(at most 100000 "
                                          r"files, 2 MiB in one download\): the most are "
                                          r"eve_kay's \(3 files, 2 MiB\)$"):
-        collect.collected(source, None, tmp_path / "unpacked")
+        collect.read_download(source, None, tmp_path / "unpacked")
     assert not (tmp_path / "unpacked").exists()

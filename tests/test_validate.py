@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from plaisante.validate import HIDDEN, CellResult, run, summary
+from plaisante.intake.validate import HIDDEN, CellResult, run, summary
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "assignments" / "samples" / "plaisante"
@@ -194,7 +194,7 @@ def test_an_edited_or_converted_test_cell_is_warned_of_and_fails_validate(tmp_pa
 
 
 def test_crlf_line_endings_are_no_edit_to_validate(tmp_path) -> None:
-    from plaisante.validate import changed_cells, read
+    from plaisante.intake.validate import changed_cells, read
 
     assert changed_cells(read(_edited(tmp_path, "crlf"))) == []
     assert changed_cells(read(_edited(tmp_path, "edit"))) == [

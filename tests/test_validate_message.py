@@ -1,5 +1,5 @@
 """nbgrader's own Validate says what it ran: that the visible tests pass and that hidden tests
-run at grading, never "passes all the tests" (``plaisante.nbgrader_validate``, and the same
+run at grading, never "passes all the tests" (``plaisante.intake.nbgrader_validate``, and the same
 sentence in the lab's dialog through the kit's JupyterLab extension, tests/browser/)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-from plaisante.nbgrader_validate import NBGRADER_SAYS, PASSED
+from plaisante.intake.nbgrader_validate import NBGRADER_SAYS, PASSED
 
 ROOT = Path(__file__).resolve().parents[1]
 EXTENSION = ROOT / "plaisante" / "labextension"

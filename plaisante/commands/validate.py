@@ -18,6 +18,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the notebook and print which visible tests pass; return ``validate.validate``'s
     status."""
-    from ..validate import validate
+    from ..intake.validate import validate
 
     return validate(args.notebook)

@@ -12,7 +12,7 @@ import similarity_support as planted_class
 from course_cli import cli, new_course
 from playwright.sync_api import Page, expect
 
-from plaisante import course
+from plaisante.intake import submitted
 
 STUDENTS = ("honest-a", "copy-a", "honest-b", "hostile")
 
@@ -28,9 +28,9 @@ def similarity_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for student in STUDENTS:
         extra = planted_class.HOSTILE if student == "hostile" else ""
         path = planted_class.write(made / f"{student}.ipynb", cells[student], extra)
-        course.submit(path, student, root, assignment="plaisante")
+        submitted.submit(path, student, root, assignment="plaisante")
     (made / "broken.ipynb").write_text("not json", encoding="utf-8")
-    course.submit(made / "broken.ipynb", "broken", root, assignment="plaisante")
+    submitted.submit(made / "broken.ipynb", "broken", root, assignment="plaisante")
     cli("similarity", "plaisante", cwd=root)
     return root / "assignments" / "reports" / "plaisante" / "similarity.html"
 

@@ -10,7 +10,7 @@ import harness
 import pytest
 from playwright.sync_api import Page, expect
 
-from plaisante.nbgrader_validate import NBGRADER_SAYS, PASSED
+from plaisante.intake.nbgrader_validate import NBGRADER_SAYS, PASSED
 
 pytestmark = pytest.mark.browser
 

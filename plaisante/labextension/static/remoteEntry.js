@@ -6,7 +6,7 @@
 // release, and on success its dialog says "Success! Your notebook passes all the tests." (a
 // text fixed in nbgrader's own extension). That is not true: the hidden tests run only when
 // the work is graded. This plugin puts the true sentence in its place, the one `nbgrader
-// validate` prints in the course (plaisante/nbgrader_validate.py; a test keeps them equal).
+// validate` prints in the course (plaisante/intake/nbgrader_validate.py; a test keeps them equal).
 (function () {
   "use strict";
   var NBGRADER_SAYS = "Success! Your notebook passes all the tests.";

@@ -93,7 +93,7 @@ def deleted_test_cells(notebook: Any, path: Path) -> list[str] | None:
     release = release_of(notebook, path)
     if release is None:
         return None
-    from .grading.notebook_check import deleted_cells
+    from ..grading.notebook_check import deleted_cells
 
     return [gid for kind, gid in deleted_cells(notebook.cells, release) if kind == "test"]
 
@@ -104,7 +104,7 @@ def release_of(notebook: Any, path: Path) -> Any | None:
     when there is no course folder or no release shares one."""
     import nbformat
 
-    from .course import CourseLayout, course_root
+    from ..course import CourseLayout, course_root
 
     try:
         layout = CourseLayout.of(course_root(path.resolve().parent))
@@ -219,7 +219,7 @@ def run(path: Path, timeout: int = 30) -> list[CellResult]:
     from nbclient import NotebookClient
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
-    from .student_side.student_tests import in_short
+    from ..student_side.student_tests import in_short
 
     if not path.is_file():
         raise FileNotFoundError(f"no notebook at {path}")

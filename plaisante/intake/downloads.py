@@ -32,7 +32,7 @@ one holding the work, ``plaisante.grading.handed_in``) and its data files. Of se
 attempts of a student the newest is submitted, by the LMS's time (or file number, or
 resubmission number), as nbgrader's collector keeps the newest; the others are *set aside*,
 kept under ``assignments/replaced/`` and named in the output. Nothing of one student stops
-the others being collected: ``collected`` refuses the batch only when it can tell no one.
+the others being collected: ``read_download`` refuses the batch only when it can tell no one.
 A person's name (Moodle, Brightspace) becomes the student id ``ada_smith`` (accents
 dropped); two students of one name get their LMS user number (``ada_smith_12345``), which the
 LMS keeps whatever name a student shows, and ``renamed`` says so. One student over
@@ -107,7 +107,7 @@ class Attempt:
     left_out: list[str] = field(default_factory=list)
     #: the person's name as the LMS gives it (Moodle, Brightspace), else ""
     person: str = ""
-    #: the LMS user whose roster id ``student`` is (``collected``'s ``users``), else ""
+    #: the LMS user whose roster id ``student`` is (``read_download``'s ``users``), else ""
     roster_of: str = ""
 
     @property
@@ -129,7 +129,7 @@ class Submission:
 
 
 @dataclass
-class Collected:
+class Download:
     """What a folder or zip holds: ``submissions`` in student order; ``found`` (student id,
     first notebook) and ``names`` (student id -> how the download names it) of each, and
     ``skipped`` (file names that are no student's: no notebook, or no name the layout or the
@@ -316,10 +316,10 @@ def layout_of(relatives: list[str], zone: datetime.tzinfo) -> str:
     return next(lms for lms in LMS_NAMES if counts[lms] == best) if best else ""
 
 
-def collected(source: Path, pattern: str | None = None, into: Path | None = None, *,
+def read_download(source: Path, pattern: str | None = None, into: Path | None = None, *,
               zone: datetime.tzinfo = datetime.timezone.utc,
               assignments: list[str] | None = None, users: dict[str, str] | None = None,
-              _depth: int = 0) -> Collected:
+              _depth: int = 0) -> Download:
     """Return the submissions in ``source`` (a folder, searched recursively, or a ``.zip``),
     read as the module doc says: by ``pattern`` when given, else by the names of the LMS the
     whole download reads as (``layout_of``; the files it does not name are skipped) or, when
@@ -363,14 +363,14 @@ def collected(source: Path, pattern: str | None = None, into: Path | None = None
                if not NOISE.fullmatch(PurePosixPath(rel).name)
                and not rel.startswith("__MACOSX/")]
     if len(listing) == 1 and listing[0][0].lower().endswith(".zip") and into is not None:
-        return collected(_inner_zip(source, listing[0], into), pattern, into / "inner",
-                         zone=zone, assignments=assignments, users=users, _depth=_depth + 1)
+        return read_download(_inner_zip(source, listing[0], into), pattern, into / "inner",
+                             zone=zone, assignments=assignments, users=users, _depth=_depth + 1)
     lms = "" if regex else layout_of([rel for rel, _, _ in listing], zone)
     top = top_folder([rel for rel, _, _ in listing])
     title = blackboard_title([PurePosixPath(rel).name for rel, _, _ in listing
                               if "/".join(PurePosixPath(rel).parent.parts) == top]) \
         if lms == "Blackboard" else None
-    result = Collected()
+    result = Download()
     read: list[tuple[str, Any, int, Attempt, str]] = []
     for relative, where, size in listing:
         name = PurePosixPath(relative).name
@@ -560,7 +560,7 @@ def _limit(own: str) -> int:
     return MAX_NOTEBOOK_BYTES if own.endswith(".ipynb") else MAX_DATA_BYTES
 
 
-def _refuse(result: Collected, read: list, who: tuple[str, str], why: str) -> list:
+def _refuse(result: Download, read: list, who: tuple[str, str], why: str) -> list:
     """Add the student ``who`` to ``result.refused`` with ``why``; return ``read`` without
     their files."""
     theirs = [entry for entry in read if entry[3].who == who]
@@ -570,7 +570,7 @@ def _refuse(result: Collected, read: list, who: tuple[str, str], why: str) -> li
     return [entry for entry in read if entry[3].who != who]
 
 
-def _within_caps(source: Path, read: list, result: Collected) -> list:
+def _within_caps(source: Path, read: list, result: Download) -> list:
     """Return ``read`` without the files of students over ``MAX_STUDENT_FILES`` or
     ``MAX_STUDENT_BYTES`` (each counted as at most its file limit), who are refused alone.
     Raises ValueError, naming the student with the most, when the rest is still over
