@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .grading.result import SubmissionResult
-from .scores import TestCell
+from .results.scores import TestCell
 from .student_side.style import STYLE
 
 #: Test cells listed under "failing most" (at most).

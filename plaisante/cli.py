@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         return status
     except (ValueError, FileNotFoundError, FileExistsError, PermissionError,
             RuntimeError) as error:  # what the kit raises for a run that cannot go on
-        from .tables import plain
+        from .results.tables import plain
 
         print(f"plaisante: {plain(error)}", file=sys.stderr)
     except subprocess.CalledProcessError as error:
@@ -143,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as error:
         if type(error).__name__ != "MissingEntry":  # nbgrader's, imported only when needed
             raise
-        from .tables import plain
+        from .results.tables import plain
 
         print(f"plaisante: {plain(error)}", file=sys.stderr)
     return 2

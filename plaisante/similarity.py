@@ -186,7 +186,7 @@ def answer_code(notebook: Any, release: Any,
     written are left out. A step's code is kept up to ``MOST_STEP_CHARS`` characters (cut at
     the last line end within it, before anything else reads it); each step cut is put in
     ``cut`` (step -> the characters it held)."""
-    from . import scores  # its import reads nbgrader's gradebook API: only when comparing
+    from .results import scores  # its import reads nbgrader's gradebook API: only when comparing
 
     released = {m["grade_id"]: _source(c) for c in release.cells
                 if (m := _meta(c)).get("grade_id") and m.get("solution")}

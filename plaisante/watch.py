@@ -354,7 +354,7 @@ class Board:
     def __init__(self, layout: CourseLayout, assignment: str, *, anonymous: bool,
                  port: int | None, publish: Any = None) -> None:
         from . import board
-        from .scores import step_titles, test_cells
+        from .results.scores import step_titles, test_cells
 
         self.layout, self.assignment, self.anonymous = layout, assignment, anonymous
         self.publish = publish  # called with (title, board.json's text) after each write

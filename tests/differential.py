@@ -132,7 +132,7 @@ class GradedCourses:
 
     def verdicts(self, case: Case) -> Verdicts:
         """``case``'s points per grade cell in the judged and the autograded copy."""
-        from plaisante import scores  # nbgrader's gradebook: only when grading
+        from plaisante.results import scores  # nbgrader's gradebook: only when grading
 
         return Verdicts(scores.cell_scores(self.judged, case.student, case.assignment),
                         scores.cell_scores(self.autograded, case.student, case.assignment))

@@ -195,7 +195,7 @@ def test_a_roster_without_an_id_column_is_refused_in_one_line(course, tmp_path):
 
 def test_a_roster_saved_with_semicolons_or_tabs_reads_as_with_commas(tmp_path):
     """Spreadsheets where the comma is the decimal mark save CSV with semicolons."""
-    from plaisante.roster import read_roster
+    from plaisante.results.roster import read_roster
 
     saved = ["student_id,last_name,first_name,email\n"
              'ada,"Lovelace, Countess",Ada,ada@example.edu\n',
@@ -215,7 +215,7 @@ def test_a_roster_saved_with_semicolons_or_tabs_reads_as_with_commas(tmp_path):
 def test_a_roster_row_short_of_fields_is_refused_not_imported_with_names_blanked(tmp_path):
     """Found by a tryout: 'good;Ana' under a four-column header imported, and nbgrader then
     blanked the student's last name and email."""
-    from plaisante.roster import read_roster
+    from plaisante.results.roster import read_roster
 
     (tmp_path / "roster.csv").write_text("id;first_name;last_name;email\nada;Ada;Lovelace;a@x\n"
                                          "good;Ana\n", encoding="utf-8")
@@ -337,7 +337,7 @@ def test_the_report_links_each_student_to_their_feedback(course):
 
 
 def test_report_show_returns_the_page_with_its_figures_inlined(course, monkeypatch):
-    from plaisante import report
+    from plaisante.results import class_report as report
 
     monkeypatch.chdir(course["root"])
     shown = report.show(ASSIGNMENT, root=course["root"])

@@ -15,7 +15,7 @@ import pytest
 from course_cli import cli
 from nbgrader.utils import parse_utc
 
-from plaisante import scores
+from plaisante.results import scores
 
 ROOT = Path(__file__).resolve().parents[1]
 FULL_MARKS = ROOT / "assignments" / "samples" / "plaisante" / "full_marks.ipynb"

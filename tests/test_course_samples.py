@@ -15,9 +15,9 @@ import pytest
 from course_cli import cli
 from differential import Verdicts, explain, sample_cases
 
-from plaisante import scores
 from plaisante.course import CourseLayout
 from plaisante.games import COURSE
+from plaisante.results import scores
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYOUT = CourseLayout(ROOT)

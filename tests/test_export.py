@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from nbgrader.api import Gradebook
 
-from plaisante.export import LmsCsvExport, StepsCsvExport
-from plaisante.scores import Row
+from plaisante.results.export import LmsCsvExport, StepsCsvExport
+from plaisante.results.scores import Row
 
 FIRST, LAST = "=HYPERLINK(\"http://x\",\"click\")", "+cmd|' /C calc'!A0"
 EMAIL, REASON = "@SUM(1+1)", "-2+3 cell deleted"

@@ -36,9 +36,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from plaisante import scores
 from plaisante.grading import Limits, SubmissionResult, grade, grade_submission, record
 from plaisante.grading.sandbox import is_throwaway, processes_by_uid
+from plaisante.results import scores
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from grader_user import (  # noqa: E402

@@ -15,8 +15,9 @@ import pytest
 from live_html import Live
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output, new_raw_cell
 
-from plaisante import formgrader_policy, inert, tables
-from plaisante.roster import read_roster
+from plaisante import formgrader_policy, inert
+from plaisante.results import tables
+from plaisante.results.roster import read_roster
 
 PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"\0" * 16).decode()
 SCRIPT = "<script>document.title='PWNED'</script>"
@@ -244,7 +245,7 @@ def test_ordinary_names_still_import(tmp_path) -> None:
 
 
 def test_flag_reasons_under_the_scores_table_reach_the_terminal_as_text() -> None:
-    from plaisante.scores import Row
+    from plaisante.results.scores import Row
 
     row = Row(assignment="demo", student="ada", first_name="", last_name="", email="",
               timestamp="", steps={"step1": 1.0}, step_max={"step1": 15.0}, cells={},

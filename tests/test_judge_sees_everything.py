@@ -28,7 +28,6 @@ import pytest
 from course_cli import cli, new_course
 from selection import selected, slow_except
 
-from plaisante import scores
 from plaisante.course import CourseLayout
 from plaisante.games import COURSE
 from plaisante.grading import Limits, grade_submission
@@ -36,6 +35,7 @@ from plaisante.grading.conversation import KernelConversation
 from plaisante.grading.execute import is_test
 from plaisante.grading.judge import hidden_lines, setup_namespace
 from plaisante.grading.submission import setup_sources, student_names
+from plaisante.results import scores
 from plaisante.samples import build_samples
 
 ROOT = Path(__file__).resolve().parents[1]

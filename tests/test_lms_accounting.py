@@ -352,7 +352,7 @@ def test_a_canvas_login_is_refused_saying_how_to_map_it_and_the_roster_s_lms_use
 @pytest.mark.nbgrader
 def test_the_roster_s_lms_user_id_is_checked_and_kept_by_a_roster_without_it(
         course_root: Path, tmp_path: Path) -> None:
-    from plaisante.roster import lms_users, read_roster
+    from plaisante.results.roster import lms_users, read_roster
 
     twice = tmp_path / "twice.csv"
     twice.write_text("id,lms_user_id\nkim_lee,kim.lee\nkim_l,kim.lee\n")

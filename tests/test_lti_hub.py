@@ -123,7 +123,7 @@ def test_lti_a_launched_student_lands_in_the_notebook_and_their_score_comes_back
                 time.sleep(1)
             assert held is not None, made.watch_said()[-3000:]
             from plaisante.course import CourseLayout
-            from plaisante.scores import rows_from
+            from plaisante.results.scores import rows_from
 
             with CourseLayout(made.root).open_gradebook() as gradebook:
                 row, = rows_from(gradebook, CourseLayout(made.root), ASSIGNMENT)

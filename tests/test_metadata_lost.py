@@ -68,7 +68,7 @@ def test_a_colab_save_missing_a_locked_cell_stays_flagged_with_what_to_do(
 
 @pytest.mark.nbgrader
 def test_noted_colab_work_counts_and_exports_like_any_grade(tmp_path: Path) -> None:
-    from plaisante.scores import class_rows, counted
+    from plaisante.results.scores import class_rows, counted
 
     root = new_course(tmp_path / "course")
     run("release", ASSIGNMENT, cwd=root)

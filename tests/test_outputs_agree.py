@@ -16,11 +16,11 @@ from course_cli import cli as run
 from course_cli import new_course
 from nbgrader.api import Gradebook
 
-from plaisante import export, lateness, scores
 from plaisante.course import CourseLayout
 from plaisante.games import COURSE
-from plaisante.lateness import LMS_LATE
-from plaisante.report import MANUAL_MEANS
+from plaisante.results import export, lateness, scores
+from plaisante.results.class_report import MANUAL_MEANS
+from plaisante.results.lateness import LMS_LATE
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSIGNMENT = "plaisante"

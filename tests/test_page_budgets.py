@@ -165,7 +165,7 @@ def test_feedback_keeps_the_release_s_locked_cells_and_short_answers_whole() -> 
 def test_the_class_report_shows_a_student_s_reasons_up_to_the_budget(tmp_path: Path) -> None:
     from course_cli import cli
 
-    from plaisante import report
+    from plaisante.results import class_report as report
 
     root = new_course(tmp_path / "course")
     cli("release", ASSIGNMENT, cwd=root)

@@ -23,10 +23,10 @@ import pytest
 from shared_course import copy_of
 
 import plaisante.grading
-from plaisante import scores
 from plaisante.grading import SubmissionResult, grade
 from plaisante.grading.parallel import grade_parallel
 from plaisante.grading.worker import failed_result
+from plaisante.results import scores
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "assignments" / "samples" / "plaisante"

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from shared_course import SAMPLED_MUTANT_CASES, copy_of
 
-from plaisante import scores
+from plaisante.results import scores
 from plaisante.student_side.cards import RANKS
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -25,9 +25,9 @@ import pytest
 from course_cli import cli, new_course
 from postgres_server import PostgresServer
 
-from plaisante import scores
 from plaisante.course import CourseLayout
 from plaisante.games import COURSE
+from plaisante.results import scores
 
 ROOT = Path(__file__).resolve().parents[1]
 KIT = CourseLayout(ROOT)

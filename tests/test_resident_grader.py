@@ -22,8 +22,8 @@ import nbformat
 import pytest
 from course_cli import KIT, cli, new_course
 
-from plaisante import scores
 from plaisante.grading import service
+from plaisante.results import scores
 
 SAMPLES = KIT / "assignments" / "samples" / "plaisante"
 MANIFEST = json.loads((SAMPLES / "manifest.json").read_text(encoding="utf-8"))

@@ -29,8 +29,8 @@ import pytest
 from course_cli import cli, new_course
 from grader_user import as_root, grader_command, grader_env, grader_python, grader_uid
 
-from plaisante import scores
 from plaisante.course import CourseLayout
+from plaisante.results import scores
 
 ROOT = Path(__file__).resolve().parents[1]
 KIT = CourseLayout(ROOT)

@@ -172,7 +172,7 @@ def test_bad_options_are_refused_in_one_line(root: Path,
 def test_the_class_report_links_to_the_similarity_page(root: Path) -> None:
     from nbgrader.api import Gradebook
 
-    from plaisante import report
+    from plaisante.results import class_report as report
     from plaisante.similarity_page import write
 
     with Gradebook(course.CourseLayout(root).gradebook_url) as gradebook:

@@ -18,7 +18,7 @@ import nbformat
 import pytest
 from course_cli import cli, new_course
 
-from plaisante import scores
+from plaisante.results import scores
 from plaisante.samples import build_samples
 
 ROOT = Path(__file__).resolve().parents[1]

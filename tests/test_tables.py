@@ -9,8 +9,8 @@ import argparse
 from plaisante.commands import grade as grade_verb
 from plaisante.grading.report import table
 from plaisante.grading.result import SubmissionResult
-from plaisante.scores import Row
-from plaisante.tables import scores_table
+from plaisante.results.scores import Row
+from plaisante.results.tables import scores_table
 
 OSC8 = "\x1b]8;;http://x\x1b\\"
 REASON = f"cell [/]step1_[bold red]x{OSC8} deleted (restored from the source)"
@@ -62,8 +62,8 @@ def test_a_table_that_cannot_be_drawn_never_stops_grading_the_next_assignment(
 
 
 def test_grade_says_the_work_is_graded_when_only_its_table_fails(tmp_path, monkeypatch, capsys):
-    from plaisante import scores
     from plaisante.grading import parallel, report, run
+    from plaisante.results import scores
 
     submitted = tmp_path / "assignments" / "submitted"
     submitted.mkdir(parents=True)

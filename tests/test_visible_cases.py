@@ -28,7 +28,7 @@ from plaisante.games import COURSE
 from plaisante.grading.execute import is_test
 from plaisante.grading.judge import hidden_lines, setup_namespace
 from plaisante.grading.submission import setup_sources
-from plaisante.scores import step_of
+from plaisante.results.scores import step_of
 from plaisante.student_side.cards import KitCard
 from plaisante.student_side.checking import Always
 

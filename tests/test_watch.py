@@ -15,7 +15,7 @@ import pytest
 from plaisante import board
 from plaisante.course import CourseLayout
 from plaisante.grading.result import SubmissionResult
-from plaisante.scores import TestCell
+from plaisante.results.scores import TestCell
 from plaisante.watch import SETTLE_SECONDS, collect, scan_inbound
 
 ME = pwd.getpwuid(os.geteuid()).pw_name

@@ -26,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Write the CSV file; return 0. Raises FileNotFoundError when its folder does not exist,
     ``subprocess.CalledProcessError`` when nbgrader's export fails."""
-    from ..export import LAYOUTS
+    from ..results.export import LAYOUTS
 
     layout = course_layout(args)
     target = Path(args.to).resolve()

@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     ``--student`` with no submission."""
     from ..grading.feedback import write_missing_pages
     from ..grading.handed_in import feedback_as_handed_in
-    from ..tables import plain
+    from ..results.tables import plain
 
     layout = course_layout(args)
     root = layout.root

@@ -35,7 +35,7 @@ def regrade(root: Path, assignment: str, args: argparse.Namespace) -> int:
     print whose total changed; return the exit status."""
     from nbgrader.api import MissingEntry
 
-    from .. import scores
+    from ..results import scores
 
     def totals() -> dict[str, tuple[float, bool]]:
         try:

@@ -17,7 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write each report page, saying where; return 0."""
-    from .. import report
+    from ..results import class_report as report
 
     layout = course_layout(args)
     for assignment in chosen(layout, args.assignments):

@@ -22,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Import the CSV file into the gradebook, saying how many students; return 0. Raises
     ValueError for a file that is not such a CSV."""
-    from ..roster import import_roster
+    from ..results.roster import import_roster
 
     count = import_roster(args.file, course_layout(args).root)
     print(f"plaisante roster: {count} student(s) from {args.file} are in the gradebook")

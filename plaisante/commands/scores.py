@@ -34,8 +34,8 @@ def print_scores(root: Path, assignments: list[str], students: list[str] | None)
     the work that is not flagged; flagged work is marked with its reason."""
     from nbgrader.api import MissingEntry
 
-    from .. import scores
-    from ..tables import scores_table
+    from ..results import scores
+    from ..results.tables import scores_table
 
     for student in students or []:
         if not course.STUDENT_ID.fullmatch(student):

@@ -339,7 +339,7 @@ def step_index(nb: NotebookNode, assignment: str) -> list[dict[str, Any]]:
     """Return the feedback page's index: one entry per step (``step``, ``title``, ``score``,
     ``points``) with its test cells (``grade_id``, ``title``, ``score``, ``points``), each
     named from its first comment line (what it checks), never "Test cell"."""
-    from ..scores import cell_title, step_of, step_titles
+    from ..results.scores import cell_title, step_of, step_titles
 
     try:
         titles = step_titles(assignment)

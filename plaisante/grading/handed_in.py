@@ -22,7 +22,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..lateness import LMS_LATE, lms_said
+from ..results.lateness import LMS_LATE, lms_said
 from .notebook_check import MAX_FILE_BYTES
 
 #: files of a submission folder that are the course's (nbgrader's exchange writes the first

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from rich.table import Table
 
-from ..lateness import time_text
-from ..scores import Row, step_of
-from ..tables import cell, late_text, points, render
+from ..results.lateness import time_text
+from ..results.scores import Row, step_of
+from ..results.tables import cell, late_text, points, render
 from .result import SubmissionResult
 
 
@@ -100,7 +100,7 @@ def summary(root: Path, assignment: str, results: list[SubmissionResult]) -> tup
     """Return what ``plaisante grade`` ends with for ``results``: the exit status (0 when
     ``all_accounted_for``, else 1), the table for stdout, and for stderr a line saying the
     table could not be drawn ("" when it was; the grades are recorded either way)."""
-    from .. import scores
+    from ..results import scores
 
     status = 0 if all_accounted_for(results) else 1
     try:

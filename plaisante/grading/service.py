@@ -381,7 +381,7 @@ def _raise_stop(_signum: int, _frame: Any) -> None:
 
 def _warm_recording(root: Path, assignment: str) -> None:
     """Pay this process's first-use costs of reading the gradebook and drawing the table."""
-    from .. import scores
+    from ..results import scores
 
     try:
         scores.cell_maxima(root, assignment)

@@ -141,7 +141,7 @@ class Download:
     refused: list[tuple[str, str, str]] = field(default_factory=list)
     layout: str = ""
     #: the LMS's user (login or user number) of each refused student, as ``refused`` names
-    #: them: the roster's ``lms_user_id`` maps it (``plaisante.roster``)
+    #: them: the roster's ``lms_user_id`` maps it (``plaisante.results.roster``)
     users: dict[str, str] = field(default_factory=dict)
     #: two or more people of one name: (that name's id, the ids given, with their LMS numbers)
     renamed: list[tuple[str, list[str]]] = field(default_factory=list)

@@ -13,7 +13,7 @@ from typing import Any
 
 from .. import course
 from ..commands.submit import _attempt_assignment
-from ..lateness import LMS_LATE
+from ..results.lateness import LMS_LATE
 from . import submitted
 
 
@@ -48,9 +48,9 @@ def submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
     cannot be submitted is said and skipped; returns 1 when any was."""
     import tempfile
 
-    from ..roster import lms_users
-    from ..scores import record_unsubmitted
-    from ..tables import plain
+    from ..results.roster import lms_users
+    from ..results.scores import record_unsubmitted
+    from ..results.tables import plain
     from .downloads import read_download
 
     if args.student:
@@ -217,7 +217,7 @@ def _submit_folder(layout: course.CourseLayout, args: argparse.Namespace) -> int
 def _one_line(text: str, most: int = 300) -> str:
     """Return the first line of ``text``, cut to ``most`` characters, as a terminal may show
     it (``tables.plain``: a message can quote a file name a student chose)."""
-    from ..tables import plain
+    from ..results.tables import plain
 
     line = plain((text.splitlines() or [""])[0])
     return line if len(line) <= most else line[:most] + "…"

@@ -38,7 +38,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from ..course import CourseLayout
-from ..scores import Row, rows_from
+from ..results.scores import Row, rows_from
 from .ags import LmsUnreachable, NoLineItem, Platform, unreachable
 from .registration import CourseRegistration
 

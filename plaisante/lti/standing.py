@@ -84,7 +84,7 @@ def status_table(standings: list[Standing]) -> str:
     from rich import box
     from rich.table import Table
 
-    from ..tables import cell, render
+    from ..results.tables import cell, render
 
     table = Table(box=box.SIMPLE_HEAD, title="The gradebook against the LMS")
     for name in ("assignment", "student", "gradebook", "LMS", "state"):

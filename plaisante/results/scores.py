@@ -17,7 +17,7 @@ from pathlib import Path
 
 from nbgrader.api import Gradebook
 
-from .course import CourseLayout
+from ..course import CourseLayout
 from .lateness import is_late, lms_said
 
 STEP_OF_GRADE_ID = re.compile(r"^step(\d+)_")
@@ -119,7 +119,7 @@ class Row:
 
     @property
     def late(self) -> bool:
-        """Whether the work is late (``plaisante.lateness.is_late``: after the due date and
+        """Whether the work is late (``plaisante.results.lateness.is_late``: after the due date and
         any extension, or marked late by the LMS, ``lms_late`` saying how)."""
         return is_late(self.seconds_late, self.lms_late)
 
@@ -269,7 +269,7 @@ class TestCell:
 
 def _step_titles(assignment: str) -> dict[str, str]:
     """Return {"step1": "Card", …} from the assignment's description ({} if it has none)."""
-    from .games import COURSE, load
+    from ..games import COURSE, load
 
     if assignment not in COURSE:
         return {}
@@ -386,7 +386,7 @@ def _answering(layout: CourseLayout, recorded: dict[str, dict[str, str]]) -> dic
     the id the download named them by; for an id nbgrader cannot take (``kim.lee``), the id
     ``course.mapped_id`` maps it to (``kim_lee``, as the refusal told); the id the roster
     gives their LMS user (``lms_user_id``)."""
-    from .course import STUDENT_ID, mapped_id
+    from ..course import STUDENT_ID, mapped_id
     from .roster import lms_users
 
     roster = lms_users(layout.root) if recorded else {}

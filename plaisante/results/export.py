@@ -9,7 +9,7 @@ gradebook stays the record and its export command does the work:
   ``flagged`` (``yes``: could not be graded in full; ``noted``: a sound grade with a note for
   the instructor; ``no``), ``reason`` (the grader's reasons for flagged work), ``late``
   (``yes``/``no``: after the due date and any extension, with or without a penalty method)
-  and ``seconds_late`` (lateness as ``plaisante.lateness`` rules it: work its LMS marked
+  and ``seconds_late`` (lateness as ``plaisante.results.lateness`` rules it: work its LMS marked
   late without its time is ``late`` ``yes`` with ``seconds_late`` empty). Due dates and
   timestamps are ISO 8601 with their zone, any fraction of a second kept
   (``2026-12-01T10:30:15.250000+00:00``). Only students who have something for an assignment are
@@ -38,7 +38,7 @@ from typing import Any
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.plugins import ExportPlugin
 
-from .course import CourseLayout
+from ..course import CourseLayout
 from .lateness import time_text
 from .scores import Row, rows_from
 
@@ -50,7 +50,7 @@ SCORE_COLUMNS = ["raw_score", "late_submission_penalty", "score", "max_score", "
 
 def utc_text(value: Any) -> str:
     """Return a gradebook time as ISO 8601 with its zone, its fraction of a second kept
-    (``plaisante.lateness.time_text``); "" for none.
+    (``plaisante.results.lateness.time_text``); "" for none.
 
     >>> utc_text("2026-12-01 10:30:15.250000"), utc_text(None)
     ('2026-12-01T10:30:15.250000+00:00', '')
@@ -105,7 +105,7 @@ class _CourseExport(ExportPlugin):
     def _assignments(self, gradebook: Gradebook) -> list[str]:
         """The gradebook's assignments (only those asked for, if any), in the course's
         teaching order, then any other."""
-        from .games import COURSE
+        from ..games import COURSE
 
         names = [a.name for a in gradebook.assignments]
         names = [a for a in COURSE if a in names] + sorted(a for a in names if a not in COURSE)
@@ -176,4 +176,5 @@ class LmsCsvExport(_CourseExport):
                               *(cells[sid].get(a, "") for a in assignments)])
 
 
-LAYOUTS = {"steps": "plaisante.export.StepsCsvExport", "lms": "plaisante.export.LmsCsvExport"}
+LAYOUTS = {"steps": "plaisante.results.export.StepsCsvExport",
+           "lms": "plaisante.results.export.LmsCsvExport"}

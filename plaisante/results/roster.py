@@ -18,7 +18,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from .course import STUDENT_ID
+from ..course import STUDENT_ID
 
 ID_COLUMNS = ("id", "student_id")
 OPTIONAL = ("first_name", "last_name", "email", "lms_user_id")
@@ -28,7 +28,7 @@ MOST_LMS_USER_CHARS = 128
 
 #: What a name or email may not hold: the angle brackets of HTML tags (nbgrader's formgrader
 #: writes names into its pages unescaped) and the control and text-direction characters that
-#: would act in a terminal or reorder what it shows (as ``plaisante.tables.CONTROL``).
+#: would act in a terminal or reorder what it shows (as ``plaisante.results.tables.CONTROL``).
 MARKUP = re.compile("[<>\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 #: Separators a roster may use: commas, semicolons (spreadsheets where the comma is the
@@ -106,7 +106,7 @@ def import_roster(path: Path, root: Path) -> int:
     course at ``root`` with ``nbgrader db student import``; return how many students it
     holds. Students already there get the roster's names and emails (and LMS users, when
     it gives any)."""
-    from .course import run_nbgrader
+    from ..course import run_nbgrader
 
     students = read_roster(path)
     # without any, the column stays out: nbgrader would clear each student's LMS user
@@ -124,7 +124,7 @@ def import_roster(path: Path, root: Path) -> int:
 def lms_users(root: Path) -> dict[str, str]:
     """Return {LMS user: student id} of the gradebook's students of the course at ``root``
     that have an ``lms_user_id`` (the roster's column); {} when none or no gradebook yet."""
-    from .course import CourseLayout
+    from ..course import CourseLayout
 
     layout = CourseLayout(Path(root))
     if layout.gradebook_missing():
