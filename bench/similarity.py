@@ -9,7 +9,7 @@ its functions, and writes a statement of their own after nine lines in ten (a na
 of their own; dead code after a ``return``), so that students are about as unlike as a real
 class; one in fifty is a copy of
 another student (renamed and reordered again). Then it times, in this process, each phase of
-``plaisante.similarity.similarity`` and the page: reading the class (notebooks, the starter
+``plaisante.similarity.compare.similarity`` and the page: reading the class (notebooks, the starter
 diff), fingerprinting (copydetect), scoring every pair (``Fingerprints.matrix``), comparing
 the pairs at or above the threshold step by step, and writing the page and the table.
 
@@ -104,8 +104,8 @@ def build(root: Path, count: int, seed: int = 31) -> set[frozenset[str]]:
 
 
 def run(count: int, keep: bool) -> str:
-    from plaisante import similarity as sim
-    from plaisante.similarity_page import table, write
+    from plaisante.similarity import compare as sim
+    from plaisante.similarity.page import table, write
 
     folder = Path(tempfile.mkdtemp(prefix=f"plaisante-similarity-{count}-"))
     try:

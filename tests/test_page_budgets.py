@@ -67,8 +67,8 @@ def classes(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 def test_a_6_mib_answer_is_compared_up_to_the_budget_and_named(
         classes: tuple[Path, Path]) -> None:
-    from plaisante.similarity import MOST_STEP_CHARS, similarity
-    from plaisante.similarity_page import table, write
+    from plaisante.similarity.compare import MOST_STEP_CHARS, similarity
+    from plaisante.similarity.page import table, write
 
     without, with_huge = (similarity(root, ASSIGNMENT) for root in classes)
     huge = next(w for w in with_huge.compared if w.student == "huge")
@@ -95,7 +95,7 @@ def test_a_6_mib_answer_is_compared_up_to_the_budget_and_named(
 
 
 def test_the_budget_cuts_at_a_line_end_and_keeps_short_answers_whole() -> None:
-    from plaisante.similarity import MOST_STEP_CHARS, answer_code
+    from plaisante.similarity.compare import MOST_STEP_CHARS, answer_code
 
     release = nbformat.read(KIT / "starter" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
     whole = nbformat.from_dict(json.loads((SAMPLES / "full_marks.ipynb").read_text()))

@@ -17,7 +17,7 @@ from course_cli import KIT, cli, new_course
 
 from plaisante import course
 from plaisante.intake import submitted
-from plaisante.similarity import (
+from plaisante.similarity.compare import (
     DEFAULT_THRESHOLD,
     REFERENCE,
     Fingerprints,
@@ -173,7 +173,7 @@ def test_the_class_report_links_to_the_similarity_page(root: Path) -> None:
     from nbgrader.api import Gradebook
 
     from plaisante.results import class_report as report
-    from plaisante.similarity_page import write
+    from plaisante.similarity.page import write
 
     with Gradebook(course.CourseLayout(root).gradebook_url) as gradebook:
         gradebook.update_or_create_assignment(ASSIGNMENT)
@@ -189,8 +189,8 @@ def test_the_class_report_links_to_the_similarity_page(root: Path) -> None:
 
 def test_a_long_ranking_shows_the_first_pairs_side_by_side(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from plaisante import similarity_page
-    from plaisante.similarity import Pair, StepCode, StepMatch, Work
+    from plaisante.similarity import page as similarity_page
+    from plaisante.similarity.compare import Pair, StepCode, StepMatch, Work
 
     works = [Work(f"s{i}", "", {"step2": StepCode("def f(x):\n    return x <b>\n",
                                                    ((0, 9),))}) for i in range(4)]

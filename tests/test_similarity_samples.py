@@ -11,7 +11,7 @@ import similarity_support as planted_class
 from course_cli import KIT, cli, new_course
 
 from plaisante.intake import submitted
-from plaisante.similarity import similarity
+from plaisante.similarity.compare import similarity
 
 ASSIGNMENT = "plaisante"
 SAMPLES = KIT / "assignments" / "samples" / ASSIGNMENT

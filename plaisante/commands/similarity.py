@@ -14,7 +14,7 @@ import argparse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from ..similarity import DEFAULT_MIN_MATCH, DEFAULT_THRESHOLD
+    from ..similarity.compare import DEFAULT_MIN_MATCH, DEFAULT_THRESHOLD
 
     parser.add_argument("assignments", nargs="*", metavar="ID",
                         help="assignment ids (default: every one with submissions)")
@@ -33,8 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..similarity import check_options, similarity
-    from ..similarity_page import table, write
+    from ..similarity.compare import check_options, similarity
+    from ..similarity.page import table, write
     from . import chosen, course_layout
 
     check_options(args.threshold, args.min_match)

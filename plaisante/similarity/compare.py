@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .course import CourseLayout
+from ..course import CourseLayout
 
 #: a pair is listed when its score (the larger side's share of matching code) is at least this
 DEFAULT_THRESHOLD = 0.5
@@ -186,7 +186,7 @@ def answer_code(notebook: Any, release: Any,
     written are left out. A step's code is kept up to ``MOST_STEP_CHARS`` characters (cut at
     the last line end within it, before anything else reads it); each step cut is put in
     ``cut`` (step -> the characters it held)."""
-    from .results import scores  # its import reads nbgrader's gradebook API: only when comparing
+    from ..results import scores  # its import reads nbgrader's gradebook API: only when comparing
 
     released = {m["grade_id"]: _source(c) for c in release.cells
                 if (m := _meta(c)).get("grade_id") and m.get("solution")}
@@ -247,8 +247,8 @@ def read_class(root: Path, assignment: str, include_reference: bool = False
     when the assignment has no release in ``starter/``."""
     import nbformat
 
-    from .grading.handed_in import chosen_notebook
-    from .grading.notebook_check import Unreadable, read_submission, sanitize
+    from ..grading.handed_in import chosen_notebook
+    from ..grading.notebook_check import Unreadable, read_submission, sanitize
 
     layout = CourseLayout(Path(root))
     if not layout.release(assignment).is_file():

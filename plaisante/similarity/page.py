@@ -16,12 +16,12 @@ from pathlib import Path
 from rich import box
 from rich.table import Table
 
-from .course import CourseLayout
-from .inert import as_code
-from .results.scores import step_titles
-from .results.tables import cell, render
-from .similarity import REFERENCE, Pair, Result, StepCode, Work, reference_note
-from .student_side.style import STYLE
+from ..course import CourseLayout
+from ..inert import as_code
+from ..results.scores import step_titles
+from ..results.tables import cell, render
+from ..student_side.style import STYLE
+from .compare import REFERENCE, Pair, Result, StepCode, Work, reference_note
 
 #: nothing of the page runs or loads: its style is inline, it has no script and no image
 POLICY = ("default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; form-action 'none'; "
