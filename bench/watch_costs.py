@@ -42,7 +42,7 @@ def feedback_cpu(folder: Path, rounds: int) -> list[float]:
          "submission_secret.txt").write_text("0" * 64, encoding="utf-8")
     cli("grade", "plaisante", cwd=root)
     os.chdir(root)
-    from plaisante.watch import Feedback
+    from plaisante.live.watch import Feedback
 
     feedback = Feedback(root)
     spent = []

@@ -79,7 +79,7 @@ def board_json(url: str) -> dict:
 @needs_descriptors
 def test_a_flood_holds_few_of_the_boards_descriptors_and_it_answers_after(
         tmp_path: Path) -> None:
-    from plaisante.watch import BOARD_CONNECTIONS, Board
+    from plaisante.live.watch import BOARD_CONNECTIONS, Board
 
     root = new_course(tmp_path / "course", ("solutions", "starter"))
     made = Board(CourseLayout(root), "plaisante", anonymous=True, port=0)
@@ -119,7 +119,7 @@ print("closed" if sent < 299 else "never closed", flush=True)
 @needs_descriptors
 def test_a_connection_that_trickles_bytes_is_closed_after_the_request_deadline(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import plaisante.watch as watch
+    import plaisante.live.watch as watch
 
     monkeypatch.setattr(watch, "BOARD_REQUEST_SECONDS", 2.0)
     root = new_course(tmp_path / "course", ("solutions", "starter"))
@@ -167,7 +167,7 @@ import resource, sys
 from pathlib import Path
 resource.setrlimit(resource.RLIMIT_NOFILE, (int(sys.argv[2]),
                                             resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
-from plaisante.watch import watch
+from plaisante.live.watch import watch
 sys.exit(watch(Path(sys.argv[1]), "plaisante", port=0, sandbox=False))
 """
 

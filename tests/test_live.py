@@ -11,12 +11,12 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from plaisante import demo
 from plaisante.course import CourseLayout
 from plaisante.games import load
 from plaisante.games.plaisante.presenter import PresenterView
 from plaisante.grading.judge import KernelLost
 from plaisante.grading.live import LiveSubmission, cell_sources
+from plaisante.live import demo
 
 pytestmark = pytest.mark.sandbox
 

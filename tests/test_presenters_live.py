@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from plaisante import demo
 from plaisante.course import CourseLayout
+from plaisante.live import demo
 from plaisante.student_side.presenting import Presenter
 
 pytestmark = pytest.mark.sandbox

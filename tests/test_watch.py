@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from plaisante import board
 from plaisante.course import CourseLayout
 from plaisante.grading.result import SubmissionResult
+from plaisante.live import board
+from plaisante.live.watch import SETTLE_SECONDS, collect, scan_inbound
 from plaisante.results.scores import TestCell
-from plaisante.watch import SETTLE_SECONDS, collect, scan_inbound
 
 ME = pwd.getpwuid(os.geteuid()).pw_name
 TS = "2026-12-01 10:00:00.000000 UTC"
@@ -58,7 +58,7 @@ def test_unfinished_folder_taken_after_settling(tmp_path: Path) -> None:
     assert scan_inbound(inbound, "plaisante")[0] == {}
     old = time.time() - SETTLE_SECONDS - 5
     os.utime(folder, (old, old))  # ctime cannot be set back: pretend the clock moved on
-    import plaisante.watch as watch
+    import plaisante.live.watch as watch
 
     real = watch.time.time_ns
     try:
@@ -120,7 +120,7 @@ def test_collect_follows_no_folder_swapped_in_after_the_scan(tmp_path: Path) -> 
 
 def test_collect_copies_a_growing_file_up_to_its_size_and_refuses_a_huge_one(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import plaisante.watch as watch
+    import plaisante.live.watch as watch
 
     inbound = tmp_path / "inbound"
     folder = handed(inbound, f"{ME}+plaisante+{TS}+aaa", {"plaisante.ipynb": "0123456789"})
@@ -193,7 +193,7 @@ def test_names_are_said_with_control_characters_escaped(tmp_path: Path) -> None:
         "+plaisante+t+r: '\\x1b[2J\\x1b[Hx\\nplaisante watch: amy: graded 100 of 100"
         "\\x1b]0;pwned\\x07\\u202e' is not a student id",
         "bad\\udcff\\udc9b+plaisante+t+r: 'bad\\udcff\\udc9b' is not a student id"]
-    from plaisante.watch import shown
+    from plaisante.live.watch import shown
 
     assert shown("ok name+2026-12-01 é") == "ok name+2026-12-01 é"
 
@@ -259,7 +259,7 @@ def test_board_server_answers_only_under_its_token(tmp_path: Path) -> None:
 
     from course_cli import new_course
 
-    from plaisante.watch import Board
+    from plaisante.live.watch import Board
 
     root = new_course(tmp_path / "course", ("solutions", "starter"))
     made = Board(CourseLayout(root), "plaisante", anonymous=True, port=0)

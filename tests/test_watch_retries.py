@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import plaisante.grading.collector as collector_module
-import plaisante.watch as watch
+import plaisante.live.watch as watch
 from plaisante.course import CourseLayout
 from plaisante.grading.result import SubmissionResult
 

@@ -29,8 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve the presenter view until stopped; return Voila's exit status."""
-    from .. import demo
     from ..games import COURSE
+    from ..live import demo
 
     return demo.serve(course_layout(args).root, args.assignment or COURSE[0], seed=args.seed,
                       student=args.student, port=args.port, open_browser=not args.no_browser)

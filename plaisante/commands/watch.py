@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..course import course_root
-    from ..watch import watch
+    from ..live.watch import watch
 
     port = args.board_port
     if port is not None and not 0 <= port <= 65535:

@@ -218,7 +218,7 @@ class BoardPage(HubOAuthenticated, web.RequestHandler):
 
     @web.authenticated
     def get(self, course: str, assignment: str, name: str) -> None:
-        from .. import board
+        from ..live import board
 
         user = self.current_user
         if not self.hub_auth.check_scopes(SCOPE_GRADE, user):

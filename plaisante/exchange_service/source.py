@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..course import STUDENT_ID, CourseLayout, check_ids, course_config
-from ..watch import Collected, Handin, shown
+from ..live.watch import Collected, Handin, shown
 from .client import ServiceClient, ServiceError
 from .plugin import Collect, collect_into
 

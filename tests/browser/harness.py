@@ -252,7 +252,7 @@ def start_demos(root: Path, home: Path, games: tuple[str, ...], seed: int | None
     """Start one Voila on a folder of the demo notebooks ``plaisante demo`` runs (one per game
     of ``games``, each ``show(ID, seed=seed)``) in the course copy ``root``; game ``ID`` is at
     ``/voila/render/ID.ipynb``. Returns without waiting."""
-    from plaisante.demo import demo_notebook
+    from plaisante.live.demo import demo_notebook
 
     folder = root / "demos"
     folder.mkdir(exist_ok=True)

@@ -21,7 +21,7 @@ import harness
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from plaisante.demo import demo_notebook
+from plaisante.live.demo import demo_notebook
 
 pytestmark = pytest.mark.browser
 

@@ -18,9 +18,9 @@ import webbrowser
 from pathlib import Path
 from typing import Any
 
-from .course import CourseLayout
-from .games import load
-from .student_side.assignment import check_all
+from ..course import CourseLayout
+from ..games import load
+from ..student_side.assignment import check_all
 
 
 def show(assignment: str, *, seed: int | None = None, student: str | None = None,
@@ -33,13 +33,13 @@ def show(assignment: str, *, seed: int | None = None, student: str | None = None
     description = load(assignment)
     layout = CourseLayout.of(root)
     if student is None:
-        from . import reference
+        from .. import reference
 
         with contextlib.redirect_stdout(io.StringIO()):  # its doctest-like prints: not shown
             module = reference.load(assignment, layout.source(assignment))
         parts = reference.parts(module, assignment)
     else:
-        from .grading.judge import KernelLost
+        from ..grading.judge import KernelLost
 
         try:
             parts = student_parts(layout, assignment, student)
@@ -54,7 +54,7 @@ def view_or_checklist(description: Any, parts: dict[str, Any], seed: int | None)
     and got, in words for a projector), else the presenter view on ``parts``."""
     results = check_all(description, parts)
     if any(result.status != "pass" for result in results):
-        from .student_side.presenting import presenter_checklist
+        from ..student_side.presenting import presenter_checklist
 
         return presenter_checklist(results, description.title)
     options = {} if seed is None else {"seed": seed}
@@ -74,8 +74,8 @@ def student_parts(layout: CourseLayout, assignment: str, student: str) -> dict[s
     """Return the parts of ``student``'s submission of ``assignment``, live in a sandbox (kept
     running until this process ends); a part the notebook does not define is a stand-in that
     says so. Raises FileNotFoundError naming the missing submission."""
-    from .grading.live import LiveSubmission
-    from .student_side.assignment import placeholders
+    from ..grading.live import LiveSubmission
+    from ..student_side.assignment import placeholders
 
     notebook = layout.submitted(student, assignment)
     if not notebook.is_file():
@@ -91,7 +91,7 @@ def student_parts(layout: CourseLayout, assignment: str, student: str) -> dict[s
 def demo_notebook(assignment: str, seed: int | None, student: str | None = None
                   ) -> dict[str, Any]:
     """Return the one-cell notebook Voila runs: ``show(assignment, seed=…, student=…)``."""
-    code = (f"from plaisante.demo import show\n"
+    code = (f"from plaisante.live.demo import show\n"
             f"show({assignment!r}, seed={seed!r}, student={student!r})")
     return {"cells": [{"cell_type": "code", "execution_count": None, "id": "presenter",
                        "metadata": {}, "outputs": [], "source": code}],

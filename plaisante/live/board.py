@@ -22,9 +22,9 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .grading.result import SubmissionResult
-from .results.scores import TestCell
-from .student_side.style import STYLE
+from ..grading.result import SubmissionResult
+from ..results.scores import TestCell
+from ..student_side.style import STYLE
 
 #: Test cells listed under "failing most" (at most).
 TOP_FAILING = 8

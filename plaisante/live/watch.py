@@ -52,8 +52,8 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from .course import STUDENT_ID, CourseLayout, check_ids, course_config
-from .grading.result import SubmissionResult
+from ..course import STUDENT_ID, CourseLayout, check_ids, course_config
+from ..grading.result import SubmissionResult
 
 #: Seconds between two looks at the exchange's inbound folder.
 POLL_SECONDS = 0.2
@@ -353,8 +353,8 @@ class Board:
 
     def __init__(self, layout: CourseLayout, assignment: str, *, anonymous: bool,
                  port: int | None, publish: Any = None) -> None:
+        from ..results.scores import step_titles, test_cells
         from . import board
-        from .results.scores import step_titles, test_cells
 
         self.layout, self.assignment, self.anonymous = layout, assignment, anonymous
         self.publish = publish  # called with (title, board.json's text) after each write
@@ -362,7 +362,7 @@ class Board:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.cells = test_cells(layout.root, assignment)
         self.titles = step_titles(assignment)
-        from .games import COURSE, load
+        from ..games import COURSE, load
 
         title = load(assignment).title if assignment in COURSE else assignment
         self.title = title
@@ -471,8 +471,8 @@ class Feedback:
     def release(self, student: str, assignment: str) -> str | None:
         """Make ``student``'s feedback page of ``assignment`` and release it to the exchange;
         return None, or what went wrong (one line)."""
-        from .grading.feedback import write_missing_pages
-        from .grading.handed_in import feedback_as_handed_in
+        from ..grading.feedback import write_missing_pages
+        from ..grading.handed_in import feedback_as_handed_in
 
         page = self.layout.feedback(student, assignment)
         shutil.rmtree(page.parent, ignore_errors=True)
@@ -498,8 +498,8 @@ def watch(root: Path, assignment: str, *, port: int | None = None, anonymous: bo
     feedback released; the board is rewritten after each batch. Says one line per event on
     ``out`` (default stdout). Raises ValueError for an unknown assignment or a course whose
     config names no exchange, FileNotFoundError before ``plaisante release ID``."""
-    from .grading.pool import LocalPool
-    from .grading.result import Limits
+    from ..grading.pool import LocalPool
+    from ..grading.result import Limits
 
     out = out or sys.stdout
     root = Path(root).resolve()
@@ -507,7 +507,7 @@ def watch(root: Path, assignment: str, *, port: int | None = None, anonymous: bo
     if assignment not in layout.assignments():
         raise ValueError(f"no assignment {assignment!r} in {root / 'solutions'}; the course's: "
                          f"{', '.join(layout.assignments()) or 'none'}")
-    from .exchange_service.source import service_source
+    from ..exchange_service.source import service_source
 
     source: Any = service_source(root)
     if source is None:
@@ -525,7 +525,7 @@ def watch(root: Path, assignment: str, *, port: int | None = None, anonymous: bo
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive int, got {workers!r}")
     if sandbox:
-        from .grading.sandbox import require_sandbox
+        from ..grading.sandbox import require_sandbox
 
         require_sandbox()
     os.chdir(root)  # nbgrader's converters and the inert preprocessor read starter/ from here
@@ -598,7 +598,7 @@ def _one_scan(layout: CourseLayout, source: Any, assignment: str, pool: Any, fee
     be collected or graded (an OSError: no descriptor left, a full disk, its folder gone or
     unreadable) is said in one line and looked at again on the next scan. An OSError of the
     scan itself, the board or the grading is raised for the caller to retry."""
-    from .grading.collector import Collector
+    from ..grading.collector import Collector
 
     latest, refused = source.scan(assignment)
     for line in refused:
@@ -656,7 +656,7 @@ def _one_scan(layout: CourseLayout, source: Any, assignment: str, pool: Any, fee
         reasons = f" ({'; '.join(result.reasons)})" if result.reasons else ""
         say(f"{student}: {result.status} {result.total:g}/{result.max_total:g} in "
             f"{result.seconds:.2f} s{reasons}; feedback {problem or 'released'}")
-    from .lti import after_grading  # the scores to the course's LMS, when it has LTI
+    from ..lti import after_grading  # the scores to the course's LMS, when it has LTI
 
     sent = after_grading(layout.root, [assignment], done)
     if sent:
