@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from plaisante.formgrader_grading import grade_command, grade_in_sandbox
+from plaisante.formgrader.sandboxed_autograde import grade_command, grade_in_sandbox
 
 
 def run_on_its_own_loop(coroutine: Coroutine[Any, Any, Any]) -> Any:

@@ -1,5 +1,5 @@
 """The one policy of inert student content (``plaisante.inert``), the formgrader's Content
-Security Policy (``plaisante.formgrader_policy``), roster names without markup and terminal
+Security Policy (``plaisante.formgrader.policy``), roster names without markup and terminal
 text without control sequences; each on the inputs a hostile student controls. The pages
 themselves, in Chromium: ``tests/browser/test_instructor_pages.py``."""
 
@@ -15,7 +15,8 @@ import pytest
 from live_html import Live
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output, new_raw_cell
 
-from plaisante import formgrader_policy, inert
+from plaisante import inert
+from plaisante.formgrader import policy as formgrader_policy
 from plaisante.results import tables
 from plaisante.results.roster import read_roster
 
@@ -218,7 +219,7 @@ def test_the_policy_covers_formgrader_pages_and_refuses_paths_not_made_of_ids(
 
 
 def test_the_formgrader_command_loads_the_policy(tmp_path) -> None:
-    from plaisante.formgrader import command
+    from plaisante.formgrader.server import command
 
     assert f"--ServerApp.jpserver_extensions={formgrader_policy.__name__}=True" in command(tmp_path)
 

@@ -20,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until stopped; return JupyterLab's exit status."""
-    from ..formgrader import serve
+    from ..formgrader.server import serve
 
     extra = tuple(a for a in args.lab_args if a != "--")
     return serve(course_layout(args).root, port=args.port, open_browser=not args.no_browser,

@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"plaisante release: {assignment} -> {released(layout, assignment)}"
               + (", replacing the earlier release" if again else ""))
     try:  # into the course's exchange too: "released" in the formgrader, fetched there
-        from ..formgrader import release_to_exchange
+        from ..formgrader.server import release_to_exchange
 
         release_to_exchange(layout.root, chosen(layout, args.assignments))
     except ValueError:

@@ -6,10 +6,10 @@ rest of JupyterLab is at ``/lab`` on the same server. The course's exchange fold
 (``assignments/exchange``, set in ``nbgrader_config.py``) is made first, so nbgrader's
 assignment list finds a writable exchange instead of logging CRITICAL "Unwritable directory"
 every few seconds. Names come from the roster (``plaisante roster import``). Its pages are
-served under a Content Security Policy (``plaisante.formgrader_policy``) and show a student's
+served under a Content Security Policy (``plaisante.formgrader.policy``) and show a student's
 notebook in inert forms (``plaisante.inert``, set in the course's ``nbgrader_config.py``).
 Its Autograde button grades with ``plaisante grade`` in the sandbox
-(``plaisante.formgrader_grading``), never with nbgrader's autograde in the server.
+(``plaisante.formgrader.sandboxed_autograde``), never with nbgrader's autograde in the server.
 """
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .course import CourseLayout, course_config, nbgrader_env
+from ..course import CourseLayout, course_config, nbgrader_env
 
-POLICY_EXTENSION = "plaisante.formgrader_policy"
+POLICY_EXTENSION = "plaisante.formgrader.policy"
 #: The Autograde button grades in the sandbox (``plaisante grade``), not in the server.
-GRADING_EXTENSION = "plaisante.formgrader_grading"
+GRADING_EXTENSION = "plaisante.formgrader.sandboxed_autograde"
 #: nbgrader's page of a submission with no autograded notebook, made to render.
-PAGES_EXTENSION = "plaisante.formgrader_pages"
+PAGES_EXTENSION = "plaisante.formgrader.pages"
 #: JupyterLab's "Jupyter news" question off.
 NEWS_EXTENSION = "plaisante.lab_news"
 #: Voila's server extension, off in the formgrader's JupyterLab, which needs no Voila: its
@@ -95,7 +95,7 @@ def command(root: Path, *, port: int | None = None, open_browser: bool = True,
     """Return the JupyterLab command line that serves ``root`` and opens the formgrader."""
     cmd = [sys.executable, "-m", "jupyter", "lab", f"--ServerApp.root_dir={root}",
            "--LabApp.default_url=/formgrader",
-           # the formgrader's pages under a Content Security Policy (plaisante.formgrader_policy)
+           # the formgrader's pages under a Content Security Policy (plaisante.formgrader.policy)
            f"--ServerApp.jpserver_extensions={POLICY_EXTENSION}=True",
            f"--ServerApp.jpserver_extensions={GRADING_EXTENSION}=True",
            f"--ServerApp.jpserver_extensions={PAGES_EXTENSION}=True",

@@ -50,7 +50,7 @@ SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script\s*>", re.S | re.I)
 HANDLER = re.compile(r"\bon[a-z]+=\"([^\"]*)\"", re.I)
 PLACEHOLDER = re.compile(r"\{\{.*?\}\}", re.S)
 JAVASCRIPT_TYPES = ("", "text/javascript", "application/javascript", "module")
-#: The script that stands in for MathJax (``templates/formgrader/mathjax_absent.js``), served
+#: The script that stands in for MathJax (``static/mathjax_absent.js``), served
 #: from the formgrader's static folder in place of the CDN's MathJax nbgrader's template loads.
 KIT_STATIC = "/formgrader/static/kit/"
 MATHJAX_ABSENT = "mathjax_absent.js"
@@ -59,14 +59,14 @@ CDN_MATHJAX = re.compile(rb'<script src="https://cdnjs\.cloudflare\.com/ajax/lib
 
 
 def _jupyter_server_extension_points() -> list[dict[str, str]]:
-    return [{"module": "plaisante.formgrader_policy"}]
+    return [{"module": "plaisante.formgrader.policy"}]
 
 
 def _load_jupyter_server_extension(serverapp: Any) -> None:
     """Apply the policy to every response of the server's web application."""
     FormgraderPolicy.base_url = serverapp.web_app.settings.get("base_url", "/")
     serverapp.web_app.add_transform(FormgraderPolicy)
-    static = Path(__file__).parent / "templates" / "formgrader"
+    static = Path(__file__).parent / "static"
     route = FormgraderPolicy.base_url.rstrip("/") + KIT_STATIC + "(.*)"
     app = serverapp.web_app
     app.default_router.rules.insert(0, Rule(HostMatches(".*$"), _ApplicationRouter(

@@ -28,7 +28,7 @@ from tornado import web
 from tornado.routing import HostMatches, Rule
 from tornado.web import _ApplicationRouter
 
-from .course import STUDENT_ID, nbgrader_env
+from ..course import STUDENT_ID, nbgrader_env
 
 ROUTE = r"/formgrader/api/submission/([^/]+)/([^/]+)/autograde"
 #: Seconds a sandboxed grading of one submission may take before the button reports failure.
@@ -36,7 +36,7 @@ GRADE_TIMEOUT = 900.0
 
 
 def _jupyter_server_extension_points() -> list[dict[str, str]]:
-    return [{"module": "plaisante.formgrader_grading"}]
+    return [{"module": "plaisante.formgrader.sandboxed_autograde"}]
 
 
 def _load_jupyter_server_extension(serverapp: Any) -> None:

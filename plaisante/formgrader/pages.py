@@ -21,7 +21,7 @@ MACROS = "formgrade/formgrade_macros.html.j2"
 
 
 def _jupyter_server_extension_points() -> list[dict[str, str]]:
-    return [{"module": "plaisante.formgrader_pages"}]
+    return [{"module": "plaisante.formgrader.pages"}]
 
 
 def _load_jupyter_server_extension(serverapp: Any) -> None:
