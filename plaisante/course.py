@@ -344,7 +344,7 @@ class CourseLayout:
 
     def samples(self, assignment: str) -> Path:
         """The folder of ``assignment``'s classic mistakes (``mistakes.py``), and the sample
-        submissions and ``manifest.json`` (expected per-step scores) ``plaisante.samples``
+        submissions and ``manifest.json`` (expected per-step scores) ``plaisante.authoring.samples``
         makes of them."""
         return self.root / "assignments" / "samples" / assignment
 

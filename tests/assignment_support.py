@@ -1,7 +1,7 @@
 """What every assignment's tests share, for any assignment of ``COURSE``: its notebooks' paths,
 its reference solution, and its classic mistakes (read from ``assignments/samples/<id>/
-mistakes.py``, ``plaisante.samples``) applied to the reference as a student would have made
-them. Nothing here is particular to one assignment: ``unit("deck")`` is Deck and deal's."""
+mistakes.py``, ``plaisante.authoring.samples``) applied to the reference as a student would have
+made them. Nothing here is particular to one assignment: ``unit("deck")`` is Deck and deal's."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import nbformat
 
-from plaisante import reference, samples
+from plaisante.authoring import reference, samples
+from plaisante.authoring.mistakes import Mistake
 from plaisante.course import CourseLayout
-from plaisante.mistakes import Mistake
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYOUT = CourseLayout(ROOT)

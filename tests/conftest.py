@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
-from plaisante import reference
+from plaisante.authoring import reference
 
 OPT_OUT = "PLAISANTE_ALLOW_NO_SANDBOX"
 # Modules whose every test needs the sandbox (a test elsewhere carries @pytest.mark.sandbox)

@@ -126,7 +126,7 @@ def test_cells(game: str) -> list[tuple[str, str]]:
     regions included."""
     import nbformat
 
-    from plaisante.reference import source_notebook
+    from plaisante.authoring.reference import source_notebook
 
     cells = []
     for cell in nbformat.read(source_notebook(game), as_version=4).cells:
@@ -142,7 +142,7 @@ def survey(game: str) -> dict[str, Any]:
 
     setup = student_side(game)
     found_now = candidates(Path(plaisante.__file__).resolve().parent)
-    from plaisante import reference
+    from plaisante.authoring import reference
     from plaisante.games import load
     from plaisante.grading.judge import known_good_answers, names_read
 

@@ -2,7 +2,7 @@
 an assignment"): a throw-away sixth game, High card (one step, one part), is written from the
 template below into a temporary course, its package found through ``plaisante.games``'s path
 (as a plugin would be) and its id added to a patched ``COURSE``. Then its release is made by
-nbgrader's preprocessors, its samples and manifest by ``python -m plaisante.samples``, its
+nbgrader's preprocessors, its samples and manifest by ``python -m plaisante.authoring.samples``, its
 mistakes judged by the loopback judge, and every sample's judged score is the manifest's."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from assignment_support import ROOT, unit
 from loopback_judge import check_mistake, judged, kernel_namespace, verdicts
 
 import plaisante.games
-from plaisante import samples
+from plaisante.authoring import samples
 from plaisante.course import CourseLayout
 
 GAME = "high_card"
@@ -72,7 +72,7 @@ CELLS = [
 ]
 
 #: assignments/samples/high_card/mistakes.py: the game's classic mistakes, written once
-MISTAKES = '''from plaisante.mistakes import Mistake, replace
+MISTAKES = '''from plaisante.authoring.mistakes import Mistake, replace
 
 MISTAKES = (
     Mistake("ace_low", "high_card counts the ace as 1: A♦ loses to 9♥.",

@@ -12,7 +12,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from plaisante import samples
+from plaisante.authoring import samples
 from plaisante.course import CourseLayout
 from plaisante.games import COURSE, load
 from plaisante.grading.submission import student_names
@@ -75,9 +75,9 @@ def test_the_starter_holds_no_solution_and_no_hidden_test(assignment: str) -> No
 @pytest.mark.parametrize("assignment", COURSE)
 def test_committed_samples_and_manifest_are_what_its_mistakes_make(assignment: str) -> None:
     """The samples and manifest.json are generated from the assignment's mistakes.py and its
-    notebooks' points (``plaisante.samples``): the committed files are exactly that."""
+    notebooks' points (``plaisante.authoring.samples``): the committed files are exactly that."""
     folder = LAYOUT.samples(assignment)
-    rebuild = f"run python -m plaisante.samples {assignment}"
+    rebuild = f"run python -m plaisante.authoring.samples {assignment}"
     built = samples.build(ROOT, assignment)
     assert sorted(built) == sorted(manifest(assignment)["samples"])
     for name, nb in built.items():
@@ -95,7 +95,7 @@ def test_each_mistake_costs_points_in_its_own_step_only(assignment: str) -> None
     full = expected["samples"]["full_marks"]["expected"]
     assert full == expected["max"] and full["total"] == 100, (
         f"full marks is {full}, the assignment's maximum {expected['max']}: both must be the "
-        "same 100 points (run `python -m plaisante.samples " + assignment + "`)")
+        "same 100 points (run `python -m plaisante.authoring.samples " + assignment + "`)")
     assert set(expected["samples"]["untouched"]["expected"].values()) == {0}
     mistakes = 0
     for student, sample in expected["samples"].items():

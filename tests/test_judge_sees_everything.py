@@ -28,6 +28,7 @@ import pytest
 from course_cli import cli, new_course
 from selection import selected, slow_except
 
+from plaisante.authoring.samples import build_samples
 from plaisante.course import CourseLayout
 from plaisante.games import COURSE
 from plaisante.grading import Limits, grade_submission
@@ -36,7 +37,6 @@ from plaisante.grading.execute import is_test
 from plaisante.grading.judge import hidden_lines, setup_namespace
 from plaisante.grading.submission import setup_sources, student_names
 from plaisante.results import scores
-from plaisante.samples import build_samples
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -34,7 +34,7 @@ print(json.dumps({"imports": found, "files": files}))
 """
 
 TRUSTED = ["plaisante.grading", "plaisante.grading.judge", "plaisante.commands",
-           "plaisante.cli", "plaisante.course", "plaisante.reference", "plaisante.lite",
+           "plaisante.cli", "plaisante.course", "plaisante.authoring.reference", "plaisante.lite",
            *[f"plaisante.games.{game}.known_good" for game in COURSE]]
 STUDENT_SIDE = [f"plaisante.games.{game}.setup" for game in COURSE] + [
     "plaisante.kernel.oracle", "plaisante.kernel.routed", "plaisante.student_side.checking"]

@@ -1,13 +1,13 @@
-"""A mistake's record (``plaisante.mistakes``) and the scores computed from it
-(``plaisante.samples``): a bad record is refused naming what is wrong; expected scores come
-from the notebook's points of the cells it fails."""
+"""A mistake's record (``plaisante.authoring.mistakes``) and the scores computed from it
+(``plaisante.authoring.samples``): a bad record is refused naming what is wrong; expected scores
+come from the notebook's points of the cells it fails."""
 
 from __future__ import annotations
 
 import pytest
 
-from plaisante.mistakes import Mistake, left_undone, replace
-from plaisante.samples import cell_scores, step_scores
+from plaisante.authoring.mistakes import Mistake, left_undone, replace
+from plaisante.authoring.samples import cell_scores, step_scores
 
 POINTS = {"step1_trace": 3, "step1_sort": 5, "step1_sort_hidden": 4, "step2_my_tests": 10}
 

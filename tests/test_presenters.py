@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from plaisante import reference
+from plaisante.authoring import reference
 from plaisante.student_side.assignment import StepResult
 from plaisante.student_side.cards import labels
 from plaisante.student_side.presenting import presenter_checklist_html, split_case

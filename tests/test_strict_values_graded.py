@@ -18,8 +18,8 @@ import nbformat
 import pytest
 from course_cli import cli, new_course
 
+from plaisante.authoring.samples import build_samples
 from plaisante.results import scores
-from plaisante.samples import build_samples
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -58,7 +58,7 @@ sys.path.insert(0, str(KIT / "tests" / "browser"))
 
 import harness  # noqa: E402
 
-FOUR_COLOUR_CELL = ("from plaisante import reference\n"
+FOUR_COLOUR_CELL = ("from plaisante.authoring import reference\n"
                     "from plaisante.games.plaisante.setup import play\n"
                     "ref = reference.load('plaisante')\n"
                     "play(**reference.parts(ref, 'plaisante'), seed=3, four_colour=True)")
@@ -89,7 +89,7 @@ def shoot(page, out: Path, name: str) -> None:
 def lab_round(page, lab, out: Path) -> None:
     from playwright.sync_api import expect
 
-    from plaisante import reference
+    from plaisante.authoring import reference
 
     ref = reference.load("plaisante", harness.SOURCE)
 
@@ -121,7 +121,7 @@ def lab_round_narrow(page, lab, out: Path) -> None:
     """The round in narrow windows, at the bottom of the table where the buttons are."""
     from playwright.sync_api import expect
 
-    from plaisante import reference
+    from plaisante.authoring import reference
 
     ref = reference.load("plaisante", harness.SOURCE)
     harness.open_notebook(page, lab, "students/reference.ipynb")  # wide: the kernel indicator

@@ -24,8 +24,8 @@ NAME = PACKAGE.name  # the distribution is named as the package
 # What the student side may import besides its own modules and Python's standard library.
 THIRD_PARTY = frozenset({"ipywidgets", "IPython", "traitlets"})
 # Modules that must never be on the student's path (the judge and its helpers).
-TRUSTED = ("plaisante.grading", "plaisante.course", "plaisante.cli", "plaisante.reference",
-           "plaisante.commands", "plaisante.lite")
+TRUSTED = ("plaisante.grading", "plaisante.course", "plaisante.cli",
+           "plaisante.authoring.reference", "plaisante.commands", "plaisante.lite")
 #: Each game's known-good parts (``plaisante.games.<id>.known_good``): the grader's alone.
 KNOWN_GOOD = "known_good"
 

@@ -33,7 +33,7 @@ def show(assignment: str, *, seed: int | None = None, student: str | None = None
     description = load(assignment)
     layout = CourseLayout.of(root)
     if student is None:
-        from .. import reference
+        from ..authoring import reference
 
         with contextlib.redirect_stdout(io.StringIO()):  # its doctest-like prints: not shown
             module = reference.load(assignment, layout.source(assignment))

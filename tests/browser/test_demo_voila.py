@@ -17,7 +17,7 @@ import pytest
 from nbformat.v4 import new_code_cell
 from playwright.sync_api import Page, expect
 
-from plaisante import reference
+from plaisante.authoring import reference
 from plaisante.games.plaisante.xray import ROWS
 from plaisante.student_side.cards import hand
 

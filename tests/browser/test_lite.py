@@ -3,8 +3,8 @@
 every request to anything but loopback aborted and recorded (none may be needed).
 
 A student's path, per assignment: the untouched starter's Run All shows the checklist; step 1
-written (the reference's code from the tree's solutions, as ``plaisante.samples`` writes it),
-its visible test cells say what JupyterLab's kernel says of the same cells (run by nbclient and
+written (the reference's code from the tree's solutions, as ``plaisante.authoring.samples`` writes
+it), its visible test cells say what JupyterLab's kernel says of the same cells (run by nbclient and
 ipykernel, before and after); the whole reference pasted in, Run All shows the game and one move
 changes it; the downloaded notebook grades to the reference's score with ``plaisante grade``.
 ``make test`` runs it for Plaisante; the four other assignments are ``slow``.
@@ -29,7 +29,7 @@ from course_cli import cli, new_course
 from nbclient import NotebookClient
 from playwright.sync_api import Page, expect
 
-from plaisante import samples
+from plaisante.authoring import samples
 from plaisante.course import CourseLayout
 from plaisante.games import COURSE
 
@@ -130,8 +130,8 @@ def starter(assignment: str) -> Any:
 
 def reference(assignment: str) -> Any:
     """The starter with every solution cell holding the tree's reference code, as a student
-    leaves it (``plaisante.samples``: markers removed, ungraded sections as the starter has
-    them)."""
+    leaves it (``plaisante.authoring.samples``: markers removed, ungraded sections as the starter
+    has them)."""
     kept = samples.catalogue(assignment, harness.KIT).keep_starter
     built = samples.build_samples(harness.KIT, assignment, {samples.FULL_MARKS: {}}, kept)
     return built[samples.FULL_MARKS]

@@ -1,6 +1,6 @@
-"""Deck and deal: its classic mistakes, each written once (see plaisante.samples)."""
+"""Deck and deal: its classic mistakes, each written once (see plaisante.authoring.samples)."""
 
-from plaisante.mistakes import REFERENCE_TESTS, Mistake, fingerprinting_tests, left_undone
+from plaisante.authoring.mistakes import REFERENCE_TESTS, Mistake, fingerprinting_tests, left_undone
 
 MISTAKES = (
     Mistake(

@@ -1,6 +1,6 @@
-"""Heads-up Hold'em: its classic mistakes, each written once (see plaisante.samples)."""
+"""Heads-up Hold'em: its classic mistakes, each written once (see plaisante.authoring.samples)."""
 
-from plaisante.mistakes import REFERENCE_TESTS, Mistake, fingerprinting_tests, left_undone
+from plaisante.authoring.mistakes import REFERENCE_TESTS, Mistake, fingerprinting_tests, left_undone
 
 MISTAKES = (
     Mistake(

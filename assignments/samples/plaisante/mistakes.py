@@ -1,6 +1,6 @@
-"""Plaisante: its classic mistakes, each written once (see plaisante.samples)."""
+"""Plaisante: its classic mistakes, each written once (see plaisante.authoring.samples)."""
 
-from plaisante.mistakes import REFERENCE_TESTS, Mistake, fingerprinting_tests, left_undone
+from plaisante.authoring.mistakes import REFERENCE_TESTS, Mistake, fingerprinting_tests, left_undone
 
 #: the optional section: every sample leaves it as the starter has it
 KEEP_STARTER = ("going_further",)

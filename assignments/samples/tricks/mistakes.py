@@ -1,6 +1,7 @@
-"""Tricks: follow suit: its classic mistakes, each written once (see plaisante.samples)."""
+"""Tricks: follow suit: its classic mistakes, each written once (see
+plaisante.authoring.samples)."""
 
-from plaisante.mistakes import (
+from plaisante.authoring.mistakes import (
     REFERENCE_TESTS,
     Mistake,
     fingerprinting_tests,

@@ -1,6 +1,6 @@
-"""Video poker: its classic mistakes, each written once (see plaisante.samples)."""
+"""Video poker: its classic mistakes, each written once (see plaisante.authoring.samples)."""
 
-from plaisante.mistakes import REFERENCE_TESTS, Mistake, fingerprinting_tests, left_undone
+from plaisante.authoring.mistakes import REFERENCE_TESTS, Mistake, fingerprinting_tests, left_undone
 
 #: cells of the source that show or test things, not the machine a variant is made of
 VARIANT_SKIP = ("step4_saving_demo", "step5_port", "step5_my_tests")

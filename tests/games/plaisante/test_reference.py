@@ -2,7 +2,7 @@
 
 import pytest
 
-from plaisante import reference
+from plaisante.authoring import reference
 from plaisante.games.plaisante import rules
 from plaisante.student_side.cards import hand
 

@@ -17,8 +17,8 @@ import nbformat
 import pytest
 from course_cli import cli, new_course
 
+from plaisante.authoring.samples import build_samples, solution_cells
 from plaisante.results import scores
-from plaisante.samples import build_samples, solution_cells
 
 ROOT = Path(__file__).resolve().parents[3]
 

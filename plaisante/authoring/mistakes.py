@@ -4,7 +4,7 @@ in the source notebook's solution cells, and the graded cells it must fail.
 Each assignment lists its mistakes in ``assignments/samples/<id>/mistakes.py`` (beside the
 samples, with the instructor's files: the replacements quote the reference solution, which
 never goes into this package, the part students get). From that one list
-``plaisante.samples`` writes the sample notebooks and computes the manifest's expected
+``plaisante.authoring.samples`` writes the sample notebooks and computes the manifest's expected
 per-step scores from the source notebook's points, and the judge tests check that each
 mistake fails exactly its cells. Pure data: nothing here reads a notebook.
 """

@@ -19,7 +19,7 @@ SKIPPED_CELLS = frozenset({"play"})
 
 def source_notebook(assignment: str, root: Path | None = None) -> Path:
     """Return the path of the source (solutions) notebook of ``assignment``."""
-    from .course import CourseLayout
+    from ..course import CourseLayout
 
     return CourseLayout.of(root).source(assignment)
 
@@ -78,6 +78,6 @@ def load(assignment: str, path: str | os.PathLike[str] | None = None) -> types.M
 def parts(module: types.ModuleType, assignment: str) -> dict[str, object]:
     """Return the keyword arguments ``play`` and the gate take for ``assignment``, read from
     ``module``. Raises AttributeError naming a part the module lacks."""
-    from .games import load as description
+    from ..games import load as description
 
     return {name: getattr(module, name) for name in description(assignment).parts}

@@ -1,11 +1,11 @@
 """Every assignment's sample submissions and their expected scores, derived from its mistakes.
 
 An assignment's classic mistakes are written once, in ``assignments/samples/<id>/mistakes.py``
-(``plaisante.mistakes``): ``MISTAKES``, the classic mistakes in the parts' code, and
+(``plaisante.authoring.mistakes``): ``MISTAKES``, the classic mistakes in the parts' code, and
 ``OTHER_SAMPLES`` (optional), other realistic submissions (work left undone, the student's own
 tests). Optional: ``KEEP_STARTER``, solution cells every sample leaves as the starter has
 them (an ungraded section), and ``VARIANT_SKIP``, cells a test's variant module of the parts
-leaves out (``plaisante.reference.variant``).
+leaves out (``plaisante.authoring.reference.variant``).
 
 From them, and from the source and release notebooks, this module builds each sample (the
 release with its solution cells filled in the way a student would: the reference code, then
@@ -13,7 +13,7 @@ the mistake's replacements), and ``manifest.json``: each sample's expected per-s
 COMPUTED from the nbgrader points of the graded cells the mistake fails. ``manifest.json`` is
 a generated, checked-in file (the pipeline, parallel, feedback and formgrader tests read it);
 ``tests/test_course_units.py`` fails while it or a sample is out of date. Rebuild with
-``python -m plaisante.samples [ID …]`` (no id: every assignment of the course).
+``python -m plaisante.authoring.samples [ID …]`` (no id: every assignment of the course).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .course import CourseLayout
+from ..course import CourseLayout
 from .mistakes import REFERENCE_TESTS, STEP, Mistake
 
 SOLUTION_REGION = re.compile(r"[ \t]*### BEGIN SOLUTION\n(.*?)[ \t]*### END SOLUTION\n?", re.S)
@@ -81,7 +81,7 @@ def catalogue(assignment: str, root: Path | None = None) -> Catalogue:
     everything = (*found.mistakes, *found.others)
     if not found.mistakes or not all(isinstance(m, Mistake) for m in everything):
         raise ValueError(f"{path}: MISTAKES must be a non-empty tuple of "
-                         "plaisante.mistakes.Mistake (OTHER_SAMPLES too, if any)")
+                         "plaisante.authoring.mistakes.Mistake (OTHER_SAMPLES too, if any)")
     names = [m.name for m in everything] + [FULL_MARKS, UNTOUCHED]
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
@@ -282,12 +282,12 @@ def write(root: Path, assignment: str) -> list[Path]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m plaisante.samples [--course ROOT] [ID …]``: rebuild the samples and
+    """``python -m plaisante.authoring.samples [--course ROOT] [ID …]``: rebuild the samples and
     manifests (no id: every assignment of the course)."""
-    from .course import course_root
-    from .games import COURSE
+    from ..course import course_root
+    from ..games import COURSE
 
-    parser = argparse.ArgumentParser(prog="python -m plaisante.samples",
+    parser = argparse.ArgumentParser(prog="python -m plaisante.authoring.samples",
                                      description="Rebuild sample submissions and manifests.")
     parser.add_argument("--course", type=Path, default=None, help="the course folder")
     parser.add_argument("assignments", nargs="*", metavar="ID")
