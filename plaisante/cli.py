@@ -43,7 +43,6 @@ from pathlib import Path
 from types import ModuleType
 
 from .commands import (
-    autograde,
     demo,
     export,
     feedback,
@@ -64,6 +63,7 @@ from .commands import (
     validate,
     watch,
 )
+from .commands import unsandboxed_autograde as autograde
 
 #: The verbs, in the order ``plaisante --help`` lists them: each a module of
 #: ``plaisante.commands`` (its docstring the help, ``add_arguments``, ``run``).
