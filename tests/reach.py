@@ -1,7 +1,7 @@
 """What a graded kernel can reach, tried as every graded part: ``python -m tests.reach GAME``.
 
 A kernel that grades ``GAME`` can import what its copy of the kit holds: ``GAME``'s student side
-and the kernel's own package (``plaisante.lite.student_side.kernel_modules``, as the sandbox's
+and the kernel's own package (``plaisante.boundary.kernel_modules``, as the sandbox's
 ``plaisante.grading.kernel_tree`` copies it). This module imports exactly that in a fresh
 interpreter, runs ``GAME``'s setup cell, collects every callable it can find there (each Python
 function and class defined in the kit, and each callable object of a kit class, through the
@@ -45,7 +45,7 @@ def student_side(game: str) -> dict[str, Any]:
     """Import everything a kernel grading ``game`` can import from the kit (its copy of the
     kit: ``game``'s student side and the kernel's package); return the setup cell's
     namespace."""
-    from plaisante.lite.student_side import kernel_modules
+    from plaisante.boundary import kernel_modules
 
     for module in [*kernel_modules((game,)), *KERNEL_MODULES]:
         if not module.startswith(NOT_TRIED):

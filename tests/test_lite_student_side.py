@@ -8,8 +8,9 @@ import sys
 import zipfile
 from pathlib import Path
 
+from plaisante import boundary
 from plaisante.games import COURSE
-from plaisante.lite import student_side
+from plaisante.lite import student_wheel
 
 BLOCKED = """
 import importlib.abc, sys
@@ -22,23 +23,28 @@ sys.modules["nbgrader"] = None  # as if not installed: any import of it raises I
 """
 
 
-def test_the_student_side_holds_every_game_and_nothing_trusted() -> None:
-    modules = student_side.student_modules()
+def test_the_student_side_holds_every_game_its_folder_and_nothing_trusted() -> None:
+    modules = student_wheel.student_modules()
     for assignment in COURSE:
         for part in ("setup", "checks", "model", "view"):
             assert f"plaisante.games.{assignment}.{part}" in modules
-    assert not [m for m in modules if m.startswith(student_side.TRUSTED)]
+    folder = [m for m in boundary.kernel_side() if m.startswith("plaisante.student_side")]
+    assert len(folder) == 12 and set(folder) <= set(modules)  # the package and its 11 modules
+    assert [m for m in modules if not boundary.on_kernel_side(m)] == []
 
 
 def test_the_wheel_imports_and_shows_a_checklist_with_nbgrader_blocked(tmp_path: Path) -> None:
-    wheel = student_side.build_wheel(tmp_path / "dist")
+    modules = student_wheel.student_modules()
+    wheel = student_wheel.build_wheel(tmp_path / "dist")
     assert wheel.name == "plaisante-0.1.0-py3-none-any.whl"
-    again = student_side.build_wheel(tmp_path / "again")
+    again = student_wheel.build_wheel(tmp_path / "again")
     assert again.read_bytes() == wheel.read_bytes()  # reproducible
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
         archive.extractall(tmp_path / "site")
     assert "plaisante/grading/judge.py" not in names and "plaisante/cli.py" not in names
+    assert {f"{m.replace('.', '/')}.py" for m in modules if m.count(".") == 2
+            and m.startswith("plaisante.student_side.")} <= set(names)
     assert {f"plaisante/games/{a}/style.css" for a in COURSE} <= set(names)
     code = BLOCKED + f"""
 sys.path.insert(0, {str(tmp_path / "site")!r})

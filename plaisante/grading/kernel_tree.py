@@ -3,7 +3,7 @@
 A graded kernel runs the student's code, so whatever of the kit it can import is within the
 student's reach. The sandbox (``plaisante.grading.sandbox``) therefore never shows it the kit's
 package folder: it shows, at the same path, a copy holding only the modules a kernel grading
-that assignment needs (``plaisante.lite.student_side.kernel_modules``: what its setup cells
+that assignment needs (``plaisante.boundary.kernel_modules``: what its setup cells
 import, and the kernel's own package) and their stylesheets. Another game's side is not in it
 (a helper of one game may answer another's part), nor the grader, the course's commands or any
 game's known-good parts (``plaisante.games.<id>.known_good``), so no import, no ``sys.modules``
@@ -84,7 +84,7 @@ def _files(assignments: tuple[str, ...]) -> dict[str, Path]:
     """Return {path relative to the package's parent: source file} of the kernel's side of
     ``assignments`` (none: the whole course)."""
     import plaisante
-    from plaisante.lite.student_side import kernel_modules
+    from plaisante.boundary import kernel_modules
 
     parent = Path(plaisante.__file__).resolve().parents[1]
     files: dict[str, Path] = {}

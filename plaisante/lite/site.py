@@ -3,7 +3,7 @@
 The site (``build``) holds JupyterLab (``jupyterlite-core``), the Pyodide kernel
 (``jupyterlite-pyodide-kernel``) and the widgets' front end (``jupyterlab_widgets``), the
 starters at its root (``ID.ipynb``), and under ``static/pyodide/`` a local Pyodide: the npm
-core, the wheels the kernel loads, and ``plaisante`` (the student side, ``student_side``). Its
+core, the wheels the kernel loads, and ``plaisante`` (the student side, ``student_wheel``). Its
 ``pyodide-lock.json`` is the npm one with each served wheel's real SHA-256 (PyPI's files, not
 Pyodide's rebuilds of them) and three entries more (comm, ipywidgets, plaisante); the kernel
 loads ``plaisante`` with its dependencies as it starts, so a starter's setup cell imports it
@@ -26,7 +26,7 @@ from pathlib import Path
 
 from jupyterlite_pyodide_kernel.constants import PYODIDE_KERNEL_PLUGIN_ID
 
-from . import assets, run_all, student_side
+from . import assets, run_all, student_wheel
 
 # Pyodide's core files the kernel loads (the rest of the npm package: types, consoles, maps).
 PYODIDE_CORE = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
@@ -72,13 +72,13 @@ def stage_pyodide(dest: Path, cache: Path, assignments: tuple[str, ...]) -> list
         else:
             packages[key] = {**packages[key], "file_name": wheel.file_name,
                              "sha256": _sha256(served)}
-    kit = student_side.build_wheel(dest, assignments)
+    kit = student_wheel.build_wheel(dest, assignments)
     version = kit.name.split("-")[1]
-    packages[student_side.NAME] = _lock_entry(
-        assets.Wheel(student_side.NAME, version, kit.name, ("ipywidgets",)), kit,
-        [student_side.NAME])
+    packages[student_wheel.NAME] = _lock_entry(
+        assets.Wheel(student_wheel.NAME, version, kit.name, ("ipywidgets",)), kit,
+        [student_wheel.NAME])
     (dest / "pyodide-lock.json").write_text(json.dumps(lock), encoding="utf-8")
-    return [student_side.NAME]
+    return [student_wheel.NAME]
 
 
 def build(out: Path, starters: dict[str, Path], cache: Path | None = None) -> Path:

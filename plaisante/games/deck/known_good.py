@@ -1,7 +1,7 @@
 """The grader's half of Deck and deal's checks (SPEC §6): the kit's known-good ``sort_key``,
 ``order_hand`` and ``discard``, which answer the hidden cases of steps 4 and 5.
 
-Never on the student's side (``plaisante.lite.student_side.is_trusted``): a kernel that could
+Never on the student's side (``plaisante.boundary``): a kernel that could
 import this module would hold working answers. The judge imports it in the grader
 (``plaisante.grading.judge.known_good_answers``); importing it makes ``checks.KNOWN`` answer with
 these parts on any input, where the student's side knows only the visible cases' answers. A

@@ -1,6 +1,6 @@
 """Heads-up Hold'em's known-good parts, for the grader alone: ``category`` and ``best_five``
 under the house rules. Nothing on the student's side imports this module
-(``plaisante.lite.student_side.is_trusted``); importing it makes the checks' ``KNOWN`` answer
+(``plaisante.boundary``); importing it makes the checks' ``KNOWN`` answer
 with these functions instead of the visible cases' tables, so the same checks judge hidden
 inputs here, in the grader's process, and stand in for earlier parts from here."""
 

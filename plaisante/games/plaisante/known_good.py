@@ -1,7 +1,7 @@
 """The grader's half of Plaisante's checks (rules: SPEC §2–§3): the kit's known-good
 ``count_values``, the hands the hidden sweeps try, and the hidden-check helpers built on them.
 
-Never on the student's side (``plaisante.lite.student_side.is_trusted``): a kernel that could
+Never on the student's side (``plaisante.boundary``): a kernel that could
 import this module would hold a working answer and every hidden input. The judge imports it in
 the grader (``plaisante.grading.judge.known_good_answers``); a hidden test region imports from
 it what it uses. Importing it makes ``checks.KNOWN`` answer with the known-good part on any

@@ -1,6 +1,6 @@
 """The kit's known-good parts of the trick-taking game, and the hidden checks that need them:
-the grader's alone. Nothing on the student's side imports this module (``plaisante.lite.
-student_side.is_trusted``), so no kernel holds a working ``trick_strength``, ``sort_hand``,
+the grader's alone. Nothing on the student's side imports this module
+(``plaisante.boundary``), so no kernel holds a working ``trick_strength``, ``sort_hand``,
 ``legal_plays`` or ``trick_winner``. Importing it makes the checks' ``KNOWN`` answer with these
 parts (``plaisante.grading.judge.known_good_answers`` does so in the grader), so a hidden check
 compares with them on inputs the visible cases' tables do not hold.

@@ -1,6 +1,6 @@
 """The video-poker machine's known-good parts, for the grader alone: ``frequencies``,
 ``hand_name`` and ``payout`` as the kit computes them. Nothing on the student's side imports
-this module (``plaisante.lite.student_side.is_trusted``); importing it makes the checks'
+this module (``plaisante.boundary``); importing it makes the checks'
 ``KNOWN`` answer with these functions instead of the visible cases' tables, so the same checks
 judge hidden inputs here, in the grader's process, and stand in for earlier parts from here."""
 
