@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
-from .. import course
 from ..intake import submitted
-from ..intake.hand_in import _unreadable, assignment_of, refuse_unreadable, submit_many
+from ..intake.hand_in import assignment_of, refuse_unreadable, submit_many
 from . import chosen, course_layout
 
 
@@ -55,16 +53,3 @@ def run(args: argparse.Namespace) -> int:
     print(submitted.submit(args.notebook, args.student, layout.root, replace=args.replace,
                            assignment=assignment))
     return 0
-
-
-def _attempt_assignment(layout: course.CourseLayout, args: argparse.Namespace,
-                        attempt: Any) -> str:
-    """Return the assignment of one attempt of ``plaisante.intake.downloads``: that of its first
-    readable notebook (``assignment_of``). Raises ValueError when none of its notebooks can
-    be read or its assignment cannot be told."""
-    notebooks = attempt.notebooks
-    problems = [why for name in notebooks if (why := _unreadable(attempt.files[name]))]
-    if len(problems) == len(notebooks):
-        raise ValueError(problems[0])
-    readable = [n for n in notebooks if not _unreadable(attempt.files[n])]
-    return assignment_of(layout, attempt.files[readable[0]], args.assignment)

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from .. import course
-from ..commands.submit import _attempt_assignment
 from ..results.lateness import LMS_LATE
 from . import submitted
 
@@ -78,7 +77,7 @@ def submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
             kept, student = submission.kept, submission.student
             kept.shown = plain(str(where / kept.shown))
             try:
-                assignment = _attempt_assignment(layout, args, kept)
+                assignment = attempt_assignment(layout, args, kept)
                 assignments.append(assignment)
                 notes = _submit_attempt(layout, args, kept, assignment)
                 target = layout.submitted(student, assignment).parent
@@ -126,6 +125,19 @@ def submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
     print(f"{len(found.submissions) + len(found.refused) - refused} submitted, "
           f"{refused} refused")
     return 1 if refused else 0
+
+
+def attempt_assignment(layout: course.CourseLayout, args: argparse.Namespace,
+                        attempt: Any) -> str:
+    """Return the assignment of one attempt of ``plaisante.intake.downloads``: that of its first
+    readable notebook (``assignment_of``). Raises ValueError when none of its notebooks can
+    be read or its assignment cannot be told."""
+    notebooks = attempt.notebooks
+    problems = [why for name in notebooks if (why := _unreadable(attempt.files[name]))]
+    if len(problems) == len(notebooks):
+        raise ValueError(problems[0])
+    readable = [n for n in notebooks if not _unreadable(attempt.files[n])]
+    return assignment_of(layout, attempt.files[readable[0]], args.assignment)
 
 
 def _zone(args: argparse.Namespace) -> Any:
