@@ -26,7 +26,7 @@ GAME = "high_card"
 #: the game's package, plaisante/games/high_card/: its description, check and setup names
 PACKAGE = {
     "__init__.py": '''"""High card: return the strongest of a few cards (one step)."""
-from ...assignment import Assignment, Step
+from ...student_side.assignment import Assignment, Step
 from . import checks
 
 ASSIGNMENT = Assignment(id="high_card", title="High card",
@@ -34,8 +34,8 @@ ASSIGNMENT = Assignment(id="high_card", title="High card",
                         game=lambda **parts: parts["high_card"])
 ''',
     "checks.py": '''"""High card's check: the strongest of three cards, by value."""
-from ...cards import hand, labels
-from ...checking import expect_value
+from ...student_side.cards import hand, labels
+from ...student_side.checking import expect_value
 
 __all__ = ["check_high_card", "expect_value", "hand"]
 
@@ -46,8 +46,8 @@ def check_high_card(high_card):
     expect_value(f"high_card([{labels(cards)}])", hand("K♥")[0], lambda: high_card(cards))
 ''',
     "setup.py": '''"""What High card's setup cell imports."""
-from ...assignment import placeholders
-from ...checking import visible_checks_pass
+from ...student_side.assignment import placeholders
+from ...student_side.checking import visible_checks_pass
 from . import ASSIGNMENT
 from .checks import *  # noqa: F403
 from .checks import __all__ as _checks
