@@ -65,3 +65,26 @@ def test_tests_that_remember_earlier_runs_catch_nothing_when_graded(tmp_path: Pa
     cli("feedback", "plaisante", "--student", "ada", cwd=root, course=root)
     page = html.unescape(CourseLayout(root).feedback("ada", "plaisante").read_text("utf-8"))
     assert not re.search(r"ANSWERED \[|FIRST \[", page)
+
+
+def test_a_test_function_gone_by_the_end_of_the_notebook_is_graded_as_its_cell_saw_it(
+        tmp_path: Path) -> None:
+    """A student's tests are graded as the cells before their test cell left them: a later
+    cell that deletes the function (or names something else so) changes nothing."""
+    root = new_course(tmp_path / "course", ("solutions",))
+    cli("release", "plaisante", cwd=root, course=root)
+    notebook = nbformat.read(CourseLayout(ROOT).samples("plaisante") / "full_marks.ipynb",
+                             as_version=4)
+    notebook.cells.insert(len(notebook.cells) - 1, nbformat.v4.new_code_cell(
+        "del my_has_check_tests  # done with them\nmy_count_values_tests = 'done'"))
+    path = tmp_path / "tidied.ipynb"
+    nbformat.write(notebook, path)
+    cli("submit", str(path), "--student", "ada", "--assignment", "plaisante", cwd=root,
+        course=root)
+    cli("grade", "plaisante", cwd=root, course=root)
+    graded = nbformat.read(CourseLayout(root).autograded("ada", "plaisante"), as_version=4)
+    scored = {cell.metadata["nbgrader"]["grade_id"]: [
+        output.data["text/plain"] for output in cell.outputs
+        if output.output_type == "execute_result"] for cell in graded.cells
+        if cell.metadata.get("nbgrader", {}).get("grade_id", "").endswith("_my_tests")}
+    assert scored == {"step2_my_tests": ["4.0"], "step3_my_tests": ["6.0"]}, scored

@@ -42,6 +42,8 @@ from .conversation import KernelConversation, cell_count
 from .judge import KernelLost, Verdict, judge_cell, setup_namespace, split_hidden
 
 NOT_RUN = "NotGraded"
+OWN_TESTS_LOST = ("the grader lost the kernel while your tests ran (it broke the grader's "
+                  "protocol, ran out of time or died); your instructor is told why")
 AFTER_CUT = 4096  # bytes each cell may still print once the notebook's allowance is spent
 
 def is_test(cell: NotebookNode) -> bool:
@@ -333,7 +335,11 @@ class JudgedExecute(Execute):
             self._cell_timeout = self._get_timeout(cell)
             own_tests = "grade_my_tests(" in hidden
             verdict = self._verdict(name, hidden, before if own_tests else None)
-            if verdict.error:
+            if verdict.error and own_tests and verdict.lost is not None:
+                # feedback shows an own-tests cell's message: not the kernel's words, which
+                # may quote what a run was answered (the instructor has them as a reason)
+                cell.outputs.append(error_output(verdict.error[0], OWN_TESTS_LOST))
+            elif verdict.error:
                 cell.outputs.append(error_output(*verdict.error))
                 if verdict.lost is None:
                     self.record("verdict", name, failed_in="hidden", rule=verdict.rule)
