@@ -180,3 +180,31 @@ def test_a_test_function_gone_by_the_end_of_the_notebook_is_graded_as_its_cell_s
         if output.output_type == "execute_result"] for cell in graded.cells
         if cell.metadata.get("nbgrader", {}).get("grade_id", "").endswith("_my_tests")}
     assert scored == {"step2_my_tests": ["4.0"], "step3_my_tests": ["6.0"]}, scored
+
+
+def test_a_slow_cell_before_a_students_tests_costs_them_nothing(tmp_path: Path) -> None:
+    """Every run of a student's tests runs the cells before them again, in a kernel of its
+    own: a cell that takes a few seconds (well within a cell's time) once cost that much a
+    run, and with more runs than the test cell has seconds the honest tests lost every
+    point, flagged as a timeout. A cell run again has its own time, as when it first ran."""
+    root = new_course(tmp_path / "course", ("solutions",))
+    cli("release", "plaisante", cwd=root, course=root)
+    notebook = nbformat.read(CourseLayout(ROOT).samples("plaisante") / "full_marks.ipynb",
+                             as_version=4)
+    setup = next(index for index, cell in enumerate(notebook.cells)
+                 if cell.metadata.get("nbgrader", {}).get("grade_id") == "setup")
+    notebook.cells.insert(setup + 1, nbformat.v4.new_code_cell(
+        "import time\ntime.sleep(2)  # a pause to look at the cards (the student's own cell)"))
+    path = tmp_path / "slow.ipynb"
+    nbformat.write(notebook, path)
+    cli("submit", str(path), "--student", "ada", "--assignment", "plaisante", cwd=root,
+        course=root)
+    # step 3's tests run 7 times (6 buggy versions): 7 × 2 s is past a 10 s cell
+    done = cli("grade", "plaisante", "--cell-timeout", "10", cwd=root, course=root)
+    assert "timeout" not in done.stdout, done.stdout
+    graded = nbformat.read(CourseLayout(root).autograded("ada", "plaisante"), as_version=4)
+    scored = {cell.metadata["nbgrader"]["grade_id"]: [
+        output.data["text/plain"] for output in cell.outputs
+        if output.output_type == "execute_result"] for cell in graded.cells
+        if cell.metadata.get("nbgrader", {}).get("grade_id", "").endswith("_my_tests")}
+    assert scored == {"step2_my_tests": ["4.0"], "step3_my_tests": ["6.0"]}, scored

@@ -128,6 +128,7 @@ class JudgedExecute(Execute):
         # hidden checks still to run: (cell, name, hidden source, the cells that ran before it)
         self._pending: list[tuple[NotebookNode, str, str, int]] = []
         self._renewed: KernelConversation | None = None  # a run's own kernel, while judged
+        self._runs_deadline = 0.0  # when the runs of a student's tests must end (monotonic)
         try:
             return super().preprocess(nb, resources, km)
         finally:
@@ -292,8 +293,10 @@ class JudgedExecute(Execute):
             conversation.renew(deadline)
         renewal = None
         if before is not None:
+            self._runs_deadline = deadline
+
             def renewal() -> Any:
-                return self._fresh_kernel(name, before, deadline, conversation).transport
+                return self._fresh_kernel(name, before, conversation).transport
         verdict = judge_cell(source, self._setup, set(self.student_names),
                              conversation.transport, fresh=fresh, renewal=renewal)
         if self._renewed is not None:
@@ -352,14 +355,21 @@ class JudgedExecute(Execute):
                         output_type="execute_result", execution_count=None, metadata={},
                         data={"text/plain": repr(verdict.score)}))
 
-    def _fresh_kernel(self, name: str, before: int, deadline: float,
+    def _fresh_kernel(self, name: str, before: int,
                       first: KernelConversation) -> KernelConversation:
         """Start a kernel for one run of test cell ``name``'s student tests: restart the
         kernel (a new one, in a new sandbox), run the notebook's first ``before`` own cells
         again in it (outputs dropped) and return the conversation the run goes through. A run
         of the tests thus learns nothing of another's answers (a test that remembered them
-        could tell a correct version from a buggy one without testing anything). Raises
-        KernelLost when the kernel does not start or a cell does not run again."""
+        could tell a correct version from a buggy one without testing anything).
+
+        The kernel's start and the cells run again are not the runs' time: each cell has its
+        own time limit again, as when it first ran, and the runs' deadline
+        (``_runs_deadline``, the test cell's) moves on by what they took, within the
+        notebook's. A cell that took a few seconds would otherwise spend the test cell's time
+        once a run, and honest tests would lose their points to it. Raises KernelLost when
+        the kernel does not start or a cell does not run again."""
+        started = time.monotonic()
         previous = self._renewed or first
         previous.collect = None
         previous.close()
@@ -371,14 +381,19 @@ class JudgedExecute(Execute):
                              f"{error}") from None
         self._locked = False
         self._lock_sockets()
-        conversation = KernelConversation(self, deadline)
+        each = float(self.timeout) if self.timeout else self.submission_seconds
+        conversation = KernelConversation(self, min(self._deadline, time.monotonic() + each))
         self._renewed = conversation
         for source in self._replay[:before]:
+            conversation.renew(min(self._deadline, time.monotonic() + each))
             try:
                 conversation.run(source, lambda _msg: None, lambda: True)
             except KernelLost as lost:
                 raise KernelLost(f"a cell before {name}, run again for a run of its tests: "
                                  f"{lost}") from None
+        self._runs_deadline = min(self._deadline,
+                                  self._runs_deadline + time.monotonic() - started)
+        conversation.renew(self._runs_deadline)
         return conversation
 
     def _count_dropped(self, size: int, name: str) -> None:
