@@ -39,6 +39,7 @@ from nbgrader.preprocessors import Execute
 from traitlets import Dict, Float, Integer, List, Unicode
 
 from .conversation import KernelConversation, cell_count
+from ..checking import visible_answers_only
 from .judge import KernelLost, Verdict, judge_cell, setup_namespace, split_hidden
 
 NOT_RUN = "NotGraded"
@@ -261,7 +262,8 @@ class JudgedExecute(Execute):
         if source is None:
             return [error_output("NotGraded", f"{name} is not a test cell of this assignment")]
         visible, hidden = split_hidden(source)
-        verdict = self._verdict(name, visible)
+        with visible_answers_only():  # a stand-in answers only what the notebook's would
+            verdict = self._verdict(name, visible)
         if hidden is not None and verdict.passed and verdict.lost is None:
             self._pending.append((cell, name, hidden, len(self._replay)))
         outputs = []
@@ -319,10 +321,11 @@ class JudgedExecute(Execute):
         self._kept = 0.0  # the time kept for the hidden checks is theirs now
         if self._cells_ran_over and self._stopped:  # the kernel lives on: its cells were cut
             self._stopped = None
-        # a student's own tests last: each of their runs gets a kernel of its own, and the
-        # notebook's kernel is gone after the first. The latest cell first: each cell's test
-        # function is then looked up in a kernel that ran at least the cells before it
-        pending.sort(key=lambda entry: ("grade_my_tests(" in entry[2], -entry[3]))
+        # in the notebook's order, so a hidden check of a part runs before any later step's
+        # hidden checks stand in with that part's known-good answers (which the kernel could
+        # keep); a student's own tests last: each of their runs gets a kernel of its own, and
+        # the notebook's kernel is gone after the first
+        pending.sort(key=lambda entry: "grade_my_tests(" in entry[2])
         for cell, name, hidden, before in pending:
             if not self._stopped and time.monotonic() > self._deadline - 1:
                 self._stopped = (f"time limit: the notebook ran over "
