@@ -58,17 +58,23 @@ def test_the_kits_card_is_no_answer_to_the_first_step_of_plaisante():
     """The kit's card is in every kernel: neither it, nor a class built on it, nor its
     messages may pass step 1 (a Card of the student's own, its ValueError naming every allowed
     rank and suit)."""
-    from plaisante.games.plaisante.checks import check_card, check_card_text
+    from plaisante.games.plaisante.checks import (
+        check_card,
+        check_card_equality,
+        check_card_text,
+        check_card_values,
+    )
     from plaisante.student_side.checking import CheckFailed
 
-    with pytest.raises(CheckFailed, match=r"gave the kit's own card \(a KitCard\)"):
+    with pytest.raises(CheckFailed, match=r"gave the kit's own card \(a KitCard, or a class"):
         check_card(KitCard)
 
     class Borrowed(KitCard):
         pass
 
-    with pytest.raises(CheckFailed, match="should name the allowed ranks"):
-        check_card_text(Borrowed)
+    for check in (check_card_values, check_card_equality, check_card_text):
+        with pytest.raises(CheckFailed, match=r"gave the kit's own card \(a KitCard, or a class"):
+            check(Borrowed)
     for rank, suit, allowed in (("1", "hearts", RANKS), ("K", "stars", SUITS)):
         with pytest.raises(ValueError) as refused:
             KitCard(rank, suit)
@@ -81,3 +87,31 @@ def test_hand_takes_emoji_suits_and_refuses_a_card_written_twice_or_not_a_string
         hand("Ks 3d Ks")
     with pytest.raises(TypeError, match="hand\\(\\) takes a string"):
         hand(None)
+
+
+def test_under_the_judge_the_kits_card_and_a_class_built_on_it_earn_no_point_of_step_1():
+    """Step 1's test cells, judged against a kernel (the judge's loopback) whose Card is the
+    kit's card or a class built on it: each cell fails, naming the kit's card. A class built
+    on it crosses to the grader as a kit card, as the kit's own does; before, it crossed as a
+    handle and earned the values and equality cells (8 of 12 points, for two lines)."""
+    import nbformat
+    from loopback_judge import loopback
+    from plaisante.reference import source_notebook
+
+    from plaisante.grading.judge import judge_cell, setup_namespace
+
+    setup_source = "from plaisante.games.plaisante.setup import *"
+    setup = setup_namespace([setup_source])
+    cells = {cell.metadata["nbgrader"]["grade_id"]: cell.source
+             for cell in nbformat.read(source_notebook("plaisante"), as_version=4).cells
+             if cell.metadata.get("nbgrader", {}).get("grade_id", "").startswith("step1_card_")
+             and cell.metadata["nbgrader"].get("grade")}
+    assert sorted(cells) == ["step1_card_equality", "step1_card_text", "step1_card_values"]
+    for card in ("Card = KitCard", "class Card(KitCard):\n    pass"):
+        for grade_id, source in cells.items():
+            namespace: dict = {"__name__": "__main__"}
+            exec(f"{setup_source}\n{card}\n", namespace)  # noqa: S102
+            verdict = judge_cell(source, setup, {"Card"}, loopback(namespace))
+            assert not verdict.passed, (card, grade_id)
+            assert verdict.error is not None and "gave the kit's own card" in verdict.error[1], (
+                card, grade_id, verdict.error)

@@ -118,3 +118,49 @@ def test_what_the_student_reads_is_the_same_with_or_without_hidden_tests(
     quoted = trace_message(with_hidden, assignment)
     assert quoted, "the feedback page quotes none of what the kernel heard"
     assert quoted == trace_message(without, assignment)
+
+
+#: The recorder, telling: the second time it is asked for a student's own tests by name (the
+#: first is the visible cell's, the second the grading of their runs, after every hidden
+#: check), it raises an error quoting everything it heard. An own-tests cell's message is
+#: shown in feedback, so this would put the hidden checks' inputs there if that question went
+#: to the notebook's kernel.
+TELLING = RECORDER + '''
+ASKED = {}
+_hearing_before = _oracle.answer
+def _telling(request, *args, **kwargs):
+    for name in request.get("names", []) if request.get("op") == "globals" else []:
+        if str(name).startswith("my_"):
+            ASKED[name] = ASKED.get(name, 0) + 1
+            if ASKED[name] > 1:
+                raise ValueError("WHAT I HEARD: " + " | ".join(HEARD))
+    return _hearing_before(request, *args, **kwargs)
+_oracle.answer = _telling
+'''
+
+
+def test_an_own_tests_cell_never_says_what_the_notebooks_kernel_heard(tmp_path: Path) -> None:
+    root = new_course(tmp_path / "course", ("solutions",))
+    cli("release", "plaisante", cwd=root, course=root)
+    notebook = nbformat.read(CourseLayout(ROOT).samples("plaisante") / "full_marks.ipynb",
+                             as_version=4)
+    setup = next(index for index, cell in enumerate(notebook.cells)
+                 if cell.metadata.get("nbgrader", {}).get("grade_id") == "setup")
+    notebook.cells.insert(setup + 1, nbformat.v4.new_code_cell(TELLING))
+    path = tmp_path / "telling.ipynb"
+    nbformat.write(notebook, path)
+    cli("submit", str(path), "--student", "ada", "--assignment", "plaisante", cwd=root,
+        course=root)
+    cli("grade", "plaisante", cwd=root, course=root)
+    cli("feedback", "plaisante", "--student", "ada", cwd=root, course=root)
+    page = html.unescape(CourseLayout(root).feedback("ada", "plaisante")
+                         .read_text(encoding="utf-8"))
+    told = page.find("WHAT I HEARD: {")
+    assert told < 0, page[told:told + 300]
+    assert "9♠ 10♠ J♠ Q♠ K♠" not in page and "9♠10♠J♠Q♠K♠" not in page
+    graded = nbformat.read(CourseLayout(root).autograded("ada", "plaisante"), as_version=4)
+    scored = {cell.metadata["nbgrader"]["grade_id"]: [
+        output.data["text/plain"] for output in cell.outputs
+        if output.output_type == "execute_result"] for cell in graded.cells
+        if cell.metadata.get("nbgrader", {}).get("grade_id", "").endswith("_my_tests")}
+    assert scored == {"step2_my_tests": ["4.0"], "step3_my_tests": ["6.0"]}, scored

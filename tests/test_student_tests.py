@@ -526,3 +526,54 @@ def test_with_a_kernel_of_its_own_for_each_run_tests_that_remember_catch_nothing
         assert (verdict.passed, verdict.score) == (True, 0.0), verdict
         runs = started[1:]
         assert len(runs) == 3 and all(len(namespace["SEEN"]) == 1 for namespace in runs)
+
+
+def test_the_notebooks_kernel_is_asked_nothing_when_each_run_has_a_kernel_of_its_own() -> None:
+    """The notebook's kernel has heard every hidden check by the time a student's tests are
+    graded: the cell's names are fetched in a kernel started for it (the cells before it run
+    again there), which the first run then takes; the notebook's kernel is asked nothing, so
+    nothing it says (an error quoting what it heard) reaches the cell's verdict."""
+    def heard_everything(text: str) -> str:
+        raise AssertionError(f"the notebook's kernel was asked {text[:80]}")
+
+    started: list[dict] = []
+
+    def kernel() -> dict:
+        namespace: dict = {"__name__": "__main__"}
+        exec("from plaisante.games.plaisante.setup import *\n" + REMEMBERING,  # noqa: S102
+             namespace)
+        started.append(namespace)
+        return namespace
+
+    setup = dict(SETUP, right=right, version=version)
+    verdict = judge_cell(CELL, setup, {"mine"}, heard_everything,
+                         renewal=lambda: loopback(kernel()))
+    assert (verdict.passed, verdict.score) == (True, 0.0), verdict
+    assert [len(namespace["SEEN"]) for namespace in started] == [1, 1, 1]
+
+
+def test_a_run_that_ends_in_an_error_past_the_tests_fails_in_the_graders_words() -> None:
+    """A run the kernel answers with an error instead of its outcome (tests that raise past
+    ``run_locally``, SystemExit, or a kernel doing it on purpose) fails; the error's text is
+    the kernel's and could quote the correct version's answers, so the verdict says it in the
+    grader's words, whatever builtin class the kernel names."""
+    namespace: dict = {"__name__": "__main__"}
+    exec("from plaisante.games.plaisante.setup import *\n"  # noqa: S102
+         "def mine(count_values):\n    pass\n", namespace)
+    answer = repr(right(hand("K♥ K♦")))  # what the kernel would have heard in a run
+    setup = dict(SETUP, right=right, version=version)
+    for raised in ("SystemExit", "ValueError", "NotImplementedError", "CheckFailed"):
+        kernel = loopback(namespace)
+
+        def answering_an_error(text: str, raised: str = raised, kernel=kernel) -> str:
+            request = json.loads(text)
+            if request.get("op") == "routed":
+                return json.dumps({"q": request["q"], "err": {
+                    "types": [raised, "Exception"], "cls": raised, "msg": answer}})
+            return kernel(text)
+
+        verdict = judge_cell(CELL, setup, {"mine"}, answering_an_error)
+        assert not verdict.passed
+        assert verdict.error == ("CheckFailed", "mine fails on a correct count_values, so it "
+                                 "cannot be graded: " + routed.NO_OUTCOME), verdict.error
+        assert "[0, 0" not in verdict.error[1] + verdict.printed

@@ -38,10 +38,13 @@ from nbgrader import utils
 from nbgrader.preprocessors import Execute
 from traitlets import Dict, Float, Integer, List, Unicode
 
+from ..student_side.checking import visible_answers_only
 from .conversation import KernelConversation, cell_count
 from .judge import KernelLost, Verdict, judge_cell, setup_namespace, split_hidden
 
 NOT_RUN = "NotGraded"
+OWN_TESTS_LOST = ("the grader lost the kernel while your tests ran (it broke the grader's "
+                  "protocol, ran out of time or died); your instructor is told why")
 AFTER_CUT = 4096  # bytes each cell may still print once the notebook's allowance is spent
 
 def is_test(cell: NotebookNode) -> bool:
@@ -126,6 +129,7 @@ class JudgedExecute(Execute):
         # hidden checks still to run: (cell, name, hidden source, the cells that ran before it)
         self._pending: list[tuple[NotebookNode, str, str, int]] = []
         self._renewed: KernelConversation | None = None  # a run's own kernel, while judged
+        self._runs_deadline = 0.0  # when the runs of a student's tests must end (monotonic)
         try:
             return super().preprocess(nb, resources, km)
         finally:
@@ -258,7 +262,8 @@ class JudgedExecute(Execute):
         if source is None:
             return [error_output("NotGraded", f"{name} is not a test cell of this assignment")]
         visible, hidden = split_hidden(source)
-        verdict = self._verdict(name, visible)
+        with visible_answers_only():  # a stand-in answers only what the notebook's would
+            verdict = self._verdict(name, visible)
         if hidden is not None and verdict.passed and verdict.lost is None:
             self._pending.append((cell, name, hidden, len(self._replay)))
         outputs = []
@@ -290,8 +295,10 @@ class JudgedExecute(Execute):
             conversation.renew(deadline)
         renewal = None
         if before is not None:
+            self._runs_deadline = deadline
+
             def renewal() -> Any:
-                return self._fresh_kernel(name, before, deadline, conversation).transport
+                return self._fresh_kernel(name, before, conversation).transport
         verdict = judge_cell(source, self._setup, set(self.student_names),
                              conversation.transport, fresh=fresh, renewal=renewal)
         if self._renewed is not None:
@@ -314,10 +321,11 @@ class JudgedExecute(Execute):
         self._kept = 0.0  # the time kept for the hidden checks is theirs now
         if self._cells_ran_over and self._stopped:  # the kernel lives on: its cells were cut
             self._stopped = None
-        # a student's own tests last: each of their runs gets a kernel of its own, and the
-        # notebook's kernel is gone after the first. The latest cell first: each cell's test
-        # function is then looked up in a kernel that ran at least the cells before it
-        pending.sort(key=lambda entry: ("grade_my_tests(" in entry[2], -entry[3]))
+        # in the notebook's order, so a hidden check of a part runs before any later step's
+        # hidden checks stand in with that part's known-good answers (which the kernel could
+        # keep); a student's own tests last: each of their runs gets a kernel of its own, and
+        # the notebook's kernel is gone after the first
+        pending.sort(key=lambda entry: "grade_my_tests(" in entry[2])
         for cell, name, hidden, before in pending:
             if not self._stopped and time.monotonic() > self._deadline - 1:
                 self._stopped = (f"time limit: the notebook ran over "
@@ -333,7 +341,11 @@ class JudgedExecute(Execute):
             self._cell_timeout = self._get_timeout(cell)
             own_tests = "grade_my_tests(" in hidden
             verdict = self._verdict(name, hidden, before if own_tests else None)
-            if verdict.error:
+            if verdict.error and own_tests and verdict.lost is not None:
+                # feedback shows an own-tests cell's message: not the kernel's words, which
+                # may quote what a run was answered (the instructor has them as a reason)
+                cell.outputs.append(error_output(verdict.error[0], OWN_TESTS_LOST))
+            elif verdict.error:
                 cell.outputs.append(error_output(*verdict.error))
                 if verdict.lost is None:
                     self.record("verdict", name, failed_in="hidden", rule=verdict.rule)
@@ -346,14 +358,21 @@ class JudgedExecute(Execute):
                         output_type="execute_result", execution_count=None, metadata={},
                         data={"text/plain": repr(verdict.score)}))
 
-    def _fresh_kernel(self, name: str, before: int, deadline: float,
+    def _fresh_kernel(self, name: str, before: int,
                       first: KernelConversation) -> KernelConversation:
         """Start a kernel for one run of test cell ``name``'s student tests: restart the
         kernel (a new one, in a new sandbox), run the notebook's first ``before`` own cells
         again in it (outputs dropped) and return the conversation the run goes through. A run
         of the tests thus learns nothing of another's answers (a test that remembered them
-        could tell a correct version from a buggy one without testing anything). Raises
-        KernelLost when the kernel does not start or a cell does not run again."""
+        could tell a correct version from a buggy one without testing anything).
+
+        The kernel's start and the cells run again are not the runs' time: each cell has its
+        own time limit again, as when it first ran, and the runs' deadline
+        (``_runs_deadline``, the test cell's) moves on by what they took, within the
+        notebook's. A cell that took a few seconds would otherwise spend the test cell's time
+        once a run, and honest tests would lose their points to it. Raises KernelLost when
+        the kernel does not start or a cell does not run again."""
+        started = time.monotonic()
         previous = self._renewed or first
         previous.collect = None
         previous.close()
@@ -365,14 +384,19 @@ class JudgedExecute(Execute):
                              f"{error}") from None
         self._locked = False
         self._lock_sockets()
-        conversation = KernelConversation(self, deadline)
+        each = float(self.timeout) if self.timeout else self.submission_seconds
+        conversation = KernelConversation(self, min(self._deadline, time.monotonic() + each))
         self._renewed = conversation
         for source in self._replay[:before]:
+            conversation.renew(min(self._deadline, time.monotonic() + each))
             try:
                 conversation.run(source, lambda _msg: None, lambda: True)
             except KernelLost as lost:
                 raise KernelLost(f"a cell before {name}, run again for a run of its tests: "
                                  f"{lost}") from None
+        self._runs_deadline = min(self._deadline,
+                                  self._runs_deadline + time.monotonic() - started)
+        conversation.renew(self._runs_deadline)
         return conversation
 
     def _count_dropped(self, size: int, name: str) -> None:

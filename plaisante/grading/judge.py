@@ -413,6 +413,9 @@ class Session:
         #: when set, a kernel of its own for each run of a student's tests: it starts one (the
         #: notebook's cells before the test cell run again in it) and returns its transport
         self.renewal: Callable[[], Transport] | None = None
+        #: the kernel in use was started for this cell and has only been asked for its names:
+        #: the first run of the student's tests takes it as its own
+        self.spare = False
 
     def stand_in_index(self, function: Callable[..., Any]) -> int:
         """Return the index the kernel names the grader's stand-in ``function`` by."""
@@ -579,9 +582,13 @@ class Session:
 
     def renewed(self, function: Remote) -> Remote:
         """Return ``function`` (a handle this session fetched by its name) as found in a kernel
-        started for this call alone (``renewal``), or ``function`` itself when the session has no
-        renewal. Raises KernelLost when the new kernel lacks it."""
+        started for this call alone (``renewal``): the spare one the cell's names were fetched
+        in, else a new one. ``function`` itself when the session has no renewal. Raises
+        KernelLost when the new kernel lacks it."""
         if self.renewal is None:
+            return function
+        if self.spare:
+            self.spare = False
             return function
         name = function._name
         self.transport = self.renewal()
@@ -684,7 +691,10 @@ def judge_cell(source: str, setup: dict[str, Any], student_names: set[str],
     other that neither setup nor the builtins define are fetched from the kernel first. A name
     the kernel does not have is left undefined. ``fresh`` is False when ``transport`` already
     served an earlier cell (it is reset first). ``renewal``, when given, starts a kernel of
-    its own for each run of a student's tests (``Session.renewal``).
+    its own for each run of a student's tests (``Session.renewal``), and one before anything
+    is asked, where the cell's names are fetched: ``transport``'s kernel, which may have
+    heard hidden checks, is asked nothing, and each name is the one the cells before this one
+    defined.
     """
     session = Session(transport)
     session.renewal = renewal
@@ -693,7 +703,10 @@ def judge_cell(source: str, setup: dict[str, Any], student_names: set[str],
               if name in student_names or (name not in setup and not hasattr(builtins, name))]
     printed = io.StringIO()
     try:
-        if not fresh:
+        if renewal is not None:
+            session.transport = renewal()
+            session.spare = True
+        elif not fresh:
             session.reset()
         found = session.fetch(wanted) if wanted else {}
         for name in wanted:

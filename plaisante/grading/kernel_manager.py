@@ -10,6 +10,7 @@ in its ``sandbox_*`` settings through the converter's config.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -27,6 +28,9 @@ from .memory_cgroup import MemoryCgroup, MemoryWatch
 from .result import Limits
 from .sandbox import bwrap_command, empty_folder, folder_usage, is_throwaway, kernel_env
 from .zygote import Zygote, zygote_for
+
+#: the folder of a kernel's sockets folder its data files wait in
+DATA_FOLDER = "plaisante-data"
 
 
 class FolderWatch(threading.Thread):
@@ -106,6 +110,9 @@ class SandboxKernelManager(AsyncKernelManager):
     sandbox_zygote = Integer(0, help="1: fork the kernel from this worker's zygote "
                              "(plaisante.grading.zygote) instead of starting a new "
                              "sandbox").tag(config=True)
+    sandbox_data_files = Dict(help="{name: host path} of the submission's data files, put "
+                              "anew in the sockets folder's DATA_FOLDER at every start"
+                              ).tag(config=True)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -213,9 +220,27 @@ class SandboxKernelManager(AsyncKernelManager):
                                self.sandbox_uid, limits, kernel_env(),
                                tuple(self.sandbox_preload)), *argv]
 
+    def fresh_socket_folder(self) -> None:
+        """Empty the sockets folder (links never followed) and put the submission's data
+        files in it anew: a kernel starts (or starts again) with nothing an earlier kernel of
+        the submission wrote there. The connection file is then written afresh from what this
+        manager holds. An earlier kernel could otherwise leave a note for the next (a key in
+        its connection file, a file of its own, an edited data file): one run of a student's
+        own tests would read what another was answered, or what the notebook's kernel heard
+        of the hidden checks."""
+        folder = Path(self.sandbox_socket_dir)
+        empty_folder(folder)
+        if self.sandbox_data_files:
+            staged = folder / DATA_FOLDER
+            staged.mkdir(mode=0o755)
+            for name, path in self.sandbox_data_files.items():
+                shutil.copyfile(path, staged / name)
+                (staged / name).chmod(0o644)
+
     async def _async_pre_start_kernel(self, **kw: Any) -> Any:
         kw["stdout"] = kw["stderr"] = subprocess.DEVNULL  # the kernel's own chatter
         if self.sandbox_enabled:
+            self.fresh_socket_folder()
             kw["cwd"] = "/"  # bwrap's own; the kernel's is --chdir'd inside the sandbox
             kw["env"] = {}  # bwrap --clearenv sets the kernel's environment itself
             if is_throwaway(self.sandbox_uid):

@@ -29,6 +29,8 @@ from .judge import KernelLost, raise_error
 
 MAX_OBJECTS = 1_000  # objects one run of a student's tests may make with a class part
 MAX_STORED = 16_000_000  # bytes one run may give the objects it makes (attributes, arguments)
+NO_OUTCOME = ("the run ended without saying whether the tests passed (they raised past the "
+              "grader, e.g. SystemExit)")
 STORED_TOO_MUCH = (f"your tests gave the objects they made more than {MAX_STORED // 1_000_000} "
                    "MB to hold (attributes they set and arguments of their methods): a run may "
                    f"give them at most {MAX_STORED // 1_000_000} MB")
@@ -193,7 +195,20 @@ def run_remote(tests: Any, parts: dict[str, Callable[..., Any]],
                shown: Surface | None = None) -> Outcome:
     """Run the student's ``tests`` (the judge's handle on it) once in the kernel, answering
     each routed call with ``parts``, here (``shown``: what every run shows alike; by default
-    ``parts``'). Raises the judge's KernelLost when the kernel breaks the protocol."""
+    ``parts``'). An error the kernel answers instead of the run's outcome (a test that calls
+    ``exit()``, or a kernel that chooses to) is a failing run said in the grader's words
+    (``NO_OUTCOME``): its text was the kernel's, which heard this run's answers. Raises the
+    judge's KernelLost when the kernel breaks the protocol."""
+    try:
+        return _run_remote(tests, parts, shown)
+    except KernelLost:
+        raise
+    except Exception:  # noqa: BLE001  raised here from the kernel's answer, in its words
+        return Outcome("fail", NO_OUTCOME, by_grader=True)
+
+
+def _run_remote(tests: Any, parts: dict[str, Callable[..., Any]],
+                shown: Surface | None) -> Outcome:
     session = tests._session
     tests = session.renewed(tests)
     seq = next(session.sequence)

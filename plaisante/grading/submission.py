@@ -33,7 +33,7 @@ from .autograde import (
 )
 from .execute import is_setup
 from .handed_in import chosen_notebook, data_files, lms_late
-from .kernel_manager import SandboxKernelManager
+from .kernel_manager import DATA_FOLDER, SandboxKernelManager
 from .notebook_check import Unreadable, read_submission, sanitize
 from .result import Limits, SubmissionResult, submission_digest
 
@@ -309,6 +309,7 @@ def _kernel_config(config: Config, job: Job, incidents: Path, scratch: Path,
     manager.sandbox_uid = job.uid
     manager.sandbox_limits = asdict(limits)
     manager.sandbox_extra_env = {"NBGRADER_EXECUTION": "autograde"}
+    manager.sandbox_data_files = {name: str(path) for name, path in job.data_files.items()}
     if job.zygote is not None:
         manager.sandbox_zygote = 1
         manager.sandbox_preload = list(job.zygote.modules)
@@ -316,11 +317,11 @@ def _kernel_config(config: Config, job: Job, incidents: Path, scratch: Path,
 
 def _data_arguments(files: dict[str, Path], scratch: Path, sockets: Path,
                     sandbox: bool) -> list[str]:
-    """Put the submission's data ``files`` (name -> path) where its kernel finds them, and
-    return the kernel arguments that copy them into its working folder as it starts (again
-    at each restart). A sandboxed kernel's working folder is a tmpfs of its own: the files
-    wait in a folder of its sockets folder, the one host folder bound into its sandbox. An
-    unsandboxed kernel runs in ``scratch``: they are copied there."""
+    """Return the kernel arguments that copy the submission's data ``files`` (name -> path)
+    into its working folder as it starts (again at each restart). A sandboxed kernel's working
+    folder is a tmpfs of its own: the files wait in a folder of its sockets folder, the one
+    host folder bound into its sandbox, where ``SandboxKernelManager`` puts them anew before
+    every start. An unsandboxed kernel runs in ``scratch``: they are copied there."""
     if not files:
         return []
     if not sandbox:
@@ -328,16 +329,10 @@ def _data_arguments(files: dict[str, Path], scratch: Path, sockets: Path,
             shutil.copyfile(path, scratch / name)
         return []
     staged = sockets / DATA_FOLDER
-    staged.mkdir(mode=0o755)
-    for name, path in files.items():
-        shutil.copyfile(path, staged / name)
-        (staged / name).chmod(0o644)
     line = f"__import__('plaisante.kernel.data_files').kernel.data_files.copy_in({str(staged)!r})"
     return [f"--IPKernelApp.exec_lines={json.dumps([line])}"]
 
 
-#: the folder of a kernel's sockets folder its data files wait in
-DATA_FOLDER = "plaisante-data"
 
 
 def _read_incidents(incidents: Path, result: SubmissionResult) -> None:

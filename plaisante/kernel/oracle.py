@@ -130,7 +130,8 @@ class Registry(Codec):
         self.next_ref += 1
         self.objects[ref] = value
         self.refs[id(value)] = ref
-        if kind is KitCard:  # the kit's own card travels as its rank and suit, and a reference
+        if isinstance(value, KitCard):  # the kit's own card (of a class built on it too:
+            # step 1 refuses both) travels as its rank and suit, and a reference
             return {"k": [value.rank, value.suit], "n": ref}
         described = {"o": ref, "c": cut(kind.__name__, MAX_NAME)}
         if isinstance(value, NAMED):  # saves the grader a round trip for its messages

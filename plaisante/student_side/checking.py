@@ -14,6 +14,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from .cards import KitCard, labels
@@ -379,6 +380,25 @@ def _fresh(value: Any) -> Any:
     return value
 
 
+#: False while the grader judges a notebook's visible checks (``visible_answers_only``)
+_KNOWN_GOOD_ANSWER = ContextVar("plaisante_known_good_answer", default=True)
+
+
+@contextmanager
+def visible_answers_only() -> Iterator[None]:
+    """While the block runs, every game's ``KNOWN`` answers from its visible cases' tables,
+    as in the student's notebook, even where its known-good parts are loaded (the grader). A
+    stand-in is a question the student's code asks as often as it likes: answered by a
+    known-good part while a visible check runs, its answers could be kept for a hidden check
+    of that very part that runs later, after every cell (the attack review: deck's sort_key
+    tabled for the whole deck while order_hand was checked, 4 → 7 of 7)."""
+    token = _KNOWN_GOOD_ANSWER.set(False)
+    try:
+        yield
+    finally:
+        _KNOWN_GOOD_ANSWER.reset(token)
+
+
 class Known:
     """The right answers a game's checks compare with and stand in with, one per part name.
 
@@ -386,20 +406,27 @@ class Known:
     cases: data. The grader holds the known-good parts, in each game's ``known_good`` module,
     which calls ``use`` when it is imported; that module is never on the student's side (the
     kernel's tree leaves it out), so the hidden cases, whose answers it computes, are checked
-    in the grader only. Reading an answer the kit does not know raises AttributeError."""
+    in the grader only, and there the visible checks still answer from the tables
+    (``visible_answers_only``). Reading an answer the kit does not know raises
+    AttributeError."""
 
     def __init__(self, **tables: Table) -> None:
         object.__setattr__(self, "_parts", dict(tables))
+        object.__setattr__(self, "_known_good", {})
 
     def __getattr__(self, name: str) -> Any:
+        good = object.__getattribute__(self, "_known_good")
+        if name in good and _KNOWN_GOOD_ANSWER.get():
+            return good[name]
         parts = object.__getattribute__(self, "_parts")
         if name in parts:
             return parts[name]
         raise AttributeError(f"the kit holds no answers for {name}")
 
     def use(self, **parts: Callable[..., Any]) -> None:
-        """Answer with these known-good ``parts`` from now on (the grader's own process)."""
-        object.__getattribute__(self, "_parts").update(parts)
+        """Answer with these known-good ``parts`` from now on (the grader's own process),
+        but within ``visible_answers_only``."""
+        object.__getattribute__(self, "_known_good").update(parts)
 
 
 @contextmanager

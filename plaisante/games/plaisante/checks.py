@@ -51,6 +51,7 @@ from .rules import (
 _type: Any = builtins.type
 _len: Any = builtins.len
 _repr: Any = builtins.repr
+_isinstance: Any = builtins.isinstance
 
 
 def counts_list(counts: dict[int, int]) -> list[int]:
@@ -71,12 +72,22 @@ KNOWN = Known(**{table.part: table for table in TABLES})
 
 # ----------------------------------------------------------------------------- step 1: Card
 
+def expect_own_card(Card: Callable[[str, str], Any]) -> Any:
+    """Check that ``Card`` makes cards of a class of the student's own, not the kit's card
+    (``KitCard``) nor a class built on it: the kit's card, in every kernel, is right about
+    rank, suit, value, equality and hashing, most of step 1. Returns ``Card('K', 'hearts')``.
+    Under the judge a kit card, of a class built on it too, crosses to the grader as itself
+    (``plaisante.kernel.oracle``)."""
+    king = run("Card('K', 'hearts')", lambda: Card("K", "hearts"))
+    if _isinstance(king, KitCard):
+        raise CheckFailed("Card('K', 'hearts'): gave the kit's own card (a KitCard, or a class "
+                          "built on it); step 1 asks for a class of your own, Card")
+    return king
+
+
 def check_card_values(Card: Callable[[str, str], Any]) -> None:
     """Check step 1's attributes: rank, suit, and the value of every one of the 13 ranks."""
-    king = run("Card('K', 'hearts')", lambda: Card("K", "hearts"))
-    if _type(king) is KitCard:  # the kit's card crosses to the grader as itself: unforgeable
-        raise CheckFailed("Card('K', 'hearts'): gave the kit's own card (a KitCard); step 1 "
-                          "asks for a class of your own, Card")
+    king = expect_own_card(Card)
     expect_value("Card('K', 'hearts').rank", "K", lambda: king.rank)
     expect_value("Card('K', 'hearts').suit", "hearts", lambda: king.suit)
     for rank in RANKS:
@@ -87,6 +98,7 @@ def check_card_values(Card: Callable[[str, str], Any]) -> None:
 def check_card_equality(Card: Callable[[str, str], Any]) -> None:
     """Check step 1's == (same rank and suit, never equal to a non-card) and a hash that
     agrees with it."""
+    expect_own_card(Card)
     expect_value("Card('Q', 'clubs') == Card('Q', 'clubs')", True,
                  lambda: Card("Q", "clubs") == Card("Q", "clubs"))
     expect_value("Card('Q', 'clubs') == Card('Q', 'spades')", False,
@@ -103,6 +115,7 @@ def check_card_equality(Card: Callable[[str, str], Any]) -> None:
 def check_card_text(Card: Callable[[str, str], Any]) -> None:
     """Check step 1's readable repr and the ValueError naming the allowed ranks or suits (the
     rank checked first)."""
+    expect_own_card(Card)
     expect_readable_repr("repr(Card('10', 'diamonds'))", lambda: Card("10", "diamonds"), "10")
     expect_value_error("Card('1', 'hearts')", lambda: Card("1", "hearts"), RANKS, "ranks")
     expect_value_error("Card('K', 'stars')", lambda: Card("K", "stars"), SUITS, "suits")
@@ -412,7 +425,8 @@ def check_tableau(Tableau: Callable[[], Any]) -> None:
 
 __all__ = [
     "CheckFailed", "same", "show", "expect_value", "Always", "substituted", "counts_list",
-    "check_card", "check_card_values", "check_card_equality", "check_card_text",
+    "check_card", "expect_own_card", "check_card_values", "check_card_equality",
+    "check_card_text",
     "expect_readable_repr",
     "check_count_values", "expect_list_kept", "expect_untouched", "expect_value_error", "KNOWN",
     "COUNT_VALUES_MISTAKES", "HAS_CHECK_MISTAKES", "Version", "version", "try_my_tests",
