@@ -155,3 +155,17 @@ def test_the_client_says_what_is_missing_in_one_line(monkeypatch: pytest.MonkeyP
     with pytest.raises(client.ServiceError, match="could not be reached") as error:
         unreachable.call("GET", "assignments", COURSE)
     assert error.value.status == 0 and "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize("files", [{"a": b"", "a/b.ipynb": NB}, {"a/b.ipynb": NB, "a": b""},
+                                   {"x" * 300 + ".ipynb": NB}])
+def test_files_that_cannot_all_be_written_are_refused_and_leave_nothing(
+        made: Store, files: dict[str, bytes]) -> None:
+    encoded = {n: base64.b64encode(d).decode() for n, d in files.items()}
+    with pytest.raises(StoreError) as error:
+        made.submit(COURSE, "hw1", "alice", store.decode_files(encoded))
+    assert error.value.status == 400 and "\n" not in str(error.value)
+    assert made.submissions(COURSE, "hw1", "alice") == []
+    assert not (made.base / "submissions" / "hw1" / "alice").exists() or \
+        list((made.base / "submissions" / "hw1" / "alice").iterdir()) == []
+

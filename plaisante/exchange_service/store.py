@@ -34,6 +34,8 @@ ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.@-]{0,99}")
 #: Files in one release or submission, at most; bytes of one submission or release's files.
 MOST_FILES = 200
 MOST_BYTES = 100 * 1024 * 1024
+#: Bytes of one part of a file's path (the file system's own limit).
+MOST_NAME_BYTES = 255
 #: Submissions of one student for one assignment kept (the newest).
 KEPT_SUBMISSIONS = 20
 #: nbgrader's timestamp format (``timestamp.txt``), in UTC.
@@ -77,6 +79,9 @@ def relative_path(name: str) -> PurePosixPath:
             or any(not c.isprintable() for c in name) or len(name) > 1000:
         raise StoreError(400, f"file name {name[:80]!r}: a relative path without '..' or "
                          "control characters is allowed")
+    if any(len(p.encode("utf-8", "surrogatepass")) > MOST_NAME_BYTES for p in path.parts):
+        raise StoreError(400, f"file name {name[:80]!r}: each part of a path is at most "
+                         f"{MOST_NAME_BYTES} bytes")
     return path
 
 
@@ -100,6 +105,12 @@ def decode_files(files: object) -> dict[str, bytes]:
             raise StoreError(413, f"the files hold more than {MOST_BYTES // 2**20} MiB, the "
                              "most one release or submission may")
         decoded[name] = data
+    # a name that is also another's folder ("a" and "a/b") cannot both be written
+    folders = {str(parent) for name in decoded for parent in PurePosixPath(name).parents}
+    clash = sorted(set(decoded) & folders)
+    if clash:
+        raise StoreError(400, f"file name {clash[0][:80]!r} is also a folder of another file: "
+                         "a name may be a file or a folder, not both")
     return decoded
 
 
@@ -218,9 +229,10 @@ class Store:
                                 when.strftime(TIMESTAMP_FORMAT), ns)
         record = {"id": submission.id, "student": student, "timestamp": submission.timestamp,
                   "ns": ns, "secret": secrets.token_hex(32)}
-        self._write_folder(folder / submission.id, {},
+        # record and files land in one rename: a failed write leaves no record behind
+        self._write_folder(folder / submission.id,
+                           {f"files/{name}": data for name, data in files.items()},
                            {"record.json": json.dumps(record)})
-        self._write_folder(folder / submission.id / "files", files)
         self._prune(assignment, student)
         if assignment in self._newest:
             self._newest[assignment][student] = submission
