@@ -300,3 +300,33 @@ def test_lti_the_tools_key_in_the_course_folder_must_be_ignored_by_git(tmp_path)
     jwks = json.loads(done.stdout[done.stdout.index("{"):])
     assert [key["kty"] for key in jwks["keys"]] == ["RSA"] and jwks["keys"][0]["kid"]
     assert "PRIVATE" not in done.stdout
+
+
+def test_lti_the_key_comes_before_the_registration(tmp_path, monkeypatch):
+    """Canvas's developer key and Moodle's tool take the tool's public key first and give the
+    client id after: ``lms key`` works before ``lti.json`` exists, at the default place."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    root = new_course(tmp_path / "course")
+    done = lms(root, "key")
+    key = tmp_path / "config" / "plaisante" / "lti" / f"{CourseLayout(root).course_id}.pem"
+    assert key.stat().st_mode & 0o777 == 0o600 and str(key) in done.stdout
+    assert json.loads(done.stdout[done.stdout.index("{"):])["keys"][0]["kty"] == "RSA"
+    assert not (root / "lti.json").exists()
+    assert "made now" not in lms(root, "key").stdout  # the same key, kept
+
+
+def test_lti_nothing_graded_says_the_lms_was_not_asked(tmp_path, monkeypatch):
+    """With nothing to send, push and status reach no platform: they say so, never "sent" or
+    "nothing on the LMS" (the platform here does not even exist)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    root = new_course(tmp_path / "course")
+    (root / "lti.json").write_text(json.dumps({
+        "issuer": "http://127.0.0.1:9", "client_id": "c", "deployment_id": "d",
+        "auth_login_url": "http://127.0.0.1:9/auth", "auth_token_url": "http://127.0.0.1:9/token",
+        "key_set_url": "http://127.0.0.1:9/jwks"}))
+    lms(root, "key")
+    line = lms(root, "push").stdout.strip()
+    assert line.startswith("plaisante lms: nothing sent to 127.0.0.1:9 (not asked): ") and \
+        "plaisante: nothing graded" in line, line
+    said = lms(root, "status").stdout.strip().splitlines()[-1]
+    assert said == "nothing graded; the LMS was not asked (no line item known yet)", said

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from . import add_assignment_ids, chosen, course_layout
 
@@ -36,27 +37,20 @@ def run(args: argparse.Namespace) -> int:
     be reached or refuses (nothing in the gradebook changes)."""
     from ..lti import passback, standing
     from ..lti.ags import LmsUnreachable
-    from ..lti.registration import check_key_place, load, make_key, public_jwks, public_pem
+    from ..lti.registration import default_key_file, load
 
     layout = course_layout(args)
     registration = load(layout.root)
+    if registration is None and args.action == "key":
+        # the platform takes the tool's public key before it gives the client id lti.json needs
+        return print_key(default_key_file(layout.course_id), layout.root)
     if registration is None:
         raise FileNotFoundError(
             f"no LTI registration: write {layout.root / 'lti.json'} with the platform's "
             "issuer, client_id, deployment_id, auth_login_url, auth_token_url and "
             "key_set_url (README, 'Grades into an LMS by LTI 1.3')")
     if args.action == "key":
-        check_key_place(registration.private_key_file, registration.root)
-        made = make_key(registration.private_key_file)
-        private = registration.private_key()
-        print(f"plaisante lms: the tool's private key: {registration.private_key_file} "
-              f"({'made now' if made else 'kept'}; never copy it into the course folder)")
-        print("The public key (PEM), for a platform that takes one (Moodle: 'Public key'):")
-        print(public_pem(private).strip())
-        print("The public JWKS, for a platform that takes a JWK (Canvas: 'Public JWK' takes "
-              "the one key inside):")
-        print(json.dumps(public_jwks(private), indent=1))
-        return 0
+        return print_key(registration.private_key_file, registration.root)
     assignments = chosen(layout, args.assignments)
     try:
         if args.action == "push":
@@ -71,6 +65,28 @@ def run(args: argparse.Namespace) -> int:
     counts: dict[str, int] = {}
     for one in standings:
         counts[one.state] = counts.get(one.state, 0) + 1
-    print(", ".join(f"{n} {state}" for state, n in sorted(counts.items())) or
-          "nothing graded and nothing on the LMS")
+    if counts:
+        print(", ".join(f"{n} {state}" for state, n in sorted(counts.items())))
+    elif any(standing.known_lineitem(layout, registration, a) for a in assignments):
+        print("nothing graded and nothing on the LMS")
+    else:  # no line item to read, nothing graded to find one by: the LMS was never called
+        print("nothing graded; the LMS was not asked (no line item known yet)")
+    return 0
+
+
+def print_key(key_file: Path, root: Path) -> int:
+    """Make the tool's private key at ``key_file`` unless it is there (refused inside the
+    course folder ``root`` unless git ignores it); print its public half; return 0."""
+    from ..lti.registration import check_key_place, make_key, public_jwks, public_pem
+
+    check_key_place(key_file, root)
+    made = make_key(key_file)
+    private = key_file.read_text(encoding="ascii")
+    print(f"plaisante lms: the tool's private key: {key_file} "
+          f"({'made now' if made else 'kept'}; never copy it into the course folder)")
+    print("The public key (PEM), for a platform that takes one (Moodle: 'Public key'):")
+    print(public_pem(private).strip())
+    print("The public JWKS, for a platform that takes a JWK (Canvas: 'Public JWK' takes "
+          "the one key inside):")
+    print(json.dumps(public_jwks(private), indent=1))
     return 0

@@ -222,6 +222,9 @@ def pushed_line(done: list[Pushed], registration: CourseRegistration) -> str:
         extra += [f"{pushed.pending} waiting for a grade by hand"] if pushed.pending else []
         parts.append(f"{pushed.assignment}: {pushed.sent} score(s)"
                      + (f" ({', '.join(extra)})" if extra else ""))
+    if not any(pushed.total for pushed in done):  # the platform was never called
+        return f"plaisante lms: nothing sent to {host} (not asked): " + (
+            "; ".join(parts) or "no assignment")
     return f"plaisante lms: sent to {host}: " + ("; ".join(parts) or "no assignment")
 
 

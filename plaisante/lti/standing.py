@@ -45,6 +45,15 @@ def compare(outcome: Outcome | None, held: dict[str, Any] | None) -> str:
     return "same" if abs(got - outcome.score_given) < 1e-6 else "differs"
 
 
+def known_lineitem(layout: CourseLayout, registration: CourseRegistration,
+                   assignment: str) -> str:
+    """Return the line item URL of ``assignment`` known without asking the platform (the
+    registration's ``lineitems``, else the one scores were last sent to); "" if none."""
+    ledger = read_ledger(layout, assignment)
+    return registration.lineitems.get(assignment) or next(
+        (entry.get("lineitem", "") for entry in ledger.values() if entry.get("lineitem")), "")
+
+
 def status(layout: CourseLayout, registration: CourseRegistration, assignments: list[str],
            platform: Platform | None = None) -> list[Standing]:
     """Return, for each of ``assignments`` and each student in the gradebook or on the
@@ -59,10 +68,7 @@ def status(layout: CourseLayout, registration: CourseRegistration, assignments: 
             found = {o.user_id: o for o in outcomes(layout, registration, assignment)}
         except MissingEntry:
             found = {}
-        ledger = read_ledger(layout, assignment)
-        lineitem = registration.lineitems.get(assignment) or next(
-            (entry.get("lineitem", "") for entry in ledger.values() if entry.get("lineitem")),
-            "")
+        lineitem = known_lineitem(layout, registration, assignment)
         try:
             if not lineitem and found and registration.lineitems_url:
                 lineitem = platform.lineitem(assignment, next(iter(found.values())).score_maximum)
