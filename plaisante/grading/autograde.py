@@ -28,6 +28,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -360,11 +361,18 @@ def late_penalty(facts: AssignmentFacts, student: str, timestamp: str | None,
     return float(min(max(0.0, penalty), score))
 
 
+#: a lone surrogate: text JSON can carry (``"\\ud800"``) and UTF-8 cannot
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def notebook_bytes(nb: nbformat.NotebookNode) -> bytes:
-    """Return ``nb`` as nbgrader writes it (nbformat v4, UTF-8). Not validated again:
-    ``nbformat.writes`` would only log what it finds (and cost a twentieth of a grading's
-    CPU); nbgrader validates what it reads."""
-    return nbformat.v4.writes(nb).encode("utf-8")
+    """Return ``nb`` as nbgrader writes it (nbformat v4, UTF-8), a lone surrogate (in a
+    student's source, or in a message quoting what their code raised) written as U+FFFD:
+    encoding it failed, so a submission could choose to leave no autograded notebook (and so
+    no feedback page of nbgrader's). Not validated again: ``nbformat.writes`` would only log
+    what it finds (and cost a twentieth of a grading's CPU); nbgrader validates what it
+    reads."""
+    return LONE_SURROGATE.sub("\ufffd", nbformat.v4.writes(nb)).encode("utf-8")
 
 
 def publish(out_dir: Path, assignment: str, data: bytes, result: Any) -> None:

@@ -400,8 +400,10 @@ def write_missing_pages(root: Path, assignment: str, students: list[str] | None 
     one) with no autograded notebook, so none from nbgrader (a submission that was empty, not
     a notebook, or another assignment's): its score and the grader's stated reasons, from
     ``assignments/reports/``. With ``after_nbgrader`` (``generate_feedback`` has run), a
-    student whose notebook nbgrader made no page of gets one too, saying so. Returns the pages
-    written."""
+    student whose notebook nbgrader made no page of gets one too, saying so. The reasons are
+    listed only when the submission's code never ran (``kernel_ran``): a reason can quote
+    what a kernel said after the hidden checks, the inputs it heard included. Returns the
+    pages written."""
     written = []
     layout = CourseLayout(Path(root))
     reports = layout.report(assignment, "-").parent
@@ -424,14 +426,18 @@ def write_missing_pages(root: Path, assignment: str, students: list[str] | None 
                "cell-by-cell feedback." if has_notebook else
                "Your submission could not be graded as a notebook, so there is no cell-by-cell "
                "feedback.")
-        reasons = "".join(f"<li>{html.escape(reason)}</li>" for reason in result["reasons"])
+        if result.get("kernel_ran"):
+            told = "<p>Your instructor has the grader's reasons.</p>"
+        else:
+            reasons = "".join(f"<li>{html.escape(reason)}</li>" for reason in result["reasons"])
+            told = f"<p>The grader's reasons:</p><ul>{reasons}</ul>"
         page.parent.mkdir(parents=True, exist_ok=True)
         page.write_text(
             "<!DOCTYPE html><html><head><meta charset='utf-8'>"
             f"<title>{html.escape(assignment)}: feedback</title>{STYLE}</head>"
             "<body class='plaisante-page'>"
             f"<h1>{html.escape(assignment)}: {result['total']:g} / {result['max_total']:g}</h1>"
-            f"<p>{why} The grader's reasons:</p><ul>{reasons}</ul>"
+            f"<p>{why}</p>{told}"
             "<p>Ask your instructor how to submit again.</p></body></html>\n", encoding="utf-8")
         written.append(page)
     return written

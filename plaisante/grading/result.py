@@ -109,6 +109,9 @@ class SubmissionResult:
     * ``submission_sha256``: the sha256 of the submitted notebook and its timestamp.txt as
       they were when grading began (``submission_digest``): a result whose
       submission was replaced since is neither published nor recorded.
+    * ``kernel_ran``: whether the submission's code ran (a kernel was started for it): its
+      ``reasons`` may then quote what that code said, after the hidden checks too, so they
+      are the instructor's to read, never put on the student's page.
     """
 
     student: str
@@ -127,6 +130,7 @@ class SubmissionResult:
     autograded_sha256: str | None = None
     submission_sha256: str | None = None
     notes: list[str] = field(default_factory=list)
+    kernel_ran: bool = False
 
     @property
     def noted(self) -> bool:

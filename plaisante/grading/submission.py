@@ -369,6 +369,7 @@ def _grade_in_memory(job: Job, notebook: nbformat.NotebookNode,
     config.OverwriteCells.add_missing_cells = True
     _kernel_config(config, job, incidents, scratch, sockets)
     assignment = job.facts.assignment
+    result.kernel_ran = True
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
