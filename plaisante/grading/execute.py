@@ -296,9 +296,10 @@ class JudgedExecute(Execute):
         renewal = None
         if before is not None:
             self._runs_deadline = deadline
+            first = conversation
 
             def renewal() -> Any:
-                return self._fresh_kernel(name, before, conversation).transport
+                return self._fresh_kernel(name, before, first).transport
         verdict = judge_cell(source, self._setup, set(self.student_names),
                              conversation.transport, fresh=fresh, renewal=renewal)
         if self._renewed is not None:
