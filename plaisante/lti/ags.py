@@ -81,7 +81,7 @@ class Platform:
                 f"{self.registration.source}, or the course's lineitems_url")
         from pylti1p3.lineitem import LineItem
 
-        wanted: Any = {"label": assignment, "resourceId": assignment, "tag": "plaisante",
+        wanted: Any = {"label": assignment, "resourceId": assignment, "tag": __name__.split(".")[0],
                        "scoreMaximum": maximum}
         found = self.service().find_or_create_lineitem(LineItem(wanted), find_by="resource_id")
         return str(found.get_id())

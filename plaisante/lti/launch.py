@@ -255,5 +255,5 @@ def _lineitem(assignment: str, title: str, points: float) -> t.Any:
     from pylti1p3.lineitem import LineItem
 
     item: t.Any = {"label": title, "scoreMaximum": points, "resourceId": assignment,
-                   "tag": "plaisante"}
+                   "tag": __name__.split(".")[0]}
     return LineItem(item)

@@ -124,7 +124,7 @@ def default_key_file(course_id: str) -> Path:
     """Return where the tool's private key of course ``course_id`` is kept by default:
     ``$XDG_CONFIG_HOME/plaisante/lti/<course id>.pem`` (``~/.config`` when unset)."""
     base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-    return base / "plaisante" / "lti" / f"{course_id}.pem"
+    return base / __name__.split(".")[0] / "lti" / f"{course_id}.pem"  # the kit's own folder
 
 
 def check_key_place(path: Path, root: Path) -> None:
@@ -141,7 +141,7 @@ def check_key_place(path: Path, root: Path) -> None:
         raise PermissionError(
             f"the tool's private key {path} is inside the course folder and not ignored by "
             f"git: add {inside} to {Path(root) / '.gitignore'} or move it out (default "
-            "~/.config/plaisante/lti/), and tell private_key_file in lti.json")
+            f"{default_key_file('ID').parent}), and tell private_key_file in lti.json")
 
 
 def load(root: Path) -> CourseRegistration | None:
