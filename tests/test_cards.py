@@ -96,8 +96,8 @@ def test_under_the_judge_the_kits_card_and_a_class_built_on_it_earn_no_point_of_
     handle and earned the values and equality cells (8 of 12 points, for two lines)."""
     import nbformat
     from loopback_judge import loopback
-    from plaisante.authoring.reference import source_notebook
 
+    from plaisante.authoring.reference import source_notebook
     from plaisante.grading.judge import judge_cell, setup_namespace
 
     setup_source = "from plaisante.games.plaisante.setup import *"
