@@ -5,9 +5,11 @@ stand-ins as often as it likes (within ``MAX_STAND_IN_CALLS`` a call) and can ke
 A part whose inputs are few (a sort key of 52 cards, a card's strength) could then answer its
 own hidden checks, which run after every cell, from that table. So while the notebook's cells
 run a stand-in answers only the visible cases, as in the student's own notebook
-(``checking.visible_answers_only``), and the hidden checks run in the notebook's order, each
-part's before any later step's hidden checks stand in with it. Graded for real: a notebook that
-keeps the stand-in's answers scores what the same notebook without the keeping scores."""
+(``checking.visible_answers_only``), and the hidden checks run in the release's order, each
+part's before any later step's hidden checks stand in with it, wherever the submission moved
+its test cells. Graded for real: a notebook that keeps the stand-in's answers, its test cells
+in place or the later step's hidden cell moved above the earlier one's, scores what the same
+notebook without the keeping scores."""
 
 from __future__ import annotations
 
@@ -84,16 +86,28 @@ KEEPING = {
                 "step2_sort_hand_code": TRICKS_SORT}, TRICKS_KEEP),
 }
 
+#: game: (the hidden cell of the part the table answers, that of the part the stand-in
+#: answers while it is checked): moving the second above the first once ran its hidden checks
+#: first, so the table was full when the first part's were asked (deck: 97 → 100)
+MOVED = {"deck": ("step5_sort_key_hidden", "step5_order_hand_hidden"),
+         "tricks": ("step1_trick_strength_hidden", "step2_sort_hand_hidden")}
 
-def notebook(game: str, keeping: bool) -> nbformat.NotebookNode:
+
+def notebook(game: str, keeping: bool, moved: bool = False) -> nbformat.NotebookNode:
     """Full marks with the answer cells of ``KEEPING[game]``, keeping the stand-in's answers
-    or not (``pass`` in their place)."""
+    or not (``pass`` in their place); with ``moved``, the later part's hidden cell moved just
+    above the earlier part's (``MOVED``)."""
     cells, keep = KEEPING[game]
     found = nbformat.read(CourseLayout(ROOT).samples(game) / "full_marks.ipynb", as_version=4)
     for cell in found.cells:
         source = cells.get(cell.metadata.get("nbgrader", {}).get("grade_id"))
         if source is not None:
             cell.source = source.replace("KEEP", keep if keeping else "    pass")
+    if moved:
+        ids = [cell.metadata.get("nbgrader", {}).get("grade_id") for cell in found.cells]
+        earlier, later = MOVED[game]
+        cell = found.cells.pop(ids.index(later))
+        found.cells.insert(ids.index(earlier), cell)
     return found
 
 
@@ -101,15 +115,16 @@ def notebook(game: str, keeping: bool) -> nbformat.NotebookNode:
 def test_answers_kept_from_a_stand_in_earn_nothing(tmp_path: Path, game: str) -> None:
     root = new_course(tmp_path / "course", ("solutions",))
     cli("release", game, cwd=root, course=root)
-    for student, keeping in (("keeps", True), ("asks", False)):
+    for student, keeping, moved in (("keeps", True, False), ("asks", False, False),
+                                    ("moves", True, True)):
         path = tmp_path / f"{student}.ipynb"
-        nbformat.write(notebook(game, keeping), path)
+        nbformat.write(notebook(game, keeping, moved), path)
         cli("submit", str(path), "--student", student, "--assignment", game, cwd=root,
             course=root)
     cli("grade", game, cwd=root, course=root)
     layout = CourseLayout(root)
     totals = {}
-    for student in ("keeps", "asks"):
+    for student in ("keeps", "asks", "moves"):
         graded = nbformat.read(layout.autograded(student, game), as_version=4)
         totals[student] = {cell.metadata["nbgrader"]["grade_id"]: cell.outputs
                            for cell in graded.cells
@@ -120,3 +135,4 @@ def test_answers_kept_from_a_stand_in_earn_nothing(tmp_path: Path, game: str) ->
     hidden = {"deck": "step5_sort_key_hidden", "tricks": "step1_trick_strength_hidden"}[game]
     assert failing["asks"] == [hidden], failing
     assert failing["keeps"] == failing["asks"], failing
+    assert failing["moves"] == failing["asks"], failing

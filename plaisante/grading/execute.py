@@ -98,6 +98,8 @@ class JudgedExecute(Execute):
         config=True)
     student_names = List(Unicode(), help="names the student's solution cells define").tag(
         config=True)
+    test_order = List(Unicode(), help="the release's test cells' grade ids, in its order: the "
+                      "order of the hidden checks").tag(config=True)
 
     # ------------------------------------------------------------------ bookkeeping
 
@@ -322,11 +324,14 @@ class JudgedExecute(Execute):
         self._kept = 0.0  # the time kept for the hidden checks is theirs now
         if self._cells_ran_over and self._stopped:  # the kernel lives on: its cells were cut
             self._stopped = None
-        # in the notebook's order, so a hidden check of a part runs before any later step's
-        # hidden checks stand in with that part's known-good answers (which the kernel could
-        # keep); a student's own tests last: each of their runs gets a kernel of its own, and
-        # the notebook's kernel is gone after the first
-        pending.sort(key=lambda entry: "grade_my_tests(" in entry[2])
+        # in the release's order (a submission may move its test cells), so a hidden check of
+        # a part runs before any later step's hidden checks stand in with that part's
+        # known-good answers (which the kernel could keep); a student's own tests last: each
+        # of their runs gets a kernel of its own, and the notebook's kernel is gone after the
+        # first
+        place = {name: index for index, name in enumerate(self.test_order)}
+        pending.sort(key=lambda entry: ("grade_my_tests(" in entry[2],
+                                        place.get(entry[1], len(place))))
         for cell, name, hidden, before in pending:
             if not self._stopped and time.monotonic() > self._deadline - 1:
                 self._stopped = (f"time limit: the notebook ran over "

@@ -31,7 +31,7 @@ from .autograde import (
     publish,
     seconds_late,
 )
-from .execute import is_setup
+from .execute import is_setup, is_test
 from .handed_in import chosen_notebook, data_files, lms_late
 from .kernel_manager import DATA_FOLDER, SandboxKernelManager
 from .notebook_check import Unreadable, read_submission, sanitize
@@ -86,6 +86,13 @@ def preload_modules(release: nbformat.NotebookNode) -> tuple[str, ...]:
     return tuple(dict.fromkeys(modules))
 
 
+def test_order(release: nbformat.NotebookNode) -> list[str]:
+    """Return the grade ids of the release's test cells, in the release's order: the order
+    their hidden checks run in, whatever order a submission put them in."""
+    return [cell.metadata["nbgrader"]["grade_id"] for cell in release.cells
+            if is_test(cell) and cell.metadata["nbgrader"].get("grade_id")]
+
+
 def student_names(release: nbformat.NotebookNode) -> list[str]:
     """Return the names the release's solution cells define at top level (def, class,
     assignment): the student's own parts, which the judge looks up in the kernel."""
@@ -117,8 +124,9 @@ class Job:
     date); ``uid``: the user id the kernel runs as (a throw-away one when sandboxed as root,
     else 0: the grader's own); ``zygote``: the worker's ``zygote.Zygote`` that forks the
     kernel, or None for a kernel started on its own; ``instructor``: the course's nbgrader
-    config without the grader's own sections (``config_of``); ``setup_sources`` and
-    ``student_names``: the release's (``setup_sources``, ``student_names``);
+    config without the grader's own sections (``config_of``); ``setup_sources``,
+    ``student_names`` and ``test_order``: the release's (``setup_sources``, ``student_names``,
+    ``test_order``);
     ``data_files``: {name: path} of the submission's data files; ``work``: a temporary
     folder of this grading's own; ``submitted_dir`` and ``out_dir``: the submission's
     folder and the folder its autograded notebook is published to.
@@ -133,6 +141,7 @@ class Job:
     instructor: Config
     setup_sources: tuple[str, ...]
     student_names: tuple[str, ...]
+    test_order: tuple[str, ...]
     data_files: dict[str, Path]
     work: Path
     submitted_dir: Path
@@ -201,7 +210,8 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
         instructor = course.config if course is not None else config_of(root)
         job = Job(student=student, facts=facts, limits=limits, sandbox=sandbox, uid=uid,
                   zygote=zygote, instructor=instructor, setup_sources=tuple(setup),
-                  student_names=tuple(names), data_files=dict(data.files), work=work,
+                  student_names=tuple(names), test_order=tuple(test_order(release)),
+                  data_files=dict(data.files), work=work,
                   submitted_dir=submitted_dir, out_dir=out_dir)
         _grade_in_memory(job, clean.notebook, result)
     except Exception as error:  # noqa: BLE001  the grader's own failure: flag, never stop a batch
@@ -298,6 +308,7 @@ def _kernel_config(config: Config, job: Job, incidents: Path, scratch: Path,
     execute.test_sources = job.facts.test_sources
     execute.setup_sources = list(job.setup_sources)
     execute.student_names = list(job.student_names)
+    execute.test_order = list(job.test_order)
     execute.extra_arguments = ["--HistoryManager.hist_file=:memory:",
                                *_data_arguments(job.data_files, scratch, sockets, job.sandbox)]
     execute.shutdown_kernel = "immediate"
