@@ -159,27 +159,56 @@ def test_no_kernel_of_a_submission_finds_a_note_an_earlier_one_left(tmp_path: Pa
             if output.output_type == "execute_result"] == ["4.0"]
 
 
+#: Step 2's tests as first written: they fail on a correct count_values (no points).
+BROKEN = '''def my_count_values_tests(count_values):
+    """Assert what count_values must answer (wrongly: every slot 1 for no cards)."""
+    assert count_values([]) == [1] * 15, "no cards"
+'''
+
+#: A cell after both own-tests cells: step 2's tests made strong (full marks' own), step 3's
+#: made to pass on anything, by a new function and by a new code for the same function.
+MENDED = '''def my_count_values_tests(count_values):
+    assert count_values([]) == [0] * 15
+    assert count_values(hand("K♥ K♦ 3♣ A♠ A♥"))[13:] == [2, 2]
+    assert count_values(hand("5♥ 5♠ 5♦ 9♣"))[5] == 3
+
+
+my_has_check_tests.__code__ = (lambda *parts, **named: None).__code__
+'''
+
+
 def test_a_test_function_gone_by_the_end_of_the_notebook_is_graded_as_its_cell_saw_it(
         tmp_path: Path) -> None:
     """A student's tests are graded as the cells before their test cell left them: a later
-    cell that deletes the function (or names something else so) changes nothing."""
+    cell that deletes the function (or names something else so), defines another in its
+    place or gives it new code changes nothing, for better or worse."""
     root = new_course(tmp_path / "course", ("solutions",))
     cli("release", "plaisante", cwd=root, course=root)
-    notebook = nbformat.read(CourseLayout(ROOT).samples("plaisante") / "full_marks.ipynb",
-                             as_version=4)
-    notebook.cells.insert(len(notebook.cells) - 1, nbformat.v4.new_code_cell(
-        "del my_has_check_tests  # done with them\nmy_count_values_tests = 'done'"))
-    path = tmp_path / "tidied.ipynb"
-    nbformat.write(notebook, path)
-    cli("submit", str(path), "--student", "ada", "--assignment", "plaisante", cwd=root,
-        course=root)
+    for student, later in (("tidied", "del my_has_check_tests  # done with them\n"
+                                      "my_count_values_tests = 'done'"),
+                           ("mended", MENDED)):
+        notebook = nbformat.read(CourseLayout(ROOT).samples("plaisante") / "full_marks.ipynb",
+                                 as_version=4)
+        if student == "mended":
+            next(cell for cell in notebook.cells if cell.metadata.get("nbgrader", {}).get(
+                "grade_id") == "step2_my_tests_code").source = BROKEN
+        notebook.cells.insert(len(notebook.cells) - 1, nbformat.v4.new_code_cell(later))
+        path = tmp_path / f"{student}.ipynb"
+        nbformat.write(notebook, path)
+        cli("submit", str(path), "--student", student, "--assignment", "plaisante", cwd=root,
+            course=root)
     cli("grade", "plaisante", cwd=root, course=root)
-    graded = nbformat.read(CourseLayout(root).autograded("ada", "plaisante"), as_version=4)
-    scored = {cell.metadata["nbgrader"]["grade_id"]: [
-        output.data["text/plain"] for output in cell.outputs
-        if output.output_type == "execute_result"] for cell in graded.cells
-        if cell.metadata.get("nbgrader", {}).get("grade_id", "").endswith("_my_tests")}
-    assert scored == {"step2_my_tests": ["4.0"], "step3_my_tests": ["6.0"]}, scored
+    scored = {}
+    for student in ("tidied", "mended"):
+        graded = nbformat.read(CourseLayout(root).autograded(student, "plaisante"),
+                               as_version=4)
+        scored[student] = {cell.metadata["nbgrader"]["grade_id"]: [
+            output.get("ename") or output.data["text/plain"] for output in cell.outputs
+            if output.output_type in ("execute_result", "error")] for cell in graded.cells
+            if cell.metadata.get("nbgrader", {}).get("grade_id", "").endswith("_my_tests")}
+    assert scored == {"tidied": {"step2_my_tests": ["4.0"], "step3_my_tests": ["6.0"]},
+                      "mended": {"step2_my_tests": ["CheckFailed"],
+                                 "step3_my_tests": ["6.0"]}}, scored
 
 
 def test_a_slow_cell_before_a_students_tests_costs_them_nothing(tmp_path: Path) -> None:
@@ -208,3 +237,107 @@ def test_a_slow_cell_before_a_students_tests_costs_them_nothing(tmp_path: Path) 
         if output.output_type == "execute_result"] for cell in graded.cells
         if cell.metadata.get("nbgrader", {}).get("grade_id", "").endswith("_my_tests")}
     assert scored == {"step2_my_tests": ["4.0"], "step3_my_tests": ["6.0"]}, scored
+
+
+#: Cells put after step 2's answer: a note of the known-good count_values' answers, written to
+#: every folder the kernel can write (its /tmp, /dev/shm, working and sockets folders, its
+#: home…) and to the environment, and read back from the first that holds one.
+KEEPING = '''import json as _json
+import os as _os
+
+_HANDS = ["K♥ K♦ 3♣ A♠ 2♥", "2♣ 2♦ 2♥ 2♠ A♣ A♦ A♥", "", "5♥", "A♠ A♥ A♦ K♣ K♦ Q♠ Q♥ 3♣",
+          "10♠ 10♥ 10♦ 10♣ J♠ Q♥ K♦ A♣", "2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣", "J♣ J♦ Q♥ Q♠ K♣ K♦"]
+_KEPT = {}
+_OWN = count_values
+
+
+def _folders():
+    found = ["/tmp", "/dev/shm", "/var/tmp", "/dev", "/run", "/", _os.getcwd(),
+             _os.path.expanduser("~"), _os.path.dirname(_sys.argv[_sys.argv.index("-f") + 1])]
+    for top in ("/", "/var", "/run", "/dev", "/home", "/tmp"):
+        try:
+            found += [_os.path.join(top, name) for name in _os.listdir(top)]
+        except OSError:
+            pass
+    return [folder for folder in dict.fromkeys(found) if _os.path.isdir(folder)]
+
+
+def _keep(table):
+    _os.environ["KEPT_COUNTS"] = _json.dumps(table)
+    for folder in _folders():
+        try:
+            with open(_os.path.join(folder, ".kept_counts.json"), "w") as file:
+                _json.dump(table, file)
+        except OSError:
+            pass
+
+
+def _kept():
+    for folder in _folders():
+        try:
+            with open(_os.path.join(folder, ".kept_counts.json")) as file:
+                return _json.load(file)
+        except (OSError, ValueError):
+            pass
+    return _json.loads(_os.environ.get("KEPT_COUNTS", "{}"))
+'''
+
+#: Step 2's own tests: they compare count_values with the kept answers (catching every buggy
+#: version, if any note reached them), and test nothing else.
+FROM_THE_NOTE = '''def my_count_values_tests(count_values):
+    """Compare with the known-good answers kept on disk."""
+    for text, counts in _kept().items():
+        assert list(count_values(hand(text))) == counts, text
+'''
+
+#: has_pair keeps the known-good count_values' answers while it stands in (step 3's hidden
+#: sweep; the visible checks' stand-in refuses other hands), then answers wrong: the cell's
+#: hidden loss shows the note was written.
+KEEPING_HAS_PAIR = '''def has_pair(cards):
+    """Return True if some value appears exactly 2 times among cards."""
+    if count_values is not _OWN and not _KEPT:
+        try:
+            for text in _HANDS:
+                _KEPT[text] = list(count_values(hand(text)))
+        except LookupError:
+            _KEPT.clear()
+        else:
+            _keep(_KEPT)
+    return (2 in count_values(cards)) != bool(_KEPT)
+'''
+
+
+def test_answers_the_notebooks_kernel_kept_on_disk_earn_its_own_tests_nothing(
+        tmp_path: Path) -> None:
+    """The notebook's kernel hears known-good answers during the hidden checks (a stand-in
+    for count_values while has_pair is swept) and can write them wherever it may write. The
+    runs of the student's tests each start in a kernel of their own, whose writable folders
+    are new: tests that compare with such a note catch nothing, as without it."""
+    root = new_course(tmp_path / "course", ("solutions",))
+    cli("release", "plaisante", cwd=root, course=root)
+    notebook = nbformat.read(CourseLayout(ROOT).samples("plaisante") / "full_marks.ipynb",
+                             as_version=4)
+    ids = [cell.metadata.get("nbgrader", {}).get("grade_id") for cell in notebook.cells]
+    notebook.cells[ids.index("step2_my_tests_code")].source = FROM_THE_NOTE
+    checks = notebook.cells[ids.index("step3_has_checks")]
+    assert checks.source.startswith("def has_pair(cards):")
+    checks.source = KEEPING_HAS_PAIR + checks.source[checks.source.index("\n\n\ndef "):]
+    notebook.cells.insert(ids.index("step2_count_values_code") + 1,
+                          nbformat.v4.new_code_cell("import sys as _sys\n" + KEEPING))
+    path = tmp_path / "keeping.ipynb"
+    nbformat.write(notebook, path)
+    cli("submit", str(path), "--student", "ada", "--assignment", "plaisante", cwd=root,
+        course=root)
+    prepare_course(root)
+    done = run_as_grader(["grade", "plaisante"], cwd=root, timeout=900)
+    assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
+    graded = nbformat.read(CourseLayout(root).autograded("ada", "plaisante"), as_version=4)
+    outputs = {cell.metadata["nbgrader"]["grade_id"]: cell.outputs for cell in graded.cells
+               if cell.metadata.get("nbgrader", {}).get("grade")}
+    # the note was written: has_pair passed its visible checks, then answered wrong in the
+    # hidden sweep once it held the known-good answers
+    errors = [o for o in outputs["step3_has_pair"] if o.output_type == "error"]
+    assert len(errors) == 1 and "expected" in errors[0].evalue, outputs["step3_has_pair"]
+    said = "".join(str(o.get("text", "")) + str(o.get("evalue", ""))
+                   for o in outputs["step2_my_tests"])
+    assert "passes on a correct count_values and catches 0 of 4" in said, said
