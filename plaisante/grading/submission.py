@@ -86,7 +86,7 @@ def preload_modules(release: nbformat.NotebookNode) -> tuple[str, ...]:
     return tuple(dict.fromkeys(modules))
 
 
-def test_order(release: nbformat.NotebookNode) -> list[str]:
+def order_of_tests(release: nbformat.NotebookNode) -> list[str]:
     """Return the grade ids of the release's test cells, in the release's order: the order
     their hidden checks run in, whatever order a submission put them in."""
     return [cell.metadata["nbgrader"]["grade_id"] for cell in release.cells
@@ -126,7 +126,7 @@ class Job:
     kernel, or None for a kernel started on its own; ``instructor``: the course's nbgrader
     config without the grader's own sections (``config_of``); ``setup_sources``,
     ``student_names`` and ``test_order``: the release's (``setup_sources``, ``student_names``,
-    ``test_order``);
+    ``order_of_tests``);
     ``data_files``: {name: path} of the submission's data files; ``work``: a temporary
     folder of this grading's own; ``submitted_dir`` and ``out_dir``: the submission's
     folder and the folder its autograded notebook is published to.
@@ -210,7 +210,7 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
         instructor = course.config if course is not None else config_of(root)
         job = Job(student=student, facts=facts, limits=limits, sandbox=sandbox, uid=uid,
                   zygote=zygote, instructor=instructor, setup_sources=tuple(setup),
-                  student_names=tuple(names), test_order=tuple(test_order(release)),
+                  student_names=tuple(names), test_order=tuple(order_of_tests(release)),
                   data_files=dict(data.files), work=work,
                   submitted_dir=submitted_dir, out_dir=out_dir)
         _grade_in_memory(job, clean.notebook, result)
