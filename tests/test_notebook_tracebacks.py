@@ -81,7 +81,8 @@ def test_a_wrong_value_is_one_line_in_the_checklists_words(tmp_path: Path) -> No
 
 def test_an_error_in_the_students_code_is_one_line_naming_it(tmp_path: Path) -> None:
     error, lines = card_values_error(RAISES, tmp_path)
-    assert lines == ["✘ Card('K', 'hearts').rank: raised ValueError: invalid literal for int() "
+    # the cell's first check makes Card('K', 'hearts') to see whose class it is
+    assert lines == ["✘ Card('K', 'hearts'): raised ValueError: invalid literal for int() "
                      "with base 10: 'K'"]
     assert error.ename == "CheckFailed"
 
@@ -90,7 +91,7 @@ def test_xmode_verbose_shows_the_whole_traceback(tmp_path: Path) -> None:
     _, lines = card_values_error(RAISES, tmp_path, "%xmode Verbose")
     assert "----> 4         self.value = int(rank)" in lines  # the student's own line
     assert any("checking.py" in line for line in lines)  # and the kit's, for the curious
-    assert lines[-1] == ("CheckFailed: Card('K', 'hearts').rank: raised ValueError: invalid "
+    assert lines[-1] == ("CheckFailed: Card('K', 'hearts'): raised ValueError: invalid "
                          "literal for int() with base 10: 'K'")
 
 
@@ -179,7 +180,7 @@ def test_a_notebook_nbgrader_runs_keeps_the_test_line(tmp_path: Path,
     raised, without the kit's frames."""
     monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
     _, lines = card_values_error(ONE_OFF, tmp_path)
-    assert ('----> 4 expect_value("Card(\'2\', \'spades\').value", 2, '
+    assert ('----> 5 expect_value("Card(\'2\', \'spades\').value", 2, '
             'lambda: Card("2", "spades").value)') in lines
     assert lines[-1] == "CheckFailed: Card('2', 'spades').value: expected 2, got 1"
     assert not any("plaisante/" in line for line in lines), lines
