@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import keyword
 import re
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,9 +52,13 @@ def check_name(kind: str, name: str) -> None:
 
 
 def course_line(game_id: str) -> str:
-    """Return the ``COURSE`` line of ``plaisante/games/__init__.py`` with ``game_id`` last."""
-    ids = ", ".join(f'"{known}"' for known in (*games.COURSE, game_id))
-    return f"COURSE: tuple[str, ...] = ({ids})"
+    """Return the ``COURSE`` statement of ``plaisante/games/__init__.py`` with ``game_id``
+    last, wrapped to the kit's 100 columns (ruff's limit)."""
+    head = "COURSE: tuple[str, ...] = ("
+    ids = ", ".join(f'"{known}"' for known in (*games.COURSE, game_id)) + ")"
+    return textwrap.fill(ids, width=100, initial_indent=head,
+                         subsequent_indent=" " * len(head), break_long_words=False,
+                         break_on_hyphens=False)
 
 
 def scaffold(root: Path, game_id: str, title: str, parts: tuple[str, ...]) -> NewGame:

@@ -11,13 +11,14 @@ Run it in the kit's clone: the game is part of the package.
 from __future__ import annotations
 
 import argparse
+import textwrap
 
 from . import course_layout
 
 NEXT = """\
 Next (docs/course.md, "Adding an assignment"):
-  1. make the COURSE line of plaisante/games/__init__.py
-       {line}
+  1. in plaisante/games/__init__.py, put in place of the COURSE line:
+{line}
   2. replace the example (each part returns the highest value of some cards) with your game:
      the notebook's explanations and cells, checks.py and visible.py, known_good.py, model.py
      and view.py, mistakes.py
@@ -46,5 +47,5 @@ def run(args: argparse.Namespace) -> int:
     made = scaffold(root, args.id, title, parts)
     for path in made.files:
         print(f"wrote {path}")
-    print(NEXT.format(line=made.course_line, id=args.id))
+    print(NEXT.format(line=textwrap.indent(made.course_line, "    "), id=args.id))
     return 0
