@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from plaisante.authoring.new_game import COURSE_TESTS
+
 ROOT = Path(__file__).resolve().parents[1]
 GAME = "tiny_cards"
 PARTS = ("high_card", "low_card")  # the parts' names are the maintainer's; the example's code
@@ -85,6 +87,8 @@ def test_a_new_game_passes_the_course_wide_tests_touching_only_its_folders(kit: 
     printed = statement.search(textwrap.dedent(made.split("COURSE line:\n")[1]))
     assert printed and printed.group().endswith(f', "{GAME}")'), made
     assert f"plaisante release {GAME}" in made
+    assert f'pytest -m "not slow" -k {GAME} tests/test_game_shell.py' in made
+    assert sorted(SHARED) == sorted(COURSE_TESTS)
     games = kit / "plaisante" / "games" / "__init__.py"
     text = games.read_text(encoding="utf-8")
     assert len(statement.findall(text)) == 1

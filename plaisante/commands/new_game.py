@@ -24,7 +24,8 @@ Next (docs/course.md, "Adding an assignment"):
      and view.py, mistakes.py
   3. plaisante release {id}
   4. python -m plaisante.authoring.samples {id}
-  5. the course-wide tests on it: pytest tests -k {id} -m "not slow"
+  5. the course-wide tests on it (after every change, with 3 and 4 first):
+       python -m pytest -m "not slow" -k {id} {tests}
 """
 
 
@@ -39,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the game's folders; print them, the COURSE line and what comes next; return 0."""
-    from ..authoring.new_game import scaffold
+    from ..authoring.new_game import COURSE_TESTS, scaffold
 
     root = course_layout(args).root
     title = args.title or args.id.replace("_", " ").capitalize()
@@ -47,5 +48,6 @@ def run(args: argparse.Namespace) -> int:
     made = scaffold(root, args.id, title, parts)
     for path in made.files:
         print(f"wrote {path}")
-    print(NEXT.format(line=textwrap.indent(made.course_line, "    "), id=args.id))
+    tests = " ".join(f"tests/{name}" for name in COURSE_TESTS)
+    print(NEXT.format(line=textwrap.indent(made.course_line, "    "), id=args.id, tests=tests))
     return 0
