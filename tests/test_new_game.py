@@ -84,7 +84,9 @@ def test_a_new_game_passes_the_course_wide_tests_touching_only_its_folders(kit: 
     made = run("-m", "plaisante.cli", "new-game", GAME, "--title", "Tiny cards", "--parts",
                ",".join(PARTS), kit=kit).stdout
     statement = re.compile(r"^COURSE: .*?\)$", re.M | re.S)  # the line, wrapped or not
-    printed = statement.search(textwrap.dedent(made.split("COURSE line:\n")[1]))
+    shown = re.search(r"^ +COURSE: .*?\)$", made, re.M | re.S)
+    assert shown, made
+    printed = statement.search(textwrap.dedent(shown.group()))
     assert printed and printed.group().endswith(f', "{GAME}")'), made
     assert f"plaisante release {GAME}" in made
     assert f'pytest -m "not slow" -k {GAME} tests/test_game_shell.py' in made
@@ -124,3 +126,35 @@ def test_a_new_game_passes_the_course_wide_tests_touching_only_its_folders(kit: 
         ran[file] = ran.get(file, 0) + (GAME in case.get("name", ""))
     assert {file: count for file, count in ran.items() if file in SHARED} == SHARED
     assert sum(1 for file in ran if file not in SHARED) == 2  # test_style, test_visible_message
+
+
+def test_a_bad_id_or_an_existing_game_is_refused_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from plaisante.cli import main
+
+    (tmp_path / "plaisante" / "games").mkdir(parents=True)
+    (tmp_path / "plaisante" / "games" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "solutions" / "cards").mkdir(parents=True)
+    refused = {
+        ("high-card",): "game id 'high-card': use lowercase letters, digits and _ and start "
+                        "with a letter (it is a Python name), e.g. 'high_card'",
+        ("cards", "--parts", "best,class"): "part 'class': use lowercase letters, digits and "
+                                            "_ and start with a letter (it is a Python name), "
+                                            "e.g. 'class_'",
+        ("cards", "--parts", "best,best"): "parts best, best: each part once",
+        ("cards", "--parts", "2nd"): "part '2nd': use lowercase letters, digits and _ and "
+                                     "start with a letter (it is a Python name), e.g. 'a_2nd'",
+        ("cards", "--parts", ","): "give at least one part (--parts NAME[,NAME…]): one step each",
+        ("deck",): "'deck' is already a game of the course (plaisante, deck, video_poker, "
+                   "holdem, tricks)",
+        ("cards",): f"{tmp_path / 'solutions' / 'cards'} exists: a new game's folders must not",
+    }
+    for args, message in refused.items():
+        assert main(["--course", str(tmp_path), "new-game", *args]) == 2
+        assert capsys.readouterr().err == f"plaisante: {message}\n"
+    assert main(["--course", str(tmp_path / "solutions"), "new-game", "cards"]) == 2
+    assert capsys.readouterr().err == (
+        f"plaisante: {tmp_path / 'solutions'}: no plaisante/games/ here; new-game writes into "
+        "the kit's own source tree: run it in a clone of the kit\n")
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["__init__.py", "cards", "games",
+                                                           "plaisante", "solutions"]

@@ -52,6 +52,8 @@ def check_name(kind: str, name: str) -> None:
     Python name of lowercase letters, digits and _, starting with a letter, no keyword."""
     if not NAME.fullmatch(name) or keyword.iskeyword(name):
         hint = re.sub(r"[^a-z0-9_]", "_", name.lower())
+        hint = hint + "_" if keyword.iskeyword(hint) else hint
+        hint = hint if NAME.fullmatch(hint) else f"a_{hint}"
         raise ValueError(f"{kind} {name!r}: use lowercase letters, digits and _ and start with a "
                          f"letter (it is a Python name), e.g. {hint!r}")
 
