@@ -110,9 +110,10 @@ def test_a_new_game_passes_the_course_wide_tests_touching_only_its_folders(kit: 
         "step_1_only.ipynb", *(f"{part}_{kind}.ipynb" for part in PARTS
                                for kind in ("lowest", "ace_low", "no_cards"))}
 
-    # CI's linter on what the maintainer changed
+    # CI's linter and type checker on what the maintainer changed (a model and checks: strict)
     run("-m", "ruff", "check", f"plaisante/games/{GAME}", "plaisante/games/__init__.py",
         f"assignments/samples/{GAME}", kit=kit)
+    run("-m", "mypy", f"plaisante/games/{GAME}", kit=kit)
     report = kit / "shared.xml"
     chosen = " or ".join((GAME, *WHOLE_COURSE))
     run("-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow", "-k", chosen,
