@@ -31,6 +31,7 @@ it acts on every assignment of the course. grade is the way to autograde (sandbo
                                                   # need nothing installed (works offline)
     plaisante watch ID                            # a live class: grade each submission of the
                                                   # exchange as it comes, feedback, a lab board
+    plaisante new-game ID [--parts A,B]           # a new game's folders, from a template
     plaisante nbgrader ARGS…                      # any nbgrader command, from the course root
 """
 
@@ -53,6 +54,7 @@ from .commands import (
     lite,
     lms,
     nbgrader,
+    new_game,
     regrade,
     release,
     report,
@@ -86,6 +88,7 @@ VERBS: tuple[tuple[str, ModuleType], ...] = (
     ("roster", roster),
     ("validate", validate),
     ("lite", lite),
+    ("new-game", new_game),
     ("watch", watch),
     ("nbgrader", nbgrader),
 )

@@ -21,15 +21,15 @@ import plaisante.games
 from plaisante.authoring import samples
 from plaisante.course import CourseLayout
 
-GAME = "high_card"
+GAME = "scratch_high_card"  # no real game's id: a game named high_card may join the course
 
-#: the game's package, plaisante/games/high_card/: its description, check and setup names
+#: the game's package, plaisante/games/scratch_high_card/: its description, check and setup names
 PACKAGE = {
     "__init__.py": '''"""High card: return the strongest of a few cards (one step)."""
 from ...student_side.assignment import Assignment, Step
 from . import checks
 
-ASSIGNMENT = Assignment(id="high_card", title="High card",
+ASSIGNMENT = Assignment(id="scratch_high_card", title="High card",
                         steps=(Step(1, "high_card", (("high_card", checks.check_high_card),)),),
                         game=lambda **parts: parts["high_card"])
 ''',
@@ -59,7 +59,7 @@ __all__ = ["visible_checks_pass", *_checks, *ASSIGNMENT.parts]
 
 #: the source notebook's cells: (grade id, solution?, points or None, source)
 CELLS = [
-    ("setup", False, None, "from plaisante.games.high_card.setup import *"),
+    ("setup", False, None, "from plaisante.games.scratch_high_card.setup import *"),
     ("step1_high_card_code", True, None,
      "def high_card(cards):\n    '''Return the card of highest value.'''\n"
      "    ### BEGIN SOLUTION\n    return max(cards, key=lambda card: card.value)\n"
@@ -71,7 +71,7 @@ CELLS = [
      "### END HIDDEN TESTS"),
 ]
 
-#: assignments/samples/high_card/mistakes.py: the game's classic mistakes, written once
+#: assignments/samples/scratch_high_card/mistakes.py: the game's classic mistakes, written once
 MISTAKES = '''from plaisante.authoring.mistakes import Mistake, replace
 
 MISTAKES = (

@@ -99,8 +99,12 @@ def test_short_cuts_a_long_repr_and_survives_a_broken_one() -> None:
 
 @pytest.mark.parametrize("game", COURSE)
 def test_every_games_model_raises_the_shells_errors_and_keeps_no_step_table(game: str) -> None:
+    """A model needs import no error class: STUDENT.error builds its StudentCodeError. What it
+    does import of the two is the shell's, and it defines no exception class of its own."""
     model = importlib.import_module(f"plaisante.games.{game}.model")
-    assert model.IllegalAction is IllegalAction and model.StudentCodeError is StudentCodeError
+    for name, shells in (("IllegalAction", IllegalAction),
+                         ("StudentCodeError", StudentCodeError)):
+        assert getattr(model, name, shells) is shells, f"{game}'s model has its own {name}"
     own = [name for name, value in vars(model).items() if isinstance(value, type)
            and issubclass(value, BaseException) and value.__module__ == model.__name__]
     assert own == [] and not hasattr(model, "STEP_OF")

@@ -13,7 +13,7 @@ import pytest
 from nbclient import NotebookClient
 from nbgrader.utils import determine_grade
 
-from plaisante.games import COURSE
+from plaisante.games import COURSE, load
 from plaisante.games.plaisante.checks import check_card_values
 from plaisante.student_side.checking import CheckFailed
 from plaisante.student_side.tracebacks import KIT_DIR, without_kit_frames
@@ -120,7 +120,9 @@ def test_the_untouched_starter_shows_one_line_per_failing_cell(assignment: str,
             assert len(lines) == 1 and lines[0].startswith("✎ to do: "), lines
             assert KIT_DIR not in lines[0] and "plaisante/" not in lines[0]
             shown[info.get("grade_id", "")] = lines[0]
-    assert len(shown) >= 10, shown
+    steps = {f"step{step.number}" for step in load(assignment).steps}
+    assert steps <= {grade_id.split("_")[0] for grade_id in shown}, (
+        f"every step shows at least one line to do: {shown}")
     if assignment == "plaisante":
         assert shown["step3_has_pair"] == "✎ to do: has_pair still raises NotImplementedError"
         assert shown["step5_toggle_selection"] == (
