@@ -36,6 +36,9 @@ KIT = Path(__file__).resolve().parents[2]
 SHOTS = KIT / "build" / "screenshots"
 
 
+# The tests after the class test read what it left on the hub, so every test here takes
+# pytest-playwright's browser_name: pytest groups tests by that session parameter, and a test
+# without it would run apart from the class test, on a hub of its own made again.
 @pytest.fixture(scope="module")
 def hub() -> Iterator[Any]:
     import hub_service_class
@@ -175,7 +178,7 @@ def hub_service_class_uid(user: str) -> int:
     return pwd.getpwnam(user).pw_uid
 
 
-def test_a_student_cannot_reach_another_students_work(hub: Any) -> None:
+def test_a_student_cannot_reach_another_students_work(hub: Any, browser_name: str) -> None:
     import hub_class
     import hub_service_class as made_by
 
@@ -233,7 +236,7 @@ def test_a_student_cannot_reach_another_students_work(hub: Any) -> None:
     assert failed.returncode != 0 and "does not know this token" in failed.stderr
 
 
-def test_the_grader_grades_but_cannot_release(hub: Any) -> None:
+def test_the_grader_grades_but_cannot_release(hub: Any, browser_name: str) -> None:
     import hub_class
 
     ta = hub_class.TA
