@@ -1,9 +1,9 @@
-"""What a student wrote shows as text on every page the kit writes itself (``plaisante.pages``):
-a ``<script>`` or a ``"><img onerror>`` in their code, their name, a reason the grader quotes or
-a line nbgrader said is read back, character for character, from the page's text, and forms no
-element and no attribute. Each page is made by its own module's function, as its command
-makes it, and read back with the standard library's HTML parser (what a browser's tokenizer
-does with tags and attributes)."""
+"""What a student wrote shows as text on every page the kit writes itself
+(``plaisante.page_templates``): a ``<script>`` or a ``"><img onerror>`` in their code, their
+name, a reason the grader quotes or a line nbgrader said is read back, character for character,
+from the page's text, and forms no element and no attribute. Each page is made by its own
+module's function, as its command makes it, and read back with the standard library's HTML
+parser (what a browser's tokenizer does with tags and attributes)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from plaisante import pages
+from plaisante import page_templates
 from plaisante.course import CourseLayout
 from plaisante.grading.feedback import write_missing_pages
 from plaisante.live import board
@@ -59,11 +59,11 @@ def assert_shown_as_text(page: str, scripts: int = 0) -> Parsed:
 
 
 def test_the_doctests_hold() -> None:
-    assert doctest.testmod(pages).failed == 0
+    assert doctest.testmod(page_templates).failed == 0
 
 
 def test_every_template_renders_with_autoescape() -> None:
-    env = pages.environment()
+    env = page_templates.environment()
     names = env.list_templates()
     assert "class_report.html.j2" in names and "similarity.html.j2" in names
     for name in names:
@@ -71,7 +71,7 @@ def test_every_template_renders_with_autoescape() -> None:
 
 
 def test_hidden_controls_show_as_a_visible_mark() -> None:
-    shown = pages.render("notice.html.j2", text="a\u202eb\x1bc\td")
+    shown = page_templates.render("notice.html.j2", text="a\u202eb\x1bc\td")
     assert "a\ufffdb\ufffdc\td" in shown and "\u202e" not in shown
 
 

@@ -246,14 +246,14 @@ class BoardPage(HubOAuthenticated, web.RequestHandler):
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         """A page that says why, in one line (the reason escaped)."""
-        from .. import pages
+        from .. import page_templates
 
         error = kwargs.get("exc_info", (None, None, None))[1]
         why = error.log_message if isinstance(error, web.HTTPError) and error.log_message \
             else self._reason
         self.set_header("Content-Type", "text/html; charset=utf-8")
-        self.finish(pages.render("error.html.j2", status=status_code, reason=self._reason,
-                                 why=str(why)))
+        self.finish(page_templates.render("error.html.j2", status=status_code,
+                                          reason=self._reason, why=str(why)))
 
 
 def make_app(store: Store, prefix: str, hub_auth: HubOAuth) -> web.Application:

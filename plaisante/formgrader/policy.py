@@ -130,10 +130,10 @@ def allowed_hashes(page: str) -> list[str]:
 def with_mathjax_absent(page: bytes, base_url: str) -> bytes:
     """Return ``page`` with the CDN's MathJax script tag (which the policy would refuse)
     replaced by the kit's stand-in (``MATHJAX_ABSENT``, from the server)."""
-    from .. import pages
+    from .. import page_templates
 
-    tag = pages.render("script_src.html.j2",
-                       src=f"{base_url.rstrip('/')}{KIT_STATIC}{MATHJAX_ABSENT}").encode()
+    tag = page_templates.render(
+        "script_src.html.j2", src=f"{base_url.rstrip('/')}{KIT_STATIC}{MATHJAX_ABSENT}").encode()
     return CDN_MATHJAX.sub(lambda _: tag, page)
 
 

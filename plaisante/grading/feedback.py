@@ -46,7 +46,7 @@ from nbformat.notebooknode import NotebookNode
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Enum, Integer, List, Unicode
 
-from .. import pages
+from .. import page_templates
 from ..course import CourseLayout
 from .judge import rule_lines
 
@@ -427,7 +427,7 @@ def write_missing_pages(root: Path, assignment: str, students: list[str] | None 
                "Your submission could not be graded as a notebook, so there is no cell-by-cell "
                "feedback.")
         page.parent.mkdir(parents=True, exist_ok=True)
-        page.write_text(pages.render(
+        page.write_text(page_templates.render(
             "feedback_missing.html.j2", assignment=assignment, total=result["total"],
             max_total=result["max_total"], why=why,
             reasons=None if result.get("kernel_ran") else result["reasons"]), encoding="utf-8")

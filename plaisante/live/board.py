@@ -23,7 +23,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from .. import pages
+from .. import page_templates
 from ..grading.result import SubmissionResult
 from ..results.scores import TestCell
 
@@ -167,5 +167,5 @@ def page(assignment: str, title: str, *, anonymous: bool, xsrf: str | None = Non
     """Return the board's HTML page for ``assignment`` (its ``title`` shown): static, it reads
     ``board.json`` from its own folder every second (sending ``xsrf``, when given, as the
     ``X-XSRFToken`` header: a hub service's cookie-authenticated fetch needs it)."""
-    return pages.render("board.html.j2", name=f"{title} ({assignment})", anonymous=anonymous,
-                        xsrf=xsrf or "", script=Markup(SCRIPT))
+    return page_templates.render("board.html.j2", name=f"{title} ({assignment})",
+                                 anonymous=anonymous, xsrf=xsrf or "", script=Markup(SCRIPT))

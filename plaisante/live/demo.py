@@ -65,9 +65,9 @@ def notice(text: str) -> Any:
     """Return a one-line notice for the presenter's screen (escaped)."""
     import ipywidgets as widgets
 
-    from .. import pages
+    from .. import page_templates
 
-    return widgets.HTML(pages.render("notice.html.j2", text=text))
+    return widgets.HTML(page_templates.render("notice.html.j2", text=text))
 
 
 def student_parts(layout: CourseLayout, assignment: str, student: str) -> dict[str, Any]:

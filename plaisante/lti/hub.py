@@ -37,7 +37,7 @@ from jupyterhub.utils import url_path_join
 from tornado import web
 from traitlets import Unicode
 
-from .. import pages
+from .. import page_templates
 from .launch import (
     LOGIN_SECONDS,
     MESSAGE_TYPE,
@@ -277,8 +277,8 @@ def picker_page(choices: list[tuple[str, str, float]], launch_id: str, xsrf: str
     """The deep linking picker's HTML: a button for each of ``choices`` ((assignment id,
     title, points)), posting it with ``launch_id`` and the hub's ``xsrf`` token to
     ``action``."""
-    return pages.render("lti_picker.html.j2", choices=choices, launch_id=launch_id, xsrf=xsrf,
-                        action=action)
+    return page_templates.render("lti_picker.html.j2", choices=choices, launch_id=launch_id,
+                                 xsrf=xsrf, action=action)
 
 
 __all__ = ["LOGIN_SECONDS", "LTI13Authenticator"]

@@ -24,7 +24,7 @@ from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.utils import url_path_join
 from tornado import web
 
-from .. import pages
+from .. import page_templates
 from ..course import STUDENT_ID
 
 #: seconds nbgrader's fetch may take
@@ -66,7 +66,7 @@ class OpenHandler(JupyterHandler):
 
 def not_fetched_page(assignment: str, said: str) -> str:
     """The page of an assignment that could not be fetched: what nbgrader said, what to do."""
-    return pages.render("lti_not_fetched.html.j2", assignment=assignment, said=said)
+    return page_templates.render("lti_not_fetched.html.j2", assignment=assignment, said=said)
 
 
 def _load_jupyter_server_extension(serverapp: Any) -> None:

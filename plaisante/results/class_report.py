@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import pages
+from .. import page_templates
 from ..course import CourseLayout
 from ..student_side.style import STYLE
 from .lateness import late_text, time_text
@@ -233,8 +233,8 @@ def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
     """Return the report's HTML (a ``<div>`` to put in a page); ``figures`` are the images'
     ``src`` (FIGURES' order) and ``here`` the folder the page is read from (links to
     feedback are relative to it)."""
-    return pages.render("class_report.html.j2",
-                        **report_context(root, assignment, figures, here))
+    return page_templates.render("class_report.html.j2",
+                                 **report_context(root, assignment, figures, here))
 
 
 def report_context(root: Path, assignment: str, figures: list[str], here: Path
@@ -345,7 +345,7 @@ def write(root: Path, assignment: str) -> Path:
     failing = cell_summaries(rows, test_cells(root, assignment))
     figures = _figures(folder, rows, steps, failing)
     target = folder / "index.html"
-    target.write_text(pages.render("class_report_document.html.j2", **report_context(
+    target.write_text(page_templates.render("class_report_document.html.j2", **report_context(
         root, assignment, [p.name for p in figures], folder)), encoding="utf-8")
     return target
 

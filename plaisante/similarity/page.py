@@ -3,7 +3,7 @@
 The page, ``assignments/reports/<ID>/similarity.html`` beside the class report, ranks the
 pairs at or above the threshold; each pair then shows, step by step, the two submissions' code
 side by side, the matching regions highlighted and the starter's own lines dimmed. Everything a
-student wrote reaches it as text (``plaisante.pages``: escaped, control and text-direction
+student wrote reaches it as text (``plaisante.page_templates``: escaped, control and text-direction
 characters shown as U+FFFD) and the page carries a Content Security Policy
 allowing no script, request or frame at all: it needs none.
 """
@@ -16,7 +16,7 @@ from typing import Any
 from rich import box
 from rich.table import Table
 
-from .. import pages
+from .. import page_templates
 from ..course import CourseLayout
 from ..results.scores import step_titles
 from ..results.tables import cell, render
@@ -70,7 +70,7 @@ def pieces(code: StepCode, regions: tuple[tuple[int, int], ...]) -> list[tuple[s
 def page(result: Result, title: str) -> str:
     """Return the page's HTML (a whole document) for ``result``; ``title`` names the
     assignment."""
-    return pages.render("similarity.html.j2", **page_context(result, title))
+    return page_templates.render("similarity.html.j2", **page_context(result, title))
 
 
 def page_context(result: Result, title: str) -> dict[str, Any]:
