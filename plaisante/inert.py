@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import html
 import json
 import re
 from pathlib import Path
@@ -153,25 +152,6 @@ def as_text(markdown: str) -> str:
     """
     return (markdown.replace("&", "&amp;").replace("<", "&lt;")
             .replace("[", "&#91;").replace("]", "&#93;"))
-
-
-#: What student code may not bring into a page as it is: C0 and C1 control characters but the
-#: newline and the tab, and the bidirectional controls that make code read otherwise than it
-#: runs ("Trojan Source").
-HIDDEN_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e"
-                            "\u2066-\u2069]")
-
-
-def as_code(text: str) -> str:
-    """Return student code as HTML text for a ``<pre>``: ``&``, ``<``, ``>`` and quotes as
-    entities, each control or text-direction character (``HIDDEN_CONTROL``) as a visible
-    U+FFFD, so nothing forms a tag and what is shown is what runs. Apply it to each piece of
-    a text cut at known positions (a highlighted region), never to markup.
-
-    >>> as_code('<img src=x onerror="f()"> \u202e')
-    '&lt;img src=x onerror=&quot;f()&quot;&gt; \ufffd'
-    """
-    return html.escape(HIDDEN_CONTROL.sub("\ufffd", text), quote=True)
 
 
 def released_texts(resources: Any) -> set[str]:

@@ -246,16 +246,14 @@ class BoardPage(HubOAuthenticated, web.RequestHandler):
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         """A page that says why, in one line (the reason escaped)."""
-        import html
+        from .. import page_templates
 
         error = kwargs.get("exc_info", (None, None, None))[1]
         why = error.log_message if isinstance(error, web.HTTPError) and error.log_message \
             else self._reason
         self.set_header("Content-Type", "text/html; charset=utf-8")
-        self.finish(f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>"
-                    f"{status_code}</title></head><body><h1>{status_code}: "
-                    f"{html.escape(self._reason)}</h1><p>{html.escape(str(why))}</p>"
-                    "</body></html>")
+        self.finish(page_templates.render("error.html.j2", status=status_code,
+                                          reason=self._reason, why=str(why)))
 
 
 def make_app(store: Store, prefix: str, hub_auth: HubOAuth) -> web.Application:

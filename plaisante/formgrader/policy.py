@@ -130,8 +130,11 @@ def allowed_hashes(page: str) -> list[str]:
 def with_mathjax_absent(page: bytes, base_url: str) -> bytes:
     """Return ``page`` with the CDN's MathJax script tag (which the policy would refuse)
     replaced by the kit's stand-in (``MATHJAX_ABSENT``, from the server)."""
-    tag = f'<script src="{base_url.rstrip("/")}{KIT_STATIC}{MATHJAX_ABSENT}"></script>'
-    return CDN_MATHJAX.sub(tag.encode("ascii"), page)
+    from .. import page_templates
+
+    tag = page_templates.render(
+        "script_src.html.j2", src=f"{base_url.rstrip('/')}{KIT_STATIC}{MATHJAX_ABSENT}").encode()
+    return CDN_MATHJAX.sub(lambda _: tag, page)
 
 
 def policy(origin: str, base_url: str, hashes: list[str]) -> str:

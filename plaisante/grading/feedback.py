@@ -46,8 +46,8 @@ from nbformat.notebooknode import NotebookNode
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Enum, Integer, List, Unicode
 
+from .. import page_templates
 from ..course import CourseLayout
-from ..student_side.style import STYLE
 from .judge import rule_lines
 
 REMOVED = "[hidden test code removed]"
@@ -426,18 +426,10 @@ def write_missing_pages(root: Path, assignment: str, students: list[str] | None 
                "cell-by-cell feedback." if has_notebook else
                "Your submission could not be graded as a notebook, so there is no cell-by-cell "
                "feedback.")
-        if result.get("kernel_ran"):
-            told = "<p>Your instructor has the grader's reasons.</p>"
-        else:
-            reasons = "".join(f"<li>{html.escape(reason)}</li>" for reason in result["reasons"])
-            told = f"<p>The grader's reasons:</p><ul>{reasons}</ul>"
         page.parent.mkdir(parents=True, exist_ok=True)
-        page.write_text(
-            "<!DOCTYPE html><html><head><meta charset='utf-8'>"
-            f"<title>{html.escape(assignment)}: feedback</title>{STYLE}</head>"
-            "<body class='plaisante-page'>"
-            f"<h1>{html.escape(assignment)}: {result['total']:g} / {result['max_total']:g}</h1>"
-            f"<p>{why}</p>{told}"
-            "<p>Ask your instructor how to submit again.</p></body></html>\n", encoding="utf-8")
+        page.write_text(page_templates.render(
+            "feedback_missing.html.j2", assignment=assignment, total=result["total"],
+            max_total=result["max_total"], why=why,
+            reasons=None if result.get("kernel_ran") else result["reasons"]), encoding="utf-8")
         written.append(page)
     return written

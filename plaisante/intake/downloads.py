@@ -343,13 +343,41 @@ def read_download(source: Path, pattern: str | None = None, into: Path | None = 
     ``--student``) or no notebook that names a student."""
     regex = compile_pattern(pattern) if pattern else None
     source = Path(source)
+    listing = _listing(source, into, _depth)
+    if len(listing) == 1 and listing[0][0].lower().endswith(".zip") and into is not None:
+        return read_download(_inner_zip(source, listing[0], into), pattern, into / "inner",
+                             zone=zone, assignments=assignments, users=users, _depth=_depth + 1)
+    result = Download()
+    read = _read_names(listing, regex, zone, users or {}, result)
+    if regex is None and assignments and not any(a.lms for _, _, _, a, _ in read):
+        _refuse_one_students_folder(source, [rel for rel, *_ in read], assignments)
+    read = _within_caps(source, read, result)
+    if into is not None and source.is_file():
+        read = _unzipped(source, into, read)
+    attempts = _attempts(read)
+    _gather_submissions(attempts, result)
+    result.layout = ", ".join(sorted({a.lms for a in attempts.values() if a.lms}))
+    if not result.submissions and not result.refused:
+        said = f"--pattern {pattern!r} matches" if pattern else \
+            "is named as an LMS names it, or ID.ipynb"
+        raise ValueError(f"no notebook in {source} {said}"
+                         + (f" (found: {', '.join(result.skipped[:5])}"
+                            f"{'…' if len(result.skipped) > 5 else ''})"
+                            if result.skipped else " (it holds no files)"))
+    return result
+
+
+def _listing(source: Path, into: Path | None, depth: int) -> list[tuple[str, Any, int]]:
+    """Return every file of ``source`` (a folder or a zip ``depth`` zips deep) as (its path
+    in the download, where to read it: a ``Path`` or a zip member, its size in bytes), the
+    operating systems' clutter left out; raise as ``read_download`` says."""
     if source.is_dir():
         files = sorted((p for p in source.rglob("*") if p.is_file() and not p.is_symlink()),
                        key=lambda p: str(p.relative_to(source)))
         listing: list[tuple[str, Any, int]] = [
             (p.relative_to(source).as_posix(), p, p.stat().st_size) for p in files]
     elif source.is_file() and zipfile.is_zipfile(source):
-        if _depth > 1:
+        if depth > 1:
             raise ValueError(f"{source} is a zip inside a zip inside a zip: unzip the download "
                              "down to the LMS's folder and give that folder to plaisante submit")
         if into is None:
@@ -359,18 +387,22 @@ def read_download(source: Path, pattern: str | None = None, into: Path | None = 
         raise ValueError(f"{source} is neither a folder, a .zip file nor a notebook")
     else:
         raise FileNotFoundError(f"no folder or zip file at {source}")
-    listing = [(rel, where, size) for rel, where, size in listing
-               if not NOISE.fullmatch(PurePosixPath(rel).name)
-               and not rel.startswith("__MACOSX/")]
-    if len(listing) == 1 and listing[0][0].lower().endswith(".zip") and into is not None:
-        return read_download(_inner_zip(source, listing[0], into), pattern, into / "inner",
-                             zone=zone, assignments=assignments, users=users, _depth=_depth + 1)
+    return [(rel, where, size) for rel, where, size in listing
+            if not NOISE.fullmatch(PurePosixPath(rel).name) and not rel.startswith("__MACOSX/")]
+
+
+def _read_names(listing: list[tuple[str, Any, int]], regex: re.Pattern[str] | None,
+                zone: datetime.tzinfo, users: dict[str, str], result: Download
+                ) -> list[tuple[str, Any, int, Attempt, str]]:
+    """Return the files of ``listing`` whose names say whose they are, each with its
+    ``Attempt`` and its own file name ("" for an LMS's receipt: left out), read by ``regex``,
+    else by the LMS the whole download reads as, else as ``ID.ipynb``. A name no rule reads
+    goes to ``result.skipped``; an attempt that names no student id, to ``result.refused``."""
     lms = "" if regex else layout_of([rel for rel, _, _ in listing], zone)
     top = top_folder([rel for rel, _, _ in listing])
     title = blackboard_title([PurePosixPath(rel).name for rel, _, _ in listing
                               if "/".join(PurePosixPath(rel).parent.parts) == top]) \
         if lms == "Blackboard" else None
-    result = Download()
     read: list[tuple[str, Any, int, Attempt, str]] = []
     for relative, where, size in listing:
         name = PurePosixPath(relative).name
@@ -384,9 +416,9 @@ def read_download(source: Path, pattern: str | None = None, into: Path | None = 
             plain = re.fullmatch(DEFAULT_PATTERN, name)    # it did not give is the student's
             reading = ((Attempt(plain["student_id"], ("file", plain["student_id"]), shown=name,
                               order=(0,), label="file"), name) if plain else None)
-        if reading is not None and reading[0].lms and reading[0].who[1] in (users or {}):
+        if reading is not None and reading[0].lms and reading[0].who[1] in users:
             reading[0].roster_of = reading[0].who[1]
-            reading[0].student = (users or {})[reading[0].who[1]]
+            reading[0].student = users[reading[0].who[1]]
         if reading is not None and not reading[0].student:
             who = reading[0].person or name
             result.refused.append((who, reading[0].shown or name,
@@ -402,11 +434,13 @@ def read_download(source: Path, pattern: str | None = None, into: Path | None = 
             continue
         if reading[1]:  # "": the attempt's receipt, the LMS's own
             read.append((relative, where, size, *reading))
-    if regex is None and assignments and not any(a.lms for _, _, _, a, _ in read):
-        _refuse_one_students_folder(source, [rel for rel, *_ in read], assignments)
-    read = _within_caps(source, read, result)
-    if into is not None and source.is_file():
-        read = _unzipped(source, into, read)
+    return read
+
+
+def _attempts(read: list[tuple[str, Any, int, Attempt, str]]) -> dict[tuple, Attempt]:
+    """Return the attempts the ``read`` files make, each holding its files (by their own
+    names, two of one name both kept) and what was left out of it (a name the course uses, a
+    file over its size): {(who, label): attempt}."""
     attempts: dict[tuple, Attempt] = {}
     for relative, path, _size, attempt, own in read:
         name = PurePosixPath(relative).name
@@ -424,29 +458,21 @@ def read_download(source: Path, pattern: str | None = None, into: Path | None = 
             stem, dot, ext = own.rpartition(".")
             own = f"{stem or own}_{len(attempt.files)}{dot}{ext}" if dot else f"{own}_"
         attempt.files[own] = path
+    return attempts
+
+
+def _gather_submissions(attempts: dict[tuple, Attempt], result: Download) -> None:
+    """Add to ``result`` one submission per student (their newest attempt with a notebook,
+    the older ones beside it), the attempts of no notebook refused (or their files given to
+    the same person's newest attempt), and a number after the id of two people of one
+    name."""
     by_student: dict[str, list[Attempt]] = {}
     for attempt in attempts.values():
         if attempt.notebooks:
             by_student.setdefault(attempt.student, []).append(attempt)
     for attempt in attempts.values():
-        if attempt.notebooks:
-            continue
-        # files the LMS names apart from any notebook (Canvas names each file apart): they
-        # go with the same person's newest attempt
-        theirs = sorted((a for a in by_student.get(attempt.student, [])
-                         if a.who == attempt.who), key=lambda a: a.order)
-        if theirs:
-            for own, path in attempt.files.items():
-                theirs[-1].files.setdefault(own, path)
-            theirs[-1].left_out.extend(attempt.left_out)
-        elif attempt.left_out:
-            result.refused.append((attempt.student, attempt.shown or attempt.label,
-                                   f"nothing of it could be read: {', '.join(attempt.left_out)}"))
-            result.users[attempt.student] = attempt.who[1]
-        elif attempt.files:
-            result.refused.append((attempt.student, attempt.shown or attempt.label,
-                                   no_notebook(attempt)))
-            result.users[attempt.student] = attempt.who[1]
+        if not attempt.notebooks:
+            _without_notebook(attempt, by_student, result)
     for student, found in list(by_student.items()):  # two people, one name: add their number
         people = {a.who for a in found}
         if len(people) > 1:
@@ -458,15 +484,28 @@ def read_download(source: Path, pattern: str | None = None, into: Path | None = 
     for student in sorted(by_student):
         found = sorted(by_student[student], key=lambda a: a.order)
         result.submissions.append(Submission(found[-1], found[:-1]))
-    result.layout = ", ".join(sorted({a.lms for a in attempts.values() if a.lms}))
-    if not result.submissions and not result.refused:
-        said = f"--pattern {pattern!r} matches" if pattern else \
-            "is named as an LMS names it, or ID.ipynb"
-        raise ValueError(f"no notebook in {source} {said}"
-                         + (f" (found: {', '.join(result.skipped[:5])}"
-                            f"{'…' if len(result.skipped) > 5 else ''})"
-                            if result.skipped else " (it holds no files)"))
-    return result
+
+
+def _without_notebook(attempt: Attempt, by_student: dict[str, list[Attempt]],
+                      result: Download) -> None:
+    """Give the files of ``attempt`` (no notebook among them) to the same person's newest
+    attempt with one, or refuse it in ``result`` saying why."""
+    # files the LMS names apart from any notebook (Canvas names each file apart): they go
+    # with the same person's newest attempt
+    theirs = sorted((a for a in by_student.get(attempt.student, []) if a.who == attempt.who),
+                    key=lambda a: a.order)
+    if theirs:
+        for own, path in attempt.files.items():
+            theirs[-1].files.setdefault(own, path)
+        theirs[-1].left_out.extend(attempt.left_out)
+    elif attempt.left_out:
+        result.refused.append((attempt.student, attempt.shown or attempt.label,
+                               f"nothing of it could be read: {', '.join(attempt.left_out)}"))
+        result.users[attempt.student] = attempt.who[1]
+    elif attempt.files:
+        result.refused.append((attempt.student, attempt.shown or attempt.label,
+                               no_notebook(attempt)))
+        result.users[attempt.student] = attempt.who[1]
 
 
 def no_notebook(attempt: Attempt) -> str:

@@ -48,7 +48,6 @@ def submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
     import tempfile
 
     from ..results.roster import lms_users
-    from ..results.scores import record_unsubmitted
     from ..results.tables import plain
     from .downloads import read_download
 
@@ -74,44 +73,15 @@ def submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
         people: dict[str, str] = {}
         assignments: list[str] = []
         for submission in found.submissions:
-            kept, student = submission.kept, submission.student
-            kept.shown = plain(str(where / kept.shown))
-            try:
-                assignment = attempt_assignment(layout, args, kept)
-                assignments.append(assignment)
-                notes = _submit_attempt(layout, args, kept, assignment)
-                target = layout.submitted(student, assignment).parent
-                print(f"{student}: {target} ({', '.join([kept.shown, *notes])})")
-                if kept.person:
-                    people[student] = kept.person
-                for older in submission.set_aside:
-                    kept_at = submitted.set_aside(older.files, student, older.label, layout.root)
-                    print(plain(f"{student}: set aside an older attempt "
-                                f"({where / older.shown}), kept in {kept_at}"))
-            except (ValueError, FileNotFoundError, FileExistsError) as error:
+            refusal = _submit_one(layout, args, submission, where, people, assignments)
+            if refusal is not None:
                 refused += 1
-                line = plain(f"{student}: refused ({kept.shown}): {_one_line(str(error), 600)}")
+                line, kept_for_scores = refusal
                 print(line)
-                if not isinstance(error, FileExistsError):
-                    unsubmitted[student] = line
-                    users[student] = kept.who[1]
-            except Exception as error:  # noqa: BLE001  e.g. RecursionError: the rest go on
-                refused += 1
-                line = plain(f"{student}: refused ({kept.shown}): could not be submitted "
-                             f"({type(error).__name__}: {_one_line(str(error))})")
-                print(line)
-                unsubmitted[student] = line
-                users[student] = kept.who[1]
-        course_has = layout.assignments()
-        download_of = args.assignment or max(sorted(set(assignments)), key=assignments.count,
-                                             default=None) or \
-            (course_has[0] if len(course_has) == 1 else None)
-        if download_of:
-            record_unsubmitted(layout, download_of, unsubmitted, users)
-        elif unsubmitted:
-            print(f"the {len(unsubmitted)} refused student(s) above are not kept for scores "
-                  "and the class report: nothing was submitted to tell which of the course's "
-                  "assignments this download is; run it again with --assignment ID")
+                if kept_for_scores:
+                    unsubmitted[submission.student] = line
+                    users[submission.student] = submission.kept.who[1]
+        _keep_unsubmitted(layout, args.assignment, assignments, unsubmitted, users)
     if people:
         named = submitted.name_students(people, layout.root)
         if named:
@@ -125,6 +95,58 @@ def submit_many(layout: course.CourseLayout, args: argparse.Namespace) -> int:
     print(f"{len(found.submissions) + len(found.refused) - refused} submitted, "
           f"{refused} refused")
     return 1 if refused else 0
+
+
+def _submit_one(layout: course.CourseLayout, args: argparse.Namespace, submission: Any,
+                where: Path, people: dict[str, str], assignments: list[str]
+                ) -> tuple[str, bool] | None:
+    """Submit one student's newest attempt of a download (``downloads.Submission``) and set
+    their older ones aside, printing a line for each; add the assignment it is of to
+    ``assignments`` and the name the LMS gave them to ``people``. Return None, or the line
+    saying why it was refused and whether that refusal is kept for scores and the class
+    report (not when their work of that assignment is there already)."""
+    from ..results.tables import plain
+
+    kept, student = submission.kept, submission.student
+    kept.shown = plain(str(where / kept.shown))
+    try:
+        assignment = attempt_assignment(layout, args, kept)
+        assignments.append(assignment)
+        notes = _submit_attempt(layout, args, kept, assignment)
+        target = layout.submitted(student, assignment).parent
+        print(f"{student}: {target} ({', '.join([kept.shown, *notes])})")
+        if kept.person:
+            people[student] = kept.person
+        for older in submission.set_aside:
+            kept_at = submitted.set_aside(older.files, student, older.label, layout.root)
+            print(plain(f"{student}: set aside an older attempt "
+                        f"({where / older.shown}), kept in {kept_at}"))
+    except (ValueError, FileNotFoundError, FileExistsError) as error:
+        return (plain(f"{student}: refused ({kept.shown}): {_one_line(str(error), 600)}"),
+                not isinstance(error, FileExistsError))
+    except Exception as error:  # noqa: BLE001  e.g. RecursionError: the rest go on
+        return (plain(f"{student}: refused ({kept.shown}): could not be submitted "
+                      f"({type(error).__name__}: {_one_line(str(error))})"), True)
+    return None
+
+
+def _keep_unsubmitted(layout: course.CourseLayout, given: str | None, assignments: list[str],
+                      unsubmitted: dict[str, str], users: dict[str, str]) -> None:
+    """Keep the students of a download who were refused (``unsubmitted``: {student: the line
+    said}; ``users``: their LMS users) for scores and the class report, under the
+    assignment the download is of: ``given`` (``--assignment``), else the one most of its
+    submissions were, else the course's only one; else say why they are not kept."""
+    from ..results.scores import record_unsubmitted
+
+    course_has = layout.assignments()
+    download_of = given or max(sorted(set(assignments)), key=assignments.count,
+                               default=None) or (course_has[0] if len(course_has) == 1 else None)
+    if download_of:
+        record_unsubmitted(layout, download_of, unsubmitted, users)
+    elif unsubmitted:
+        print(f"the {len(unsubmitted)} refused student(s) above are not kept for scores "
+              "and the class report: nothing was submitted to tell which of the course's "
+              "assignments this download is; run it again with --assignment ID")
 
 
 def attempt_assignment(layout: course.CourseLayout, args: argparse.Namespace,

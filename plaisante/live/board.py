@@ -16,15 +16,16 @@ projector) no student id is written at all, only counts.
 
 from __future__ import annotations
 
-import html
 import json
 import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from markupsafe import Markup
+
+from .. import page_templates
 from ..grading.result import SubmissionResult
 from ..results.scores import TestCell
-from ..student_side.style import STYLE
 
 #: Test cells listed under "failing most" (at most).
 TOP_FAILING = 8
@@ -161,63 +162,10 @@ async function poll() {
 poll();
 """
 
-BOARD_CSS = """<style>
-.plaisante-board { max-width: 1100px; }
-.plaisante-board h1 { margin-bottom: 4px; }
-.plaisante-board .plaisante-summary { display: flex; flex-wrap: wrap; gap: 8px; margin: 8px 0; }
-.plaisante-board .plaisante-chip { background: #17603a; color: #fdfdf8; font-size: 18px; }
-.plaisante-board .plaisante-chip b { font-size: 22px; }
-.plaisante-board #waiting .plaisante-chip { background: #efe9d8; color: #1b1b1b;
-  font-size: 15px; }
-.plaisante-board #waiting { display: flex; flex-wrap: wrap; gap: 6px; }
-.plaisante-board .plaisante-grid { width: 100%; }
-.plaisante-board-share { position: relative; width: 40%; min-width: 120px; }
-.plaisante-board-bar { position: absolute; left: 0; top: 3px; bottom: 3px; background: #23804d;
-  border-radius: 3px; }
-.plaisante-board-pct { position: relative; padding-left: 6px; font-weight: 700; }
-.plaisante-board-offline { color: #a00; font-weight: 700; }
-@media (max-width: 900px) { .plaisante-board .plaisante-chip { font-size: 15px; } }
-</style>"""
-
 
 def page(assignment: str, title: str, *, anonymous: bool, xsrf: str | None = None) -> str:
     """Return the board's HTML page for ``assignment`` (its ``title`` shown): static, it reads
     ``board.json`` from its own folder every second (sending ``xsrf``, when given, as the
     ``X-XSRFToken`` header: a hub service's cookie-authenticated fetch needs it)."""
-    who = ("<section id='students-section'><h2>Scores</h2><div class='plaisante-scroll'>"
-           "<table class='plaisante-grid'><thead><tr><th>student</th><th class='num'>score"
-           "</th><th>status</th></tr></thead><tbody id='students'></tbody></table></div>"
-           "</section>")
-    waiting = ("<p class='plaisante-note'>names are not shown (anonymous board)</p>"
-               if anonymous else "")
-    name = html.escape(f"{title} ({assignment})")
-    return (
-        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-        + (f"<meta name='xsrf' content='{html.escape(xsrf, quote=True)}'>" if xsrf else "") +
-        f"<title>{name}: lab board</title>{STYLE}{BOARD_CSS}</head>"
-        "<body><div class='plaisante-page plaisante-report plaisante-board'>"
-        f"<h1>{name}: lab board</h1>"
-        "<p class='plaisante-note'>Updated <span id='updated'>–</span>, as submissions are "
-        "graded. <span id='offline' class='plaisante-board-offline' hidden>The grader is not "
-        "answering: this page shows the last board it wrote.</span></p>"
-        "<p class='plaisante-summary'>"
-        "<span class='plaisante-chip'>submitted <b id='submitted'>–</b></span>"
-        "<span class='plaisante-chip'>graded <b id='graded'>–</b></span>"
-        "<span class='plaisante-chip'>flagged <b id='flagged'>–</b></span>"
-        "<span class='plaisante-chip'>being graded <b id='queued'>–</b></span></p>"
-        "<h2>Steps: share of graded submissions passing every check</h2>"
-        "<div class='plaisante-scroll'>"
-        "<table class='plaisante-grid'><thead><tr><th>step</th><th>passing</th>"
-        "<th class='num'>students</th><th class='num'>mean points</th></tr></thead>"
-        "<tbody id='steps'></tbody></table></div>"
-        "<h2>Failing most</h2>"
-        "<p id='failing-none' class='plaisante-note'>No test cell fails yet.</p>"
-        "<div class='plaisante-scroll'><table class='plaisante-grid'><thead><tr>"
-        "<th>test cell (its rule, as students read it)</th><th class='num'>failing</th></tr>"
-        "</thead><tbody id='failing'></tbody></table></div>"
-        "<h2>Not submitted yet: <span id='waiting-count'>–</span></h2>"
-        f"{waiting}<div id='waiting'></div>{who}"
-        "<p class='plaisante-note'>Flagged work (could not be graded in full) is left out of "
-        "the shares; no student's code is shown here.</p>"
-        f"</div><script>{SCRIPT}</script></body></html>\n")
+    return page_templates.render("board.html.j2", name=f"{title} ({assignment})",
+                                 anonymous=anonymous, xsrf=xsrf or "", script=Markup(SCRIPT))

@@ -63,11 +63,11 @@ def view_or_checklist(description: Any, parts: dict[str, Any], seed: int | None)
 
 def notice(text: str) -> Any:
     """Return a one-line notice for the presenter's screen (escaped)."""
-    import html
-
     import ipywidgets as widgets
 
-    return widgets.HTML(f"<p class='plaisante-notice'>⚠ {html.escape(text)}</p>")
+    from .. import page_templates
+
+    return widgets.HTML(page_templates.render("notice.html.j2", text=text))
 
 
 def student_parts(layout: CourseLayout, assignment: str, student: str) -> dict[str, Any]:

@@ -504,24 +504,7 @@ def watch(root: Path, assignment: str, *, port: int | None = None, anonymous: bo
     out = out or sys.stdout
     root = Path(root).resolve()
     layout = CourseLayout(root)
-    if assignment not in layout.assignments():
-        raise ValueError(f"no assignment {assignment!r} in {root / 'solutions'}; the course's: "
-                         f"{', '.join(layout.assignments()) or 'none'}")
-    from ..exchange_service.source import service_source
-
-    source: Any = service_source(root)
-    if source is None:
-        exchange, course = course_ids(root)
-        outbound = exchange / course / "outbound" / assignment
-        if layout.gradebook_missing() or not outbound.is_dir():
-            raise FileNotFoundError(f"{assignment!r} is not released to the exchange "
-                                    f"{outbound}: run `plaisante release {assignment}` first")
-        source = FolderSource(exchange / course / "inbound")
-    else:
-        source.check(assignment)
-        if layout.gradebook_missing():
-            raise FileNotFoundError(f"{root} has no gradebook: run `plaisante release "
-                                    f"{assignment}` first")
+    source = _source(layout, assignment)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive int, got {workers!r}")
     if sandbox:
@@ -535,7 +518,6 @@ def watch(root: Path, assignment: str, *, port: int | None = None, anonymous: bo
 
     limits = Limits.for_course(root)
     pool = LocalPool(root, workers)  # forked now, before this process starts any thread
-    stop = stop or threading.Event()
     board = None
     try:
         problems = pool.warm(assignment, limits, sandbox)
@@ -547,29 +529,11 @@ def watch(root: Path, assignment: str, *, port: int | None = None, anonymous: bo
             (lambda title, text: source.publish_board(assignment, title, text))
         board = Board(layout, assignment, anonymous=anonymous, port=port, publish=publish)
         board.update(results)
-        graded: dict[str, str] = {}  # student: the folder last graded or refused
-        collected: dict[str, int] = {}  # folder name: the time it was last graded with
-        count = 0
-        said_once: set[str] = set()
-
-        def say_once(line: str) -> None:
-            if line not in said_once:
-                said_once.add(line)
-                say(line)
-
         url = board.url if isinstance(source, FolderSource) or port is not None else \
             f"{source.board_url(assignment)} (the hub's login: instructors and graders)"
         say(f"watching {source.where} for {assignment!r}; the board: {url}")
-        while not stop.is_set():
-            try:
-                count = _one_scan(layout, source, assignment, pool, feedback, board, limits,
-                                  sandbox, results, graded, collected, count, say, say_once)
-            except OSError as error:  # the loop's own files: no descriptor left, disk full
-                say_once(f"could not look at or grade the exchange ({_why(error)}); retried "
-                         f"every {RETRY_SECONDS:g} s, nothing is skipped")
-                stop.wait(RETRY_SECONDS)
-                continue
-            stop.wait(POLL_SECONDS)
+        _scan_until_stopped(layout, source, assignment, pool, feedback, board, limits, sandbox,
+                            results, say, stop or threading.Event())
     except KeyboardInterrupt:
         say("stopped")
     finally:
@@ -577,6 +541,59 @@ def watch(root: Path, assignment: str, *, port: int | None = None, anonymous: bo
             board.close()
         pool.close()
     return 0
+
+
+def _source(layout: CourseLayout, assignment: str) -> Any:
+    """Return where submissions of ``assignment`` come from: the exchange service's, when the
+    course's config names one, else the exchange folder's ``inbound`` (``FolderSource``).
+    Raises as ``watch`` says."""
+    from ..exchange_service.source import service_source
+
+    root = layout.root
+    if assignment not in layout.assignments():
+        raise ValueError(f"no assignment {assignment!r} in {root / 'solutions'}; the course's: "
+                         f"{', '.join(layout.assignments()) or 'none'}")
+    source: Any = service_source(root)
+    if source is None:
+        exchange, course = course_ids(root)
+        outbound = exchange / course / "outbound" / assignment
+        if layout.gradebook_missing() or not outbound.is_dir():
+            raise FileNotFoundError(f"{assignment!r} is not released to the exchange "
+                                    f"{outbound}: run `plaisante release {assignment}` first")
+        return FolderSource(exchange / course / "inbound")
+    source.check(assignment)
+    if layout.gradebook_missing():
+        raise FileNotFoundError(f"{root} has no gradebook: run `plaisante release "
+                                f"{assignment}` first")
+    return source
+
+
+def _scan_until_stopped(layout: CourseLayout, source: Any, assignment: str, pool: Any,
+                        feedback: Feedback, board: Board, limits: Any, sandbox: bool,
+                        results: dict[str, SubmissionResult], say: Any,
+                        stop: threading.Event) -> None:
+    """Scan ``source`` every ``POLL_SECONDS`` (``_one_scan``) until ``stop`` is set; an
+    ``OSError`` of the loop's own files is said once and retried after ``RETRY_SECONDS``."""
+    graded: dict[str, str] = {}  # student: the folder last graded or refused
+    collected: dict[str, int] = {}  # folder name: the time it was last graded with
+    count = 0
+    said_once: set[str] = set()
+
+    def say_once(line: str) -> None:
+        if line not in said_once:
+            said_once.add(line)
+            say(line)
+
+    while not stop.is_set():
+        try:
+            count = _one_scan(layout, source, assignment, pool, feedback, board, limits,
+                              sandbox, results, graded, collected, count, say, say_once)
+        except OSError as error:  # the loop's own files: no descriptor left, disk full
+            say_once(f"could not look at or grade the exchange ({_why(error)}); retried "
+                     f"every {RETRY_SECONDS:g} s, nothing is skipped")
+            stop.wait(RETRY_SECONDS)
+            continue
+        stop.wait(POLL_SECONDS)
 
 
 def _why(error: OSError) -> str:

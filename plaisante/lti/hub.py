@@ -27,7 +27,6 @@ nobody is logged in.
 from __future__ import annotations
 
 import asyncio
-import html
 import json
 import typing as t
 from pathlib import Path
@@ -38,6 +37,7 @@ from jupyterhub.utils import url_path_join
 from tornado import web
 from traitlets import Unicode
 
+from .. import page_templates
 from .launch import (
     LOGIN_SECONDS,
     MESSAGE_TYPE,
@@ -52,21 +52,6 @@ from .launch import (
     student_id,
     verified,
 )
-
-#: the picker page's look: the system's font, large targets, a visible keyboard focus
-PICKER_STYLE = """
-body { font: 16px/1.5 system-ui, sans-serif; margin: 0; color: #1b1b1b; background: #fafafa; }
-main { max-width: 44rem; margin: 0 auto; padding: 1.5rem; }
-h1 { font-size: 1.5rem; margin: 0 0 .5rem; }
-ul { list-style: none; padding: 0; margin: 1rem 0 0; display: grid; gap: .5rem; }
-button { width: 100%; text-align: left; padding: .75rem 1rem; border: 1px solid #8a8a8a;
-         border-radius: .5rem; background: #fff; color: inherit; font: inherit; cursor: pointer;
-         display: flex; flex-wrap: wrap; justify-content: space-between; gap: .25rem 1rem; }
-button:hover { border-color: #1a5fb4; background: #f0f5fc; }
-button:focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }
-.title { font-weight: 600; }
-.meta { color: #4a4a4a; }
-"""
 
 
 class _LTIHandler(BaseHandler):
@@ -271,26 +256,9 @@ class LTI13Authenticator(Authenticator):
     def picker_page(self, launch_id: str, xsrf: str, action: str) -> str:
         """The instructor's page: one button per assignment of the course (its title, id and
         points), each posting the pick to ``action`` (the hub's ``lti13/deeplink``)."""
-        rows = []
-        for assignment in self.assignments():
-            title, points = self.title_and_points(assignment)
-            rows.append(
-                f'<li><button name="assignment" value="{html.escape(assignment)}">'
-                f'<span class="title">{html.escape(title)}</span>'
-                f'<span class="meta">{html.escape(assignment)} · {points:g} points</span>'
-                "</button></li>")
-        return (
-            "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-            f"<title>Add an assignment</title><style>{PICKER_STYLE}</style></head><body><main>"
-            "<h1>Add an assignment of the course</h1>"
-            "<p>Pick the assignment this link opens. Students who follow it land in its "
-            "notebook on the course's JupyterHub, and their scores come back to the grade "
-            "column the link makes.</p>"
-            f"<form method='post' action='{html.escape(action)}'>"
-            f"<input type='hidden' name='launch_id' value='{html.escape(launch_id)}'>"
-            f"<input type='hidden' name='_xsrf' value='{html.escape(xsrf)}'>"
-            f"<ul>{''.join(rows)}</ul></form></main></body></html>")
+        choices = [(assignment, *self.title_and_points(assignment))
+                   for assignment in self.assignments()]
+        return picker_page(choices, launch_id, xsrf, action)
 
     def login_url(self, base_url: str) -> str:
         return str(url_path_join(base_url, "lti13", "login"))
@@ -302,6 +270,15 @@ class LTI13Authenticator(Authenticator):
     async def authenticate(self, handler: t.Any, data: t.Any = None) -> t.Any:
         """``data`` is what the launch handler made of a launch pylti1p3 verified."""
         return data if isinstance(data, dict) and data.get("name") else None
+
+
+def picker_page(choices: list[tuple[str, str, float]], launch_id: str, xsrf: str, action: str
+                ) -> str:
+    """The deep linking picker's HTML: a button for each of ``choices`` ((assignment id,
+    title, points)), posting it with ``launch_id`` and the hub's ``xsrf`` token to
+    ``action``."""
+    return page_templates.render("lti_picker.html.j2", choices=choices, launch_id=launch_id,
+                                 xsrf=xsrf, action=action)
 
 
 __all__ = ["LOGIN_SECONDS", "LTI13Authenticator"]

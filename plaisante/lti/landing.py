@@ -16,7 +16,6 @@ plaisante.lti.landing`` in the users' environment, or ``{"ServerApp": {"jpserver
 from __future__ import annotations
 
 import asyncio
-import html
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.utils import url_path_join
 from tornado import web
 
+from .. import page_templates
 from ..course import STUDENT_ID
 
 #: seconds nbgrader's fetch may take
@@ -66,15 +66,7 @@ class OpenHandler(JupyterHandler):
 
 def not_fetched_page(assignment: str, said: str) -> str:
     """The page of an assignment that could not be fetched: what nbgrader said, what to do."""
-    return ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-            f"<title>{html.escape(assignment)} is not here yet</title></head>"
-            "<body style='font: 16px/1.5 system-ui, sans-serif; max-width: 40rem; "
-            "margin: 2rem auto; padding: 0 1rem'>"
-            f"<h1>{html.escape(assignment)} is not here yet</h1>"
-            "<p>The assignment could not be fetched into your folder: it may not be released "
-            "yet. Try again later, or ask your instructor.</p>"
-            + (f"<p>nbgrader said: <code>{html.escape(said)}</code></p>" if said else "")
-            + "</body></html>")
+    return page_templates.render("lti_not_fetched.html.j2", assignment=assignment, said=said)
 
 
 def _load_jupyter_server_extension(serverapp: Any) -> None:

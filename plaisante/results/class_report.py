@@ -17,13 +17,13 @@ notebook is read into the page.
 from __future__ import annotations
 
 import base64
-import html
 import os
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import page_templates
 from ..course import CourseLayout
 from ..student_side.style import STYLE
 from .lateness import late_text, time_text
@@ -125,12 +125,11 @@ def tag_words(summary: CellSummary) -> list[str]:
     return words
 
 
-def cell_tags(summary: CellSummary) -> str:
-    """Return a failing cell's tags (``tag_words``) as HTML, each titled with what it means;
-    "" when none."""
-    return "".join(f" <span class='plaisante-tag' title='"
-                   f"{_esc(HIDDEN_MEANS if word.endswith('hidden tests') else MANUAL_MEANS)}'>"
-                   f"{_esc(word)}</span>" for word in tag_words(summary))
+def cell_tags(summary: CellSummary) -> list[tuple[str, str]]:
+    """Return a failing cell's tags (``tag_words``), each with what it means (the page's
+    tooltip: ``HIDDEN_MEANS`` or ``MANUAL_MEANS``); [] when none."""
+    return [(word, HIDDEN_MEANS if word.endswith("hidden tests") else MANUAL_MEANS)
+            for word in tag_words(summary)]
 
 
 def _label(cell: TestCell) -> str:
@@ -210,26 +209,6 @@ def _figures(folder: Path, rows: list[Row], steps: list[StepSummary],
 
 # -------------------------------------------------------------------------------------- page
 
-#: students of the roster or the LMS download with nothing graded
-NOTHING = """<h2 id='nothing'>Nothing graded</h2>
-<p class='plaisante-note'>On the roster or named by the LMS download, with no submission
-graded: what was said of each.</p>
-<div class='plaisante-scroll'><table class='plaisante-grid'><thead><tr><th>student</th>
-<th>why</th></tr></thead><tbody>
-{%- for student, why in missing %}
-<tr data-nothing='{{ student }}'><td>{{ student }}</td><td>{{ why }}</td></tr>
-{%- endfor %}</tbody></table></div>"""
-
-
-def _nothing_section(missing: dict[str, str]) -> str:
-    """The report's list of ``missing`` ({student: why}), rendered with autoescape."""
-    import jinja2
-
-    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
-    return env.from_string(NOTHING).render(
-        missing=[(s, why[:MOST_REASON_CHARS]) for s, why in sorted(missing.items())])
-
-
 def shown_reasons(reasons: list[str], student: str, assignment: str) -> list[str]:
     """Return ``reasons`` as the page shows them: the first ``MOST_REASONS``, each cut to
     ``MOST_REASON_CHARS`` characters, and a last line saying what was left out and where
@@ -246,188 +225,102 @@ def shown_reasons(reasons: list[str], student: str, assignment: str) -> list[str
     return shown
 
 
-def _esc(value: Any) -> str:
-    return html.escape(str(value))
-
-
-def _table(head: list[str], body: list[list[str]], numeric: frozenset[int] | set[int] = frozenset(),
-           attrs: list[str] | None = None, caption: str = "") -> str:
-    """Return an HTML table; ``body`` cells are already HTML; ``numeric`` columns align right."""
-    def cls(index: int) -> str:
-        return " class='num'" if index in numeric else ""
-
-    rows = []
-    for n, cells in enumerate(body):
-        extra = f" {attrs[n]}" if attrs else ""
-        rows.append(f"<tr{extra}>" + "".join(f"<td{cls(i)}>{c}</td>"
-                                             for i, c in enumerate(cells)) + "</tr>")
-    cap = f"<caption>{_esc(caption)}</caption>" if caption else ""
-    return ("<div class='plaisante-scroll'><table class='plaisante-grid'>" + cap + "<thead><tr>"
-            + "".join(f"<th{cls(i)}>{_esc(h)}</th>" for i, h in enumerate(head))
-            + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
-
-
 def _percent(share: float) -> str:
     return f"{100 * share:.0f}%"
 
 
 def page(root: Path, assignment: str, figures: list[str], here: Path) -> str:
-    """Return the report's HTML; ``figures`` are the images' ``src`` (FIGURES' order) and
-    ``here`` the folder the page is read from (links to feedback are relative to it)."""
+    """Return the report's HTML (a ``<div>`` to put in a page); ``figures`` are the images'
+    ``src`` (FIGURES' order) and ``here`` the folder the page is read from (links to
+    feedback are relative to it)."""
+    return page_templates.render("class_report.html.j2",
+                                 **report_context(root, assignment, figures, here))
+
+
+def report_context(root: Path, assignment: str, figures: list[str], here: Path
+                   ) -> dict[str, Any]:
+    """Return what the report's template (``templates/pages/class_report.html.j2``) shows:
+    plain data from the gradebook (``scores.class_rows``) and the course's folders, and the
+    functions that write its numbers."""
     layout = CourseLayout(Path(root))
     rows = class_rows(root, assignment)
-    titles = step_titles(assignment)
-    cells = test_cells(root, assignment)
-    steps = step_summaries(rows, titles)
-    failing = cell_summaries(rows, cells)
-    kept = counted(rows)
-    flagged = [row for row in rows if row.ungraded]
-    noted = [row for row in rows if row.noted]
-    late = [row for row in rows if row.late or row.late_penalty]
-    top = max((row.max_total for row in rows), default=0.0)
-    totals = [row.total for row in kept]
-    mean = statistics.fmean(totals) if totals else None
-    median = statistics.median(totals) if totals else None
+    steps = step_summaries(rows, step_titles(assignment))
+    failing = cell_summaries(rows, test_cells(root, assignment))
+    similar = layout.similarity_page(assignment)
+    students = []
+    for row in rows:
+        feedback = layout.feedback(row.student, assignment)
+        students.append((row, os.path.relpath(feedback, here) if feedback.is_file() else ""))
+    missing = nothing_handed_in(layout, assignment)
+    return {
+        "assignment": assignment, "title": _title(assignment), "figures": figures,
+        "chips": _chips(rows), "said": _figure_texts(rows, steps, failing), "steps": steps,
+        "failing": failing[:TOP_FAILING], "tags": cell_tags,
+        "tag_notes": [tuple(means.split(": ", 1)) for count, means in (
+            ("in_hidden", HIDDEN_MEANS), ("manual", MANUAL_MEANS))
+            if any(getattr(c, count) for c in failing[:TOP_FAILING])],
+        "flagged": [(r, shown_reasons(r.reasons, r.student, assignment) or [r.reason])
+                    for r in rows if r.ungraded],
+        "noted": [(r, shown_reasons(r.reasons, r.student, assignment))
+                  for r in rows if r.noted],
+        "late": [r for r in rows if r.late or r.late_penalty],
+        "missing": [(s, why[:MOST_REASON_CHARS]) for s, why in sorted(missing.items())],
+        "similarity": os.path.relpath(similar, here) if similar.is_file() else "",
+        "students": students, "step_ids": [s.step for s in steps],
+        "students_head": ["student", *(s.step.removeprefix("step") for s in steps), "late",
+                          "total", "status", "feedback"],
+        "step_caption": "Step columns: " + ", ".join(
+            f"{s.step.removeprefix('step')} {s.title}" for s in steps),
+        "points": points, "percent": _percent, "late_text": late_text, "time_text": time_text}
 
-    def chip(label: str, value: str, key: str) -> str:
-        return (f"<span class='plaisante-chip' data-key='{key}'>{_esc(label)} "
-                f"<b>{_esc(value)}</b></span>")
 
-    title = assignment
+def _title(assignment: str) -> str:
+    """The assignment's title and id, as the course's description names it; else its id."""
     try:
         from ..games import COURSE, load
 
         if assignment in COURSE:
-            title = f"{load(assignment).title} ({assignment})"
+            return f"{load(assignment).title} ({assignment})"
     except Exception:  # noqa: BLE001  a description that does not load still has an id
         pass
-    parts = [f"<h1>{_esc(title)}: class report</h1>",
-             "<p class='plaisante-summary'>"
-             + chip("submissions", str(len(rows)), "submissions")
-             + chip("graded", str(len(kept)), "graded")
-             + chip("average", f"{points(mean)} / {points(top)}" if mean is not None else "-",
-                    "average")
-             + chip("median", points(median) if median is not None else "-", "median")
-             + chip("flagged", str(len(flagged)), "flagged")
-             + (chip("noted", str(len(noted)), "noted") if noted else "")
-             + chip("late", str(len(late)), "late") + "</p>",
-             "<p class='plaisante-note'>Averages, rates and figures leave flagged work out: "
-             "the grader could not grade all of it, so its score is not a measure of the work. "
-             "Noted work was graded soundly and counts. Scores are nbgrader's gradebook's, after "
-             "late penalties.</p>"]
+    return assignment
 
-    # a figure's alt text says its numbers: a screen reader hears what the eye reads
-    spread = (f": lowest {points(min(totals))}, median {points(median)}, mean {points(mean)}, "
-              f"highest {points(max(totals))} of {points(top)}"
-              if median is not None and mean is not None else "")
-    said_totals = f"histogram of the totals of the {len(kept)} graded submissions{spread}"
-    parts.append("<h2 id='scores'>Scores</h2>"
-                 f"<img src='{figures[0]}' alt='{_esc(said_totals)}'>")
+
+def _chips(rows: list[Row]) -> list[tuple[str, str, str]]:
+    """The summary's chips: (label, value, key), "noted" only when some work is."""
+    kept = counted(rows)
+    totals = [row.total for row in kept]
+    top = max((row.max_total for row in rows), default=0.0)
+    noted = sum(row.noted for row in rows)
+    chips = [("submissions", str(len(rows))), ("graded", str(len(kept))),
+             ("average", f"{points(statistics.fmean(totals))} / {points(top)}"
+              if totals else "-"),
+             ("median", points(statistics.median(totals)) if totals else "-"),
+             ("flagged", str(sum(row.ungraded for row in rows)))]
+    chips += [("noted", str(noted))] if noted else []
+    chips.append(("late", str(sum(bool(row.late or row.late_penalty) for row in rows))))
+    return [(label, value, label) for label, value in chips]
+
+
+def _figure_texts(rows: list[Row], steps: list[StepSummary], failing: list[CellSummary]
+                  ) -> dict[str, str]:
+    """Each figure's alt text, saying its numbers (a screen reader hears what the eye reads):
+    ``totals``, ``steps`` and ``failing``."""
+    totals = [row.total for row in counted(rows)]
+    top = max((row.max_total for row in rows), default=0.0)
+    spread = (f": lowest {points(min(totals))}, median {points(statistics.median(totals))}, "
+              f"mean {points(statistics.fmean(totals))}, highest {points(max(totals))} of "
+              f"{points(top)}" if totals else "")
     said_steps = "; ".join(f"step {s.step.removeprefix('step')} mean {points(s.mean)} of "
                            f"{points(s.maximum)}, pass rate {_percent(s.pass_rate)}"
                            for s in steps)
-    parts.append("<h2 id='steps'>Steps</h2>"
-                 f"<img src='{figures[1]}' alt='{_esc(f'each step: {said_steps}')}'>")
-    parts.append(_table(
-        ["step", "title", "points", "mean", "pass rate"],
-        [[_esc(s.step.removeprefix("step")), _esc(s.title), points(s.maximum), points(s.mean),
-          _percent(s.pass_rate)] for s in steps], numeric={0, 2, 3, 4},
-        attrs=[f"data-step='{_esc(s.step)}' data-mean='{s.mean:.6f}' "
-               f"data-pass-rate='{s.pass_rate:.6f}'" for s in steps]))
-    parts.append("<h2 id='failing'>Test cells that fail most</h2>")
-    for count, means in (("in_hidden", HIDDEN_MEANS), ("manual", MANUAL_MEANS)):
-        if any(getattr(c, count) for c in failing[:TOP_FAILING]):
-            tag, said = means.split(": ", 1)
-            parts.append(f"<p class='plaisante-note'><span class='plaisante-tag'>{tag}</span> "
-                         f"{_esc(said)}.</p>")
-    if failing:
-        said_cells = "; ".join(f"{c.cell.grade_id} lost by {c.failed} of {c.of}"
-                               + "".join(f" ({words})" for words in tag_words(c))
-                               for c in failing[:TOP_FAILING])
-        said_cells = f"the test cells most students lost points in: {said_cells}"
-        parts.append(f"<img src='{figures[2]}' alt='{_esc(said_cells)}'>")
-        parts.append(_table(
-            ["step", "test cell (grade id)", "points", "lost points"],
-            [[_esc(c.cell.step.removeprefix("step")),
-              _esc(c.cell.title) + cell_tags(c)
-              + f"<br><code>{_esc(c.cell.grade_id)}</code>",
-              points(c.cell.points), f"{c.failed} of {c.of}"] for c in failing[:TOP_FAILING]],
-            numeric={0, 2, 3},
-            attrs=[f"data-cell='{_esc(c.cell.grade_id)}' data-failed='{c.failed}' "
-                   f"data-in-hidden='{c.in_hidden}' data-manual='{c.manual}'"
-                   for c in failing[:TOP_FAILING]]))
-    else:
-        parts.append("<p>No test cell failed.</p>")
-
-    parts.append("<h2 id='flagged'>Flagged submissions</h2>")
-    if flagged:
-        parts.append("<p class='plaisante-note'>Look at these by hand (formgrader): the grader "
-                     "could not grade all of them, for the reasons given.</p>")
-        parts.append(_table(["student", "name", "score", "reasons"],
-                            [[_esc(r.student), _esc(r.name), points(r.total),
-                              "<br>".join(_esc(x) for x in
-                                          shown_reasons(r.reasons, r.student, assignment))
-                              or _esc(r.reason)]
-                             for r in flagged], numeric={2},
-                            attrs=[f"data-flagged='{_esc(r.student)}'" for r in flagged]))
-    else:
-        parts.append("<p>None.</p>")
-    if noted:
-        parts.append("<h2 id='noted'>Noted submissions</h2>")
-        parts.append("<p class='plaisante-note'>Graded soundly and counted in averages and "
-                     "exports; each has a note for you to check (the formgrader shows them "
-                     "flagged too).</p>")
-        parts.append(_table(["student", "name", "score", "notes"],
-                            [[_esc(r.student), _esc(r.name), points(r.total),
-                              "<br>".join(_esc(x) for x in
-                                          shown_reasons(r.reasons, r.student, assignment))]
-                             for r in noted],
-                            numeric={2}, attrs=[f"data-noted='{_esc(r.student)}'" for r in noted]))
-    parts.append("<h2 id='late'>Late submissions</h2>")
-    if late:
-        parts.append(_table(["student", "name", "submitted", "late by", "penalty"],
-                            [[_esc(r.student), _esc(r.name), _esc(time_text(r.timestamp, " ")),
-                              _esc(late_text(r.seconds_late, lms=r.lms_late)),
-                              points(r.late_penalty)]
-                             for r in late], numeric={3, 4},
-                            attrs=[f"data-late='{_esc(r.student)}'" for r in late]))
-    else:
-        parts.append("<p>None.</p>")
-
-    missing = nothing_handed_in(layout, assignment)
-    if missing:
-        parts.append(_nothing_section(missing))
-    similar = layout.similarity_page(assignment)
-    command = f"<code>plaisante similarity {_esc(assignment)}</code>"
-    parts.append("<h2 id='similarity'>Similar submissions</h2><p>" + (
-        f"<a href='{_esc(os.path.relpath(similar, here))}'>Pairs of students whose code is "
-        f"alike</a>, side by side (written by {command}: run it again after new submissions)"
-        if similar.is_file() else f"Not compared yet: {command} writes the page") + ".</p>")
-    step_names = [s.step for s in steps]
-    body, attrs = [], []
-    for r in rows:
-        feedback = layout.feedback(r.student, assignment)
-        link = (f"<a href='{_esc(os.path.relpath(feedback, here))}'>feedback</a>"
-                if feedback.is_file() else "<span class='plaisante-note'>none yet</span>")
-        status = ("<span class='plaisante-tag'>noted</span>" if r.noted
-                  else "<span class='plaisante-tag plaisante-flag'>flagged</span>" if r.flagged
-                  else "graded")
-        who = _esc(r.student) + (f"<br><span class='plaisante-note'>{_esc(r.name)}</span>"
-                                 if r.name else "")
-        body.append([who,
-                     *(points(r.steps.get(s, 0.0)) for s in step_names),
-                     _esc(late_text(r.seconds_late, r.late_penalty, r.lms_late)),
-                     f"<b>{points(r.total)}</b>", status, link])
-        attrs.append(f"data-student='{_esc(r.student)}' data-total='{r.total:.6f}'"
-                     f" data-flagged-row='{'yes' if r.flagged else 'no'}'"
-                     f" data-counted='{'no' if r.ungraded else 'yes'}'")
-    parts.append("<h2 id='students'>Students</h2>")
-    parts.append(_table(["student", *(s.removeprefix("step") for s in step_names),
-                         "late", "total", "status", "feedback"], body,
-                        numeric=set(range(1, 1 + len(step_names) + 2)), attrs=attrs,
-                        caption="Step columns: " + ", ".join(
-                            f"{s.step.removeprefix('step')} {s.title}" for s in steps)))
-    return ("<div class='plaisante-page plaisante-report'>" + "\n".join(parts) + "</div>")
+    said_cells = "; ".join(f"{c.cell.grade_id} lost by {c.failed} of {c.of}"
+                           + "".join(f" ({words})" for words in tag_words(c))
+                           for c in failing[:TOP_FAILING])
+    return {"totals": f"histogram of the totals of the {len(totals)} graded submissions"
+                      f"{spread}",
+            "steps": f"each step: {said_steps}",
+            "failing": f"the test cells most students lost points in: {said_cells}"}
 
 
 def write(root: Path, assignment: str) -> Path:
@@ -451,12 +344,9 @@ def write(root: Path, assignment: str) -> Path:
     steps = step_summaries(rows, step_titles(assignment))
     failing = cell_summaries(rows, test_cells(root, assignment))
     figures = _figures(folder, rows, steps, failing)
-    body = page(root, assignment, [p.name for p in figures], folder)
     target = folder / "index.html"
-    target.write_text("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-                      "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-                      f"<title>{_esc(assignment)}: class report</title>{STYLE}</head>"
-                      f"<body>{body}</body></html>\n", encoding="utf-8")
+    target.write_text(page_templates.render("class_report_document.html.j2", **report_context(
+        root, assignment, [p.name for p in figures], folder)), encoding="utf-8")
     return target
 
 
