@@ -7,7 +7,8 @@ JupyterLab test passes ``include`` (the kit's output) so that only what the kit 
 Voila pages and the kit's own HTML pages are judged whole.
 
 What axe leaves to a person is measured here too: the focused element's ring and its contrast
-with what lies behind it (``focus_ring_problem``), by WCAG 2.1's formula (``contrast``).
+with what lies behind it (``focus_ring_problem``), by WCAG 2.1's formula (``contrast``); and a
+walk by Tab to an element, every stop on a table showing its ring (``tab_to``).
 """
 
 from __future__ import annotations
