@@ -238,6 +238,9 @@ def play_deck(page: Page, table: Locator, said: Said) -> None:
 
 
 def play_video_poker(page: Page, table: Locator, said: Said) -> None:
+    holds = table.locator(".vp-hold")
+    for position in range(5):  # five toggles, each named for its card
+        expect(holds.nth(position)).to_have_accessible_name(f"HOLD card {position + 1}")
     a11y.tab_to(page, "button.vp-bet-max")
     assert said.after("Enter", page).startswith("Dealt: ")
     expect(table.locator(".vp-cards .plaisante-card:focus")).to_have_count(1)
