@@ -160,8 +160,9 @@ def checklist_html(results: list[StepResult]) -> str:
                   "</code></div>" if result.detail else "")
         css = f"plaisante-step plaisante-step-{result.status}" + (
             " plaisante-step-first" if result is first else "")
-        rows.append(f"<li class='{css}'><span class='plaisante-step-mark'><span aria-hidden='true'>{mark}</span> Step "
-                    f"{result.step}: {html.escape(result.title)} — {word}</span>{detail}</li>")
+        rows.append(f"<li class='{css}'><span class='plaisante-step-mark'>"
+                    f"<span aria-hidden='true'>{mark}</span> Step {result.step}: "
+                    f"{html.escape(result.title)} — {word}</span>{detail}</li>")
     return (f"{STYLE}<div class='plaisante-checklist'>"
             f"<h3>Not yet: step {first.step} ({html.escape(first.title)}) needs work before the "
             f"game can start</h3><ul>{''.join(rows)}</ul>"

@@ -228,8 +228,8 @@ def presenter_checklist_html(results: list[Any], title: str) -> str:
     steps = "".join(
         f"<li class='plaisante-step-{result.status}"
         f"{' plaisante-step-first' if result is first else ''}'>"
-        f"<b aria-hidden='true'>{marks[result.status][0]}</b> Step {result.step}: {html.escape(result.title)} — "
-        f"{marks[result.status][1]}</li>" for result in results)
+        f"<b aria-hidden='true'>{marks[result.status][0]}</b> Step {result.step}: "
+        f"{html.escape(result.title)} — {marks[result.status][1]}</li>" for result in results)
     return (f"<style>{shared_css()}</style>"
             "<section class='plaisante-hall-checklist' aria-label='what fails'>"
             f"<h2>{html.escape(title)} cannot start: step {first.step} "
