@@ -76,6 +76,8 @@ CSS = """
 .plaisante-table .widget-inline-hbox input:focus {
   outline: 4px solid var(--ring-light) !important; outline-offset: 3px;
   box-shadow: 0 0 0 3px var(--ring-dark) !important; }
+/* a row of boxes (ipywidgets' HBox scrolls: overflow auto) would cut their ring off */
+.plaisante-table .widget-box:has(> .widget-inline-hbox input) { overflow: visible; }
 .plaisante-new { animation: plaisante-deal 360ms ease-out backwards; }
 @keyframes plaisante-deal { from { transform: translate(60px, -30px) rotate(8deg); opacity: 0; }
   to { transform: none; opacity: 1; } }
