@@ -94,8 +94,9 @@ def over(base: tuple[float, ...], layer: tuple[float, ...]) -> tuple[float, ...]
 
 
 #: the focused element's ring (outline and a box-shadow ring that touches it), once its
-#: transitions are over, and the backgrounds of its ancestors, nearest first, up to the first
-#: opaque one
+#: transitions are over; the backgrounds of its ancestors, nearest first, up to the first
+#: opaque one; and the first ancestor, up to its table, that cuts the ring off (its overflow
+#: not visible and the ring's outer edge outside its padding box), or null
 _RING = """async () => {
     const el = document.activeElement;
     if (!el || el === document.body) return null;
@@ -107,9 +108,24 @@ _RING = """async () => {
         layers.push([s.backgroundColor, s.backgroundImage]);
         if (s.backgroundImage.includes('gradient') || /^rgb\\(/.test(s.backgroundColor)) break;
     }
+    const reach = Math.max(0, parseFloat(css.outlineOffset) + parseFloat(css.outlineWidth));
+    const box = el.getBoundingClientRect();
+    let cut = null;
+    for (let node = el.parentElement; node && !cut; node = node.parentElement) {
+        const s = getComputedStyle(node);
+        if (s.overflowX !== 'visible' || s.overflowY !== 'visible') {
+            const q = node.getBoundingClientRect();
+            const left = q.left + node.clientLeft, top = q.top + node.clientTop;
+            if (box.left - reach < left - 0.5 || box.top - reach < top - 0.5 ||
+                box.right + reach > left + node.clientWidth + 0.5 ||
+                box.bottom + reach > top + node.clientHeight + 0.5)
+                cut = node.className.toString().slice(0, 100);
+        }
+        if (node.classList.contains('plaisante-table')) break;
+    }
     return {style: css.outlineStyle, width: parseFloat(css.outlineWidth),
             offset: parseFloat(css.outlineOffset), colour: css.outlineColor,
-            shadow: css.boxShadow, layers, what: el.outerHTML.slice(0, 120)};
+            shadow: css.boxShadow, layers, cut, what: el.outerHTML.slice(0, 120)};
 }"""
 
 
@@ -140,13 +156,15 @@ def ring_colours(ring: dict[str, Any]) -> list[tuple[float, ...]]:
 
 def focus_ring_problem(page: Any) -> str | None:
     """Why the focused element's ring is not a visible focus indicator (None when it is): a
-    solid ring at least 2 px wide, one of whose colours contrasts at least 3:1 with every
-    colour behind it (WCAG 2.1 SC 1.4.11 and 2.4.7)."""
+    solid ring at least 2 px wide, not cut off by a box around it, one of whose colours
+    contrasts at least 3:1 with every colour behind it (WCAG 2.1 SC 1.4.11 and 2.4.7)."""
     ring = page.evaluate(_RING)
     if ring is None:
         return "nothing has the focus"
     if ring["style"] in ("none", "hidden") or ring["width"] < 2:
         return f"no ring ({ring['style']} {ring['width']} px) on {ring['what']}"
+    if ring["cut"]:
+        return f"the ring of {ring['what']} is cut off by {ring['cut']}"
     worst = min(max(contrast(mine, bg) for mine in ring_colours(ring))
                 for bg in behind(ring["layers"]))
     if worst < 3:
