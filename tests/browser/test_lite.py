@@ -11,9 +11,10 @@ changes it; the downloaded notebook grades to the reference's score with ``plais
 
 Accessibility in JupyterLite (axe scoped to the kit's output: JupyterLab's own chrome has
 upstream gaps): the checklist reads each step in order, its marks as words, with no serious or
-critical axe violation; and Plaisante's table is played by keyboard: from the cell Run All
+critical axe violation; and a hand of Plaisante is played by keyboard: from the cell Run All
 leaves active, Tab to a card (each stop showing its focus ring), Space selects it, the live
-region says so, the focus stays on the card, and axe finds nothing serious.
+region says so, the focus stays on the card; four more, Tab to Play, Enter: the live region
+names and scores the hand; axe finds nothing serious.
 """
 
 from __future__ import annotations
@@ -292,8 +293,10 @@ def checklist_heard(page: Page, checklist: Any) -> None:
 def keyboard_move(page: Page, game: Any) -> None:
     """Plaisante's table by keyboard: from the cell Run All left active (JupyterLab's command
     mode), Tab passes the cell's toolbar to the first card, each stop on the table showing its
-    focus ring; Space selects the card, the live region says so, the focus stays on it; axe
-    finds nothing serious in the table."""
+    focus ring; Space selects the card, the live region says so, the focus stays on it; four
+    more cards (Tab, Space), then Tab to Play and Enter: the live region names and scores the
+    hand and the focus is on the new hand's first card; axe finds nothing serious in the
+    table."""
     region = game.locator(".plaisante-live-region [role=status][aria-live=polite]")
     said = int(region.get_attribute("data-said") or 0) if region.count() else 0
     a11y.tab_to(page, ".plaisante-held .plaisante-card", limit=10)
@@ -305,19 +308,30 @@ def keyboard_move(page: Page, game: Any) -> None:
     expect(card).to_have_class(re.compile(r"\bplaisante-selected\b"))
     expect(card).to_have_text(label)
     a11y.ring_shown(page)
+    for picked in range(2, 6):
+        page.keyboard.press("Tab")
+        page.keyboard.press("Space")
+        expect(region).to_have_attribute("data-said", str(said + picked))
+        expect(region).to_have_text(re.compile(rf", selected; {picked} of 5 selected$"))
+    a11y.tab_to(page, "button.plaisante-play", limit=10)
+    page.keyboard.press("Enter")
+    expect(region).to_have_attribute("data-said", str(said + 6))
+    expect(region).to_have_text(re.compile(r"^Hand 1 of 4: .+, \d+ points\. Total \d+\.$"))
+    expect(game.locator(".plaisante-held .plaisante-card").first).to_be_focused()
+    a11y.ring_shown(page)
     a11y.assert_accessible(page, include=GAME["plaisante"], where="Plaisante in Lite")
 
 
 def one_move(page: Page, game: Any, assignment: str) -> None:
-    """Play the game once and see it change: Plaisante selects a card by keyboard
-    (``keyboard_move``) and one more by a click; any other game's first enabled button, clicked,
-    changes what the game shows."""
+    """Play the game once and see it change: Plaisante plays a hand by keyboard
+    (``keyboard_move``) and selects a card of the next by a click; any other game's first
+    enabled button, clicked, changes what the game shows."""
     if assignment == "plaisante":
         table = harness.Table(harness.last_output(page))
         expect(table.held).to_have_count(8)
         keyboard_move(page, game)
         table.held.nth(1).click()
-        expect(table.selected).to_have_count(2)
+        expect(table.selected).to_have_count(1)
         return
     before = game.inner_html()
     game.locator("button:not([disabled])").first.click()
