@@ -1,9 +1,12 @@
 """What each game's live region says after a move (the words a screen reader reads, the same
-facts the table shows), driven headless by clicking the widgets as a player does."""
+facts the table shows), driven headless by clicking the widgets as a player does; and what a
+screen reader reads of the checklists and of a failing test cell's line: every mark as a word,
+in order."""
 
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 
 from assignment_support import unit
 
@@ -13,7 +16,10 @@ from plaisante.games.holdem.setup import play as holdem_play
 from plaisante.games.plaisante.setup import play as plaisante_play
 from plaisante.games.tricks.setup import play as tricks_play
 from plaisante.games.video_poker.setup import play as vp_play
+from plaisante.student_side.assignment import StepResult, checklist_html
 from plaisante.student_side.card_widgets import LiveRegion, spoken
+from plaisante.student_side.presenting import presenter_checklist_html
+from plaisante.student_side.tracebacks import FAILS, TO_DO
 
 
 def parts(game: str) -> dict[str, object]:
@@ -130,3 +136,52 @@ def test_each_presenter_says_the_xrays_verdict_after_a_click() -> None:
     verdict = hall.current.verdict
     assert " gives " in hall.live.said  # the message line: old card → new card
     assert f"compare gives {verdict}:" in hall.live.said, hall.live.said
+
+
+class Heard(HTMLParser):
+    """The text of each ``li`` of an HTML page as a screen reader reaches it: what is inside
+    ``aria-hidden='true'`` or a ``style`` is skipped, spaces squeezed."""
+
+    def __init__(self, page: str) -> None:
+        super().__init__()
+        self.rows: list[str] = []
+        self._open: list[tuple[str, bool]] = []
+        self.feed(page)
+
+    def _skipping(self) -> bool:
+        return any(hidden for _, hidden in self._open)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "li":
+            self.rows.append("")
+        self._open.append((tag, tag == "style" or dict(attrs).get("aria-hidden") == "true"))
+
+    def handle_endtag(self, tag: str) -> None:
+        while self._open:
+            if self._open.pop()[0] == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        if any(tag == "li" for tag, _ in self._open) and not self._skipping():
+            self.rows[-1] = " ".join((self.rows[-1] + " " + data).split())
+
+
+STEPS = [StepResult(1, "Card", "pass"),
+         StepResult(2, "count_values", "fail", "count_values([K♥]): expected [1], got [0]"),
+         StepResult(3, "the has-checks", "todo", "has_pair still raises NotImplementedError")]
+
+
+def test_a_checklist_reads_each_step_in_order_its_mark_as_a_word() -> None:
+    assert Heard(checklist_html(STEPS)).rows == [
+        "Step 1: Card — passes",
+        "Step 2: count_values — fails count_values([K♥]): expected [1], got [0]",
+        "Step 3: the has-checks — to do has_pair still raises NotImplementedError"]
+    assert Heard(presenter_checklist_html(STEPS, "Plaisante")).rows == [
+        "Step 1: Card — passes", "Step 2: count_values — fails",
+        "Step 3: the has-checks — not written yet"]
+    for page in (checklist_html(STEPS), presenter_checklist_html(STEPS, "Plaisante")):
+        assert page.count("aria-hidden='true'") == 3  # the marks, each beside its word
+
+
+def test_a_failing_test_cells_line_says_its_mark_as_a_word() -> None:
+    assert (TO_DO, FAILS) == ("✎ to do: ", "✘ fails: ")

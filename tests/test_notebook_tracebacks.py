@@ -1,7 +1,8 @@
 """A test cell that fails in the student's notebook shows one line, in the checklist's words
-(``✘ input: expected …, got …``, ``✎ to do: …``), never a frame of the kit's; the cell still
-fails as nbgrader counts it (an error output), and ``%xmode Verbose`` shows the whole
-traceback. Run in a real kernel: the starters' own cells."""
+(``✘ fails: input: expected …, got …``, ``✎ to do: …``: each mark with its word, for a screen
+reader), never a frame of the kit's; the cell still fails as nbgrader counts it (an error
+output), and ``%xmode Verbose`` shows the whole traceback. Run in a real kernel: the starters'
+own cells."""
 
 from __future__ import annotations
 
@@ -73,7 +74,7 @@ def card_values_error(card_source: str, tmp_path: Path, *before: str
 
 def test_a_wrong_value_is_one_line_in_the_checklists_words(tmp_path: Path) -> None:
     error, lines = card_values_error(ONE_OFF, tmp_path)
-    assert lines == ["✘ Card('2', 'spades').value: expected 2, got 1"]
+    assert lines == ["✘ fails: Card('2', 'spades').value: expected 2, got 1"]
     # what nbgrader and the feedback read of the error is the check's own
     assert (error.ename, error.evalue) == ("CheckFailed", "Card('2', 'spades').value: "
                                                           "expected 2, got 1")
@@ -82,8 +83,8 @@ def test_a_wrong_value_is_one_line_in_the_checklists_words(tmp_path: Path) -> No
 def test_an_error_in_the_students_code_is_one_line_naming_it(tmp_path: Path) -> None:
     error, lines = card_values_error(RAISES, tmp_path)
     # the cell's first check makes Card('K', 'hearts') to see whose class it is
-    assert lines == ["✘ Card('K', 'hearts'): raised ValueError: invalid literal for int() "
-                     "with base 10: 'K'"]
+    assert lines == ["✘ fails: Card('K', 'hearts'): raised ValueError: invalid literal for "
+                     "int() with base 10: 'K'"]
     assert error.ename == "CheckFailed"
 
 
@@ -169,7 +170,8 @@ def test_the_grader_still_sees_the_whole_traceback() -> None:
 
     before = files(error.__traceback__)
     assert any(name.startswith(KIT_DIR) for name in before)
-    assert error._render_traceback_() == ["✘ Card('2', 'spades').value: expected 2, got 0"]
+    assert error._render_traceback_() == [
+        "✘ fails: Card('2', 'spades').value: expected 2, got 0"]
     assert files(error.__traceback__) == before
     assert files(without_kit_frames(error.__traceback__)) == [
         name for name in before if not name.startswith(KIT_DIR)]

@@ -360,7 +360,7 @@ def main() -> int:
                          "22-first-run-all.png")
                 lab_checklist(page, lab, "students/has_straight_duplicates.ipynb", out,
                               "6-checklist-straight.png")
-                one_line(page, out, "✘ has_straight(", "23-failing-check.png")
+                one_line(page, out, "✘ fails: has_straight(", "23-failing-check.png")
                 page.goto(voila.url("/"))
                 table = harness.Table(page)
                 expect(table.held).to_have_count(8, timeout=60_000)

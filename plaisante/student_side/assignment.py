@@ -144,7 +144,9 @@ def check_all(assignment: Assignment, parts: dict[str, Any]) -> list[StepResult]
 
 def checklist_html(results: list[StepResult]) -> str:
     """Return the checklist as HTML: a row per step, ✔ ✎ or ✘ and a word (never colour alone),
-    the first failing case, and the first step that needs work highlighted.
+    the first failing case, and the first step that needs work highlighted. The mark is hidden
+    from screen readers (``aria-hidden``), which read each row as words, in order: "Step 1:
+    Card — passes", then the failing case.
 
     Stable classes: ``plaisante-checklist``, ``plaisante-step`` plus ``plaisante-step-pass``,
     ``-todo`` or ``-fail``, ``plaisante-step-first`` on the first that needs work.
@@ -158,8 +160,9 @@ def checklist_html(results: list[StepResult]) -> str:
                   "</code></div>" if result.detail else "")
         css = f"plaisante-step plaisante-step-{result.status}" + (
             " plaisante-step-first" if result is first else "")
-        rows.append(f"<li class='{css}'><span class='plaisante-step-mark'>{mark} Step "
-                    f"{result.step}: {html.escape(result.title)} — {word}</span>{detail}</li>")
+        rows.append(f"<li class='{css}'><span class='plaisante-step-mark'>"
+                    f"<span aria-hidden='true'>{mark}</span> Step {result.step}: "
+                    f"{html.escape(result.title)} — {word}</span>{detail}</li>")
     return (f"{STYLE}<div class='plaisante-checklist'>"
             f"<h3>Not yet: step {first.step} ({html.escape(first.title)}) needs work before the "
             f"game can start</h3><ul>{''.join(rows)}</ul>"

@@ -213,9 +213,9 @@ def split_case(detail: str) -> tuple[str, str, str] | None:
 def presenter_checklist_html(results: list[Any], title: str) -> str:
     """Return the checklist of a failing submission, sized for a projector: the first step that
     needs work, the input it was given, what was expected and what came back, each on its own
-    line, then every step's mark (✔ ✎ ✘ and a word). ``results``: StepResults
-    (``plaisante.student_side.assignment.check_all``), at least one not passing. Every text is
-    escaped."""
+    line, then every step's mark (✔ ✎ ✘, hidden from screen readers, and a word). ``results``:
+    StepResults (``plaisante.student_side.assignment.check_all``), at least one not passing.
+    Every text is escaped."""
     marks = {"pass": ("✔", "passes"), "todo": ("✎", "not written yet"), "fail": ("✘", "fails")}
     first = next(result for result in results if result.status != "pass")
     case = split_case(first.detail) if first.status == "fail" else None
@@ -228,8 +228,8 @@ def presenter_checklist_html(results: list[Any], title: str) -> str:
     steps = "".join(
         f"<li class='plaisante-step-{result.status}"
         f"{' plaisante-step-first' if result is first else ''}'>"
-        f"<b>{marks[result.status][0]}</b> Step {result.step}: {html.escape(result.title)} — "
-        f"{marks[result.status][1]}</li>" for result in results)
+        f"<b aria-hidden='true'>{marks[result.status][0]}</b> Step {result.step}: "
+        f"{html.escape(result.title)} — {marks[result.status][1]}</li>" for result in results)
     return (f"<style>{shared_css()}</style>"
             "<section class='plaisante-hall-checklist' aria-label='what fails'>"
             f"<h2>{html.escape(title)} cannot start: step {first.step} "

@@ -65,9 +65,19 @@ CSS = """
 .plaisante-card.jupyter-button.plaisante-small { width: 54px; height: 76px; font-size: 18px;
   padding: 4px 5px; }
 .plaisante-card.jupyter-button.plaisante-small::before { font-size: 32px; }
-/* focus is a blue ring, apart from selection's gold border, raise and check mark */
-.plaisante-table .jupyter-button:focus-visible { outline: 4px solid #5cc8ff;
-  outline-offset: 3px; }
+/* focus is a ring of two colours, apart from selection's gold border, raise and check mark:
+   light blue outside, near-black inside (9:1 between them), so that one of the two stands out
+   at 3:1 or more from whatever is behind (the green table 3.5:1 at its lightest, a white box,
+   a neighbouring card). ipywidgets' own text boxes show focus only by a faint 1 px border
+   (with outline: none !important), hence the !important here. */
+.plaisante-table { --ring-light: #5cc8ff; --ring-dark: #1b1b1b; }
+.plaisante-table .jupyter-button:focus-visible { outline: 4px solid var(--ring-light);
+  outline-offset: 3px; box-shadow: 0 0 0 3px var(--ring-dark); }
+.plaisante-table .widget-inline-hbox input:focus {
+  outline: 4px solid var(--ring-light) !important; outline-offset: 3px;
+  box-shadow: 0 0 0 3px var(--ring-dark) !important; }
+/* a row of boxes (ipywidgets' HBox scrolls: overflow auto) would cut their ring off */
+.plaisante-table .widget-box:has(> .widget-inline-hbox input) { overflow: visible; }
 .plaisante-new { animation: plaisante-deal 360ms ease-out backwards; }
 @keyframes plaisante-deal { from { transform: translate(60px, -30px) rotate(8deg); opacity: 0; }
   to { transform: none; opacity: 1; } }

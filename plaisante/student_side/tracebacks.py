@@ -27,7 +27,9 @@ from typing import Any
 #: The kit's own source files: their frames are left out of a notebook's traceback.
 KIT_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
-TO_DO, FAILS = "✎ to do: ", "✘ "
+#: each line starts with its mark and the word a screen reader says for it (the mark alone
+#: is read as a symbol's name, or not at all)
+TO_DO, FAILS = "✎ to do: ", "✘ fails: "
 
 
 def without_kit_frames(trace: types.TracebackType | None) -> types.TracebackType | None:

@@ -2,11 +2,15 @@
 
 One Voila serves each game's student notebook (the reference solution, as a student who has
 finished it sees it) and each game's presenter (``plaisante demo ID``). For each game: axe
-finds no serious or critical WCAG 2.0/2.1 A or AA violation, before and after a round; a round
-played with Tab, Enter and Space only (no click) reaches its end, the live region saying each
-move's result, and the focus stays on the table after every move. For each presenter: axe, then
-a card reached by Tab and pressed with Enter makes the live region say the x-ray's verdict.
-Axe needs npm's axe-core, which ``make test`` installs (``a11y.py``).
+finds no serious or critical WCAG 2.0/2.1 A or AA violation, before and after a round; under
+``prefers-reduced-motion`` no card moves; at 640 and 320 px wide (200 % zoom) nothing scrolls
+sideways, no card or button leaves the table and no word is hidden; a round played with Tab,
+Enter and Space only (no click) reaches its end, the live region saying each move's result,
+the focus on the table after every move, every stop showing a ring of at least 3:1 against
+what is behind it; a selected card is shown by more than its colour; Tab leaves the table
+and Shift+Tab comes back (no trap). For each presenter: axe, then a card reached by Tab and
+pressed with Enter makes the live region say the x-ray's verdict, and no trap. Axe needs npm's
+axe-core, which ``make test`` installs (``a11y.py``).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import a11y
 import harness
 import pytest
 from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from plaisante.live.demo import demo_notebook
 
@@ -58,16 +63,6 @@ def open_page(page: Page, pages: harness.Server, name: str, scope: str) -> Locat
     return table
 
 
-def tab_to(page: Page, selector: str, limit: int = 120) -> None:
-    """Press Tab until the focused element matches ``selector`` (CSS); fail after ``limit``."""
-    for _ in range(limit):
-        if page.evaluate("s => !!document.activeElement && document.activeElement.matches(s)",
-                         selector):
-            return
-        page.keyboard.press("Tab")
-    raise AssertionError(f"Tab never reached {selector!r} in {limit} presses")
-
-
 class Said:
     """The table's live region: what it says, and a wait for the next thing it says."""
 
@@ -89,58 +84,169 @@ class Said:
 
 
 def focus_kept(table: Locator) -> None:
-    """The focus is still on the table (on or next to what was acted on), not the page."""
+    """The focus is still on the table (on or next to what was acted on), not the page, and
+    its ring shows."""
     expect(table.locator(":focus")).to_have_count(1)
+    a11y.ring_shown(table.page)
 
 
 # ------------------------------------------------------------------ each game's round
 
 def no_trap(page: Page, table: Locator, limit: int = 80) -> None:
-    """Tab from inside the table leaves it: no widget keeps the keyboard."""
+    """Tab from inside the table leaves it (no widget keeps the keyboard), and Shift+Tab
+    comes back; every stop on the way shows its ring."""
     assert table.locator(":focus").count() == 1, "the focus is not on the table to begin with"
     for _ in range(limit):
+        a11y.ring_shown(page)
         page.keyboard.press("Tab")
         if not table.locator(":focus").count():
+            page.keyboard.press("Shift+Tab")
+            expect(table.locator(":focus")).to_have_count(1)
             return
     raise AssertionError(f"the focus stayed on the table after {limit} Tabs")
 
 
+def selection_not_by_colour(table: Locator) -> None:
+    """Each selected (held, marked) card shows it by more than a colour: raised, a thicker
+    border, a ✓ mark read as "selected", and its accessible name says so; an unselected
+    card has none of them."""
+    cards = table.locator(".plaisante-card")
+    looks = cards.evaluate_all("""cards => cards.map(el => {
+        const css = getComputedStyle(el), mark = getComputedStyle(el, '::after');
+        return {selected: el.classList.contains('plaisante-selected'),
+                raised: new DOMMatrix(css.transform).m42, border: parseFloat(css.borderTopWidth),
+                mark: mark.content};
+    })""")
+    chosen = [look for look in looks if look["selected"]]
+    others = [look for look in looks if not look["selected"]]
+    assert chosen and others, looks
+    for look in chosen:
+        assert look["raised"] <= -10 and look["border"] >= 3, look
+        assert "✓" in look["mark"] and "selected" in look["mark"], look
+    for look in others:
+        assert look["raised"] == 0 and look["mark"] == "none", look
+    expect(table.locator(".plaisante-card.plaisante-selected").first).to_have_accessible_name(
+        re.compile(r"\S selected$"))
+
+
+def no_motion_when_asked(page: Page, table: Locator) -> None:
+    """With the OS asking for reduced motion no card moves (no deal animation, no transition
+    of its position); without, they do (so this check can fail)."""
+    moving = """table => [...table.querySelectorAll('.plaisante-card')].filter(el => {
+        const css = getComputedStyle(el);
+        const animated = css.animationName !== 'none' && parseFloat(css.animationDuration) > 0;
+        const slides = css.transitionProperty.split(', ').some((p, i) =>
+            ['all', 'transform'].includes(p) &&
+            parseFloat(css.transitionDuration.split(', ')[i] ?? '0') > 0);
+        return animated || slides;
+    }).length"""
+    page.emulate_media(reduced_motion="no-preference")
+    assert table.evaluate(moving) > 0, "no card moves even without reduced motion"
+    page.emulate_media(reduced_motion="reduce")  # as the suite's contexts have it (conftest)
+    assert table.evaluate(moving) == 0, "cards still move under prefers-reduced-motion"
+
+
+#: the table and every element around it that is wider inside than it shows (a scroll bar
+#: sideways, or content cut)
+WIDER = """el => { const wide = [];
+    for (let node = el; node; node = node.parentElement)
+        if (node.scrollWidth > node.clientWidth + 1)
+            wide.push(`${node.tagName}.${node.className}: ` +
+                      `${node.scrollWidth} > ${node.clientWidth}`);
+    return wide; }"""
+
+
+def reflows(page: Page, table: Locator, shot: str, widths: tuple[int, ...] = (640, 320)
+            ) -> None:
+    """At each width of ``widths`` (CSS px: 200 % zoom of a 1280 or a 640 px window; 320 is
+    WCAG's reflow width) nothing scrolls sideways, every card and button lies inside the
+    table and the window, and the table shows the very words it shows at 1280 px (nothing
+    hidden). A screenshot of the table at each: ``build/screenshots/<shot>-<width>.png``."""
+    words = "el => el.innerText.split(/\\s+/).filter(Boolean).join(' ')"
+    wide = table.evaluate(words)
+    for width in widths:
+        # tall enough for a narrow table's screenshot to be whole (the height moves nothing)
+        page.set_viewport_size({"width": width, "height": 1400})
+        try:  # Voila's shell (Lumino) lays itself out again a moment after the resize
+            page.wait_for_function(f"el => !({WIDER})(el).length", arg=table.element_handle(),
+                                   timeout=10_000)
+        except PlaywrightTimeout:
+            pass  # said by the assertion below
+        wider = table.evaluate(WIDER)
+        assert not wider, f"at {width} px these scroll sideways or cut: {wider}"
+        edge = table.bounding_box()
+        assert edge and edge["x"] >= 0 and edge["x"] + edge["width"] <= width + 0.5, edge
+        for item in table.locator(".plaisante-card, .jupyter-button, input").all():
+            if not item.is_visible():
+                continue
+            box = item.bounding_box()
+            assert box and edge["x"] <= box["x"] + 0.5 and \
+                box["x"] + box["width"] <= edge["x"] + edge["width"] + 0.5, \
+                (width, item.evaluate("el => el.outerHTML.slice(0, 120)"), box, edge)
+        assert table.evaluate(words) == wide, f"words lost at {width} px"
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        table.screenshot(path=str(SHOTS / f"{shot}-{width}.png"))
+    page.set_viewport_size({"width": 1280, "height": 800})
+
+
 def play_plaisante(page: Page, table: Locator, said: Said) -> None:
     for hand in range(1, 5):
-        tab_to(page, ".plaisante-held .plaisante-card")
+        a11y.tab_to(page, ".plaisante-held .plaisante-card")
         for picked in range(1, 6):
             assert said.after("Space", page).endswith(f"; {picked} of 5 selected")
             page.keyboard.press("Tab")
-        tab_to(page, "button.plaisante-play")
+        if hand == 1:
+            selection_not_by_colour(table)
+        a11y.tab_to(page, "button.plaisante-play")
         words = said.after("Enter", page)
         assert re.match(rf"Hand {hand} of 4: .+, \d+ points\. Total \d+\.", words), words
         focus_kept(table)
+        if hand == 1:
+            asked_and_kept(page, table, said)
     total = table.locator(".plaisante-total b").inner_text()
     assert words.endswith(f"Round over: total {total}."), words
     expect(table.locator("button.plaisante-new-round:focus")).to_have_count(1)
     assert said.after("Enter", page) == "A new round: 8 cards dealt. Total 0."
 
 
+def asked_and_kept(page: Page, table: Locator, said: Said) -> None:
+    """New round mid-round asks first: the question is said, "No, keep playing" has the focus
+    and its ring on the question's light box; Enter on it gives the focus back to New round."""
+    a11y.tab_to(page, "button.plaisante-new-round")
+    assert said.after("Enter", page).endswith("Yes, or No to keep playing.")
+    expect(table.locator("button.plaisante-confirm-no:focus")).to_have_count(1)
+    a11y.ring_shown(page)
+    page.keyboard.press("Enter")
+    expect(table.locator(".plaisante-confirm")).to_be_hidden()
+    expect(table.locator("button.plaisante-new-round:focus")).to_have_count(1)
+    a11y.tab_to(page, ".plaisante-held .plaisante-card:first-child", key="Shift+Tab")
+
+
 def play_deck(page: Page, table: Locator, said: Said) -> None:
-    tab_to(page, ".deck-yours .plaisante-card")
+    a11y.tab_to(page, ".deck-yours .plaisante-card")
     assert said.after("Enter", page).endswith(", marked; 1 marked")
     page.keyboard.press("Tab")
     assert said.after("Space", page).endswith(", marked; 2 marked")
-    tab_to(page, "button.deck-replace")
+    selection_not_by_colour(table)
+    a11y.tab_to(page, "button.deck-replace")
     words = said.after("Enter", page)
     assert words.startswith("Discarded 2 and drew 2. Your hand: "), words
     focus_kept(table)
-    tab_to(page, "button.deck-deal")
+    a11y.tab_to(page, "button.deck-deal")
     assert said.after("Enter", page).startswith("Dealt 4 hands. Your hand: ")
     focus_kept(table)
 
 
 def play_video_poker(page: Page, table: Locator, said: Said) -> None:
-    tab_to(page, "button.vp-bet-max")
+    holds = table.locator(".vp-hold")
+    for position in range(5):  # five toggles, each named for its card
+        expect(holds.nth(position)).to_have_accessible_name(f"HOLD card {position + 1}")
+    a11y.tab_to(page, "button.vp-bet-max")
     assert said.after("Enter", page).startswith("Dealt: ")
     expect(table.locator(".vp-cards .plaisante-card:focus")).to_have_count(1)
     assert re.fullmatch(r"Card 1, .+, held", said.after("Space", page))
-    tab_to(page, "button.vp-draw")
+    selection_not_by_colour(table)
+    a11y.tab_to(page, "button.vp-draw")
     words = said.after("Enter", page)
     name = table.locator(".vp-result").inner_text()
     credits = table.locator(".vp-credits b").inner_text()
@@ -152,7 +258,7 @@ def play_video_poker(page: Page, table: Locator, said: Said) -> None:
 def play_holdem(page: Page, table: Locator, said: Said) -> None:
     words = ""
     for _ in range(12):
-        tab_to(page, "button.holdem-check:enabled, button.holdem-call:enabled")
+        a11y.tab_to(page, "button.holdem-check:enabled, button.holdem-call:enabled")
         words = said.after("Enter", page)
         focus_kept(table)
         if "the pot" in words and "Why" in words or "folded" in words:
@@ -183,7 +289,7 @@ def in_a_column(page: Page, table: Locator) -> None:
 
 
 def play_tricks(page: Page, table: Locator, said: Said) -> None:
-    tab_to(page, ".tricks-yours .plaisante-card.tricks-legal")
+    a11y.tab_to(page, ".tricks-yours .plaisante-card.tricks-legal")
     for trick in range(8):
         expect(table.locator(".tricks-yours .plaisante-card.tricks-legal:focus")
                ).to_have_count(1)
@@ -206,7 +312,10 @@ def test_a_round_by_keyboard_alone_is_announced_and_axe_finds_nothing_serious(
     page.set_viewport_size({"width": 1280, "height": 800})
     table = open_page(page, pages, f"student_{game}", STUDENT)
     a11y.assert_accessible(page, where=f"{game}'s student view")
+    no_motion_when_asked(page, table)
+    reflows(page, table, f"{game}-student")
     ROUNDS[game](page, table, Said(table))
+    reflows(page, table, f"{game}-student-after", (320,))
     no_trap(page, table)
     a11y.assert_accessible(page, where=f"{game}'s student view after a round")
 
@@ -232,9 +341,10 @@ def test_a_presenter_card_pressed_by_keyboard_says_the_verdict_and_axe_finds_not
     a11y.assert_accessible(page, where=f"{game}'s presenter")
     said = Said(table)
     card, presses, says = PRESS[game]
-    tab_to(page, card)
+    a11y.tab_to(page, card)
     for _ in range(presses):
         words = said.after("Enter", page)
         focus_kept(table)
         page.keyboard.press("Tab")
     assert re.search(says, words), words
+    no_trap(page, table)

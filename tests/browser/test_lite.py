@@ -8,6 +8,13 @@ it), its visible test cells say what JupyterLab's kernel says of the same cells 
 ipykernel, before and after); the whole reference pasted in, Run All shows the game and one move
 changes it; the downloaded notebook grades to the reference's score with ``plaisante grade``.
 ``make test`` runs it for Plaisante; the four other assignments are ``slow``.
+
+Accessibility in JupyterLite (axe scoped to the kit's output: JupyterLab's own chrome has
+upstream gaps): the checklist reads each step in order, its marks as words, with no serious or
+critical axe violation; and a hand of Plaisante is played by keyboard: from the cell Run All
+leaves active, Tab to a card (each stop showing its focus ring), Space selects it, the live
+region says so, the focus stays on the card; four more, Tab to Play, Enter: the live region
+names and scores the hand; axe finds nothing serious.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import a11y
 import harness
 import nbformat
 import pytest
@@ -271,13 +279,58 @@ def assert_says(cells: Any, tests: list[int], expected: list[tuple[str, str | No
         assert lite_says(cells, index) == says, (index, lite_says(cells, index), says)
 
 
+def checklist_heard(page: Page, checklist: Any) -> None:
+    """The checklist as a screen reader has it: each step in order, "Step N: title — word",
+    no mark read as a symbol; and no serious or critical axe violation in it."""
+    tree = checklist.aria_snapshot()
+    assert not re.search("[✔✎✘]", tree), tree
+    steps = re.findall(r"Step (\d+): [^\n]+? — (passes|to do|fails)", tree)
+    assert [int(n) for n, _ in steps] == list(range(1, len(steps) + 1)) and steps, tree
+    assert tree.count("- listitem") == len(steps), tree
+    a11y.assert_accessible(page, include=".plaisante-checklist", where="the checklist in Lite")
+
+
+def keyboard_move(page: Page, game: Any) -> None:
+    """Plaisante's table by keyboard: from the cell Run All left active (JupyterLab's command
+    mode), Tab passes the cell's toolbar to the first card, each stop on the table showing its
+    focus ring; Space selects the card, the live region says so, the focus stays on it; four
+    more cards (Tab, Space), then Tab to Play and Enter: the live region names and scores the
+    hand and the focus is on the new hand's first card; axe finds nothing serious in the
+    table."""
+    region = game.locator(".plaisante-live-region [role=status][aria-live=polite]")
+    said = int(region.get_attribute("data-said") or 0) if region.count() else 0
+    a11y.tab_to(page, ".plaisante-held .plaisante-card", limit=10)
+    card = game.locator(".plaisante-held .plaisante-card:focus")
+    label = card.inner_text().strip()
+    page.keyboard.press("Space")
+    expect(region).to_have_attribute("data-said", str(said + 1))
+    expect(region).to_have_text(re.compile(r", selected; 1 of 5 selected$"))
+    expect(card).to_have_class(re.compile(r"\bplaisante-selected\b"))
+    expect(card).to_have_text(label)
+    a11y.ring_shown(page)
+    for picked in range(2, 6):
+        page.keyboard.press("Tab")
+        page.keyboard.press("Space")
+        expect(region).to_have_attribute("data-said", str(said + picked))
+        expect(region).to_have_text(re.compile(rf", selected; {picked} of 5 selected$"))
+    a11y.tab_to(page, "button.plaisante-play", limit=10)
+    page.keyboard.press("Enter")
+    expect(region).to_have_attribute("data-said", str(said + 6))
+    expect(region).to_have_text(re.compile(r"^Hand 1 of 4: .+, \d+ points\. Total \d+\.$"))
+    expect(game.locator(".plaisante-held .plaisante-card").first).to_be_focused()
+    a11y.ring_shown(page)
+    a11y.assert_accessible(page, include=GAME["plaisante"], where="Plaisante in Lite")
+
+
 def one_move(page: Page, game: Any, assignment: str) -> None:
-    """Click the game once and see it change: Plaisante selects a card; any other game's first
-    enabled button changes what the game shows."""
+    """Play the game once and see it change: Plaisante plays a hand by keyboard
+    (``keyboard_move``) and selects a card of the next by a click; any other game's first
+    enabled button, clicked, changes what the game shows."""
     if assignment == "plaisante":
         table = harness.Table(harness.last_output(page))
         expect(table.held).to_have_count(8)
-        table.held.nth(0).click()
+        keyboard_move(page, game)
+        table.held.nth(1).click()
         expect(table.selected).to_have_count(1)
         return
     before = game.inner_html()
@@ -301,6 +354,7 @@ def student_path(page: Page, site: str, assignment: str, tmp_path: Path,
     checklist = harness.last_output(page).locator(".plaisante-checklist")
     expect(checklist).to_be_visible()
     expect(checklist.locator("h3")).to_contain_text("Not yet")
+    checklist_heard(page, checklist)
     answers, tests = step_cells(starter(assignment))
     expected = said_by_lab.result()
     assert tests and [error for _, error in expected["before"]] != [None] * len(tests)
