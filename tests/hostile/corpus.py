@@ -675,10 +675,10 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
     # found by the attack review: the sockets folder is the one host folder a kernel can write.
     # Graded as an ordinary user (this batch), a watch kills the kernel past file_bytes and
     # grading stops there, with no kernel left for the hidden checks, which run after the last
-    # cell: only the cells with no hidden region keep their points (the two own-tests cells);
-    # as root the folder is locked first.
+    # cell, nor for the runs of the student's own tests, each in a kernel of its own after
+    # them: every graded cell scores 0; as root the folder is locked first.
     "fill_sockets_folder": (made(base, add("step5_tableau", FILL_SOCKETS)),
-                            Expect(10, "flagged", "into its sockets folder on the host",
+                            Expect(0, "flagged", "into its sockets folder on the host",
                                    ("step5_toggle_selection", "step5_move_selected"))),
 }
 
