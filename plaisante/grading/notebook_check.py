@@ -40,12 +40,14 @@ import copy
 import difflib
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import nbformat
 from nbformat import NotebookNode
-from nbformat.v4.nbbase import random_cell_id
+from nbformat.corpus.words import generate_corpus_id
 from nbgrader.utils import compute_checksum
 
 MiB = 1024 * 1024
@@ -74,12 +76,11 @@ class Sanitized:
     notes: list[str] = field(default_factory=list)
 
 
-def _grade_id(cell: dict) -> str | None:
+def _grade_id(cell: dict[str, Any]) -> str | None:
     meta = cell.get("metadata", {})
     nbgrader = meta.get("nbgrader") if isinstance(meta, dict) else None
-    if isinstance(nbgrader, dict) and isinstance(nbgrader.get("grade_id"), str):
-        return nbgrader["grade_id"]
-    return None
+    grade_id = nbgrader.get("grade_id") if isinstance(nbgrader, dict) else None
+    return grade_id if isinstance(grade_id, str) else None
 
 
 def _text(source: object) -> str:
@@ -97,7 +98,9 @@ def _as_released(cell: NotebookNode, submitted_meta: object) -> bool:
     probe = nbformat.from_dict({"cell_type": cell.cell_type, "source": _text(cell.get("source")),
                                 "metadata": {"nbgrader": copy.deepcopy(submitted_meta)}})
     try:
-        return compute_checksum(probe) == submitted_meta["checksum"]
+        checksum: object = compute_checksum(probe)
+        recorded: str = submitted_meta["checksum"]
+        return checksum == recorded
     except Exception:  # noqa: BLE001  metadata the student mangled: no proof it is untouched
         return False
 
@@ -153,11 +156,10 @@ def read_submission(path: Path) -> NotebookNode:
         raise Unreadable("invalid notebook: the JSON has no list of cells")
     _strip_unread(data, size)
     try:
-        notebook = nbformat.from_dict(data)
-        notebook = nbformat.convert(notebook, 4)
-        _unique_cell_ids(notebook)
-        nbformat.validate(notebook)
-        return notebook
+        converted: NotebookNode = nbformat.convert(nbformat.from_dict(data), 4)
+        _unique_cell_ids(converted)
+        nbformat.validate(converted)
+        return converted
     except Exception:  # noqa: BLE001  rebuild from what can be read
         return _rebuild(data)
 
@@ -165,6 +167,7 @@ def read_submission(path: Path) -> NotebookNode:
 def _from_v3(text: str) -> NotebookNode:
     """Return an nbformat 3 notebook (``worksheets`` of cells) as v4, converted by nbformat,
     with its sources as ``read_submission`` leaves them."""
+    notebook: NotebookNode
     try:
         notebook = nbformat.reads(text, as_version=4)
     except Exception as error:  # noqa: BLE001  nbformat raises several kinds
@@ -193,7 +196,7 @@ def _one_newline(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _strip_unread(data: dict, size: int) -> None:
+def _strip_unread(data: dict[str, Any], size: int) -> None:
     """Remove, in place, what grading never reads from the notebook JSON ``data``: saved
     outputs and execution counts (nbgrader clears them before running) and pasted images
     (cell attachments); make each cell's source one string with ``\n`` line endings.
@@ -228,13 +231,13 @@ def _unique_cell_ids(notebook: NotebookNode) -> None:
     for cell in notebook.cells:
         cell_id = cell.get("id")
         if not isinstance(cell_id, str) or cell_id in seen:
-            cell["id"] = random_cell_id()
+            cell["id"] = generate_corpus_id()
         seen.add(cell["id"])
 
 
-def _rebuild(data: dict) -> NotebookNode:
+def _rebuild(data: dict[str, Any]) -> NotebookNode:
     """Return a fresh v4 notebook from the cells of a malformed one (type, source, nbgrader)."""
-    notebook = nbformat.v4.new_notebook()
+    notebook: NotebookNode = nbformat.v4.new_notebook()
     for raw in data["cells"]:
         if not isinstance(raw, dict):
             continue
@@ -253,8 +256,9 @@ def _rebuild(data: dict) -> NotebookNode:
 
 def _as_type(cell: NotebookNode, kind: str) -> NotebookNode:
     """Return a copy of ``cell`` as a ``kind`` cell, keeping its source and metadata."""
-    maker = {"code": nbformat.v4.new_code_cell, "markdown": nbformat.v4.new_markdown_cell,
-             "raw": nbformat.v4.new_raw_cell}[kind]
+    maker: Callable[[str], NotebookNode] = {
+        "code": nbformat.v4.new_code_cell, "markdown": nbformat.v4.new_markdown_cell,
+        "raw": nbformat.v4.new_raw_cell}[kind]
     new = maker(_text(cell.get("source")))
     new.metadata = copy.deepcopy(cell.get("metadata", {}))
     return new
@@ -371,7 +375,7 @@ def sanitize(notebook: NotebookNode, release: NotebookNode, assignment: str) -> 
     return result
 
 
-def deleted_cells(cells: list, release: NotebookNode) -> list[tuple[str, str]]:
+def deleted_cells(cells: list[NotebookNode], release: NotebookNode) -> list[tuple[str, str]]:
     """Return (kind, grade id) for each graded or locked cell of ``release`` that no cell of
     ``cells`` carries the grade id of, in release order; kind is 'solution', 'test' (graded,
     not a solution) or 'locked'. Grading puts these back; ``plaisante validate`` warns of
@@ -401,11 +405,11 @@ def restore_by_position(notebook: NotebookNode, release: NotebookNode,
     back). Return True when most locked cells, and most graded locked cells, matched by their
     source and at least one answer cell was matched; the notebook is left unchanged
     otherwise."""
-    def meta(cell: dict) -> dict:
+    def meta(cell: dict[str, Any]) -> dict[str, Any]:
         found = cell.get("metadata", {}).get("nbgrader")
         return found if isinstance(found, dict) else {}
 
-    def same(a: dict, b: dict) -> bool:
+    def same(a: dict[str, Any], b: dict[str, Any]) -> bool:
         return a.get("cell_type") == b.get("cell_type") and \
             _text(a.get("source")).strip() == _text(b.get("source")).strip()
 
