@@ -222,8 +222,8 @@ def test_a_handles_hash_len_and_bool_are_only_ever_an_int_or_a_bool() -> None:
     assert (hash(handle), len(handle), bool(handle)) == (7, 3, False)
     for ask, lie in ((hash, "7"), (hash, 7.0), (len, True), (len, [3]), (bool, 1), (bool, None)):
         answers[:] = [lie]
-        with pytest.raises(KernelLost, match=f"answered {ask.__name__} with a "
-                                             f"{type(lie).__name__} \\(only a"):
+        with pytest.raises(KernelLost, match=f"answered {ask.__name__} with a value of type "
+                                             f"{type(lie).__name__} \\(only type"):
             ask(handle)
 
 

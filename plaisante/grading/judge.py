@@ -364,8 +364,8 @@ class Remote:
         ``len`` and ``bool`` do); raises KernelLost for anything else."""
         value = self._unary(fn)
         if not isinstance(value, kind) or type(value) is not kind:
-            raise KernelLost(f"the kernel answered {fn} with a {type(value).__name__} (only "
-                             f"a {kind.__name__} is an answer)")
+            raise KernelLost(f"the kernel answered {fn} with a value of type "
+                             f"{type(value).__name__} (only type {kind.__name__} is an answer)")
         return value
 
     def __hash__(self) -> int:
