@@ -208,6 +208,25 @@ def test_errors_cross_in_one_shape_cut_to_the_limits() -> None:
             raise_error(bad)
 
 
+def test_a_handles_hash_len_and_bool_are_only_ever_an_int_or_a_bool() -> None:
+    """Python itself asks a handle for these three (``hash``, ``len``, ``if``): what the kernel
+    answers must be exactly what an honest kernel's ``hash()``, ``len()`` and ``bool()`` give;
+    anything else is the kernel breaking the protocol, not a value."""
+    answers: list[Any] = []
+
+    def transport(text: str) -> str:
+        return json.dumps({"q": json.loads(text)["q"], "ok": answers.pop(0)})
+
+    handle = Session(transport).codec.decode({"o": 1, "c": "Hand"})
+    answers[:] = [7, 3, False]
+    assert (hash(handle), len(handle), bool(handle)) == (7, 3, False)
+    for ask, lie in ((hash, "7"), (hash, 7.0), (len, True), (len, [3]), (bool, 1), (bool, None)):
+        answers[:] = [lie]
+        with pytest.raises(KernelLost, match=f"answered {ask.__name__} with a value of type "
+                                             f"{type(lie).__name__} \\(only type"):
+            ask(handle)
+
+
 def test_a_sync_the_kernel_can_send_at_the_limits_the_grader_can_read() -> None:
     """A shared list the kernel filled to the limits (depth and values, the list itself
     counted) comes back whole; one value more and the kernel refuses to send it."""

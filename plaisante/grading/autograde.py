@@ -213,7 +213,7 @@ def forget_facts() -> None:
     _facts.clear()
 
 
-class OverwriteCellsFrom(OverwriteCells):
+class OverwriteCellsFrom(OverwriteCells):  # type: ignore[misc]  # nbgrader ships no types
     """nbgrader's OverwriteCells, asking ``resources['plaisante_facts']`` instead of a
     gradebook."""
 
@@ -228,7 +228,7 @@ class OverwriteCellsFrom(OverwriteCells):
         return nb, resources
 
 
-class _SchemaCheckedOnce(BaseMetadataValidator):
+class _SchemaCheckedOnce(BaseMetadataValidator):  # type: ignore[misc]  # nbgrader ships no types
     """nbgrader's check of one cell's metadata against its schema (``BaseMetadataValidator
     .validate_cell``), with the schema's validator made once per process: nbgrader calls
     ``jsonschema.validate``, which first checks the schema itself against the JSON Schema
@@ -257,12 +257,12 @@ class _SchemaCheckedOnce(BaseMetadataValidator):
             raise error
 
 
-class _MetadataValidator(MetadataValidator, _SchemaCheckedOnce):
+class _MetadataValidator(MetadataValidator, _SchemaCheckedOnce):  # type: ignore[misc]  # nbgrader ships no types
     """nbgrader's metadata validator (every check of its own), the schema's validator made
     once (``_SchemaCheckedOnce`` comes after it, in the place of ``BaseMetadataValidator``)."""
 
 
-class CheckCellMetadataOnce(CheckCellMetadata):
+class CheckCellMetadataOnce(CheckCellMetadata):  # type: ignore[misc]  # nbgrader ships no types
     """nbgrader's CheckCellMetadata, with ``_MetadataValidator``: the same checks, the same
     error."""
 
@@ -277,7 +277,7 @@ class CheckCellMetadataOnce(CheckCellMetadata):
         return nb, resources
 
 
-class OverwriteKernelspecFrom(OverwriteKernelspec):
+class OverwriteKernelspecFrom(OverwriteKernelspec):  # type: ignore[misc]  # nbgrader ships no types
     """nbgrader's OverwriteKernelspec, from ``resources['plaisante_facts']``."""
 
     def preprocess(self, nb: Any, resources: Any) -> Any:
@@ -304,7 +304,8 @@ def seconds_late(facts: AssignmentFacts, student: str, timestamp: str | None) ->
     if not timestamp or facts.duedate is None:
         return 0.0
     due = facts.duedate + facts.extensions.get(student, datetime.timedelta(0))
-    return max(0.0, (utils.parse_utc(timestamp) - due).total_seconds())
+    submitted: datetime.datetime = utils.parse_utc(timestamp)
+    return max(0.0, (submitted - due).total_seconds())
 
 
 def autograde(nb: nbformat.NotebookNode, facts: AssignmentFacts, student: str,

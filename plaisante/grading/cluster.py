@@ -64,7 +64,8 @@ def cluster_security(scheduler: str, security: Security | None = None, *,
     from distributed.security import Security
 
     if scheduler == "local":
-        return Security.temporary()
+        made: Security = Security.temporary()
+        return made
     scheme = scheduler.split("://", 1)[0] if "://" in scheduler else "tcp"
     if scheme != "tls":
         if insecure:

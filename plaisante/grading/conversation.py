@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import zmq
 from jupyter_core.utils import run_sync
@@ -227,12 +227,12 @@ class KernelConversation:
             self.stdin.send_multipart([RAW, text.encode("utf-8")])
 
     def _prompt(self) -> str:
-        what, content = self._next()
-        if what != "prompt":
+        answer = self._next()
+        if answer[0] != "prompt":
             raise KernelLost("the judge's side in the kernel stopped before the cell was done")
-        return content
+        return answer[1]
 
-    def _next(self) -> tuple[str, Any]:
+    def _next(self) -> tuple[Literal["prompt"], str] | tuple[Literal["reply"], dict[str, Any]]:
         """Wait for the serve loop's next prompt or its execute_reply; return ("prompt",
         text) or ("reply", content). Raises KernelTimeout or KernelDied."""
         while True:
@@ -295,4 +295,6 @@ class KernelConversation:
         return dropped
 
     def _mine(self, msg: dict[str, Any]) -> bool:
-        return msg.get("parent_header", {}).get("msg_id") == self.msg_id
+        parent: dict[str, Any] = msg.get("parent_header", {})
+        msg_id: object = parent.get("msg_id")
+        return msg_id == self.msg_id

@@ -82,7 +82,7 @@ def error_output(ename: str, evalue: str) -> NotebookNode:
                         traceback=[f"{ename}: {evalue}"])
 
 
-class JudgedExecute(Execute):
+class JudgedExecute(Execute):  # type: ignore[misc]  # nbgrader ships no types
     """nbgrader's Execute with test cells judged outside the kernel, a notebook deadline,
     kernel restarts, an output byte limit and an incident log (see the module doc)."""
 
@@ -539,15 +539,18 @@ class JudgedExecute(Execute):
         if msg_type == "error":  # always kept (nbgrader scores a test by it), trimmed
             content["traceback"] = [line[:2000] for line in content.get("traceback", [])[-40:]]
             content["evalue"] = str(content.get("evalue", ""))[:2000]
-            return super().output(outs, msg, display_id, cell_index)
+            kept: NotebookNode | None = super().output(outs, msg, display_id, cell_index)
+            return kept
         size = _size(content)
         used = self._cell_used.get(cell_index, 0)
         room = max(self.output_bytes - self._output_used, AFTER_CUT - used)
         if size <= room:
             self._output_used += size
             self._cell_used[cell_index] = used + size
-            return super().output(outs, msg, display_id, cell_index)
+            kept = super().output(outs, msg, display_id, cell_index)
+            return kept
         stream = content.get("name") if msg_type == "stream" else "stdout"
+        result: NotebookNode | None
         if msg_type == "stream" and room > 200:
             content["text"] = str(content.get("text", ""))[: room - 200]
             result = super().output(outs, msg, display_id, cell_index)

@@ -67,7 +67,7 @@ KNOWN_ERRORS = frozenset({
 })
 
 
-class HideHiddenTests(NbGraderPreprocessor):
+class HideHiddenTests(NbGraderPreprocessor):  # type: ignore[misc]  # nbgrader ships no types
     """Remove hidden tests' code from a notebook before it becomes feedback (module doc)."""
 
     begin = Unicode("BEGIN HIDDEN TESTS", help="marker opening a hidden region").tag(config=True)

@@ -21,6 +21,7 @@ import json
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..results.lateness import LMS_LATE, lms_said
 from .notebook_check import MAX_FILE_BYTES
@@ -33,6 +34,11 @@ MAX_DATA_FILES = 50
 MAX_DATA_BYTES = 20 * 1024 * 1024
 
 
+#: A cell of a notebook's JSON as ``_sources`` reads it: (cell type, source with ``\n``
+#: endings, stripped; its nbgrader metadata, ``{}`` without any), read from the student's file
+CellRead = tuple[str, str, dict[str, object]]
+
+
 @dataclass
 class Choice:
     """The notebook to grade (``path``) and, when the folder held several candidates, the
@@ -42,10 +48,10 @@ class Choice:
     reason: str | None = None
 
 
-def _sources(cells: object) -> list[tuple[str, str, dict]]:
+def _sources(cells: object) -> list[CellRead]:
     """Return (cell type, source with ``\\n`` endings, stripped; nbgrader metadata) of each
     cell of a notebook's JSON ``cells``."""
-    found = []
+    found: list[CellRead] = []
     for cell in cells if isinstance(cells, list) else []:
         if not isinstance(cell, dict):
             continue
@@ -59,7 +65,7 @@ def _sources(cells: object) -> list[tuple[str, str, dict]]:
     return found
 
 
-def _cells(path: Path) -> list[tuple[str, str, dict]] | None:
+def _cells(path: Path) -> list[CellRead] | None:
     """Return ``_sources`` of the notebook at ``path``; None when it cannot be read as one."""
     try:
         if path.is_symlink() or path.stat().st_size > MAX_FILE_BYTES:
@@ -78,13 +84,13 @@ def _cells(path: Path) -> list[tuple[str, str, dict]] | None:
     return _sources(cells) if isinstance(cells, list) else None
 
 
-def work_in(cells: list[tuple[str, str, dict]], release: list[tuple[str, str, dict]]) -> int:
+def work_in(cells: list[CellRead], release: list[CellRead]) -> int:
     """Return how many of ``cells`` hold work: a non-empty source the release does not have."""
     released = {source for _, source, _ in release}
     return sum(1 for _, source, _ in cells if source and source not in released)
 
 
-def _belongs(cells: list[tuple[str, str, dict]], release: list[tuple[str, str, dict]]) -> bool:
+def _belongs(cells: list[CellRead], release: list[CellRead]) -> bool:
     """True when ``cells`` hold most of the release's grade ids or most of its locked code
     cells (ids such as ``setup`` or ``play`` that every assignment has do not make another
     assignment's notebook this one's; an editor that dropped the ids leaves the sources)."""
@@ -96,7 +102,7 @@ def _belongs(cells: list[tuple[str, str, dict]], release: list[tuple[str, str, d
     return 2 * len(have_ids) > len(ids) or 2 * len(have_locked) > len(locked)
 
 
-def chosen_notebook(folder: Path, assignment: str, release_cells: list[dict]) -> Choice:
+def chosen_notebook(folder: Path, assignment: str, release_cells: list[dict[str, Any]]) -> Choice:
     """Return which notebook of ``folder`` to grade for ``assignment`` (the rule is in the
     module doc); ``release_cells`` are the released notebook's cells. Without any candidate
     it is the expected ``{assignment}.ipynb`` (which ``read_submission`` then explains)."""
@@ -122,7 +128,8 @@ def chosen_notebook(folder: Path, assignment: str, release_cells: list[dict]) ->
                            f"named {expected.name}")
 
 
-def handed_in_names(folder: Path, assignment: str, release_cells: list[dict]) -> list[str]:
+def handed_in_names(folder: Path, assignment: str,
+                    release_cells: list[dict[str, Any]]) -> list[str]:
     """Return the names (without ``.ipynb``) of ``folder``'s notebooks that belong to
     ``assignment`` but are not named ``{assignment}.ipynb``, sorted: ``plaisante-Copy1`` for a
     Duplicate handed in. nbgrader's fetch_feedback looks for a notebook's feedback under the

@@ -38,7 +38,7 @@ import symtable
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from ..student_side.cards import KitCard
 from ..student_side.checking import Always
@@ -299,12 +299,19 @@ def raise_error(error: Any) -> None:
 
 # ------------------------------------------------------------------------------ handles
 
+Answer = TypeVar("Answer", int, bool)
+
+
 class Remote:
     """A handle on an object that lives in the student's kernel. Calling it, reading its
     attributes, comparing, hashing or printing it asks the kernel; what comes back is data or
     another handle. Valid during the test cell (the ``Session``) that received it."""
 
     __slots__ = ("_session", "_ref", "_class_name", "_name")
+    _session: Session
+    _ref: int
+    _class_name: str
+    _name: str | None
 
     def __init__(self, session: Session, ref: int, class_name: str,
                  name: str | None = None) -> None:
@@ -352,14 +359,23 @@ class Remote:
         text = self._unary("str")
         return text if type(text) is str else f"<{self._class_name} object>"
 
+    def _unary_as(self, fn: str, kind: type[Answer]) -> Answer:
+        """Return ``_unary(fn)`` when the kernel answers exactly a ``kind`` (as ``hash``,
+        ``len`` and ``bool`` do); raises KernelLost for anything else."""
+        value = self._unary(fn)
+        if not isinstance(value, kind) or type(value) is not kind:
+            raise KernelLost(f"the kernel answered {fn} with a value of type "
+                             f"{type(value).__name__} (only type {kind.__name__} is an answer)")
+        return value
+
     def __hash__(self) -> int:
-        return self._unary("hash")
+        return self._unary_as("hash", int)
 
     def __len__(self) -> int:
-        return self._unary("len")
+        return self._unary_as("len", int)
 
     def __bool__(self) -> bool:
-        return self._unary("bool")
+        return self._unary_as("bool", bool)
 
     def __iter__(self) -> Iterator[Any]:
         return iter(self._unary("iter"))

@@ -19,7 +19,7 @@ from pathlib import Path
 from queue import Empty
 from typing import Any
 
-from jupyter_client.asynchronous import AsyncKernelClient
+from jupyter_client.asynchronous.client import AsyncKernelClient
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import Dict, Integer, List, Type, Unicode
 

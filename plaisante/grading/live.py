@@ -92,7 +92,7 @@ class LiveSubmission:
         self.session = Session(self.transport)
         ready = self._send(json.dumps(self.sources), deadline=start_seconds)
         try:
-            self.failed_cells = list(json.loads(ready)["ready"])
+            self.failed_cells = [str(cell) for cell in json.loads(ready)["ready"]]
         except (ValueError, KeyError, TypeError):
             self.close()
             raise KernelLost("the submission's process did not start the judge's protocol"

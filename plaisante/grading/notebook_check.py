@@ -40,12 +40,14 @@ import copy
 import difflib
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import nbformat
 from nbformat import NotebookNode
-from nbformat.v4.nbbase import random_cell_id
+from nbformat.corpus.words import generate_corpus_id
 from nbgrader.utils import compute_checksum
 
 MiB = 1024 * 1024
@@ -74,12 +76,11 @@ class Sanitized:
     notes: list[str] = field(default_factory=list)
 
 
-def _grade_id(cell: dict) -> str | None:
+def _grade_id(cell: dict[str, Any]) -> str | None:
     meta = cell.get("metadata", {})
     nbgrader = meta.get("nbgrader") if isinstance(meta, dict) else None
-    if isinstance(nbgrader, dict) and isinstance(nbgrader.get("grade_id"), str):
-        return nbgrader["grade_id"]
-    return None
+    grade_id = nbgrader.get("grade_id") if isinstance(nbgrader, dict) else None
+    return grade_id if isinstance(grade_id, str) else None
 
 
 def _text(source: object) -> str:
@@ -97,7 +98,9 @@ def _as_released(cell: NotebookNode, submitted_meta: object) -> bool:
     probe = nbformat.from_dict({"cell_type": cell.cell_type, "source": _text(cell.get("source")),
                                 "metadata": {"nbgrader": copy.deepcopy(submitted_meta)}})
     try:
-        return compute_checksum(probe) == submitted_meta["checksum"]
+        checksum: object = compute_checksum(probe)
+        recorded: str = submitted_meta["checksum"]
+        return checksum == recorded
     except Exception:  # noqa: BLE001  metadata the student mangled: no proof it is untouched
         return False
 
@@ -153,11 +156,10 @@ def read_submission(path: Path) -> NotebookNode:
         raise Unreadable("invalid notebook: the JSON has no list of cells")
     _strip_unread(data, size)
     try:
-        notebook = nbformat.from_dict(data)
-        notebook = nbformat.convert(notebook, 4)
-        _unique_cell_ids(notebook)
-        nbformat.validate(notebook)
-        return notebook
+        converted: NotebookNode = nbformat.convert(nbformat.from_dict(data), 4)
+        _unique_cell_ids(converted)
+        nbformat.validate(converted)
+        return converted
     except Exception:  # noqa: BLE001  rebuild from what can be read
         return _rebuild(data)
 
@@ -165,6 +167,7 @@ def read_submission(path: Path) -> NotebookNode:
 def _from_v3(text: str) -> NotebookNode:
     """Return an nbformat 3 notebook (``worksheets`` of cells) as v4, converted by nbformat,
     with its sources as ``read_submission`` leaves them."""
+    notebook: NotebookNode
     try:
         notebook = nbformat.reads(text, as_version=4)
     except Exception as error:  # noqa: BLE001  nbformat raises several kinds
@@ -193,7 +196,7 @@ def _one_newline(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _strip_unread(data: dict, size: int) -> None:
+def _strip_unread(data: dict[str, Any], size: int) -> None:
     """Remove, in place, what grading never reads from the notebook JSON ``data``: saved
     outputs and execution counts (nbgrader clears them before running) and pasted images
     (cell attachments); make each cell's source one string with ``\n`` line endings.
@@ -228,13 +231,13 @@ def _unique_cell_ids(notebook: NotebookNode) -> None:
     for cell in notebook.cells:
         cell_id = cell.get("id")
         if not isinstance(cell_id, str) or cell_id in seen:
-            cell["id"] = random_cell_id()
+            cell["id"] = generate_corpus_id()
         seen.add(cell["id"])
 
 
-def _rebuild(data: dict) -> NotebookNode:
+def _rebuild(data: dict[str, Any]) -> NotebookNode:
     """Return a fresh v4 notebook from the cells of a malformed one (type, source, nbgrader)."""
-    notebook = nbformat.v4.new_notebook()
+    notebook: NotebookNode = nbformat.v4.new_notebook()
     for raw in data["cells"]:
         if not isinstance(raw, dict):
             continue
@@ -253,8 +256,9 @@ def _rebuild(data: dict) -> NotebookNode:
 
 def _as_type(cell: NotebookNode, kind: str) -> NotebookNode:
     """Return a copy of ``cell`` as a ``kind`` cell, keeping its source and metadata."""
-    maker = {"code": nbformat.v4.new_code_cell, "markdown": nbformat.v4.new_markdown_cell,
-             "raw": nbformat.v4.new_raw_cell}[kind]
+    maker: Callable[[str], NotebookNode] = {
+        "code": nbformat.v4.new_code_cell, "markdown": nbformat.v4.new_markdown_cell,
+        "raw": nbformat.v4.new_raw_cell}[kind]
     new = maker(_text(cell.get("source")))
     new.metadata = copy.deepcopy(cell.get("metadata", {}))
     return new
@@ -267,38 +271,70 @@ def sanitize(notebook: NotebookNode, release: NotebookNode, assignment: str) -> 
     """
     released = {gid: cell for cell in release.cells if (gid := _grade_id(cell))}
     order = [gid for cell in release.cells if (gid := _grade_id(cell))]
-    early: list[str] = []
+    result = Sanitized(notebook)
     name = notebook.metadata.pop(SUBMITTED_AS, None)
     if name:
-        early.append(f"graded {name}, the only notebook submitted (expected {assignment}.ipynb)")
+        result.reasons.append(f"graded {name}, the only notebook submitted (expected "
+                              f"{assignment}.ipynb)")
+    since = _match_lost_metadata(notebook, release, released, order, result)
     present = [_grade_id(cell) for cell in notebook.cells]
     known = [gid for gid in present if gid in released]
-    since: list[str] = []  # locked cells matched by position: changed in the source since
-    notes: list[str] = []
-    if len(known) < len(released) / 2 and restore_by_position(notebook, release, since):
-        present = [_grade_id(cell) for cell in notebook.cells]
-        known = [gid for gid in present if gid in released]
-        every_locked = all(gid in known for gid in order
-                           if released[gid].metadata["nbgrader"].get("locked"))
-        if every_locked and not since:
-            # every locked cell is there as released: the answers between them are placed
-            # as surely as nbgrader's own ids would place them
-            notes.append("the cells had lost their nbgrader metadata (saved by an editor "
-                         "that drops it, such as Colab or VS Code); every locked cell was "
-                         "found as released, so the answers were matched by position and "
-                         "graded as usual: nothing to do")
-        else:
-            missing = [gid for gid in order if gid not in known
-                       and released[gid].metadata["nbgrader"].get("locked")]
-            early.append(
-                "the cells had lost their nbgrader metadata (saved by an editor that drops "
-                "it, such as Colab or VS Code): matched to the release by the locked cells' "
-                "source and the answer cells' position"
-                + (f" ({', '.join(since)} changed in the source since, matched by position)"
-                   if since else "")
-                + (f" ({', '.join(missing[:5])} not found)" if missing else "")
-                + "; check the answers in the formgrader and grade by hand what is misplaced")
-        early.extend(notes)
+    _refuse_other_assignment(notebook, released, present, known, assignment)
+    for gid, count in sorted(Counter(known).items()):
+        if count > 1:
+            result.reasons.append(f"cell {gid} appears {count} times (only the last copy is "
+                                  "graded)")
+    cells = _restore_graded_cells(notebook.cells, released, since, result.reasons)
+    _put_back_deleted(cells, release, released, order, result.reasons)
+    notebook.cells = cells
+    notebook.metadata["kernelspec"] = copy.deepcopy(release.metadata.get(
+        "kernelspec", {"name": "python3", "display_name": "Python 3", "language": "python"}))
+    _unique_cell_ids(notebook)
+    nbformat.validate(notebook)
+    return result
+
+
+def _match_lost_metadata(notebook: NotebookNode, release: NotebookNode,
+                         released: dict[str, NotebookNode], order: list[str],
+                         result: Sanitized) -> list[str]:
+    """When fewer than half the release's graded cells are found by grade id, give the cells
+    of ``notebook`` the release's nbgrader metadata by position (``restore_by_position``) and
+    add to ``result`` what that means for the grade: a note when every locked cell was found
+    as released, else a reason to check it by hand. Return the grade ids of the locked cells
+    matched by position because they changed in the source since (empty when none)."""
+    since: list[str] = []
+    known = [gid for cell in notebook.cells if (gid := _grade_id(cell)) in released]
+    if len(known) >= len(released) / 2 or not restore_by_position(notebook, release, since):
+        return since
+    known = [gid for cell in notebook.cells if (gid := _grade_id(cell)) in released]
+    locked = [gid for gid in order if released[gid].metadata["nbgrader"].get("locked")]
+    if all(gid in known for gid in locked) and not since:
+        # every locked cell is there as released: the answers between them are placed
+        # as surely as nbgrader's own ids would place them
+        note = ("the cells had lost their nbgrader metadata (saved by an editor that drops "
+                "it, such as Colab or VS Code); every locked cell was found as released, so "
+                "the answers were matched by position and graded as usual: nothing to do")
+        result.notes.append(note)
+        result.reasons.append(note)
+        return since
+    missing = [gid for gid in locked if gid not in known]
+    result.reasons.append(
+        "the cells had lost their nbgrader metadata (saved by an editor that drops it, such "
+        "as Colab or VS Code): matched to the release by the locked cells' source and the "
+        "answer cells' position"
+        + (f" ({', '.join(since)} changed in the source since, matched by position)"
+           if since else "")
+        + (f" ({', '.join(missing[:5])} not found)" if missing else "")
+        + "; check the answers in the formgrader and grade by hand what is misplaced")
+    return since
+
+
+def _refuse_other_assignment(notebook: NotebookNode, released: dict[str, NotebookNode],
+                             present: list[str | None], known: list[str],
+                             assignment: str) -> None:
+    """Raise Unreadable when ``notebook`` is not one of ``assignment``'s: most of its locked
+    cells are untouched since a release that is not this one, or none of its graded cells
+    (``known``, of the grade ids ``present`` in it) is this release's."""
     locked = [(cell, released[gid]) for cell in notebook.cells
               if (gid := _grade_id(cell)) in released
               and released[gid].metadata["nbgrader"].get("locked")]
@@ -316,40 +352,53 @@ def sanitize(notebook: NotebookNode, release: NotebookNode, assignment: str) -> 
             f"not a notebook of assignment {assignment!r}: none of its graded cells is there"
             + (f" (found ids {', '.join(found[:5])}{'…' if len(found) > 5 else ''})"
                if found else " (no nbgrader cells at all)"))
-    result = Sanitized(notebook, early, notes)
-    reasons = result.reasons
-    for gid, count in sorted(Counter(known).items()):
-        if count > 1:
-            reasons.append(f"cell {gid} appears {count} times (only the last copy is graded)")
+
+
+def _restore_graded_cells(cells: list[NotebookNode], released: dict[str, NotebookNode],
+                        since: list[str], reasons: list[str]) -> list[NotebookNode]:
+    """Return ``cells`` with each graded cell as released (``_restore_graded_cell``); of copies
+    of one graded cell the last is graded, the others and cells of unknown grade ids lose
+    their nbgrader metadata and run as plain cells. Each change is added to ``reasons``."""
+    present = [_grade_id(cell) for cell in cells]
     last = {gid: index for index, gid in enumerate(present) if gid in released}
-    cells: list[NotebookNode] = []
-    for index, cell in enumerate(notebook.cells):
-        gid = _grade_id(cell)
+    kept: list[NotebookNode] = []
+    for index, (cell, gid) in enumerate(zip(cells, present)):
         if gid in released and last[gid] != index:  # an earlier copy: run it, grade the last
             cell.metadata.pop("nbgrader", None)
-            gid = None
-        if gid is None:
-            cells.append(cell)
-            continue
-        if gid not in released:
+        elif gid is not None and gid not in released:
             reasons.append(f"cell with unknown id {gid!r} is not graded (id changed?)")
             cell.metadata.pop("nbgrader", None)
-            cells.append(cell)
-            continue
-        model = released[gid]
-        submitted_meta = copy.deepcopy(cell.metadata.get("nbgrader"))
-        if cell.cell_type != model.cell_type:
-            reasons.append(f"cell {gid} was changed to a {cell.cell_type} cell "
-                           f"(turned back into {model.cell_type})")
-            cell = _as_type(cell, model.cell_type)
-        if cell.metadata.get("nbgrader") != model.metadata.get("nbgrader"):
-            cell.metadata["nbgrader"] = copy.deepcopy(model.metadata["nbgrader"])
-        if model.metadata["nbgrader"].get("locked") and gid not in since and \
-                _text(cell.source).strip() != _text(model.source).strip() and \
-                not _as_released(cell, submitted_meta):
-            reasons.append(f"locked cell {gid} was edited (restored from the source)")
-        cells.append(cell)
-    # put back deleted cells, each after the previous graded cell present
+        elif gid is not None:
+            cell = _restore_graded_cell(cell, gid, released[gid], since, reasons)
+        kept.append(cell)
+    return kept
+
+
+def _restore_graded_cell(cell: NotebookNode, gid: str, model: NotebookNode, since: list[str],
+                      reasons: list[str]) -> NotebookNode:
+    """Return graded ``cell`` with the type and nbgrader metadata of ``model``, its release;
+    add to ``reasons`` a type turned back, or a locked cell the student edited (nbgrader puts
+    its source back)."""
+    submitted_meta = copy.deepcopy(cell.metadata.get("nbgrader"))
+    if cell.cell_type != model.cell_type:
+        reasons.append(f"cell {gid} was changed to a {cell.cell_type} cell "
+                       f"(turned back into {model.cell_type})")
+        cell = _as_type(cell, model.cell_type)
+    if cell.metadata.get("nbgrader") != model.metadata.get("nbgrader"):
+        cell.metadata["nbgrader"] = copy.deepcopy(model.metadata["nbgrader"])
+    if model.metadata["nbgrader"].get("locked") and gid not in since and \
+            _text(cell.source).strip() != _text(model.source).strip() and \
+            not _as_released(cell, submitted_meta):
+        reasons.append(f"locked cell {gid} was edited (restored from the source)")
+    return cell
+
+
+def _put_back_deleted(cells: list[NotebookNode], release: NotebookNode,
+                      released: dict[str, NotebookNode], order: list[str],
+                      reasons: list[str]) -> None:
+    """Put back into ``cells``, in place, each graded or locked cell of the release that was
+    deleted, after the previous graded cell present (a solution cell as its unsolved stub);
+    each is added to ``reasons``."""
     have = {_grade_id(cell) for cell in cells}
     for kind, gid in deleted_cells(cells, release):
         position = order.index(gid)
@@ -363,15 +412,9 @@ def sanitize(notebook: NotebookNode, release: NotebookNode, assignment: str) -> 
         have.add(gid)
         reasons.append(f"{kind} cell {gid} was deleted (put back from the source"
                        + (", unsolved" if kind == "solution" else "") + ")")
-    notebook.cells = cells
-    notebook.metadata["kernelspec"] = copy.deepcopy(release.metadata.get(
-        "kernelspec", {"name": "python3", "display_name": "Python 3", "language": "python"}))
-    _unique_cell_ids(notebook)
-    nbformat.validate(notebook)
-    return result
 
 
-def deleted_cells(cells: list, release: NotebookNode) -> list[tuple[str, str]]:
+def deleted_cells(cells: list[NotebookNode], release: NotebookNode) -> list[tuple[str, str]]:
     """Return (kind, grade id) for each graded or locked cell of ``release`` that no cell of
     ``cells`` carries the grade id of, in release order; kind is 'solution', 'test' (graded,
     not a solution) or 'locked'. Grading puts these back; ``plaisante validate`` warns of
@@ -401,11 +444,11 @@ def restore_by_position(notebook: NotebookNode, release: NotebookNode,
     back). Return True when most locked cells, and most graded locked cells, matched by their
     source and at least one answer cell was matched; the notebook is left unchanged
     otherwise."""
-    def meta(cell: dict) -> dict:
+    def meta(cell: dict[str, Any]) -> dict[str, Any]:
         found = cell.get("metadata", {}).get("nbgrader")
         return found if isinstance(found, dict) else {}
 
-    def same(a: dict, b: dict) -> bool:
+    def same(a: dict[str, Any], b: dict[str, Any]) -> bool:
         return a.get("cell_type") == b.get("cell_type") and \
             _text(a.get("source")).strip() == _text(b.get("source")).strip()
 

@@ -76,8 +76,9 @@ def _size(value: Any) -> int:
 def _error_kind(error: BaseException) -> str:
     """The builtin class in ROUTED_ERRORS nearest ``error``'s (RuntimeError if none)."""
     for kind in type(error).__mro__:
-        if kind.__name__ in ROUTED_ERRORS and getattr(builtins, kind.__name__, None) is kind:
-            return kind.__name__
+        name = kind.__name__
+        if name in ROUTED_ERRORS and getattr(builtins, name, None) is kind:
+            return name
     return "RuntimeError"
 
 

@@ -50,7 +50,7 @@ USE_ZYGOTE = True
 def config_of(root: Path) -> Config:
     """Return the course's nbgrader config, without what must stay the grader's own (the
     folders, the gradebook, the preprocessors and how the kernel runs)."""
-    config = course_config(root)
+    config: Config = course_config(root)
     for section in ("CourseDirectory", "Autograde", "Execute", "ExecutePreprocessor",
                     "KernelManager", "NbGrader"):
         config.pop(section, None)

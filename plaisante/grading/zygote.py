@@ -214,6 +214,17 @@ class Zygote:
         shutil.rmtree(self.home, ignore_errors=True)
 
 
+def _exit_of(answer: dict[str, Any]) -> int | None:
+    """Return the exit code a zygote's answer to "poll" or "kill" holds (None: still running).
+    Raises ZygoteError when it is neither an int nor null (the zygote shares its sandbox with
+    the kernels it forks: what it says is read as data, not trusted as typed)."""
+    code = answer["exit"]
+    if code is not None and type(code) is not int:
+        raise ZygoteError(f"the pre-loaded Python answered an exit code that is not a number "
+                          f"({str(code)[:40]!r})")
+    return code
+
+
 class ZygoteKernel:
     """A kernel forked by a zygote, as jupyter_client's LocalProvisioner uses a ``Popen``.
 
@@ -231,7 +242,7 @@ class ZygoteKernel:
         """Return the kernel's exit code, or None while it runs."""
         if self.returncode is None:
             try:
-                self.returncode = self.zygote.ask({"op": "poll"})["exit"]
+                self.returncode = _exit_of(self.zygote.ask({"op": "poll"}))
             except ZygoteError:
                 self.returncode = -signal.SIGKILL
         return self.returncode
@@ -249,7 +260,7 @@ class ZygoteKernel:
         """SIGKILL the kernel and everything it started."""
         if self.returncode is None:
             try:
-                self.returncode = self.zygote.ask({"op": "kill"})["exit"]
+                self.returncode = _exit_of(self.zygote.ask({"op": "kill"}))
             except ZygoteError:
                 self.returncode = -signal.SIGKILL
 

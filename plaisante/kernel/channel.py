@@ -7,13 +7,22 @@ Both conversations of a graded kernel ride on it: the judge's requests and their
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 #: The first frame of every judge message on the stdin channel (see ``exchange_with``).
 RAW = b"plaisante-judge/1"
 
 
-def exchange_with(kernel: Any) -> Any:
+class FrameSocket(Protocol):
+    """What of a ZeroMQ socket the channel uses: whole messages of bytes frames."""
+
+    def send_multipart(self, frames: list[bytes]) -> Any: ...
+
+    def recv_multipart(self) -> list[bytes]: ...
+
+
+def exchange_with(kernel: Any) -> Callable[[str], str]:
     """Return ``send(text) -> reply text`` over ``kernel``'s stdin socket.
 
     After the grader's ``execute_request`` has started ``serve``, each exchange is two bare
@@ -23,11 +32,14 @@ def exchange_with(kernel: Any) -> Any:
     reads there can only come from here, as the signed messages could. Falls back to
     ``kernel.raw_input`` (one ``input_request`` per exchange) where ipykernel's internals
     differ."""
+    socket: FrameSocket
+    ident: list[bytes]
     try:
         ident, socket = list(kernel._parent_ident["shell"]), kernel.stdin_socket
         socket.send_multipart  # noqa: B018  (a plain ZeroMQ socket)
     except (AttributeError, KeyError, TypeError):
-        return kernel.raw_input
+        raw_input: Callable[[str], str] = kernel.raw_input
+        return raw_input
 
     def send(text: str) -> str:
         socket.send_multipart([*ident, RAW, text.encode("utf-8")])

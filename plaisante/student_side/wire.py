@@ -66,7 +66,7 @@ from __future__ import annotations
 
 import builtins
 import random
-from typing import Any
+from typing import Any, TypedDict
 
 from .cards import RANKS, SUITS, KitCard
 
@@ -84,6 +84,15 @@ TAGS: dict[type, str] = {tuple: "t", set: "s", frozenset: "fs", dict: "d"}
 BUILDERS: dict[str, type] = {tag: kind for kind, tag in TAGS.items()}
 #: The grader's mutable values shared with the kernel, by wire tag.
 SHARED_TAGS: dict[str, type] = {"l": list, "d": dict, "s": set, "rng": random.Random}
+
+
+class ErrorData(TypedDict):
+    """An error as it crosses (``error_data``): the builtin classes it is an instance of, most
+    specific first, its class's name and its message."""
+
+    types: list[str]
+    cls: str
+    msg: str
 
 
 class WireError(ValueError):
@@ -133,7 +142,7 @@ def cut(text: str, limit: int = MAX_TEXT) -> str:
     return text[:limit]
 
 
-def card_from(body: Any) -> KitCard:
+def card_from(body: object) -> KitCard:
     """Return the kit's card a ``{"k": body}`` describes; raises Malformed for anything but a
     list of two strs that are a rank and a suit of the kit's deck."""
     if type(body) is not list or len(body) != 2 or not all(type(item) is str for item in body):
@@ -161,7 +170,7 @@ def rng_body(rng: random.Random, budget: Budget, depth: int = 0) -> list[Any]:
     return [version, list(internal), gauss]
 
 
-def set_rng(target: random.Random, body: Any, budget: Budget, depth: int = 0) -> None:
+def set_rng(target: random.Random, body: object, budget: Budget, depth: int = 0) -> None:
     """Put ``target`` in the state ``body`` describes (``rng_body``'s form, the generator at
     nesting ``depth``); raises Malformed for anything else, or a state Python refuses."""
     if type(body) is not list or len(body) != 3 or type(body[0]) is not int \
@@ -193,7 +202,7 @@ def changed(before: Any, after: Any) -> bool:
     return len(before) != len(after) or any(a is not b for a, b in zip(before, after))
 
 
-def error_data(error: BaseException) -> dict[str, Any]:
+def error_data(error: BaseException) -> ErrorData:
     """Describe ``error`` as data: the builtin classes in its MRO, its class name and message
     (cut to ``MAX_NAME`` and ``MAX_TEXT``). Never raises (a student's ``__str__`` may)."""
     types = [kind.__name__ for kind in type(error).__mro__
@@ -205,9 +214,9 @@ def error_data(error: BaseException) -> dict[str, Any]:
     return {"types": types, "cls": cut(type(error).__name__, MAX_NAME), "msg": cut(message)}
 
 
-def read_error(data: Any) -> tuple[list[Any], str, str]:
-    """Return (types, class name, message) of an ``error_data``; raises Malformed for
-    anything else."""
+def read_error(data: object) -> tuple[list[object], str, str]:
+    """Return (types, class name, message) of an ``error_data`` (the types as they came: the
+    other side's, each to be checked); raises Malformed for anything else."""
     if type(data) is not dict or type(data.get("msg")) is not str \
             or type(data.get("types")) is not list or type(data.get("cls")) is not str:
         raise Malformed("a malformed error")
