@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import a11y
 import nbformat
 import pytest
 from playwright.sync_api import expect
@@ -160,6 +161,7 @@ def test_a_class_on_a_hub_whose_servers_share_no_folder(hub: Any, context: Any) 
         assert ta.url == hub.board_url and "token" not in ta.url
         expect(ta.locator(f"#students tr[data-student='{bob}'] td").nth(1)).to_have_text(
             f"{totals[bob]:g} / 100")
+        a11y.assert_accessible(ta, where="the lab board behind the hub's login")
         SHOTS.mkdir(parents=True, exist_ok=True)
         for width in (1280, 800):
             ta.set_viewport_size({"width": width, "height": 900})
