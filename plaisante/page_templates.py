@@ -52,7 +52,7 @@ def environment() -> jinja2.Environment:
     from .student_side.style import STYLE
 
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("plaisante", "templates/pages"), autoescape=True,
+        loader=jinja2.PackageLoader(__name__.split(".")[0], "templates/pages"), autoescape=True,
         finalize=shown, undefined=jinja2.StrictUndefined, trim_blocks=True,
         lstrip_blocks=True, keep_trailing_newline=True)
     env.globals["kit_style"] = Markup(STYLE)

@@ -169,7 +169,7 @@ class KernelConversation:
         return self._prompt()
 
     def run(self, code: str, on_output: Callable[[dict[str, Any]], None],
-            full: Callable[[], bool]) -> int | None:
+            full: Callable[[], bool], quiet: bool = False) -> int | None:
         """Run one of the notebook's own cells in the kernel (``run_cell`` of
         ``plaisante.kernel.oracle``): hand each output message it publishes (stream, display_data,
         execute_result, error, clear_output, comm…; signed by the kernel, addressed to this
@@ -178,13 +178,15 @@ class KernelConversation:
         answers but never says its outputs are out (``RAN_GRACE`` seconds), the cell keeps those
         that came. While ``full()`` is True, messages over ``SMALL_MESSAGE`` bytes are dropped
         unread (counted as dropped): a flood costs no parsing once the output allowance is
-        spent."""
+        spent. ``quiet``: a cell run again, whose outputs nobody reads; the kernel discards
+        what it prints and displays instead of publishing it."""
         self.runs += 1
         seq = -self.runs  # the judge's own requests count up from 1
         self.collect, self.full = on_output, full
         finished = False
+        request = {"q": seq, "op": "run", "code": code, **({"quiet": True} if quiet else {})}
         try:
-            text = self.transport(json.dumps({"q": seq, "op": "run", "code": code}))
+            text = self.transport(json.dumps(request))
             try:
                 reply = json.loads(text)
             except ValueError:

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import io
 import json
 import operator
 import random
@@ -336,7 +337,8 @@ def answer(request: dict[str, Any], registry: Registry, user_ns: dict[str, Any],
         registry.outgoing = Budget()  # and so is the batch's own answer around them
         return {"ok": answers}
     if op == "run" and shell is not None:
-        return {"ok": run_cell(shell, str(request["code"]), request.get("q"))}
+        return {"ok": run_cell(shell, str(request["code"]), request.get("q"),
+                               quiet=request.get("quiet") is True)}
     if op == "getattr":
         return {"ok": registry.encode(getattr(decode(request["x"]), request["name"]))}
     if op == "unary":
@@ -360,22 +362,54 @@ def _no_input(*_args: Any, **_kwargs: Any) -> str:
     raise StdinNotImplementedError("input() was called, but there is no keyboard when grading")
 
 
-def run_cell(shell: Any, code: str, seq: Any) -> dict[str, Any]:
+class _Discard(io.TextIOBase):
+    """A text stream that keeps nothing: ``sys.stdout`` of a cell run again, whose outputs
+    the grader would drop anyway."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+
+def run_cell(shell: Any, code: str, seq: Any, quiet: bool = False) -> dict[str, Any]:
     """Run one of the notebook's own cells as the kernel runs an ``execute_request``: in the
     notebook's namespace, with history, its outputs (streams, displays, its result, its
     error) published on iopub as usual, and ``input()`` refused. Then flush the streams and
     publish ``RAN`` with ``seq`` (the grader keeps the outputs that came before it). Returns
-    ``{"count": execution count}``."""
+    ``{"count": execution count}``.
+
+    ``quiet``: a cell run again in a new kernel, whose outputs nobody reads; what it prints
+    to ``sys.stdout`` and displays is discarded here rather than published, so a cell that
+    printed a flood costs its flood once, not once a run of a student's tests. ``sys.stderr``
+    stays: replaced by a Python object, it made IPython ten times slower at every print.
+    (What a cell writes to stderr or past ``sys.stdout``, to the file descriptors, is still
+    published, and still dropped.)"""
     import getpass
     import sys
 
     count = shell.execution_count
     saved = builtins.input, getpass.getpass
     builtins.input = getpass.getpass = _no_input
+    stdout, publish = sys.stdout, shell.display_pub.publish
+    discard = _Discard()
+
+    def unpublished(*_args: Any, **_kwargs: Any) -> None:
+        return None
+
+    if quiet:
+        sys.stdout = discard
+        shell.display_pub.publish = unpublished
     try:
         shell.run_cell(code, store_history=True, silent=False)
     finally:
         builtins.input, getpass.getpass = saved
+        if quiet:  # what the cell itself put in their place stays, as in its first run
+            if sys.stdout is discard:
+                sys.stdout = stdout
+            if shell.display_pub.publish is unpublished:
+                shell.display_pub.publish = publish
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
