@@ -396,7 +396,7 @@ class JudgedExecute(Execute):  # type: ignore[misc]  # nbgrader ships no types
         for source in self._replay[:before]:
             conversation.renew(min(self._deadline, time.monotonic() + each))
             try:
-                conversation.run(source, lambda _msg: None, lambda: True, quiet=True)
+                conversation.run(source, lambda _msg: None, lambda: True, quiet=self._output_cut)
             except KernelLost as lost:
                 raise KernelLost(f"a cell before {name}, run again for a run of its tests: "
                                  f"{lost}") from None
@@ -505,7 +505,7 @@ class JudgedExecute(Execute):  # type: ignore[misc]  # nbgrader ships no types
             deadline = time.monotonic() + min(30.0, float(self.timeout or 30.0), max(left, 0.0))
             conversation.renew(deadline)
             try:
-                conversation.run(source, lambda _msg: None, lambda: True, quiet=True)
+                conversation.run(source, lambda _msg: None, lambda: True, quiet=self._output_cut)
             except KernelLost as lost:
                 timed_out = conversation.timed_out
                 given_way = timed_out and conversation.interrupt()
