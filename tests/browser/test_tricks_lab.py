@@ -88,11 +88,7 @@ def test_a_whole_deal_of_8_tricks_with_a_refused_card(page: Page, lab: harness.S
         page.set_viewport_size({"width": width, "height": 720})
         table.evaluate("el => el.scrollIntoView({block: 'start'})")
         fold = page.locator("#jp-main-statusbar").bounding_box()
-        # what the end of a deal says first (who took most, the scores) sits above the status
-        # bar; the list of tricks and New deal below it may need a scroll at 800 px, where the
-        # list shows every trick's cards rather than hide them (nothing hidden in a narrow
-        # column); New deal has the focus (below), so a keyboard is already there
-        for element in (over.locator(".tricks-final"), over.locator(".tricks-scores")):
+        for element in (over, table.locator(".tricks-new-deal")):
             box = element.bounding_box()
             assert box is not None and fold is not None and box["y"] >= 0, box
             assert box["y"] + box["height"] <= fold["y"], (width, box, fold)
