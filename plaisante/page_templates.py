@@ -25,6 +25,8 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from .boundary import NAME
+
 #: What a student's text may not bring into a page as it is: C0 and C1 control characters but
 #: the newline and the tab, and the bidirectional controls that make code read otherwise than
 #: it runs ("Trojan Source").
@@ -52,7 +54,7 @@ def environment() -> jinja2.Environment:
     from .student_side.style import STYLE
 
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader(__name__.split(".")[0], "templates/pages"), autoescape=True,
+        loader=jinja2.PackageLoader(NAME, "templates/pages"), autoescape=True,
         finalize=shown, undefined=jinja2.StrictUndefined, trim_blocks=True,
         lstrip_blocks=True, keep_trailing_newline=True)
     env.globals["kit_style"] = Markup(STYLE)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlparse
 
+from ..boundary import NAME
 from .registration import CourseRegistration
 
 #: AGS scopes the tool asks its token for
@@ -81,7 +82,7 @@ class Platform:
                 f"{self.registration.source}, or the course's lineitems_url")
         from pylti1p3.lineitem import LineItem
 
-        wanted: Any = {"label": assignment, "resourceId": assignment, "tag": __name__.split(".")[0],
+        wanted: Any = {"label": assignment, "resourceId": assignment, "tag": NAME,
                        "scoreMaximum": maximum}
         found = self.service().find_or_create_lineitem(LineItem(wanted), find_by="resource_id")
         return str(found.get_id())

@@ -33,6 +33,7 @@ from pylti1p3.redirect import Redirect
 from pylti1p3.request import Request
 from pylti1p3.session import SessionService
 
+from ..boundary import NAME
 from ..course import STUDENT_ID
 
 #: seconds the platform's keys (its JWKS) are kept before being fetched again
@@ -255,5 +256,5 @@ def _lineitem(assignment: str, title: str, points: float) -> t.Any:
     from pylti1p3.lineitem import LineItem
 
     item: t.Any = {"label": title, "scoreMaximum": points, "resourceId": assignment,
-                   "tag": __name__.split(".")[0]}
+                   "tag": NAME}
     return LineItem(item)

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+from ..boundary import NAME
 from . import REGISTRATION_FILE
 
 REQUIRED = ("issuer", "client_id", "auth_login_url", "auth_token_url", "key_set_url")
@@ -124,7 +125,7 @@ def default_key_file(course_id: str) -> Path:
     """Return where the tool's private key of course ``course_id`` is kept by default:
     ``$XDG_CONFIG_HOME/plaisante/lti/<course id>.pem`` (``~/.config`` when unset)."""
     base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-    return base / __name__.split(".")[0] / "lti" / f"{course_id}.pem"  # the kit's own folder
+    return base / NAME / "lti" / f"{course_id}.pem"  # the kit's own folder
 
 
 def check_key_place(path: Path, root: Path) -> None:
