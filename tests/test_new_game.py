@@ -135,8 +135,24 @@ def test_a_bad_id_or_an_existing_game_is_refused_in_one_line(
 
     (tmp_path / "plaisante" / "games").mkdir(parents=True)
     (tmp_path / "plaisante" / "games" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "plaisante" / "games" / "shell.py").write_text("", encoding="utf-8")
     (tmp_path / "solutions" / "cards").mkdir(parents=True)
     refused = {
+        ("shell",): "game id 'shell': plaisante/games/shell.py is the kit's, which a game of "
+                    "that name would hide; e.g. 'shell_game'",
+        ("cards", "--parts", "max"): "part 'max': the game's code already uses the name 'max' "
+                                     "(a builtin or the kit's), which the part would hide; e.g. "
+                                     "'max_part'",
+        ("cards", "--parts", "play"): "part 'play': the game's code already uses the name "
+                                      "'play' (a builtin or the kit's), which the part would "
+                                      "hide; e.g. 'play_part'",
+        ("cards", "--parts", "cards"): "part 'cards': the game's code already uses the name "
+                                       "'cards' (a builtin or the kit's), which the part would "
+                                       "hide; e.g. 'cards_part'",
+        ("cards", "--parts", "best,check_best"): "parts 'best' and 'check_best': both make the "
+                                                 "name 'check_best'; rename one",
+        ("cards", "--title", "Two\nlines"): "title 'Two\\nlines': one line of text, no line "
+                                            "break or other control character",
         ("high-card",): "game id 'high-card': use lowercase letters, digits and _ and start "
                         "with a letter (it is a Python name), e.g. 'high_card'",
         ("cards", "--parts", "best,class"): "part 'class': use lowercase letters, digits and "
@@ -158,4 +174,27 @@ def test_a_bad_id_or_an_existing_game_is_refused_in_one_line(
         f"plaisante: {tmp_path / 'solutions'}: no plaisante/games/ here; new-game writes into "
         "the kit's own source tree: run it in a clone of the kit\n")
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["__init__.py", "cards", "games",
-                                                           "plaisante", "solutions"]
+                                                           "plaisante", "shell.py", "solutions"]
+
+
+def test_a_title_with_quotes_and_backslashes_is_written_as_text(tmp_path: Path) -> None:
+    """The title goes into the game's Python strings, docstrings and a CSS comment: quotes,
+    backslashes and ``*/`` in it stay text (the package imports and holds the title as
+    given), not code."""
+    from plaisante.authoring.new_game import scaffold
+
+    shutil.copytree(ROOT / "plaisante", tmp_path / "plaisante",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    title = 'Crazy "Eights" \\N{x} */ """ \\'
+    made = scaffold(tmp_path, "crazy", title, ("high_card",))
+    assert Path("plaisante/games/crazy/style.css") in made.files
+    css = (tmp_path / "plaisante" / "games" / "crazy" / "style.css").read_text(encoding="utf-8")
+    assert css.count("*/") == css.count("/*")
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-c", "import plaisante.games.crazy as g, "
+         "plaisante.games.crazy.view as v; print(g.ASSIGNMENT.title); "
+         "print(v.GameView.placeholder)"],
+        cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(tmp_path)), text=True,
+        capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines() == [title, f"{title}: run this cell to play."]
