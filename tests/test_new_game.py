@@ -134,7 +134,9 @@ def test_a_bad_id_or_an_existing_game_is_refused_in_one_line(
     from plaisante.cli import main
 
     (tmp_path / "plaisante" / "games").mkdir(parents=True)
-    (tmp_path / "plaisante" / "games" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "plaisante" / "games" / "__init__.py").write_text(
+        (ROOT / "plaisante" / "games" / "__init__.py").read_text(encoding="utf-8"),
+        encoding="utf-8")
     (tmp_path / "plaisante" / "games" / "shell.py").write_text("", encoding="utf-8")
     (tmp_path / "solutions" / "cards").mkdir(parents=True)
     refused = {
@@ -175,6 +177,27 @@ def test_a_bad_id_or_an_existing_game_is_refused_in_one_line(
         "the kit's own source tree: run it in a clone of the kit\n")
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["__init__.py", "cards", "games",
                                                            "plaisante", "shell.py", "solutions"]
+
+
+def test_the_course_line_is_the_written_clone_s_course_with_the_game_last(
+        tmp_path: Path) -> None:
+    """The COURSE line replaces the one in the clone the game is written into, which need not
+    be the clone Python imports the kit from: it holds that clone's games (a line made from
+    the imported COURSE, copied in, dropped a game the clone had)."""
+    from plaisante.authoring.new_game import scaffold
+
+    games = tmp_path / "plaisante" / "games"
+    games.mkdir(parents=True)
+    (games / "__init__.py").write_text('COURSE: tuple[str, ...] = ("plaisante", "crazy")\n',
+                                       encoding="utf-8")
+    made = scaffold(tmp_path, "high_card", "High card", ("best_card",))
+    assert made.course_line == 'COURSE: tuple[str, ...] = ("plaisante", "crazy", "high_card")'
+    with pytest.raises(ValueError, match="'crazy' is already a game of the course "
+                                         r"\(plaisante, crazy\)"):
+        scaffold(tmp_path, "crazy", "Crazy", ("best_card",))
+    (games / "__init__.py").write_text("COURSE = tuple(sorted(IDS))\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="no COURSE"):
+        scaffold(tmp_path, "low_card", "Low card", ("best_card",))
 
 
 def test_a_title_with_quotes_and_backslashes_is_written_as_text(tmp_path: Path) -> None:

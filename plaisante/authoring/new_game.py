@@ -132,11 +132,32 @@ def in_source(title: str) -> str:
     return json.dumps(title, ensure_ascii=False)[1:-1]
 
 
-def course_line(game_id: str) -> str:
-    """Return the ``COURSE`` statement of ``plaisante/games/__init__.py`` with ``game_id``
-    last, wrapped to the kit's 100 columns (ruff's limit)."""
+def course_of(root: Path) -> tuple[str, ...]:
+    """Return the ids ``COURSE`` holds in ``root``'s ``plaisante/games/__init__.py`` (the clone
+    the game is written into, which need not be the one Python imports). Raises ValueError
+    when that file assigns no literal tuple of ids to ``COURSE``."""
+    init = root / PACKAGE / "__init__.py"
+    for node in ast.parse(init.read_text(encoding="utf-8")).body:
+        target = (node.target if isinstance(node, ast.AnnAssign) else node.targets[0]
+                  if isinstance(node, ast.Assign) and len(node.targets) == 1 else None)
+        if isinstance(target, ast.Name) and target.id == "COURSE" and node.value is not None:
+            try:
+                ids = ast.literal_eval(node.value)
+            except ValueError:
+                break
+            if isinstance(ids, tuple) and all(isinstance(known, str) for known in ids):
+                return ids
+            break
+    raise ValueError(f"{init.relative_to(root)}: no COURSE = (\"id\", …) of the course's ids "
+                     "there to add the game to")
+
+
+def course_line(game_id: str, course: tuple[str, ...]) -> str:
+    """Return the ``COURSE`` statement of ``plaisante/games/__init__.py``: ``course`` (its ids
+    now, ``course_of``) with ``game_id`` last, wrapped to the kit's 100 columns (ruff's
+    limit)."""
     head = "COURSE: tuple[str, ...] = ("
-    ids = ", ".join(f'"{known}"' for known in (*games.COURSE, game_id)) + ")"
+    ids = ", ".join(f'"{known}"' for known in (*course, game_id)) + ")"
     return textwrap.fill(ids, width=100, initial_indent=head,
                          subsequent_indent=" " * len(head), break_long_words=False,
                          break_on_hyphens=False)
@@ -146,17 +167,19 @@ def scaffold(root: Path, game_id: str, title: str, parts: tuple[str, ...]) -> Ne
     """Write the new game ``game_id`` (``title``; one step per name of ``parts``, in order)
     into the course at ``root``: ``plaisante/games/<id>/``, ``solutions/<id>/<id>.ipynb`` and
     ``assignments/samples/<id>/mistakes.py``. Raises ValueError for a bad id, title or part
-    (``check_name``, ``check_title``, ``check_parts``), an id already in ``COURSE`` or naming
-    a module of the kit's games package, or no part; FileExistsError when one of its folders exists;
-    FileNotFoundError when ``root`` holds no ``plaisante/games/`` (the kit's source tree)."""
+    (``check_name``, ``check_title``, ``check_parts``), an id already in ``root``'s ``COURSE``
+    (``course_of``) or naming a module of its games package, or no part; FileExistsError when
+    one of its folders exists; FileNotFoundError when ``root`` holds no ``plaisante/games/``
+    (the kit's source tree)."""
     check_name("game id", game_id)
     check_title(title)
     check_parts(parts)
-    if game_id in games.COURSE:
-        raise ValueError(f"{game_id!r} is already a game of the course ({', '.join(games.COURSE)})")
     if not (root / PACKAGE / "__init__.py").is_file():
         raise FileNotFoundError(f"{root}: no {PACKAGE}/ here; new-game writes into the kit's own "
                                 "source tree: run it in a clone of the kit")
+    course = course_of(root)
+    if game_id in course:
+        raise ValueError(f"{game_id!r} is already a game of the course ({', '.join(course)})")
     kit_module = next((path for path in (root / PACKAGE).iterdir()
                        if path.is_file() and path.name.split(".")[0] == game_id), None)
     if kit_module is not None:  # a package of that name would hide the kit's module
@@ -182,7 +205,7 @@ def scaffold(root: Path, game_id: str, title: str, parts: tuple[str, ...]) -> Ne
     layout.source(game_id).parent.mkdir(parents=True)
     nbformat.write(source_notebook(game_id, title, parts), layout.source(game_id))
     files = (*written, layout.source(game_id))
-    return NewGame(tuple(path.relative_to(root) for path in files), course_line(game_id))
+    return NewGame(tuple(path.relative_to(root) for path in files), course_line(game_id, course))
 
 
 def cell(source: str, grade_id: str, *, solution: bool = False,
