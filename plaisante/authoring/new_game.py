@@ -138,11 +138,17 @@ def course_of(root: Path) -> tuple[str, ...]:
     when that file assigns no literal tuple of ids to ``COURSE``."""
     init = root / PACKAGE / "__init__.py"
     for node in ast.parse(init.read_text(encoding="utf-8")).body:
-        target = (node.target if isinstance(node, ast.AnnAssign) else node.targets[0]
-                  if isinstance(node, ast.Assign) and len(node.targets) == 1 else None)
-        if isinstance(target, ast.Name) and target.id == "COURSE" and node.value is not None:
+        target: ast.expr
+        value: ast.expr | None
+        if isinstance(node, ast.AnnAssign):
+            target, value = node.target, node.value
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        else:
+            continue
+        if isinstance(target, ast.Name) and target.id == "COURSE" and value is not None:
             try:
-                ids = ast.literal_eval(node.value)
+                ids = ast.literal_eval(value)
             except ValueError:
                 break
             if isinstance(ids, tuple) and all(isinstance(known, str) for known in ids):
