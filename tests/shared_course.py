@@ -45,3 +45,23 @@ def copy_of(course: Path, folder: Path) -> Path:
     copy = folder / "course"
     shutil.copytree(course, copy)
     return copy
+
+
+def why_graded(root: Path, assignment: str, student: str) -> str:
+    """Return what a failing comparison needs to be read: the student's report's reasons and
+    every error the autograded notebook's cells show (a lost kernel, a time limit…)."""
+    import json
+
+    from plaisante.course import CourseLayout
+
+    layout = CourseLayout(root)
+    report = layout.report(assignment, student)
+    lines = [f"{student}: reasons {json.loads(report.read_text())['reasons']}"
+             if report.is_file() else f"{student}: no report"]
+    autograded = layout.autograded(student, assignment)
+    if autograded.is_file():
+        for cell in json.loads(autograded.read_text(encoding="utf-8"))["cells"]:
+            grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
+            lines += [f"  {grade_id}: {output.get('ename')}: {str(output.get('evalue'))[:300]}"
+                      for output in cell.get("outputs", ()) if output.get("output_type") == "error"]
+    return "\n".join(lines)

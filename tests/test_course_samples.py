@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from course_cli import cli
 from differential import Verdicts, explain, sample_cases
+from shared_course import why_graded
 
 from plaisante.course import CourseLayout
 from plaisante.games import COURSE
@@ -113,5 +114,7 @@ def test_both_modes_give_every_sample_the_same_points_in_every_cell(
         verdicts = Verdicts(scores.cell_scores(judged, case.student, assignment),
                             scores.cell_scores(autograded, case.student, assignment))
         assert verdicts.judge, case.name
-        disagreements += [explain(case, verdicts)] if verdicts.disagreements() else []
+        disagreements += ([explain(case, verdicts) + "\n"
+                           + why_graded(judged, assignment, case.student)]
+                          if verdicts.disagreements() else [])
     assert disagreements == []

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from shared_course import copy_of
+from shared_course import copy_of, why_graded
 
 import plaisante.grading
 from plaisante.grading import SubmissionResult, grade
@@ -98,7 +98,8 @@ def test_plaisante_grade_on_two_workers_gives_the_serial_scores(course, serial):
     for student in STUDENTS:
         assert any(line.split()[:1] == [student] for line in done.stdout.splitlines()), student
         status, _, cells = serial[student]
-        assert scores.cell_scores(root, student, "plaisante") == cells, student
+        assert scores.cell_scores(root, student, "plaisante") == cells, \
+            why_graded(root, "plaisante", student)
         assert scores.step_scores(root, student, "plaisante") == pytest.approx(
             MANIFEST["samples"][student]["expected"]), student
         report = json.loads((root / "assignments" / "reports" / "plaisante" /
