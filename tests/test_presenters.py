@@ -101,7 +101,7 @@ def test_video_poker_draw_replaces_exactly_the_unheld_positions(parts: Any) -> N
     poker = view("video_poker", parts)
     poker.deal_notation("Kh Kd 3c 7s 9h Qs Ks 2d")
     assert poker.current.name == "Pair" and poker.current.win == 5
-    assert "data-hand='Pair'" in re.search(r"<tr class='plaisante-hall-lit'[^>]*>",
+    assert 'data-hand="Pair"' in re.search(r'<tr class="plaisante-hall-lit"[^>]*>',
                                            poker.xray_panel.value)[0]
     poker.hold(0)
     poker.hold(1)
@@ -110,7 +110,7 @@ def test_video_poker_draw_replaces_exactly_the_unheld_positions(parts: Any) -> N
     assert [p for p, _, _ in poker.hand.drawn] == [2, 3, 4]
     shot = poker.current
     assert (shot.name, shot.win, shot.why) == ("Three of a Kind", 15, "three Ks")
-    assert "data-replaced='2 3 4'" in poker.xray_panel.value
+    assert 'data-replaced="2 3 4"' in poker.xray_panel.value
     poker.next_bet()
     assert poker.current.win == 30
     with pytest.raises(ValueError, match="the draw is done"):
