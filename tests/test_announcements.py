@@ -31,8 +31,8 @@ def region(view) -> str:
     """The live region's words, checked to sit in a polite status element."""
     live = view.live
     assert isinstance(live, LiveRegion) and live in view.children
-    found = re.fullmatch(r"<div role='status' aria-live='polite' aria-atomic='true' "
-                         r"data-said='\d+'>(.*)</div>", live.value, re.S)
+    found = re.fullmatch(r'<div role="status" aria-live="polite" aria-atomic="true" '
+                         r'data-said="\d+">(.*)</div>', live.value, re.S)
     assert found, live.value
     return found[1]
 
