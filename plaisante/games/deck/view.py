@@ -97,7 +97,7 @@ class TableView(Table):
         keep_focus(self.replace_button, *self.card_buttons[:1], self.deal_button)
 
     def _act(self, action: Callable[[], Any], said: Callable[[], str] | None = None) -> None:
-        self.message.value = act(action)
+        self.message.value = html(act(action))
         self.render()
         self.live.say(self.message.value or (said() if said else ""))
 

@@ -170,7 +170,7 @@ class HoldemView(Table):
 
     def _act(self, action: Callable[[], Any]) -> None:
         hand, seen = self.match.hand_number, len(self.match.log)
-        self.message.value = act(action)
+        self.message.value = html(act(action))
         self.render()
         if self.message.value:
             self.live.say(self.message.value)

@@ -157,7 +157,7 @@ class RoundView(Table):
 
     def _act(self, action: Callable[[], Any], refocus: bool = False,
              said: Callable[[], str] | None = None) -> None:
-        self.message.value = act(action, "Your code stopped the game")
+        self.message.value = html(act(action, "Your code stopped the game"))
         self.render()
         if refocus:
             self._refocus()

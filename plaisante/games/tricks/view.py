@@ -10,7 +10,6 @@ them in its message line. Cards are drawn as in every game of the kit
 from __future__ import annotations
 
 from collections.abc import Callable
-from html import unescape
 from typing import Any
 
 import ipywidgets as widgets
@@ -32,14 +31,6 @@ def seat_name(player: int) -> str:
 def pairs_text(plays: list[tuple[int, Any]]) -> str:
     """Return a trick as 'West 9♥, North K♥, …' (play order)."""
     return ", ".join(f"{seat_name(player)} {label(card)}" for player, card in plays)
-
-
-def message_line(message: str) -> str:
-    """Return the message line's HTML for ``message``, a line from ``shell.act`` (HTML whose
-    every text is already escaped, no tag; ``""`` for none) in a focusable block."""
-    # act escapes for the views that show its line as it is: read back as text, the block
-    # escapes it once.
-    return focusable_text(unescape(message)) if message else ""
 
 
 class TrickView(Table):
@@ -107,7 +98,7 @@ class TrickView(Table):
     def _act(self, action: Callable[[], Any], after: Any = None,
              said: Callable[[], str] | None = None) -> None:
         message = act(action)
-        self.message.value = message_line(message)
+        self.message.value = focusable_text(message) if message else ""
         self.render()
         self._refocus(after)
         self.live.say(message or (said() if said else ""))
@@ -177,7 +168,7 @@ class TrickView(Table):
         try:
             self._render_hand()
         except StudentCodeError as error:  # your hand cannot be shown: say why, offer no card
-            self.message.value = message_line(stopped_message(error))
+            self.message.value = focusable_text(stopped_message(error))
             self._buttons = {}
             self.your_row.children = []
 

@@ -127,7 +127,7 @@ class MachineView(Table):
         self.toggle(position)
 
     def _act(self, action: Callable[[], Any], said: Callable[[], str] | None = None) -> None:
-        self.message.value = act(action, "Your Machine stopped")
+        self.message.value = html(act(action, "Your Machine stopped"))
         self.render()
         self.live.say(self.message.value or (said() if said else ""))
 
