@@ -134,9 +134,27 @@ def test_a_bad_id_or_an_existing_game_is_refused_in_one_line(
     from plaisante.cli import main
 
     (tmp_path / "plaisante" / "games").mkdir(parents=True)
-    (tmp_path / "plaisante" / "games" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "plaisante" / "games" / "__init__.py").write_text(
+        (ROOT / "plaisante" / "games" / "__init__.py").read_text(encoding="utf-8"),
+        encoding="utf-8")
+    (tmp_path / "plaisante" / "games" / "shell.py").write_text("", encoding="utf-8")
     (tmp_path / "solutions" / "cards").mkdir(parents=True)
     refused = {
+        ("shell",): "game id 'shell': plaisante/games/shell.py is the kit's, which a game of "
+                    "that name would hide; e.g. 'shell_game'",
+        ("cards", "--parts", "max"): "part 'max': the game's code already uses the name 'max' "
+                                     "(a builtin or the kit's), which the part would hide; e.g. "
+                                     "'max_part'",
+        ("cards", "--parts", "play"): "part 'play': the game's code already uses the name "
+                                      "'play' (a builtin or the kit's), which the part would "
+                                      "hide; e.g. 'play_part'",
+        ("cards", "--parts", "cards"): "part 'cards': the game's code already uses the name "
+                                       "'cards' (a builtin or the kit's), which the part would "
+                                       "hide; e.g. 'cards_part'",
+        ("cards", "--parts", "best,check_best"): "parts 'best' and 'check_best': both make the "
+                                                 "name 'check_best'; rename one",
+        ("cards", "--title", "Two\nlines"): "title 'Two\\nlines': one line of text, no line "
+                                            "break or other control character",
         ("high-card",): "game id 'high-card': use lowercase letters, digits and _ and start "
                         "with a letter (it is a Python name), e.g. 'high_card'",
         ("cards", "--parts", "best,class"): "part 'class': use lowercase letters, digits and "
@@ -158,4 +176,48 @@ def test_a_bad_id_or_an_existing_game_is_refused_in_one_line(
         f"plaisante: {tmp_path / 'solutions'}: no plaisante/games/ here; new-game writes into "
         "the kit's own source tree: run it in a clone of the kit\n")
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["__init__.py", "cards", "games",
-                                                           "plaisante", "solutions"]
+                                                           "plaisante", "shell.py", "solutions"]
+
+
+def test_the_course_line_is_the_written_clone_s_course_with_the_game_last(
+        tmp_path: Path) -> None:
+    """The COURSE line replaces the one in the clone the game is written into, which need not
+    be the clone Python imports the kit from: it holds that clone's games (a line made from
+    the imported COURSE, copied in, dropped a game the clone had)."""
+    from plaisante.authoring.new_game import scaffold
+
+    games = tmp_path / "plaisante" / "games"
+    games.mkdir(parents=True)
+    (games / "__init__.py").write_text('COURSE: tuple[str, ...] = ("plaisante", "crazy")\n',
+                                       encoding="utf-8")
+    made = scaffold(tmp_path, "high_card", "High card", ("best_card",))
+    assert made.course_line == 'COURSE: tuple[str, ...] = ("plaisante", "crazy", "high_card")'
+    with pytest.raises(ValueError, match="'crazy' is already a game of the course "
+                                         r"\(plaisante, crazy\)"):
+        scaffold(tmp_path, "crazy", "Crazy", ("best_card",))
+    (games / "__init__.py").write_text("COURSE = tuple(sorted(IDS))\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="no COURSE"):
+        scaffold(tmp_path, "low_card", "Low card", ("best_card",))
+
+
+def test_a_title_with_quotes_and_backslashes_is_written_as_text(tmp_path: Path) -> None:
+    """The title goes into the game's Python strings, docstrings and a CSS comment: quotes,
+    backslashes and ``*/`` in it stay text (the package imports and holds the title as
+    given), not code."""
+    from plaisante.authoring.new_game import scaffold
+
+    shutil.copytree(ROOT / "plaisante", tmp_path / "plaisante",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    title = 'Crazy "Eights" \\N{x} */ """ \\'
+    made = scaffold(tmp_path, "crazy", title, ("high_card",))
+    assert Path("plaisante/games/crazy/style.css") in made.files
+    css = (tmp_path / "plaisante" / "games" / "crazy" / "style.css").read_text(encoding="utf-8")
+    assert css.count("*/") == css.count("/*")
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-c", "import plaisante.games.crazy as g, "
+         "plaisante.games.crazy.view as v; print(g.ASSIGNMENT.title); "
+         "print(v.GameView.placeholder)"],
+        cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(tmp_path)), text=True,
+        capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines() == [title, f"{title}: run this cell to play."]

@@ -11,10 +11,15 @@ classic mistakes a step. Everything it writes is then the maintainer's to replac
 
 from __future__ import annotations
 
+import ast
+import builtins
+import json
 import keyword
 import re
 import textwrap
+import unicodedata
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import jinja2
@@ -58,11 +63,107 @@ def check_name(kind: str, name: str) -> None:
                          f"letter (it is a Python name), e.g. {hint!r}")
 
 
-def course_line(game_id: str) -> str:
-    """Return the ``COURSE`` statement of ``plaisante/games/__init__.py`` with ``game_id``
-    last, wrapped to the kit's 100 columns (ruff's limit)."""
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES),
+                              keep_trailing_newline=True, autoescape=False,
+                              undefined=jinja2.StrictUndefined)
+
+
+@cache
+def template_names() -> frozenset[str]:
+    """Return the names the scaffolded game's code binds or reads for itself (``hand``,
+    ``expect_value``, ``play``…) and Python's builtins (``max``…): a part named so would hide
+    one of them in the notebook or in the game's modules (found by scaffolding a probe part)."""
+    probe = "zz_probe"
+    values = {"id": probe, "title": "Probe", "parts": (probe,), "css": probe}
+    environment = _environment()
+    texts = [environment.get_template(f"{name}.j2").render(values)
+             for name in (*GAME_FILES, "mistakes.py") if name.endswith(".py")]
+    texts += [cell.source for cell in source_notebook(probe, "Probe", (probe,)).cells
+              if cell.cell_type == "code"]
+    names: set[str] = set(dir(builtins))
+    for text in texts:
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.Name):
+                names.add(node.id)
+            elif isinstance(node, ast.arg):
+                names.add(node.arg)
+            elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, ast.alias):
+                names.add(node.asname or node.name.split(".")[0])
+    return frozenset(name for name in names if probe not in name.lower())
+
+
+def check_parts(parts: tuple[str, ...]) -> None:
+    """Raise ValueError in one line unless ``parts`` can be a game's parts: each a name
+    (``check_name``) that, with the names the game makes of it (``check_<part>``,
+    ``expect_<part>``, ``trace_<part>``, ``<PART>``), hides none of ``template_names`` and no
+    other part's."""
+    if not parts:
+        raise ValueError("give at least one part (--parts NAME[,NAME…]): one step each")
+    for part in parts:
+        check_name("part", part)
+    if len(set(parts)) != len(parts):
+        raise ValueError(f"parts {', '.join(parts)}: each part once")
+    made: dict[str, str] = {}
+    for part in parts:
+        for name in (part, f"check_{part}", f"expect_{part}", f"trace_{part}", part.upper()):
+            if name in template_names():
+                raise ValueError(f"part {part!r}: the game's code already uses the name {name!r} "
+                                 f"(a builtin or the kit's), which the part would hide; e.g. "
+                                 f"'{part}_part'")
+            if made.setdefault(name, part) != part:
+                raise ValueError(f"parts {made[name]!r} and {part!r}: both make the name "
+                                 f"{name!r}; rename one")
+
+
+def check_title(title: str) -> None:
+    """Raise ValueError in one line when ``title`` holds a line break or another control
+    character (it is one line of the notebook and of the game's files)."""
+    if not title.strip() or any(unicodedata.category(char).startswith("C") for char in title):
+        raise ValueError(f"title {title!r}: one line of text, no line break or other control "
+                         "character")
+
+
+def in_source(title: str) -> str:
+    """Return ``title`` as it is written inside a Python string or docstring of the game's
+    files: its quotes and backslashes escaped."""
+    return json.dumps(title, ensure_ascii=False)[1:-1]
+
+
+def course_of(root: Path) -> tuple[str, ...]:
+    """Return the ids ``COURSE`` holds in ``root``'s ``plaisante/games/__init__.py`` (the clone
+    the game is written into, which need not be the one Python imports). Raises ValueError
+    when that file assigns no literal tuple of ids to ``COURSE``."""
+    init = root / PACKAGE / "__init__.py"
+    for node in ast.parse(init.read_text(encoding="utf-8")).body:
+        target: ast.expr
+        value: ast.expr | None
+        if isinstance(node, ast.AnnAssign):
+            target, value = node.target, node.value
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        else:
+            continue
+        if isinstance(target, ast.Name) and target.id == "COURSE" and value is not None:
+            try:
+                ids = ast.literal_eval(value)
+            except ValueError:
+                break
+            if isinstance(ids, tuple) and all(isinstance(known, str) for known in ids):
+                return ids
+            break
+    raise ValueError(f"{init.relative_to(root)}: no COURSE = (\"id\", …) of the course's ids "
+                     "there to add the game to")
+
+
+def course_line(game_id: str, course: tuple[str, ...]) -> str:
+    """Return the ``COURSE`` statement of ``plaisante/games/__init__.py``: ``course`` (its ids
+    now, ``course_of``) with ``game_id`` last, wrapped to the kit's 100 columns (ruff's
+    limit)."""
     head = "COURSE: tuple[str, ...] = ("
-    ids = ", ".join(f'"{known}"' for known in (*games.COURSE, game_id)) + ")"
+    ids = ", ".join(f'"{known}"' for known in (*course, game_id)) + ")"
     return textwrap.fill(ids, width=100, initial_indent=head,
                          subsequent_indent=" " * len(head), break_long_words=False,
                          break_on_hyphens=False)
@@ -71,32 +172,37 @@ def course_line(game_id: str) -> str:
 def scaffold(root: Path, game_id: str, title: str, parts: tuple[str, ...]) -> NewGame:
     """Write the new game ``game_id`` (``title``; one step per name of ``parts``, in order)
     into the course at ``root``: ``plaisante/games/<id>/``, ``solutions/<id>/<id>.ipynb`` and
-    ``assignments/samples/<id>/mistakes.py``. Raises ValueError for a bad id or part, an id
-    already in ``COURSE`` or no part; FileExistsError when one of its folders exists;
-    FileNotFoundError when ``root`` holds no ``plaisante/games/`` (the kit's source tree)."""
+    ``assignments/samples/<id>/mistakes.py``. Raises ValueError for a bad id, title or part
+    (``check_name``, ``check_title``, ``check_parts``), an id already in ``root``'s ``COURSE``
+    (``course_of``) or naming a module of its games package, or no part; FileExistsError when
+    one of its folders exists; FileNotFoundError when ``root`` holds no ``plaisante/games/``
+    (the kit's source tree)."""
     check_name("game id", game_id)
-    if not parts:
-        raise ValueError("give at least one part (--parts NAME[,NAME…]): one step each")
-    for part in parts:
-        check_name("part", part)
-    if len(set(parts)) != len(parts):
-        raise ValueError(f"parts {', '.join(parts)}: each part once")
-    if game_id in games.COURSE:
-        raise ValueError(f"{game_id!r} is already a game of the course ({', '.join(games.COURSE)})")
+    check_title(title)
+    check_parts(parts)
     if not (root / PACKAGE / "__init__.py").is_file():
         raise FileNotFoundError(f"{root}: no {PACKAGE}/ here; new-game writes into the kit's own "
                                 "source tree: run it in a clone of the kit")
+    course = course_of(root)
+    if game_id in course:
+        raise ValueError(f"{game_id!r} is already a game of the course ({', '.join(course)})")
+    kit_module = next((path for path in (root / PACKAGE).iterdir()
+                       if path.is_file() and path.name.split(".")[0] == game_id), None)
+    if kit_module is not None:  # a package of that name would hide the kit's module
+        raise ValueError(f"game id {game_id!r}: {kit_module.relative_to(root)} is the kit's, "
+                         f"which a game of that name would hide; e.g. '{game_id}_game'")
     layout = CourseLayout(root)
     folders = (root / PACKAGE / game_id, layout.source(game_id).parent, layout.samples(game_id))
     for folder in folders:
         if folder.exists():
             raise FileExistsError(f"{folder} exists: a new game's folders must not")
-    values = {"id": game_id, "title": title, "parts": parts, "css": game_id.replace("_", "-")}
-    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES),
-                                     keep_trailing_newline=True, autoescape=False,
-                                     undefined=jinja2.StrictUndefined)
+    values = {"id": game_id, "title": in_source(title), "parts": parts,
+              "css": game_id.replace("_", "-")}
+    environment = _environment()
+    in_css = {**values, "title": title.replace("*/", "* /")}  # the title in a CSS comment
     written: dict[Path, str] = {
-        folders[0] / name: environment.get_template(f"{name}.j2").render(values)
+        folders[0] / name: environment.get_template(f"{name}.j2").render(
+            in_css if name.endswith(".css") else values)
         for name in GAME_FILES}
     written[folders[2] / "mistakes.py"] = environment.get_template("mistakes.py.j2").render(values)
     for path, text in written.items():
@@ -105,7 +211,7 @@ def scaffold(root: Path, game_id: str, title: str, parts: tuple[str, ...]) -> Ne
     layout.source(game_id).parent.mkdir(parents=True)
     nbformat.write(source_notebook(game_id, title, parts), layout.source(game_id))
     files = (*written, layout.source(game_id))
-    return NewGame(tuple(path.relative_to(root) for path in files), course_line(game_id))
+    return NewGame(tuple(path.relative_to(root) for path in files), course_line(game_id, course))
 
 
 def cell(source: str, grade_id: str, *, solution: bool = False,

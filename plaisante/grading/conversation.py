@@ -256,7 +256,7 @@ class KernelConversation:
                     prompt = msg["content"].get("prompt")
                     return "prompt", prompt if isinstance(prompt, str) else ""
             if self.shell in events:
-                msg = self.session.recv(self.shell, mode=zmq.NOBLOCK)[1]
+                msg = self._jupyter(self.shell.recv_multipart(zmq.NOBLOCK))
                 if msg and msg["msg_type"] == "execute_reply" and self._mine(msg):
                     return "reply", msg["content"]
             if not events and not run_sync(self.km.is_alive)():
@@ -264,12 +264,18 @@ class KernelConversation:
                 raise KernelDied("the kernel died")
 
     def _jupyter(self, frames: list[bytes]) -> dict[str, Any] | None:
-        """Return the signed Jupyter message ``frames`` hold, or None when they hold none."""
+        """Return the signed Jupyter message ``frames`` hold, or None when they hold none or
+        one whose type is not text or whose parent header or content is not an object: the
+        kernel holds the key, so its signature says only that the kernel sent it, and a
+        message of another shape is not one of this conversation's."""
         try:
             _, parts = self.session.feed_identities(frames)
-            return self.session.deserialize(parts)
+            msg: dict[str, Any] = self.session.deserialize(parts)
         except Exception:  # noqa: BLE001  unsigned, malformed: not a message
             return None
+        shaped = (type(msg.get("msg_type")) is str and type(msg.get("parent_header")) is dict
+                  and type(msg.get("content")) is dict)
+        return msg if shaped else None
 
     def _drop_output(self) -> None:
         """Read and drop what the student's code printed during the calls (never part of a

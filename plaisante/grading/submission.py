@@ -32,9 +32,9 @@ from .autograde import (
     seconds_late,
 )
 from .execute import is_setup, is_test
-from .handed_in import chosen_notebook, data_files, lms_late
+from .handed_in import Choice, chosen_notebook, data_files, lms_late
 from .kernel_manager import DATA_FOLDER, SandboxKernelManager
-from .notebook_check import Unreadable, read_submission, sanitize
+from .notebook_check import Sanitized, Unreadable, read_submission, sanitize
 from .result import Limits, SubmissionResult, submission_digest
 
 TMP_PREFIX = "plaisante-grade-"
@@ -148,6 +148,22 @@ class Job:
     out_dir: Path
 
 
+def _say_what_was_read(result: SubmissionResult, choice: Choice, clean: Sanitized,
+                       assignment: str) -> None:
+    """Note which notebook was graded when it is not the expected one, and note or flag what
+    reading it found (``chosen_notebook``'s choice, ``sanitize``'s reasons)."""
+    if choice.reason:  # the notebook holding the work is graded: a note, not a doubt
+        result.note(choice.reason)
+    elif choice.path.name != f"{assignment}.ipynb":
+        result.note(f"graded {choice.path.name}, the only notebook of the assignment "
+                    f"submitted (expected {assignment}.ipynb)")
+    for reason in clean.reasons:
+        if reason in clean.notes:
+            result.note(reason)
+        else:
+            result.flag(reason)
+
+
 def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
               sandbox: bool, submitted_dir: Path | None = None,
               out_dir: Path | None = None,
@@ -191,16 +207,7 @@ def grade_one(root: Path, student: str, assignment: str, *, limits: Limits,
             result.flag(str(problem))
             _remove_stale(out_dir, assignment)
             return result
-        if choice.reason:  # the notebook holding the work is graded: a note, not a doubt
-            result.note(choice.reason)
-        elif choice.path.name != f"{assignment}.ipynb":
-            result.note(f"graded {choice.path.name}, the only notebook of the assignment "
-                        f"submitted (expected {assignment}.ipynb)")
-        for reason in clean.reasons:
-            if reason in clean.notes:
-                result.note(reason)
-            else:
-                result.flag(reason)
+        _say_what_was_read(result, choice, clean, assignment)
         late = lms_late(submitted_dir)
         if late:
             result.note(late)

@@ -129,7 +129,8 @@ CSS = """
   border-radius: 4px; font-size: 16px; white-space: pre-wrap; }
 /* a feedback page the grader writes itself (no notebook to show) */
 .plaisante-page { font-family: system-ui, sans-serif; font-size: 18px; line-height: 1.45;
-  color: #1b1b1b; background: #fffdf7; max-width: 900px; margin: 24px auto; padding: 0 18px; }
+  color: #1b1b1b; background: #fffdf7; max-width: 900px; margin: 24px auto; padding: 0 18px;
+  overflow-wrap: break-word; }
 .plaisante-page h1 { font-size: 26px; }
 .plaisante-page li { margin: 4px 0; }
 /* the class report (plaisante report): a wider page of figures and tables */

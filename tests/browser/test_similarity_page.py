@@ -1,6 +1,8 @@
 """The similarity page (``plaisante similarity``) in Chromium: pairs ranked with the planted
 copy first, each pair's code side by side with the matching regions marked, and a hostile
-student's code shown as text: nothing of it runs, loads or links."""
+student's code shown as text: nothing of it runs, loads or links. The hostile student's id is
+as long as an LMS name can make it, with no place to break: the page still fits the window
+and no heading runs into the other side's code."""
 
 from __future__ import annotations
 
@@ -14,7 +16,9 @@ from playwright.sync_api import Page, expect
 
 from plaisante.intake import submitted
 
-STUDENTS = ("honest-a", "copy-a", "honest-b", "hostile")
+#: an id made from a long LMS name with no space or hyphen: one word of 150 characters
+HOSTILE = "hostile_" + "x" * 142
+STUDENTS = ("honest-a", "copy-a", "honest-b", HOSTILE)
 
 
 @pytest.fixture(scope="module")
@@ -25,8 +29,9 @@ def similarity_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
                       ("solutions", "starter"))
     cells = planted_class.planted()
     made = tmp_path_factory.mktemp("planted")
+    cells[HOSTILE] = cells.pop("hostile")
     for student in STUDENTS:
-        extra = planted_class.HOSTILE if student == "hostile" else ""
+        extra = planted_class.HOSTILE if student == HOSTILE else ""
         path = planted_class.write(made / f"{student}.ipynb", cells[student], extra)
         submitted.submit(path, student, root, assignment="plaisante")
     (made / "broken.ipynb").write_text("not json", encoding="utf-8")
@@ -43,7 +48,7 @@ def test_the_page_ranks_the_copies_shows_them_side_by_side_and_runs_nothing_of_t
     expect(page.locator("h1")).to_have_text("Plaisante (plaisante): similar submissions")
     rows = page.locator("tr[data-pair]")
     pairs = [rows.nth(i).get_attribute("data-pair") for i in range(rows.count())]
-    assert set(pairs) == {"copy-a honest-a", "copy-a hostile", "honest-a hostile"}, pairs
+    assert set(pairs) == {"copy-a honest-a", f"copy-a {HOSTILE}", f"honest-a {HOSTILE}"}, pairs
     assert "honest-a honest-b" not in pairs
     expect(page.locator("[data-skipped='broken']")).to_contain_text("not valid JSON")
     a11y.assert_accessible(page, where="the similarity page")
@@ -61,7 +66,7 @@ def test_the_page_ranks_the_copies_shows_them_side_by_side_and_runs_nothing_of_t
     expect(section.locator("pre[data-student='copy-a'][data-step='step1'] .sim-provided")
            .first).to_contain_text("class Card:")
 
-    hostile = page.locator("pre[data-student='hostile'][data-step='step5']").first
+    hostile = page.locator(f"pre[data-student='{HOSTILE}'][data-step='step5']").first
     expect(hostile).to_contain_text(f"# <script>{planted_class.PAYLOAD}</script>")
     expect(hostile).to_contain_text('<img src=x onerror=\\"document.title')
     expect(hostile).to_contain_text("\ufffdevil")
@@ -75,4 +80,9 @@ def test_the_page_ranks_the_copies_shows_them_side_by_side_and_runs_nothing_of_t
         page.goto(similarity_page.as_uri())
         overflow = page.evaluate("() => document.documentElement.scrollWidth")
         assert overflow <= width, (width, overflow)  # nothing wider than the window
+        headings = page.locator(f"section[data-pair='copy-a {HOSTILE}'] h2, "
+                                f"section[data-pair='copy-a {HOSTILE}'] h4")
+        assert headings.count() > 2
+        for heading in headings.all():  # none runs out of its box (into the other side's)
+            assert heading.evaluate("h => h.scrollWidth <= h.clientWidth"), heading.inner_text()
         page.screenshot(path=str(tmp_path / f"similarity-{width}.png"), full_page=True)

@@ -416,6 +416,24 @@ _kernel = get_ipython().kernel
 _kernel.session.send(_kernel.iopub_socket, "error", {"ename": "E", "evalue": "", "traceback": 5},
                      parent=_kernel.get_parent())
 """
+# messages the kernel signs (it holds the key) in shapes no Jupyter message has: a parent
+# header that is a list, content that is a list (the serve loop's "ran" and an input_request),
+# bare frames and an execute_reply whose parent header is a number on the grader's shell socket
+MISSHAPEN_MESSAGES = """\
+_k = get_ipython().kernel
+_parent = _k.get_parent()
+_grader = _parent["header"]["session"].encode()
+_m = _k.session.msg("stream", content={"name": "stdout", "text": "hi\\n"}, parent=_parent)
+_m["parent_header"] = ["not", "a", "header"]
+_k.session.send(_k.iopub_socket, _m)
+_k.session.send(_k.iopub_socket, "plaisante_ran", b"[1, 2]", parent=_parent)
+_k.session.send(_k.stdin_socket, "input_request", b"[1]", parent=_parent, ident=_grader)
+_shell = getattr(_k, "shell_stream", None) or _k.shell_socket
+_shell.send_multipart([_grader, b"not", b"a", b"jupyter", b"message"])
+_m = _k.session.msg("execute_reply", content={"status": "ok"}, parent=_parent)
+_m["parent_header"] = 7
+_k.session.send(_shell, _m, ident=_grader)
+"""
 IOPUB_FLOOD = """\
 chunk = "x" * (1024 * 1024 - 1)
 for _ in range(1024):
@@ -654,6 +672,11 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
                               add("step1_card_code", MALFORMED_OUTPUT)),
                          Expect(97, "flagged", "malformed 'error' output",
                                 ("step3_has_pair",))),
+    # found by an attack review of the strict wire: each of these misshapen messages ended the
+    # grading of the whole notebook (AttributeError or ValueError in the grader: 0, flagged).
+    # None is a message of the grader's conversation: dropped, graded as without them
+    "misshapen_messages": (made(base, add("step1_card_code", MISSHAPEN_MESSAGES)),
+                           Expect(100, "graded")),
     # today: 100 (sys.settrace turns every expect_value into "return expected"). A judge: 97
     "trace_rewrite": (made(base, swap("step3_has_checks", PAIR_RIGHT, PAIR_AT_LEAST_TWO),
                            add("step3_has_checks", TRACE_REWRITE)),
