@@ -135,7 +135,7 @@ def test_a_machine_that_breaks_names_step_4(parts) -> None:
     view.bet_max_button.click()
     view.draw_button.click()
     assert view.message.value == ("⚠ Your Machine stopped (step 4, Machine: draw() raised "
-                                  "KeyError: &#x27;oops&#x27;). Fix step 4 and run its cells "
+                                  "KeyError: 'oops'). Fix step 4 and run its cells "
                                   "again.")
     with pytest.raises(StudentCodeError, match="machine.held"):
         class Bad(parts["Machine"]):  # type: ignore[misc, valid-type]
