@@ -29,7 +29,7 @@ def assert_saved_shows(value: Any, line: str) -> None:
     outputs = shown(value)
     assert [sorted(bundle) for bundle in outputs] == [["text/html"], [WIDGET, "text/plain"]]
     stand_in, widget = outputs
-    expected = f"<div class='plaisante-fallback-line'>▶ {html.escape(line)}</div>"
+    expected = f'<div class="plaisante-fallback-line">▶ {html.escape(line, quote=False)}</div>'
     assert expected in stand_in["text/html"]
     assert ":has(+ .jp-OutputArea-child .plaisante-live)" in stand_in["text/html"]
     assert widget["text/plain"] == "" and widget[WIDGET]["model_id"] == value.model_id

@@ -7,17 +7,19 @@ from html.parser import HTMLParser
 
 
 class Live(HTMLParser):
-    """Collects every ``on*`` attribute (``handlers``), every script's text (``scripts``) and
-    every ``href``/``src`` (``hrefs``) of the HTML fed to it."""
+    """Collects every element's name (``tags``), every ``on*`` attribute (``handlers``), every
+    script's text (``scripts``) and every ``href``/``src`` (``hrefs``) of the HTML fed to it."""
 
     def __init__(self) -> None:
         super().__init__()
         self.handlers: list[str] = []
         self.scripts: list[str] = []
         self.hrefs: list[str] = []
+        self.tags: list[str] = []
         self._in_script = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
         self.handlers += [f"{name}={value}" for name, value in attrs if name.startswith("on")]
         self.hrefs += [value or "" for name, value in attrs if name in ("href", "src")]
         self._in_script = tag == "script"

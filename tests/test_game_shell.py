@@ -17,6 +17,7 @@ from plaisante.games.shell import (
     short,
     stopped_message,
 )
+from plaisante.student_side.markup import html
 
 DECK = StudentParts(load("deck"))
 PLAISANTE = StudentParts(load("plaisante"))
@@ -59,14 +60,15 @@ def test_calling_a_part_turns_its_exception_into_the_steps_error() -> None:
             raise KeyboardInterrupt
 
 
-def test_act_says_what_happened_in_one_escaped_line() -> None:
+def test_act_says_what_happened_in_one_line_of_text_the_view_escapes() -> None:
     done: list[int] = []
     assert act(lambda: done.append(1)) == "" and done == [1]
 
     def refused() -> None:
         raise IllegalAction("pick 1 to 8 <players>")
 
-    assert act(refused) == "⚠ pick 1 to 8 &lt;players&gt;"
+    assert act(refused) == "⚠ pick 1 to 8 <players>"
+    assert html(act(refused)) == "⚠ pick 1 to 8 &lt;players&gt;"
 
     def broken() -> None:
         with DECK.calling("shuffle", "could not shuffle the deck"):
@@ -74,9 +76,10 @@ def test_act_says_what_happened_in_one_escaped_line() -> None:
 
     assert act(broken, "Your Machine stopped") == (
         "⚠ Your Machine stopped (step 2, shuffle: could not shuffle the deck: RuntimeError: "
-        "&lt;img src=x onerror=alert(1)&gt;). Fix step 2 and run its cells again.")
+        "<img src=x onerror=alert(1)>). Fix step 2 and run its cells again.")
+    assert "<img" not in html(act(broken)) and "&lt;img src=x" in html(act(broken))
     assert stopped_message(DECK.error("deal", "a & b")) == (
-        "⚠ Your code stopped the table (step 3, deal: a &amp; b). Fix step 3 and run its cells "
+        "⚠ Your code stopped the table (step 3, deal: a & b). Fix step 3 and run its cells "
         "again.")
 
     def kit_bug() -> None:

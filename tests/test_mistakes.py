@@ -18,7 +18,8 @@ POINTS = {"step1_trace": 3, "step1_sort": 5, "step1_sort_hidden": 4, "step2_my_t
     ({"edits": {"step1_sort_code": [("", "x")]}}, "cell step1_sort_code's edits must be"),
     ({"edits": [("a", "b")]}, "mistake m: 'edits' must map solution cells' grade ids"),
     ({"caught": {"step2_my_tests": (3, 2)}}, r"caught\['step2_my_tests'\] must be \(caught, of\)"),
-    ({"fails": "step1"}, "'fails' must be a set of grade ids or 'step<N>'"),
+    ({"fails": "step1"}, "'fails' must be a set of grade ids or steps such as 'step2', "
+                         "not 'step1'"),
 ])
 def test_a_bad_record_is_refused_naming_the_field(fields: dict, message: str) -> None:
     record = {"name": "m", "what": "sorts wrong", "edits": replace("step1_sort_code", "a", "b"),

@@ -80,7 +80,7 @@ class Mistake:
         object.__setattr__(self, "edits", edits)
         if isinstance(self.fails, str) or not all(isinstance(cell, str) for cell in self.fails):
             raise ValueError(f"mistake {self.name}: 'fails' must be a set of grade ids or "
-                             "'step<N>'")
+                             f"steps such as 'step2', not {self.fails!r}")
         object.__setattr__(self, "fails", frozenset(self.fails))
         for cell, share in self.caught.items():
             if (not isinstance(share, tuple) or len(share) != 2

@@ -14,7 +14,6 @@ action and say how it went. Pure: no widget, no grading import.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -73,25 +72,24 @@ class StudentParts:
 
 
 def act(action: Callable[[], object], stopped: str = "Your code stopped the table") -> str:
-    """Run a view's ``action`` (a click) and return the message line to show, as HTML with
-    every text from the game or the student's code escaped: ``""`` when it went through,
+    """Run a view's ``action`` (a click) and return the message line to show, as text (a view
+    writes it with ``student_side.markup``, which escapes it): ``""`` when it went through,
     ``"⚠ <the rule>"`` for an IllegalAction and ``"⚠ <stopped> (step N, part: …). Fix step N
     and run its cells again."`` for a StudentCodeError. Any other exception (the kit's own
     bug) goes through."""
     try:
         action()
     except IllegalAction as rule:
-        return f"⚠ {html.escape(str(rule))}"
+        return f"⚠ {rule}"
     except StudentCodeError as error:
         return stopped_message(error, stopped)
     return ""
 
 
 def stopped_message(error: StudentCodeError, stopped: str = "Your code stopped the table") -> str:
-    """Return the HTML line for ``error`` that ``act`` shows (``stopped`` is its opening
+    """Return the line (text) for ``error`` that ``act`` shows (``stopped`` is its opening
     words, e.g. "Your Machine stopped")."""
-    return (f"⚠ {html.escape(stopped)} ({html.escape(str(error))}). Fix step {error.step} and "
-            "run its cells again.")
+    return f"⚠ {stopped} ({error}). Fix step {error.step} and run its cells again."
 
 
 def short(value: object, limit: int = 120) -> str:

@@ -9,13 +9,13 @@ nothing else names a step or a part.
 
 from __future__ import annotations
 
-import html
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
-from .style import STYLE
+from .markup import html, tag
+from .style import CSS
 
 Check = Callable[[Any], None]
 
@@ -153,21 +153,24 @@ def checklist_html(results: list[StepResult]) -> str:
     """
     marks = {"pass": ("✔", "passes"), "todo": ("✎", "to do"), "fail": ("✘", "fails")}
     first = next(r for r in results if r.status != "pass")
-    rows = []
-    for result in results:
-        mark, word = marks[result.status]
-        detail = (f"<div class='plaisante-step-detail'><code>{html.escape(result.detail)}"
-                  "</code></div>" if result.detail else "")
-        css = f"plaisante-step plaisante-step-{result.status}" + (
-            " plaisante-step-first" if result is first else "")
-        rows.append(f"<li class='{css}'><span class='plaisante-step-mark'>"
-                    f"<span aria-hidden='true'>{mark}</span> Step {result.step}: "
-                    f"{html.escape(result.title)} — {word}</span>{detail}</li>")
-    return (f"{STYLE}<div class='plaisante-checklist'>"
-            f"<h3>Not yet: step {first.step} ({html.escape(first.title)}) needs work before the "
-            f"game can start</h3><ul>{''.join(rows)}</ul>"
-            f"<div>{'Fix' if first.status == 'fail' else 'Finish'} step {first.step}, run its "
-            "cells again, then run this cell.</div></div>")
+    rows = (tag("li",
+                tag("span", tag("span", marks[result.status][0], aria_hidden="true"),
+                    f" Step {result.step}: {result.title} — {marks[result.status][1]}",
+                    class_="plaisante-step-mark"),
+                tag("div", tag("code", result.detail), class_="plaisante-step-detail")
+                if result.detail else None,
+                class_=["plaisante-step", f"plaisante-step-{result.status}",
+                        "plaisante-step-first" if result is first else None])
+            for result in results)
+    return html(
+        tag("style", CSS),
+        tag("div",
+            tag("h3", f"Not yet: step {first.step} ({first.title}) needs work before the game "
+                      "can start"),
+            tag("ul", rows),
+            tag("div", f"{'Fix' if first.status == 'fail' else 'Finish'} step {first.step}, "
+                       "run its cells again, then run this cell."),
+            class_="plaisante-checklist"))
 
 
 def checklist_widget(results: list[StepResult]) -> Any:

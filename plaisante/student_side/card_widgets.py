@@ -4,13 +4,15 @@ the status line; the gate's checklist as a widget. Styles: ``plaisante.student_s
 
 from __future__ import annotations
 
-import html
 import re
+from html import unescape
 from typing import Any
+from xml.etree.ElementTree import Element
 
 import ipywidgets as widgets
 
 from .cards import RED_SUITS, label, spoken_name
+from .markup import Child, html, tag
 
 
 def card_classes(card: Any, selected: bool, four_colour: bool) -> list[str]:
@@ -45,14 +47,15 @@ def restyle(button: widgets.Button, card: Any, selected: bool, four_colour: bool
     button.tooltip = spoken_name(card) + (", selected" if selected else "")
 
 
-def focusable_text(html: str) -> str:
-    """Return ``html`` in a block a click can focus but Tab skips (``tabindex=-1``).
+def focusable_text(*children: Child) -> str:
+    """Return the HTML of ``children`` (``markup.Child``) in a block a click can focus but Tab
+    skips (``tabindex=-1``).
 
     JupyterLab gives a click on plain output to its cell, and Tab from a cell goes to the cell's
     toolbar; with the focus on this block instead, Tab goes on to the table's next card or
     button.
     """
-    return f"<div class='plaisante-text' tabindex='-1'>{html}</div>"
+    return html(tag("div", children, class_="plaisante-text", tabindex=-1))
 
 
 #: How a mark the table shows is read aloud (a screen reader skips or misnames most of them).
@@ -67,7 +70,7 @@ def spoken(text_or_html: str) -> str:
     >>> spoken("⚠ at most <b>5</b> cards &amp; no more")
     'Warning: at most 5 cards & no more'
     """
-    text = html.unescape(re.sub(r"<[^>]*>", " ", text_or_html))
+    text = unescape(re.sub(r"<[^>]*>", " ", text_or_html))
     for mark, words in SPOKEN_MARKS.items():
         text = text.replace(mark, f" {words} ")
     return re.sub(r"\s+([,.:;])", r"\1", re.sub(r"\s+", " ", text)).strip()
@@ -94,8 +97,8 @@ class LiveRegion(widgets.HTML):
         if not words:
             return
         self.said, self._count = words, self._count + 1
-        self.value = (f"<div role='status' aria-live='polite' aria-atomic='true' "
-                      f"data-said='{self._count}'>{html.escape(words)}</div>")
+        self.value = html(tag("div", words, role="status", aria_live="polite",
+                              aria_atomic="true", data_said=self._count))
 
 
 def keep_focus(pressed: widgets.Button | None, *then: widgets.Widget) -> None:
@@ -110,9 +113,10 @@ def keep_focus(pressed: widgets.Button | None, *then: widgets.Widget) -> None:
             return
 
 
-def chip(css: str, html: str) -> str:
-    """Return one chip of a status line: ``html`` in a span of class ``css``."""
-    return f"<span class='plaisante-chip {css}'>{html}</span>"
+def chip(css: str, *children: Child) -> Element:
+    """Return one chip of a status line: ``children`` in a span of classes ``plaisante-chip``
+    and ``css``."""
+    return tag("span", children, class_=["plaisante-chip", css])
 
 
 #: How a saved notebook's game looks once its widget is gone. JupyterLab with ipywidgets 8
@@ -127,7 +131,7 @@ def chip(css: str, html: str) -> str:
 #: its model gone). The stand-in shows after a second, so running the cell does not flash
 #: it. Elsewhere (an untrusted notebook, nbviewer, GitHub) the stand-in is shown as it is
 #: and the widget's output is an empty line.
-FALLBACK_CSS = """<style>
+FALLBACK_CSS = """
 .jp-OutputArea-child:has(.plaisante-fallback):has(+ .jp-OutputArea-child .plaisante-live),
 .jp-OutputArea-child:has(.plaisante-fallback) + .jp-OutputArea-child:not(:has(.plaisante-live))
 { display: none; }
@@ -135,13 +139,13 @@ FALLBACK_CSS = """<style>
 .plaisante-fallback-line { font-size: 15px; padding: 6px 12px; border-left: 4px solid #2f7d4f;
   background: #eef6f0; color: #1b1b1b; border-radius: 4px; }
 @keyframes plaisante-fallback-late { from { visibility: hidden; } to { visibility: visible; } }
-</style>"""
+"""
 
 
-def fallback_html(inner: str) -> str:
-    """Return the stand-in output's HTML: ``FALLBACK_CSS`` and ``inner`` (trusted HTML, every
-    text from a student already escaped) in a ``plaisante-fallback`` block."""
-    return f"{FALLBACK_CSS}<div class='plaisante-fallback'>{inner}</div>"
+def fallback_html(inner: Child) -> str:
+    """Return the stand-in output's HTML: ``FALLBACK_CSS`` and ``inner`` in a
+    ``plaisante-fallback`` block."""
+    return html(tag("style", FALLBACK_CSS), tag("div", inner, class_="plaisante-fallback"))
 
 
 class ShownWithFallback:
@@ -156,9 +160,9 @@ class ShownWithFallback:
         super().__init__(*args, **kwargs)
         self.add_class("plaisante-live")  # type: ignore[attr-defined]
 
-    def fallback(self) -> str:
-        """Return the stand-in's inner HTML: ``placeholder`` as one line."""
-        return f"<div class='plaisante-fallback-line'>▶ {html.escape(self.placeholder)}</div>"
+    def fallback(self) -> Child:
+        """Return the stand-in's inside: ``placeholder`` as one line."""
+        return tag("div", "▶ ", self.placeholder, class_="plaisante-fallback-line")
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         bundle = super()._repr_mimebundle_(**kwargs)  # type: ignore[misc]

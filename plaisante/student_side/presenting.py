@@ -13,7 +13,6 @@ message line and the x-ray's verdict (``said_classes``) in a polite live region.
 
 from __future__ import annotations
 
-import html
 import re
 from functools import lru_cache
 from importlib import resources
@@ -23,7 +22,8 @@ import ipywidgets as widgets
 
 from .card_widgets import LiveRegion, card_button, restyle, spoken
 from .cards import label
-from .style import game_style
+from .markup import Child, html, tag
+from .style import CSS, game_css
 
 #: The first deal's seed when none is given (``plaisante demo --help`` says so).
 FIRST_SEED = 2026
@@ -49,8 +49,8 @@ def presenter_css(game: str) -> str:
 
 def presenter_style(game: str) -> str:
     """Return the ``<style>`` a presenter view of ``game`` puts first: the game's table
-    (``game_style``), then the presenter sheets (``presenter_css``)."""
-    return game_style(game)[:-len("</style>")] + presenter_css(game) + "</style>"
+    (``style.game_style``'s sheets), then the presenter sheets (``presenter_css``)."""
+    return html(tag("style", CSS + game_css(game) + presenter_css(game)))
 
 
 class Presenter(widgets.VBox):
@@ -132,7 +132,7 @@ class Presenter(widgets.VBox):
 
     def say(self, text: str) -> None:
         """Show ``text`` (escaped) in the message line."""
-        self.message.value = html.escape(text)
+        self.message.value = html(text)
 
     def card_row(self, cards: list[Any], on_click: Any, css: str = "") -> widgets.HBox:
         """Return a row of card buttons for ``cards``; a click calls ``on_click(index)``
@@ -181,19 +181,20 @@ def xray_words(xray: str, classes: tuple[str, ...]) -> str:
     """Return the x-ray's lines read aloud: the text of every ``div`` of ``xray`` (HTML) with
     one of ``classes``, in order, each ended by a full stop.
 
-    >>> xray_words("<div class='a x'>7 <b>wins</b></div><div class='b'>no</div>", ("x",))
+    >>> xray_words('<div class="a x">7 <b>wins</b></div><div class="b">no</div>', ("x",))
     '7 wins.'
     """
     wanted = "|".join(re.escape(css) for css in classes)
-    found = re.findall(rf"<div class='(?:[^']* )?(?:{wanted})(?: [^']*)?'[^>]*>(.*?)</div>",
+    found = re.findall(rf'<div class="(?:[^"]* )?(?:{wanted})(?: [^"]*)?"[^>]*>(.*?)</div>',
                        xray, re.S)
     return " ".join(f"{spoken(line)}." for line in found if spoken(line))
 
 
-def section(game: str, title: str, body: str) -> str:
-    """Return the x-ray's HTML section (labelled '<title>' for screen readers and tests)."""
-    return (f"<section class='plaisante-xray plaisante-hall-xray {game}-xray' "
-            f"aria-label='{html.escape(title, quote=True)}'>{body}</section>")
+def section(game: str, title: str, *body: Child) -> str:
+    """Return the x-ray's HTML: ``body`` (``markup.Child``) in a section labelled ``title``
+    for screen readers and tests."""
+    return html(tag("section", body, aria_label=title,
+                    class_=["plaisante-xray", "plaisante-hall-xray", f"{game}-xray"]))
 
 
 # -------------------------------------------------------------- a failing student's checklist
@@ -223,19 +224,21 @@ def presenter_checklist_html(results: list[Any], title: str) -> str:
         rows = [("The input", case[0]), ("Expected", case[1]), ("Got", case[2])]
     else:
         rows = [("What happened", first.detail or "this step is not written yet")]
-    lines = "".join(f"<div class='plaisante-case-row'><span>{name}</span>"
-                    f"<code>{html.escape(text)}</code></div>" for name, text in rows)
-    steps = "".join(
-        f"<li class='plaisante-step-{result.status}"
-        f"{' plaisante-step-first' if result is first else ''}'>"
-        f"<b aria-hidden='true'>{marks[result.status][0]}</b> Step {result.step}: "
-        f"{html.escape(result.title)} — {marks[result.status][1]}</li>" for result in results)
-    return (f"<style>{shared_css()}</style>"
-            "<section class='plaisante-hall-checklist' aria-label='what fails'>"
-            f"<h2>{html.escape(title)} cannot start: step {first.step} "
-            f"({html.escape(first.title)}) {marks[first.status][1]}</h2>"
-            f"<div class='plaisante-case'>{lines}</div>"
-            f"<ol class='plaisante-hall-steps'>{steps}</ol></section>")
+    steps = (tag("li", tag("b", marks[result.status][0], aria_hidden="true"),
+                 f" Step {result.step}: {result.title} — {marks[result.status][1]}",
+                 class_=[f"plaisante-step-{result.status}",
+                         "plaisante-step-first" if result is first else None])
+             for result in results)
+    return html(
+        tag("style", shared_css()),
+        tag("section",
+            tag("h2", f"{title} cannot start: step {first.step} ({first.title}) "
+                      f"{marks[first.status][1]}"),
+            tag("div", (tag("div", tag("span", name), tag("code", text),
+                            class_="plaisante-case-row") for name, text in rows),
+                class_="plaisante-case"),
+            tag("ol", steps, class_="plaisante-hall-steps"),
+            class_="plaisante-hall-checklist", aria_label="what fails"))
 
 
 def presenter_checklist(results: list[Any], title: str) -> Any:

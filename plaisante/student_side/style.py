@@ -13,6 +13,8 @@ import re
 from functools import lru_cache
 from importlib import resources
 
+from .markup import html, tag
+
 CSS = """
 /* the card table: every game's view */
 .plaisante-table { background: radial-gradient(ellipse at 50% 30%, #23804d 0%, #17603a 75%);
@@ -157,7 +159,7 @@ CSS = """
 .plaisante-tag.plaisante-flag { background: #fdecee; color: #a3001b; font-weight: 700; }
 """
 
-STYLE = f"<style>{CSS}</style>"
+STYLE = html(tag("style", CSS))
 
 _GAME_ID = re.compile(r"[a-z][a-z0-9_]*")
 
@@ -180,4 +182,4 @@ def game_css(game: str) -> str:
 def game_style(game: str) -> str:
     """Return the ``<style>`` element a view of ``game`` puts first: the shared stylesheet, then
     the game's own (``game_css``). Raises ValueError as ``game_css`` does."""
-    return f"<style>{CSS}{game_css(game)}</style>"
+    return html(tag("style", CSS + game_css(game)))

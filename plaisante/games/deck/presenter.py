@@ -7,12 +7,12 @@ its turn and its key. It renders state and forwards clicks; every number comes f
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 import ipywidgets as widgets
 
 from ...student_side.cards import label, labels
+from ...student_side.markup import html, tag
 from ...student_side.presenting import FIRST_SEED, Presenter, section
 from .xray import CARDS_EACH, PLAYERS, DealXRay, shuffled, stacked, xray
 
@@ -65,7 +65,8 @@ class DeckPresenter(Presenter):
             row = self.card_row(list(cards), lambda i, p=player: self.click_card(p, i + 1),
                                 "deck-hall-hand").add_class("plaisante-hall-fan")
             self.rows.append(row)
-            title = widgets.HTML(f"<b>Player {player}</b>").add_class("plaisante-hall-caption")
+            title = widgets.HTML(html(tag("b", f"Player {player}")))
+            title.add_class("plaisante-hall-caption")
             groups.append(widgets.VBox([title, row]).add_class("deck-hall-seat"))
         self.stage.children = [widgets.HBox(groups).add_class("deck-hall-seats")]
         self.say(said)
@@ -91,51 +92,55 @@ def xray_html(shot: DealXRay, chosen: tuple[int, int] | None) -> str:
     was), the chosen card's line, and the chosen player's sort keys and ordered hand."""
     if shot.problem and not shot.order:
         return section("deck", "deal x-ray",
-                       f"<div class='plaisante-xray-warn'>⚠ {html.escape(shot.problem)}</div>")
+                       tag("div", f"⚠ {shot.problem}", class_="plaisante-xray-warn"))
     players = len(shot.hands)
-    head = "".join(f"<th>Player {p}</th>" for p in range(players))
     rows = []
     for nth in range(1, (len(shot.order) // max(players, 1)) + 1):
         cells = []
         for player in range(players):
             dealt = shot.of(player, nth)
             if dealt is None:
-                cells.append("<td></td>")
+                cells.append(tag("td"))
                 continue
-            lit = " class='deck-lit'" if chosen == (player, nth) else ""
             top = "top" if dealt.from_top == 1 else f"{ordinal(dealt.from_top)} from top"
-            cells.append(f"<td{lit} data-turn='{dealt.turn}' data-from-top='{dealt.from_top}'>"
-                         f"<span class='deck-turn'>{dealt.turn}</span> "
-                         f"<b>{html.escape(label(dealt.card))}</b> "
-                         f"<span class='deck-where'>{top}</span></td>")
-        rows.append(f"<tr>{''.join(cells)}</tr>")
+            cells.append(tag("td", tag("span", dealt.turn, class_="deck-turn"), " ",
+                             tag("b", label(dealt.card)), " ",
+                             tag("span", top, class_="deck-where"),
+                             class_="deck-lit" if chosen == (player, nth) else None,
+                             data_turn=dealt.turn, data_from_top=dealt.from_top))
+        rows.append(tag("tr", cells))
     end = ("every turn takes the deck's top card: round the table, player 0 first"
            if shot.from_the_top else
            "⚠ a turn did not take the deck's top card: look where each card came from")
-    grid = (f"<div class='deck-xray-deal'><h4>deal: turn by turn, from the top (the list's "
-            f"end) of {shot.deck_size} cards; {shot.left} left</h4>"
-            f"<table class='deck-deal-grid'><tr>{head}</tr>{''.join(rows)}</table>"
-            f"<div class='deck-xray-rule{'' if shot.from_the_top else ' plaisante-xray-warn'}'>"
-            f"{html.escape(end)}</div></div>")
-    keys = ""
+    grid = tag("div",
+               tag("h4", f"deal: turn by turn, from the top (the list's end) of "
+                         f"{shot.deck_size} cards; {shot.left} left"),
+               tag("table", tag("tr", (tag("th", f"Player {p}") for p in range(players))), rows,
+                   class_="deck-deal-grid"),
+               tag("div", end, class_=["deck-xray-rule",
+                                       None if shot.from_the_top else "plaisante-xray-warn"]),
+               class_="deck-xray-deal")
+    keys = None
     if chosen and shot.keys:
         player, nth = chosen
         dealt = shot.of(player, nth)
         cards = shot.hands[player]
-        lines = "".join(
-            f"<li class='{'deck-lit' if i == nth - 1 else ''}' data-key='{html.escape(key, True)}'>"
-            f"<b>{html.escape(label(card))}</b> → <code>{html.escape(key)}</code></li>"
-            for i, (card, key) in enumerate(zip(cards, shot.keys[player])))
+        lines = (tag("li", tag("b", label(card)), " → ", tag("code", key),
+                     class_="deck-lit" if i == nth - 1 else None, data_key=key)
+                 for i, (card, key) in enumerate(zip(cards, shot.keys[player])))
         said = (f"{label(dealt.card)}: turn {dealt.turn}, player {player}'s {ordinal(nth)} card, "
                 f"the {ordinal(dealt.from_top)} card from the top" if dealt else "")
         ordered = labels(shot.ordered[player]) if shot.ordered else "…"
-        keys = (f"<div class='deck-xray-keys'><div class='deck-xray-chosen'>{html.escape(said)}"
-                f"</div><h4>player {player}: <code>sort_key</code> = (suit, value)</h4>"
-                f"<ol>{''.join(lines)}</ol><div class='deck-xray-ordered'><code>order_hand</code>"
-                f" → <b>{html.escape(ordered)}</b></div></div>")
-    problem = (f"<div class='plaisante-xray-warn'>⚠ {html.escape(shot.problem)}</div>"
-               if shot.problem else "")
-    return section("deck", "deal x-ray", grid + keys + problem)
+        keys = tag("div",
+                   tag("div", said, class_="deck-xray-chosen"),
+                   tag("h4", f"player {player}: ", tag("code", "sort_key"), " = (suit, value)"),
+                   tag("ol", lines),
+                   tag("div", tag("code", "order_hand"), " → ", tag("b", ordered),
+                       class_="deck-xray-ordered"),
+                   class_="deck-xray-keys")
+    problem = (tag("div", f"⚠ {shot.problem}", class_="plaisante-xray-warn")
+               if shot.problem else None)
+    return section("deck", "deal x-ray", grid, keys, problem)
 
 
 def presenter_view(*, seed: int | None = None, **parts: Any) -> DeckPresenter:

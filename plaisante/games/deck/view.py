@@ -15,6 +15,7 @@ import ipywidgets as widgets
 
 from ...student_side.card_widgets import LiveRegion, Table, card_button, chip, keep_focus
 from ...student_side.cards import spoken_name
+from ...student_side.markup import html, tag
 from ...student_side.style import game_style
 from ..shell import act
 from .model import MAX_PLAYERS, DealerTable
@@ -60,7 +61,7 @@ class TableView(Table):
         yours.add_class("plaisante-area").add_class("plaisante-area-held")
         actions = widgets.HBox([self.replace_button]).add_class("plaisante-actions")
         self.others = widgets.HBox().add_class("deck-others")
-        others_area = widgets.VBox([widgets.HTML("<b>The other players</b>").add_class(
+        others_area = widgets.VBox([widgets.HTML(html(tag("b", "The other players"))).add_class(
             "plaisante-area-title"), self.others])
         others_area.add_class("plaisante-area").add_class("plaisante-area-play")
         self.others_area = others_area
@@ -96,7 +97,7 @@ class TableView(Table):
         keep_focus(self.replace_button, *self.card_buttons[:1], self.deal_button)
 
     def _act(self, action: Callable[[], Any], said: Callable[[], str] | None = None) -> None:
-        self.message.value = act(action)
+        self.message.value = html(act(action))
         self.render()
         self.live.say(self.message.value or (said() if said else ""))
 
@@ -116,16 +117,16 @@ class TableView(Table):
     def render(self) -> None:
         """Redraw every widget from the table's state."""
         table = self.table
-        self.status.value = (
-            chip("deck-count", f"deck <b>{len(table.deck)}</b> cards")
-            + chip("deck-players", f"players <b>{len(table.hands)}</b>")
-            + chip("deck-deals", f"deal <b>{table.deals}</b>"))
+        self.status.value = html(
+            chip("deck-count", "deck ", tag("b", len(table.deck)), " cards"),
+            chip("deck-players", "players ", tag("b", len(table.hands))),
+            chip("deck-deals", "deal ", tag("b", table.deals)))
         hand = table.hands[0] if table.hands else []
         marked = len(table.marked)
-        self.yours_title.value = (
-            f"<b>Your hand</b> (player 0, {len(hand)} cards) &nbsp;·&nbsp; click cards (or Tab "
-            f"to one and press Enter) to mark them, then Discard and draw"
-            + (f" &nbsp;·&nbsp; <b>{marked}</b> marked" if marked else ""))
+        self.yours_title.value = html(
+            tag("b", "Your hand"), f" (player 0, {len(hand)} cards) \u00a0·\u00a0 click cards "
+            "(or Tab to one and press Enter) to mark them, then Discard and draw",
+            [" \u00a0·\u00a0 ", tag("b", marked), " marked"] if marked else None)
         buttons = []
         fresh: dict[Any, widgets.Button] = {}
         for position, card in enumerate(hand):
@@ -149,7 +150,7 @@ class TableView(Table):
                                            "Discard and draw")
         rows = []
         for player, cards in enumerate(table.hands[1:], start=1):
-            name = widgets.HTML(f"<b>Player {player}</b>").add_class("deck-player-name")
+            name = widgets.HTML(html(tag("b", f"Player {player}"))).add_class("deck-player-name")
             small = [card_button(card, small=True) for card in cards]
             for button in small:
                 button.disabled = True

@@ -8,12 +8,13 @@ state and forwards clicks; every answer comes from the parts.
 
 from __future__ import annotations
 
-import html
 from typing import Any
+from xml.etree.ElementTree import Element
 
 import ipywidgets as widgets
 
 from ...student_side.cards import hand, label, labels, shuffled_deck
+from ...student_side.markup import html, tag
 from ...student_side.presenting import FIRST_SEED, Presenter, section
 from .rules import CATEGORIES, value
 from .xray import SEATS, ShowdownXRay, xray
@@ -73,8 +74,9 @@ class HoldemPresenter(Presenter):
                                 "holdem-hall-seven").add_class("plaisante-hall-fan")
             self.rows.append(row)
             # each row is a player's two then the same board: the caption says so
-            caption = (f"<b>{name}</b> <span class='holdem-hall-whose'>· "
-                       f"{'your' if seat == 0 else 'its'} 2 + the board's 5</span>")
+            caption = html(tag("b", name), " ",
+                           tag("span", f"· {'your' if seat == 0 else 'its'} 2 + the board's 5",
+                               class_="holdem-hall-whose"))
             seats.append(widgets.HBox([widgets.HTML(caption).add_class(
                 "plaisante-hall-caption").add_class("holdem-hall-name"), row]).add_class(
                 "holdem-hall-seat"))
@@ -114,21 +116,19 @@ def xray_html(shot: ShowdownXRay, board: list[Any]) -> str:
     """Return the x-ray's HTML (a section labelled 'showdown x-ray'): the ``board``, a row per
     player (the category, its strength, the five values summed), the keys compared and the
     verdict."""
-    rows = []
+    rows = [tag("tr", tag("th"), tag("th", "best_five: category"), tag("th", "strength"),
+                tag("th", "sum of the five (A = 1)"), tag("th", "the five"))]
     for name, showing in zip(SEATS, shot.players):
         if showing is None:
-            rows.append(f"<tr><th>{name}</th><td colspan='4'>…</td></tr>")
+            rows.append(tag("tr", tag("th", name), tag("td", "…", colspan=4)))
             continue
-        rows.append(f"<tr data-seat='{html.escape(name, True)}' "
-                    f"data-key='{showing.key[0]},{showing.key[1]}'><th>{name}</th>"
-                    f"<td class='holdem-category'>{html.escape(showing.category)}</td>"
-                    f"<td class='holdem-num'>{showing.key[0]}</td>"
-                    f"<td class='holdem-sum'>{html.escape(showing.sum_said)}</td>"
-                    f"<td>{html.escape(labels(showing.five))}</td></tr>")
-    table = ("<table class='holdem-keys'><tr><th></th><th>best_five: category</th>"
-             "<th>strength</th><th>sum of the five (A = 1)</th><th>the five</th></tr>"
-             f"{''.join(rows)}</table>")
-    verdict = ""
+        rows.append(tag("tr", tag("th", name),
+                        tag("td", showing.category, class_="holdem-category"),
+                        tag("td", showing.key[0], class_="holdem-num"),
+                        tag("td", showing.sum_said, class_="holdem-sum"),
+                        tag("td", labels(showing.five)),
+                        data_seat=name, data_key=f"{showing.key[0]},{showing.key[1]}"))
+    verdict: list[Element] = []
     if shot.verdict is not None:
         you, bot = (p.key for p in shot.players if p is not None)
         sign = ">" if you > bot else "<" if you < bot else "="
@@ -136,19 +136,21 @@ def xray_html(shot: ShowdownXRay, board: list[Any]) -> str:
                   "sum": "same category: the higher sum wins",
                   "tie": "same category, same sum: the pot is split"}[shot.decided_by or "tie"]
         said = f"({you[0]}, {you[1]}) {sign} ({bot[0]}, {bot[1]}): {reason}"
-        verdict = (f"<div class='holdem-compare'>{html.escape(said)}</div>"
-                   f"<div class='plaisante-hall-big holdem-verdict' data-verdict="
-                   f"'{shot.verdict}'><code>compare</code> → {shot.verdict}: "
-                   f"{VERDICTS[shot.verdict]}</div>")
-    ladder = ("<div class='holdem-ladder'>strength: "
-              + ", ".join(f"{name} {len(CATEGORIES) - 1 - i}"
-                          for i, name in enumerate(CATEGORIES[:5])) + " … High Card 0</div>")
-    problem = (f"<div class='plaisante-xray-warn'>⚠ {html.escape(shot.problem)}</div>"
-               if shot.problem else "")
+        verdict = [tag("div", said, class_="holdem-compare"),
+                   tag("div", tag("code", "compare"),
+                       f" → {shot.verdict}: {VERDICTS[shot.verdict]}",
+                       class_=["plaisante-hall-big", "holdem-verdict"],
+                       data_verdict=shot.verdict)]
+    ladder = tag("div", "strength: ", ", ".join(f"{name} {len(CATEGORIES) - 1 - i}"
+                                                 for i, name in enumerate(CATEGORIES[:5])),
+                 " … High Card 0", class_="holdem-ladder")
+    problem = (tag("div", f"⚠ {shot.problem}", class_="plaisante-xray-warn")
+               if shot.problem else None)
+    heading = tag("h4", f"board {labels(board)}. House rule: the stronger category, then the "
+                        f"higher sum (the ace is {value_of_ace()})")
     return section("holdem", "showdown x-ray",
-                   f"<div><h4>board {html.escape(labels(board))}. House rule: the stronger "
-                   f"category, then the higher sum (the ace is {value_of_ace()})</h4>"
-                   f"{table}{verdict}{problem}{ladder}</div>")
+                   tag("div", heading, tag("table", rows, class_="holdem-keys"), verdict,
+                       problem, ladder))
 
 
 def value_of_ace() -> int:

@@ -9,21 +9,23 @@ them in its message line. Cards are drawn as in every game of the kit
 
 from __future__ import annotations
 
-import html
-import re
 from collections.abc import Callable
 from typing import Any
+from xml.etree.ElementTree import Element
 
 import ipywidgets as widgets
 
 from ...student_side.card_widgets import LiveRegion, Table, card_button, chip, keep_focus
 from ...student_side.cards import labels
+from ...student_side.markup import html, tag
 from ...student_side.style import game_style
 from ..shell import act
 from .model import BOT, YOU, Match
 from .rules import strength, value
 
 ACTION_LABELS = {"fold": "Fold", "check": "Check", "call": "Call", "bet": "Bet", "raise": "Raise"}
+#: the result panel's lines read aloud once a hand is over (its table is read as a table)
+SAID_RESULT = ("holdem-winner", "holdem-why", "holdem-match-over")
 
 
 def _numbers(category: str, five: list[Any]) -> tuple[int, int] | None:
@@ -35,41 +37,51 @@ def _numbers(category: str, five: list[Any]) -> tuple[int, int] | None:
         return None
 
 
-def showdown_html(shown: list[tuple[str, list[Any]]], result: Any, pot: int) -> str:
-    """Return the result panel of a showdown: who won the pot (``result``: 1 you, -1 the bot,
-    0 a split, as the student's ``compare`` said), a row per player of ``shown`` (category,
-    its strength 0–8, the best five, their sum with the ace 1) and why by the house rule."""
-    head = {1: f"You win the pot of <b>{pot}</b>", -1: f"The bot wins the pot of <b>{pot}</b>",
-            0: f"A tie: the pot of <b>{pot}</b> is split"}.get(result, "The pot is paid")
+def showdown_result(shown: list[tuple[str, list[Any]]], result: Any, pot: int
+                    ) -> list[Element]:
+    """Return the result panel of a showdown as elements: who won the pot (``result``: 1 you,
+    -1 the bot, 0 a split, as the student's ``compare`` said; a ``div.holdem-winner``), a row per
+    player of ``shown`` (category, its strength 0–8, the best five, their sum with the ace 1;
+    ``table.holdem-tiebreak``) and why by the house rule (``div.holdem-why``)."""
+    amount = tag("b", pot)
+    head = {1: ("You win the pot of ", amount), -1: ("The bot wins the pot of ", amount),
+            0: ("A tie: the pot of ", amount, " is split")}.get(result, "The pot is paid")
     numbers = [_numbers(category, five) for category, five in shown]
     rows = []
     for player, (category, five) in ((YOU, shown[YOU]), (BOT, shown[BOT])):
         key = numbers[player]
         won = (result == 1 and player == YOU) or (result == -1 and player == BOT)
-        rows.append(
-            f"<tr class='{'holdem-won' if won else ''}'><th scope='row'>"
-            f"{'You' if player == YOU else 'The bot'}</th>"
-            f"<td>{html.escape(category)}</td><td class='num'>{key[0] if key else '?'}</td>"
-            f"<td class='holdem-five'>{html.escape(labels(five))}</td>"
-            f"<td class='num'>{key[1] if key else '?'}</td></tr>")
+        rows.append(tag("tr",
+                        tag("th", "You" if player == YOU else "The bot", scope="row"),
+                        tag("td", category),
+                        tag("td", key[0] if key else "?", class_="num"),
+                        tag("td", labels(five), class_="holdem-five"),
+                        tag("td", key[1] if key else "?", class_="num"),
+                        class_="holdem-won" if won else None))
     you, bot = numbers
     if you is None or bot is None:
         why = "best_five gave a category or card the house rules do not know"
     elif you[0] != bot[0]:
         (high, hi), (low, lo) = sorted(((YOU, you[0]), (BOT, bot[0])), key=lambda p: -p[1])
-        why = (f"{html.escape(shown[high][0])} ({hi}) beats {html.escape(shown[low][0])} "
-               f"({lo}): the stronger category wins")
+        why = f"{shown[high][0]} ({hi}) beats {shown[low][0]} ({lo}): the stronger category wins"
     elif you[1] != bot[1]:
         aces = any(getattr(card, "rank", None) == "A" for _, five in shown for card in five)
-        why = (f"both {html.escape(shown[YOU][0])}: the higher sum wins, {max(you[1], bot[1])} "
+        why = (f"both {shown[YOU][0]}: the higher sum wins, {max(you[1], bot[1])} "
                f"beats {min(you[1], bot[1])}" + (" (an ace counts 1)" if aces else ""))
     else:
-        why = f"both {html.escape(shown[YOU][0])} with a sum of {you[1]}: a split"
-    return (f"<div class='holdem-winner'>{head}</div>"
-            "<table class='holdem-tiebreak'><thead><tr><th></th><th>category</th>"
-            "<th class='num'>strength</th><th>best five</th><th class='num'>sum</th></tr>"
-            f"</thead><tbody>{''.join(rows)}</tbody></table>"
-            f"<div class='holdem-why'>Why: {why}.</div>")
+        why = f"both {shown[YOU][0]} with a sum of {you[1]}: a split"
+    heading = tag("tr", tag("th"), tag("th", "category"), tag("th", "strength", class_="num"),
+                  tag("th", "best five"), tag("th", "sum", class_="num"))
+    return [tag("div", head, class_="holdem-winner"),
+            tag("table", tag("thead", heading), tag("tbody", rows), class_="holdem-tiebreak"),
+            tag("div", f"Why: {why}.", class_="holdem-why")]
+
+
+def _area_title(name: str, bet: int, category: str | None) -> str:
+    """A player's area title: ``name`` in bold, the ``bet`` of this round when there is one
+    and the hand's ``category`` once shown."""
+    return html(tag("b", name), (" · bet ", tag("b", bet), " this round") if bet else None,
+                f" · {category}" if category is not None else None)
 
 
 class HoldemView(Table):
@@ -123,6 +135,7 @@ class HoldemView(Table):
         actions.add_class("plaisante-actions").add_class("holdem-actions")
         self.log_view = widgets.HTML().add_class("holdem-log")
         self.result_panel = widgets.HTML().add_class("holdem-result")
+        self.result: list[Element] = []  # the result panel's elements
         self.message = widgets.HTML().add_class("plaisante-message")
         self.live = LiveRegion()
         areas = {}
@@ -157,18 +170,16 @@ class HoldemView(Table):
 
     def _act(self, action: Callable[[], Any]) -> None:
         hand, seen = self.match.hand_number, len(self.match.log)
-        self.message.value = act(action)
+        self.message.value = html(act(action))
         self.render()
         if self.message.value:
             self.live.say(self.message.value)
             return
         new = self.match.log[seen if self.match.hand_number == hand else 0:]
         words = " ".join(new)
-        if self.match.phase != "betting" and self.result_panel.value:
-            # the outcome's lines, not its table (read as a table by a screen reader)
-            words += " " + " ".join(re.findall(
-                r"<div class='holdem-(?:winner|why|match-over)'>(.*?)</div>",
-                self.result_panel.value))
+        if self.match.phase != "betting" and self.result:
+            words += " " + " ".join(html(line) for line in self.result
+                                    if line.get("class") in SAID_RESULT)
         elif self.match.phase == "betting":
             legal = self.match.options()
             words += " Your turn: " + ", ".join(ACTION_LABELS[name] for name in legal) + "."
@@ -181,30 +192,29 @@ class HoldemView(Table):
         state = match.state
         stacks = state.get("stacks", match.stacks) if match.phase == "betting" else match.stacks
         dealer = " (dealer)"
-        self.status.value = (
-            chip("holdem-stack-you", f"you{dealer if match.dealer == YOU else ''} "
-                                     f"<b>{stacks[YOU]}</b>")
-            + chip("holdem-stack-bot", f"bot{dealer if match.dealer == BOT else ''} "
-                                       f"<b>{stacks[BOT]}</b>")
-            + chip("holdem-pot", f"pot <b>{match.pot}</b>")
-            + chip("holdem-street", f"hand <b>{match.hand_number}</b> · "
-                                    f"{html.escape(str(state.get('street', '')))}"))
+        self.status.value = html(
+            chip("holdem-stack-you", f"you{dealer if match.dealer == YOU else ''} ",
+                 tag("b", stacks[YOU])),
+            chip("holdem-stack-bot", f"bot{dealer if match.dealer == BOT else ''} ",
+                 tag("b", stacks[BOT])),
+            chip("holdem-pot", "pot ", tag("b", match.pot)),
+            chip("holdem-street", "hand ", tag("b", match.hand_number),
+                 f" · {state.get('street', '')}"))
         bets = state.get("bets", [0, 0]) if match.phase == "betting" else [0, 0]
         shown = match.showdown
-        self.bot_title.value = ("<b>The bot</b>" + (f" · bet <b>{bets[BOT]}</b> this round"
-                                                    if bets[BOT] else "")
-                                + (f" · {html.escape(shown[BOT][0])}" if shown else ""))
+        self.bot_title.value = _area_title("The bot", bets[BOT], shown[BOT][0] if shown else None)
         bot_cards = match.shown_cards(BOT)
         if bot_cards:
             self.bot_row.children = [self._card(card) for card in bot_cards]
         else:
             self.bot_row.children = [self._back() for _ in match.hole[BOT]]
-        self.board_title.value = ("<b>The board</b>" + ("" if match.board else " · no cards yet")
-                                  + " · <span class='holdem-ace-rule'>the ace counts 1</span>")
+        self.board_title.value = html(tag("b", "The board"),
+                                      None if match.board else " · no cards yet",
+                                      " · ", tag("span", "the ace counts 1",
+                                                 class_="holdem-ace-rule"))
         self.board_row.children = [self._card(card) for card in match.board]
-        self.you_title.value = ("<b>Your cards</b>" + (f" · bet <b>{bets[YOU]}</b> this round"
-                                                       if bets[YOU] else "")
-                                + (f" · {html.escape(shown[YOU][0])}" if shown else ""))
+        self.you_title.value = _area_title("Your cards", bets[YOU],
+                                           shown[YOU][0] if shown else None)
         self.you_row.children = [self._card(card) for card in match.shown_cards(YOU)]
         legal = match.options()
         for name, button in self.buttons.items():
@@ -227,30 +237,33 @@ class HoldemView(Table):
             self.amount.layout.visibility = "hidden"
         self.next_button.disabled = match.phase == "betting" or match.phase == "match over"
         self._render_result()
-        lines = "".join(f"<li>{html.escape(line)}</li>" for line in match.log)
-        self.log_view.value = (f"<div class='holdem-log-title'><b>This hand</b></div>"
-                               f"<ol>{lines}</ol>")
+        self.log_view.value = html(
+            tag("div", tag("b", "This hand"), class_="holdem-log-title"),
+            tag("ol", (tag("li", line) for line in match.log)))
 
     def _render_result(self) -> None:
         match = self.match
         state = match.state
         if match.phase == "betting" or "put_in" not in state:
+            self.result = []
             self.result_panel.value = ""
             self.result_panel.layout.display = "none"
             return
         pot = sum(state["put_in"])
         if state.get("folded") is not None or not match.showdown:
             winner = 1 - state["folded"]
-            body = (f"<div class='holdem-winner'>{'You win' if winner == YOU else 'The bot wins'}"
-                    f" the pot of <b>{pot}</b>: {'the bot' if winner == YOU else 'you'} "
-                    "folded.</div>")
+            self.result = [tag("div", "You win" if winner == YOU else "The bot wins",
+                               " the pot of ", tag("b", pot),
+                               f": {'the bot' if winner == YOU else 'you'} folded.",
+                               class_="holdem-winner")]
         else:
-            body = showdown_html(match.showdown, state.get("showdown"), pot)
+            self.result = showdown_result(match.showdown, state.get("showdown"), pot)
         if match.phase == "match over":
-            body += f"<div class='holdem-match-over'>{html.escape(match.log[-1])}</div>"
+            self.result.append(tag("div", match.log[-1], class_="holdem-match-over"))
         else:
-            body += "<div class='holdem-next-hint'>Press <b>Next hand</b> to deal again.</div>"
-        self.result_panel.value = body
+            self.result.append(tag("div", "Press ", tag("b", "Next hand"), " to deal again.",
+                                   class_="holdem-next-hint"))
+        self.result_panel.value = html(self.result)
         self.result_panel.layout.display = None
 
     @staticmethod

@@ -6,13 +6,13 @@ comes from the parts handed in (``xray``), the cards from their ``Card`` class.
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 import ipywidgets as widgets
 
 from ...student_side.card_widgets import LiveRegion, card_button, restyle
 from ...student_side.cards import hand, labels, shuffled_deck
+from ...student_side.markup import html, tag
 from ...student_side.presenting import presenter_style, said_after, xray_words
 from .rules import HAND_SIZE, MAX_SELECTED
 from .xray import ROWS, XRay, xray
@@ -137,7 +137,7 @@ class PresenterView(widgets.VBox):
         self.render()
 
     def _say(self, text: str) -> None:
-        self.message.value = html.escape(text)
+        self.message.value = html(text)
 
     def render(self) -> None:
         for card, button in zip(self.cards, self.card_buttons):
@@ -149,24 +149,27 @@ def xray_html(shot: XRay) -> str:
     """Return the x-ray panel's HTML (a section labelled 'scoring x-ray'): the counts as bars,
     each has-check's answer top-down, the hand's name and the score's formula."""
     if not shot.cards:
-        body = ("<p class='plaisante-xray-hint'>Select up to five cards: their counts, the "
-                "checks and the score appear here.</p>")
-        return f"<section class='plaisante-xray' aria-label='scoring x-ray'>{body}</section>"
+        return html(tag("section", tag("p", "Select up to five cards: their counts, the checks "
+                                            "and the score appear here.",
+                                       class_="plaisante-xray-hint"),
+                        class_="plaisante-xray", aria_label="scoring x-ray"))
     # count_values is the student's: only its ints of 0 or more make a bar; anything else it
-    # put in the list is shown as text, escaped.
+    # put in the list is shown as text.
     heights = [n if type(n) is int and n > 0 else 0 for n in shot.counts or []]
     top = max(heights or [0]) or 1
     bars = []
     for value in range(2, 15):
         n = shot.counts[value] if shot.counts and len(shot.counts) > value else 0
         height = heights[value] if len(heights) > value else 0
-        said = html.escape(str(n), quote=True) if n else ""
+        said = str(n) if n else ""
         rank = {11: "J", 12: "Q", 13: "K", 14: "A"}.get(value, str(value))
-        bars.append(
-            f"<div class='plaisante-bar{' plaisante-bar-some' if n else ''}' data-slot='{value}'"
-            f" data-count='{said or 0}'><span class='plaisante-bar-n'>{said}</span>"
-            f"<span class='plaisante-bar-fill' style='height:{100 * height / top:.0f}%'></span>"
-            f"<span class='plaisante-bar-slot'>{rank}</span></div>")
+        bars.append(tag(
+            "div",
+            tag("span", said, class_="plaisante-bar-n"),
+            tag("span", class_="plaisante-bar-fill", style=f"height:{100 * height / top:.0f}%"),
+            tag("span", rank, class_="plaisante-bar-slot"),
+            class_=["plaisante-bar", "plaisante-bar-some" if n else None], data_slot=value,
+            data_count=said or 0))
     answers = dict(shot.answers)
     rows = []
     for name, check in ROWS:
@@ -175,31 +178,30 @@ def xray_html(shot: XRay) -> str:
         state = ("plaisante-check-first" if first else
                  "plaisante-check-yes" if answer else "plaisante-check-no")
         said = "—" if check is None else ("yes" if answer else "no") if check in answers else "…"
-        rows.append(f"<li class='{state}' data-check='{check or ''}' data-answer='{said}'>"
-                    f"<span>{html.escape(check or 'otherwise')}</span><b>{said}</b>"
-                    f"<span class='plaisante-check-hand'>→ {html.escape(name)}</span></li>")
-    result = [f"<div class='plaisante-xray-cards'>{html.escape(labels(shot.cards))}</div>"]
+        rows.append(tag("li", tag("span", check or "otherwise"), tag("b", said),
+                        tag("span", f"→ {name}", class_="plaisante-check-hand"),
+                        class_=state, data_check=check or "", data_answer=said))
+    result = [tag("div", labels(shot.cards), class_="plaisante-xray-cards")]
     if shot.name is not None:
-        result.append(f"<div class='plaisante-xray-name'>{html.escape(shot.name)}</div>")
+        result.append(tag("div", shot.name, class_="plaisante-xray-name"))
         if shot.first is not None and shot.name != shot.first:
-            result.append(f"<div class='plaisante-xray-warn'>evaluate says {html.escape(shot.name)}"
-                          f"; the first check that holds says {html.escape(shot.first)}</div>")
+            result.append(tag("div", f"evaluate says {shot.name}; the first check that holds "
+                                     f"says {shot.first}", class_="plaisante-xray-warn"))
     if shot.formula:
         values = " + ".join(str(card.value) for card in shot.cards)
-        result.append(f"<div class='plaisante-xray-sum'>total = {html.escape(values)}</div>"
-                      f"<div class='plaisante-xray-formula'>{html.escape(shot.formula)}</div>")
+        result.append(tag("div", f"total = {values}", class_="plaisante-xray-sum"))
+        result.append(tag("div", shot.formula, class_="plaisante-xray-formula"))
     if shot.problem:
-        result.append(f"<div class='plaisante-xray-warn'>⚠ {html.escape(shot.problem)}</div>")
-    return ("<section class='plaisante-xray' aria-label='scoring x-ray'>"
-            "<div class='plaisante-xray-counts'><h4><code>count_values</code>: value → how many"
-            "</h4>"
-            f"<div class='plaisante-bars'>{''.join(bars)}</div></div>"
-            "<div class='plaisante-xray-checks'><h4>checks, top-down: the first yes names it"
-            f"</h4><ol>{''.join(rows)}</ol>"
-            "</div>"
-            f"<div class='plaisante-xray-result'><h4>score = total × multiplier</h4>"
-            f"{''.join(result)}</div>"
-            "</section>")
+        result.append(tag("div", f"⚠ {shot.problem}", class_="plaisante-xray-warn"))
+    return html(tag(
+        "section",
+        tag("div", tag("h4", tag("code", "count_values"), ": value → how many"),
+            tag("div", bars, class_="plaisante-bars"), class_="plaisante-xray-counts"),
+        tag("div", tag("h4", "checks, top-down: the first yes names it"), tag("ol", rows),
+            class_="plaisante-xray-checks"),
+        tag("div", tag("h4", "score = total × multiplier"), result,
+            class_="plaisante-xray-result"),
+        class_="plaisante-xray", aria_label="scoring x-ray"))
 
 
 def presenter_view(*, seed: int | None = None, **parts: Any) -> PresenterView:

@@ -8,7 +8,6 @@ them and shows them in its message line instead.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from typing import Any
 
@@ -23,10 +22,14 @@ from ...student_side.card_widgets import (
     restyle,
 )
 from ...student_side.cards import labels, spoken_name
+from ...student_side.markup import html, tag
 from ...student_side.style import game_style
 from ..shell import IllegalAction, act
 from .model import Round
 from .rules import DISCARDS_PER_ROUND, HANDS_PER_ROUND, MAX_SELECTED
+
+#: What parts an area title's words: a middle dot, kept off both line ends.
+DOT = "\u00a0·\u00a0"
 
 
 class RoundView(Table):
@@ -95,7 +98,7 @@ class RoundView(Table):
         play_area = widgets.VBox([self.last_hand_title, self.last_hand_row])
         play_area.add_class("plaisante-area").add_class("plaisante-area-play")
         held_title = widgets.HTML(focusable_text(
-            f"<b>Your cards</b> &nbsp;·&nbsp; click up to {MAX_SELECTED} (or Tab to one and press "
+            tag("b", "Your cards"), f" {DOT} click up to {MAX_SELECTED} (or Tab to one and press "
             "Space), then Play or Discard"))
         self.held_area = widgets.VBox([held_title.add_class("plaisante-area-title"),
                                        self.held_row])
@@ -126,11 +129,12 @@ class RoundView(Table):
             return
         self.render()
         game = self.round
-        self.confirm_question.value = (
-            f"Throw this round away? Its total of <b>{game.total}</b> and its "
-            f"{game.hands_left} hand{'s' if game.hands_left != 1 else ''} left are lost.")
+        question = ("Throw this round away? Its total of ", tag("b", game.total),
+                    f" and its {game.hands_left} hand{'s' if game.hands_left != 1 else ''} "
+                    "left are lost.")
+        self.confirm_question.value = html(question)
         self.confirm.layout.display = None
-        self.live.say(self.confirm_question.value + " Yes, or No to keep playing.")
+        self.live.say(html(question, " Yes, or No to keep playing."))
         self.confirm_no.focus()
 
     def keep_playing(self) -> None:
@@ -153,7 +157,7 @@ class RoundView(Table):
 
     def _act(self, action: Callable[[], Any], refocus: bool = False,
              said: Callable[[], str] | None = None) -> None:
-        self.message.value = act(action, "Your code stopped the game")
+        self.message.value = html(act(action, "Your code stopped the game"))
         self.render()
         if refocus:
             self._refocus()
@@ -187,12 +191,12 @@ class RoundView(Table):
         self._render_last_hand()
         self._render_over_panel()
         self.status.value = focusable_text(
-            chip("plaisante-total", f"Total <b>{game.total}</b>")
-            + chip("plaisante-hands-left",
-                    f"hands left <b>{game.hands_left}</b>/{HANDS_PER_ROUND}")
-            + chip("plaisante-discards-left",
-                    f"discards left <b>{game.discards_left}</b>/{DISCARDS_PER_ROUND}")
-            + chip("plaisante-deck", f"deck <b>{len(game.deck)}</b> cards"))
+            chip("plaisante-total", "Total ", tag("b", game.total)),
+            chip("plaisante-hands-left",
+                 "hands left ", tag("b", game.hands_left), f"/{HANDS_PER_ROUND}"),
+            chip("plaisante-discards-left",
+                 "discards left ", tag("b", game.discards_left), f"/{DISCARDS_PER_ROUND}"),
+            chip("plaisante-deck", "deck ", tag("b", len(game.deck)), " cards"))
         self.held_row.children = self._held_buttons()
         self.play_button.disabled = game.why_not_play() is not None
         self.discard_button.disabled = game.why_not_discard() is not None
@@ -217,17 +221,18 @@ class RoundView(Table):
         played = self.round.last_hand
         if played is None:
             self.last_hand_title.value = focusable_text(
-                "<b>Play area</b> &nbsp;·&nbsp; the hand you play is named and scored here")
+                tag("b", "Play area"), f" {DOT} the hand you play is named and scored here")
             self.last_hand_row.children = []
             return
         number = len(self.round.history)
         self.last_hand_title.value = focusable_text(
-            f"<b>Play area</b> &nbsp;·&nbsp; hand <span class='plaisante-hand-number'>{number}"
-            f"</span> of {HANDS_PER_ROUND}: <span class='plaisante-hand-name'>"
-            f"{html.escape(played.name)}</span>"
-            f" &nbsp;→&nbsp; <span class='plaisante-hand-score'><b>{played.score}</b> points"
-            "</span><br><span class='plaisante-formula-caption'>total_value × base_mult = score:"
-            f"</span> <span class='plaisante-formula'>{html.escape(played.formula)}</span>")
+            tag("b", "Play area"), f" {DOT} hand ",
+            tag("span", number, class_="plaisante-hand-number"), f" of {HANDS_PER_ROUND}: ",
+            tag("span", played.name, class_="plaisante-hand-name"), " \u00a0→\u00a0 ",
+            tag("span", tag("b", played.score), " points", class_="plaisante-hand-score"),
+            tag("br"),
+            tag("span", "total_value × base_mult = score:", class_="plaisante-formula-caption"),
+            " ", tag("span", played.formula, class_="plaisante-formula"))
         self.last_hand_row.children = [
             card_button(card, four_colour=self.four_colour, small=True) for card in played.cards]
         for button in self.last_hand_row.children:
@@ -240,14 +245,13 @@ class RoundView(Table):
             self.over_panel.children = []
             self.over_panel.layout.display = "none"
             return
-        lines = "".join(f"<li>{html.escape(labels(p.cards))}: {html.escape(p.name)}, "
-                        f"{html.escape(p.formula[:p.formula.rindex(' ')])} "
-                        f"<b class='plaisante-history-score'>{p.score}</b></li>"
-                        for p in self.round.history)
+        lines = [tag("li", f"{labels(p.cards)}: {p.name}, {p.formula[:p.formula.rindex(' ')]} ",
+                     tag("b", p.score, class_="plaisante-history-score"))
+                 for p in self.round.history]
         self.over_panel.layout.display = None
-        self.over_panel.children = [widgets.HTML(
-            f"<h3 class='plaisante-final-total'>Round over: total {self.round.total}</h3>"
-            f"<ol>{lines}</ol>Press <b>New round</b> to deal again.")]
+        self.over_panel.children = [widgets.HTML(html(
+            tag("h3", f"Round over: total {self.round.total}", class_="plaisante-final-total"),
+            tag("ol", lines), "Press ", tag("b", "New round"), " to deal again."))]
 
     @property
     def card_buttons(self) -> list[widgets.Button]:

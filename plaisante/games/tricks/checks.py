@@ -316,7 +316,7 @@ def refusal_names(reason: str, turn: int,
     if reason.startswith("must follow ") and suit in SUITS:
         return "the suit to follow", ((suit,), (SUIT_SYMBOLS[suit],))
     raise ValueError(f"unknown refusal reason {reason!r}: use one of {', '.join(REASONS)} or "
-                     f"'must follow <suit>' (a suit of {', '.join(SUITS)})")
+                     f"'must follow SUIT' (SUIT one of {', '.join(SUITS)})")
 
 
 def names_one_of(message: str, forms: tuple[tuple[str, ...], ...]) -> bool:

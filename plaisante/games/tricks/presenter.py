@@ -9,13 +9,13 @@ and forwards clicks; every answer comes from the parts.
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 import ipywidgets as widgets
 
 from ...student_side.card_widgets import restyle
 from ...student_side.cards import SUIT_SYMBOLS, hand, label, labels
+from ...student_side.markup import Child, html, tag
 from ...student_side.presenting import FIRST_SEED, Presenter, section
 from .rules import BOTS, SEATS, STRENGTH_ORDER
 from .xray import TrickXRay, bots_play, deal, written, xray
@@ -136,7 +136,7 @@ class TricksPresenter(Presenter):
                 button.add_class("tricks-win")
             elif "tricks-win" in button._dom_classes:
                 button.remove_class("tricks-win")
-            caption.children[0].value = f"<b>{SEATS[seat]}</b>"
+            caption.children[0].value = html(tag("b", SEATS[seat]))
 
 
 def xray_html(shot: TrickXRay) -> str:
@@ -144,39 +144,40 @@ def xray_html(shot: TrickXRay) -> str:
     cards' count, the trick's cards on the ladder with their strengths (a card off the led suit
     struck through) and, once four are down, ``trick_winner``'s verdict and why."""
     led = SUIT_SYMBOLS.get(shot.led or "", "") if shot.led else None
-    head = (f"<div class='plaisante-hall-big tricks-led' "
-            f"data-led='{html.escape(str(shot.led or ''), quote=True)}'>"
-            f"led suit: {led or 'none: you lead, any card'}</div>")
-    ladder = " ".join(f"<span class='tricks-rung'>{rank}</span>"
-                      for rank in STRENGTH_ORDER[::-1])
+    head = tag("div", f"led suit: {led or 'none: you lead, any card'}",
+               class_=["plaisante-hall-big", "tricks-led"], data_led=shot.led or "")
+    ladder = [(" " if position else None, tag("span", rank, class_="tricks-rung"))
+              for position, rank in enumerate(STRENGTH_ORDER[::-1])]
     cards = []
     for (seat, card), strength in zip(shot.trick, shot.strengths):
         follows = card.suit == shot.led
         css = ("plaisante-hall-lit" if seat == shot.winner else "" if follows
                else "tricks-off")
         why = f"strength {strength}" if follows else "not the led suit: cannot win"
-        cards.append(f"<tr class='{css}' data-seat='{seat}' data-strength='{strength}'>"
-                     f"<th>{SEATS[seat]}</th><td><b>{html.escape(label(card))}</b></td>"
-                     f"<td>{why}</td></tr>")
-    verdict = ""
+        cards.append(tag("tr", tag("th", SEATS[seat]), tag("td", tag("b", label(card))),
+                         tag("td", why), class_=css, data_seat=seat, data_strength=strength))
+    verdict: Child = None
     if shot.winner is not None:
         card = dict(shot.trick).get(shot.winner)
         rivals = [c for (s, c) in shot.trick if s != shot.winner and c.suit == shot.led]
-        beaten = (f": above {labels(rivals)} in A 10 K Q J 9 8 7" if rivals
-                  else ": the only card of the led suit")
-        verdict = (f"<div class='plaisante-hall-big tricks-winner' data-winner="
-                   f"'{shot.winner}'><code>trick_winner</code> → {shot.winner}: "
-                   f"{SEATS[shot.winner]} {'win' if shot.winner == 0 else 'wins'} with "
-                   f"{html.escape(label(card) if card else '?')}</div>"
-                   f"<div class='tricks-why'>{html.escape(beaten.lstrip(': '))}</div>")
+        beaten = (f"above {labels(rivals)} in A 10 K Q J 9 8 7" if rivals
+                  else "the only card of the led suit")
+        verdict = (tag("div", tag("code", "trick_winner"),
+                       f" → {shot.winner}: {SEATS[shot.winner]} "
+                       f"{'win' if shot.winner == 0 else 'wins'} with "
+                       f"{label(card) if card else '?'}",
+                       class_=["plaisante-hall-big", "tricks-winner"], data_winner=shot.winner),
+                   tag("div", beaten, class_="tricks-why"))
     elif shot.problem is None:
-        verdict = (f"<div class='tricks-hint'><code>legal_plays</code> lit "
-                   f"{len(shot.legal)} of your cards: click one to play it</div>")
-    problem = (f"<div class='plaisante-xray-warn'>⚠ {html.escape(shot.problem)}</div>"
-               if shot.problem else "")
+        verdict = tag("div", tag("code", "legal_plays"),
+                      f" lit {len(shot.legal)} of your cards: click one to play it",
+                      class_="tricks-hint")
+    problem = (tag("div", f"⚠ {shot.problem}", class_="plaisante-xray-warn")
+               if shot.problem else None)
     return section("tricks", "trick x-ray",
-                   f"<div>{head}<h4>in a suit, strongest first: {ladder}</h4>{verdict}"
-                   f"{problem}</div><table class='tricks-cards'>{''.join(cards)}</table>")
+                   tag("div", head, tag("h4", "in a suit, strongest first: ", ladder), verdict,
+                       problem),
+                   tag("table", cards, class_="tricks-cards"))
 
 
 def presenter_view(*, seed: int | None = None, **parts: Any) -> TricksPresenter:

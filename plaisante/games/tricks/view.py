@@ -9,7 +9,6 @@ them in its message line. Cards are drawn as in every game of the kit
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +16,7 @@ import ipywidgets as widgets
 
 from ...student_side.card_widgets import LiveRegion, Table, card_button, chip, focusable_text
 from ...student_side.cards import SUIT_SYMBOLS, label, spoken_name
+from ...student_side.markup import Child, html, tag
 from ...student_side.style import game_style
 from ..shell import StudentCodeError, act, stopped_message
 from .model import TrickTable
@@ -147,18 +147,20 @@ class TrickView(Table):
         done = len(table.tricks)
         led = table.led_suit
         self.status.value = focusable_text(
-            chip("tricks-deal", f"deal <b>{table.deals}</b>")
-            + chip("tricks-count", f"trick <b>{min(done + 1, CARDS_EACH)}</b> of {CARDS_EACH}"
-                   if not table.over else f"<b>{CARDS_EACH}</b> tricks played")
-            + chip("tricks-yours-won", f"you won <b>{html.escape(str(table.won[0]))}</b>"))
+            chip("tricks-deal", "deal ", tag("b", table.deals)),
+            chip("tricks-count",
+                 ("trick ", tag("b", min(done + 1, CARDS_EACH)), f" of {CARDS_EACH}")
+                 if not table.over else (tag("b", CARDS_EACH), " tricks played")),
+            chip("tricks-yours-won", "you won ", tag("b", str(table.won[0]))))
+        title: Child
         if table.over:
-            title = "<b>The deal is over</b>"
+            title = tag("b", "The deal is over")
         elif not table.on_table:
-            title = f"<b>Trick {done + 1}</b> · {seat_name(table.turn)} lead" + (
-                "" if table.turn == 0 else "s")
+            title = (tag("b", f"Trick {done + 1}"), f" · {seat_name(table.turn)} lead"
+                     + ("" if table.turn == 0 else "s"))
         else:
-            title = (f"<b>Trick {done + 1}</b> · {html.escape(str(led))} led "
-                     f"{SUIT_SYMBOLS.get(led or '', '')} · follow suit if you can")
+            title = (tag("b", f"Trick {done + 1}"),
+                     f" · {led} led {SUIT_SYMBOLS.get(led or '', '')} · follow suit if you can")
         self.trick_title.value = focusable_text(title)
         self._render_seats()
         self._render_last()
@@ -177,26 +179,26 @@ class TrickView(Table):
         for player, seat in enumerate(self.seats):
             card = played.get(player)
             if card is not None:
-                colour = " plaisante-red" if card.suit in ("hearts", "diamonds") else ""
-                slot = (f"<span class='tricks-played{colour}' "
-                        f"title='{html.escape(spoken_name(card))}'>"
-                        f"{html.escape(label(card))}</span>")
+                red = card.suit in ("hearts", "diamonds")
+                slot = tag("span", label(card),
+                           class_=["tricks-played", "plaisante-red" if red else None],
+                           title=spoken_name(card))
             else:
-                slot = "<span class='tricks-slot' aria-hidden='true'></span>"
+                slot = tag("span", class_="tricks-slot", aria_hidden="true")
             about = "you" if player == 0 else f"bot: {BOTS[player - 1][0]}"
-            rule = "" if player == 0 else f"<span class='tricks-rule'>{about}</span>"
             turn = not table.over and table.turn == player
-            mark = "<span class='tricks-to-play'>▶ to play</span>" if turn else ""
             if turn:
                 seat.add_class("tricks-turn")
             else:
                 seat.remove_class("tricks-turn")
-            seat.value = (f"<div class='tricks-seat-box' title='{seat_name(player)}, {about}'>"
-                          "<b class='tricks-name'>"
-                          f"{seat_name(player)}</b>{rule}{slot}"
-                          + chip("tricks-won",
-                                 f"tricks <b>{html.escape(str(won[player]))}</b>") + mark
-                          + "</div>")
+            seat.value = html(tag(
+                "div",
+                tag("b", seat_name(player), class_="tricks-name"),
+                None if player == 0 else tag("span", about, class_="tricks-rule"),
+                slot,
+                chip("tricks-won", "tricks ", tag("b", str(won[player]))),
+                tag("span", "▶ to play", class_="tricks-to-play") if turn else None,
+                class_="tricks-seat-box", title=f"{seat_name(player)}, {about}"))
 
     def _render_last(self) -> None:
         last = self.table.last
@@ -207,10 +209,10 @@ class TrickView(Table):
         plays, winner = last
         card = dict(plays)[winner]
         self.last_line.value = focusable_text(
-            f"Last trick ({html.escape(pairs_text(plays))}): <b class='tricks-winner'>"
-            f"{seat_name(winner)} won it</b> with {html.escape(label(card))}"
-            + ("" if self.table.over else
-               f" and lead{'' if winner == 0 else 's'} the next"))
+            f"Last trick ({pairs_text(plays)}): ",
+            tag("b", f"{seat_name(winner)} won it", class_="tricks-winner"),
+            f" with {label(card)}",
+            None if self.table.over else f" and lead{'' if winner == 0 else 's'} the next")
 
     def _render_over(self) -> None:
         # Once the deal is over, the panel takes the place of the (empty) seats and hand, its
@@ -227,21 +229,24 @@ class TrickView(Table):
         leaders = [seat_name(p) for p in range(PLAYERS) if won[p] == best]
         title = (f"{' and '.join(leaders)} took most tricks ({best})" if len(leaders) > 1 else
                  f"{leaders[0]} took most tricks: {best} of {CARDS_EACH}")
-        rows = "".join(
-            f"<tr class='{'tricks-best' if won[p] == best else ''}'><th scope='row'>"
-            f"{seat_name(p)}</th><td class='num'>{html.escape(str(won[p]))}</td>"
-            f"<td class='num'>{html.escape(str(points[p]))}</td></tr>" for p in range(PLAYERS))
-        tricks = "".join(
-            f"<li title='{html.escape(pairs_text(plays))}'><b>{seat_name(winner)}</b> with "
-            f"{html.escape(label(dict(plays)[winner]))} <span class='tricks-list-plays'>"
-            f"({html.escape(pairs_text(plays))})</span></li>" for plays, winner in table.tricks)
-        self.over_panel.value = (
-            f"<h3 class='tricks-final'>Deal over: {html.escape(title)}</h3>"
-            "<div class='tricks-over-body'><table class='tricks-scores'><thead><tr><th></th>"
-            "<th class='num'>tricks</th><th class='num'>card points</th></tr></thead>"
-            f"<tbody>{rows}</tbody></table><ol class='tricks-list'>{tricks}</ol></div>"
-            "<div class='tricks-over-hint'>Card points (going further): A 11, 10 10, K 4, Q 3, "
-            "J 2. Press <b>New deal</b> to play again.</div>")
+        rows = (tag("tr", tag("th", seat_name(p), scope="row"),
+                    tag("td", str(won[p]), class_="num"), tag("td", str(points[p]), class_="num"),
+                    class_="tricks-best" if won[p] == best else "")
+                for p in range(PLAYERS))
+        tricks = (tag("li", tag("b", seat_name(winner)), f" with {label(dict(plays)[winner])} ",
+                      tag("span", f"({pairs_text(plays)})", class_="tricks-list-plays"),
+                      title=pairs_text(plays))
+                  for plays, winner in table.tricks)
+        self.over_panel.value = html(
+            tag("h3", f"Deal over: {title}", class_="tricks-final"),
+            tag("div",
+                tag("table",
+                    tag("thead", tag("tr", tag("th"), tag("th", "tricks", class_="num"),
+                                     tag("th", "card points", class_="num"))),
+                    tag("tbody", rows), class_="tricks-scores"),
+                tag("ol", tricks, class_="tricks-list"), class_="tricks-over-body"),
+            tag("div", "Card points (going further): A 11, 10 10, K 4, Q 3, J 2. Press ",
+                tag("b", "New deal"), " to play again.", class_="tricks-over-hint"))
         self.over_panel.layout.display = None
 
     def _render_hand(self) -> None:
@@ -256,13 +261,12 @@ class TrickView(Table):
         elif led is None:
             hint = "you lead: play any card (click it, or Tab to it and press Enter)"
         elif all(card.suit != led for card in hand):
-            hint = f"no {html.escape(str(led))}: you may play any card"
+            hint = f"no {led}: you may play any card"
         else:
-            hint = (f"{html.escape(str(led))} led: play a bright card "
-                    f"(you hold {html.escape(str(led))})")
+            hint = f"{led} led: play a bright card (you hold {led})"
         self.yours_title.value = focusable_text(
-            f"<b>Your hand</b> ({len(hand)} card{'s' if len(hand) != 1 else ''}) "
-            f"&nbsp;·&nbsp; {hint}")
+            tag("b", "Your hand"),
+            f" ({len(hand)} card{'s' if len(hand) != 1 else ''}) \u00a0·\u00a0 {hint}")
         fresh: dict[Any, widgets.Button] = {}
         for card in hand:
             # A card keeps its button while it stays in the hand, so keyboard focus stays put.

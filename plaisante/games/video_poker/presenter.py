@@ -8,12 +8,12 @@ and forwards clicks; every answer comes from the parts.
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 import ipywidgets as widgets
 
 from ...student_side.cards import hand, label, labels, shuffled_deck
+from ...student_side.markup import tag
 from ...student_side.presenting import FIRST_SEED, Presenter, section
 from .rules import BETS, HAND_ORDER, HAND_SIZE, PAYS
 from .xray import RANK_OF_VALUE, Hand, PokerXRay, dealt, labels_at, xray
@@ -109,45 +109,45 @@ def xray_html(shot: PokerXRay, game: Hand) -> str:
     pay table (rows by hand, columns by bet; the name's row and the bet's column lit), the
     holds, and after the draw which positions it replaced."""
     held = [p for p, h in enumerate(game.held) if h]
-    holds = (f"<div class='vp-held' data-held='{' '.join(map(str, held))}'>held: "
-             f"<b>{html.escape(labels_at(game.cards, held))}</b></div>")
+    holds = tag("div", "held: ", tag("b", labels_at(game.cards, held)), class_="vp-held",
+                data_held=" ".join(map(str, held)))
     unheld = [p for p in range(HAND_SIZE) if p not in held]
     if game.drawn is None:
-        moves = (f"{holds}<div>Draw replaces: "
-                 f"<b>{html.escape(labels_at(game.cards, unheld))}</b></div>")
+        moves = tag("div", "Draw replaces: ", tag("b", labels_at(game.cards, unheld)))
         when = "dealt"
     else:
         swaps = ", ".join(f"{p}: {label(old)} → {label(new)}" for p, old, new in game.drawn)
-        replaced = " ".join(str(p) for p, _, _ in game.drawn)
-        moves = (f"{holds}<div class='vp-drawn' data-replaced='{replaced}'>replaced: "
-                 f"<b>{html.escape(swaps or 'nothing (all held)')}</b></div>")
+        moves = tag("div", "replaced: ", tag("b", swaps or "nothing (all held)"),
+                    class_="vp-drawn", data_replaced=" ".join(str(p) for p, _, _ in game.drawn))
         when = "after the draw"
     counts = " ".join(f"{RANK_OF_VALUE.get(v, v)}×{n}" for v, n in shot.counts)
-    name = html.escape(shot.name or "…")
-    result = (f"<h4>{when}: <code>hand_name</code></h4>"
-              f"<div class='plaisante-hall-big vp-name' data-name='{name}'>{name}</div>"
-              f"<div class='vp-why'>why: {html.escape(shot.why)}</div>"
-              f"<div class='vp-counts'><code>frequencies</code>, rank×how many: "
-              f"{counts or '…'}</div>"
-              f"<div class='vp-pay'><code>payout(cards, {shot.bet})</code> = "
-              f"<b>{'…' if shot.win is None else shot.win}</b></div>{moves}")
-    if shot.problem:
-        result += f"<div class='plaisante-xray-warn'>⚠ {html.escape(shot.problem)}</div>"
-    head = "".join(f"<th class='{'plaisante-hall-lit' if bet == shot.bet else ''}'>×{bet}</th>"
-                   for bet in BETS)
-    rows = []
-    for row in HAND_ORDER:
-        lit = row == shot.name
-        cells = "".join(
-            f"<td class='{'plaisante-hall-lit' if lit or bet == shot.bet else ''}'>"
-            f"{PAYS[row] * bet}</td>" for bet in BETS)
-        rows.append(f"<tr class='{'plaisante-hall-lit' if lit else ''}' "
-                    f"data-hand='{html.escape(row, True)}'><th>{html.escape(row)}</th>{cells}"
-                    "</tr>")
-    table = (f"<div class='vp-xray-table'><h4>pay table: PAYS × bet</h4><table><tr><th></th>"
-             f"{head}</tr>{''.join(rows)}</table></div>")
-    return section("vp", "video poker x-ray",
-                   f"{table}<div class='vp-xray-result'>{result}</div>")
+    name = shot.name or "…"
+    result = tag(
+        "div",
+        tag("h4", f"{when}: ", tag("code", "hand_name")),
+        tag("div", name, class_="plaisante-hall-big vp-name", data_name=name),
+        tag("div", f"why: {shot.why}", class_="vp-why"),
+        tag("div", tag("code", "frequencies"), f", rank×how many: {counts or '…'}",
+            class_="vp-counts"),
+        tag("div", tag("code", f"payout(cards, {shot.bet})"), " = ",
+            tag("b", "…" if shot.win is None else shot.win), class_="vp-pay"),
+        holds, moves,
+        tag("div", f"⚠ {shot.problem}", class_="plaisante-xray-warn") if shot.problem else None,
+        class_="vp-xray-result")
+
+    def lit(on: bool) -> str | None:
+        return "plaisante-hall-lit" if on else None
+
+    head = tag("tr", tag("th"),
+               (tag("th", f"×{bet}", class_=lit(bet == shot.bet)) for bet in BETS))
+    rows = (tag("tr", tag("th", row),
+                (tag("td", PAYS[row] * bet, class_=lit(row == shot.name or bet == shot.bet))
+                 for bet in BETS),
+                class_=lit(row == shot.name), data_hand=row)
+            for row in HAND_ORDER)
+    table = tag("div", tag("h4", "pay table: PAYS × bet"), tag("table", head, rows),
+                class_="vp-xray-table")
+    return section("vp", "video poker x-ray", table, result)
 
 
 def presenter_view(*, seed: int | None = None, **parts: Any) -> PokerPresenter:

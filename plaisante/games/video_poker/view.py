@@ -17,7 +17,6 @@ of a 1280×720 window and of one 800 px wide.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +24,7 @@ import ipywidgets as widgets
 
 from ...student_side.card_widgets import LiveRegion, Table, chip, keep_focus, restyle
 from ...student_side.cards import label, spoken_name
+from ...student_side.markup import html, tag
 from ...student_side.style import game_style
 from ..shell import act
 from .model import MachinePlay, Snapshot
@@ -34,16 +34,17 @@ from .rules import BETS, HAND_ORDER, HAND_SIZE, MAX_BET, MIN_BET, PAYS
 def pay_table_html(bet: int, won: str | None) -> str:
     """Return the pay table: a row per hand, a column per bet (5, 10, 15), the column of
     ``bet`` lit and the row of ``won`` (a hand that paid) marked."""
-    head = "".join(f"<th class='num{' vp-lit' if b == bet else ''}' scope='col'>bet {b}</th>"
-                   for b in BETS)
-    rows = []
-    for name in HAND_ORDER:
-        cells = "".join(f"<td class='num{' vp-lit' if b == bet else ''}'>{PAYS[name] * b}</td>"
-                        for b in BETS)
-        hit = " class='vp-hit'" if name == won else ""
-        rows.append(f"<tr{hit}><th scope='row'>{html.escape(name)}</th>{cells}</tr>")
-    return (f"<table class='vp-paytable'><caption>Pays (credits)</caption><thead><tr><th>"
-            f"hand</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
+    def column(b: int) -> list[str | None]:
+        return ["num", "vp-lit" if b == bet else None]
+
+    head = tag("tr", tag("th", "hand"),
+               (tag("th", f"bet {b}", class_=column(b), scope="col") for b in BETS))
+    rows = (tag("tr", tag("th", name, scope="row"),
+                (tag("td", PAYS[name] * b, class_=column(b)) for b in BETS),
+                class_="vp-hit" if name == won else None)
+            for name in HAND_ORDER)
+    return html(tag("table", tag("caption", "Pays (credits)"), tag("thead", head),
+                    tag("tbody", rows), class_="vp-paytable"))
 
 
 class MachineView(Table):
@@ -93,17 +94,17 @@ class MachineView(Table):
         actions = widgets.HBox([self.bet_button, self.bet_max_button, self.deal_button,
                                 self.draw_button]).add_class("plaisante-actions")
         actions.add_class("vp-actions")
-        how = widgets.HTML(
-            f"<b>Bet +{MIN_BET}</b> adds {MIN_BET} (up to {MAX_BET}), then <b>Deal</b> · "
-            f"<b>Bet max</b> bets {MAX_BET} and also deals · <b>Draw</b> replaces the cards "
-            "you do not hold").add_class("vp-how")
+        how = widgets.HTML(html(
+            tag("b", f"Bet +{MIN_BET}"), f" adds {MIN_BET} (up to {MAX_BET}), then ",
+            tag("b", "Deal"), " · ", tag("b", "Bet max"), f" bets {MAX_BET} and also deals · ",
+            tag("b", "Draw"), " replaces the cards you do not hold")).add_class("vp-how")
         self.message = widgets.HTML().add_class("plaisante-message")
         self.live = LiveRegion()
         self.children = [widgets.HTML(game_style("video_poker")), self.status, self.cards_row,
                          self.result, actions, how, self.message, self.live, self.pay_table]
         self._rendering = False
         notice = play.state.notice
-        self.message.value = f"⚠ {html.escape(notice)}" if notice else ""
+        self.message.value = html(f"⚠ {notice}") if notice else ""
         self.render()
 
     # ----------------------------------------------------------------------- handlers
@@ -126,7 +127,7 @@ class MachineView(Table):
         self.toggle(position)
 
     def _act(self, action: Callable[[], Any], said: Callable[[], str] | None = None) -> None:
-        self.message.value = act(action, "Your Machine stopped")
+        self.message.value = html(act(action, "Your Machine stopped"))
         self.render()
         self.live.say(self.message.value or (said() if said else ""))
 
@@ -157,9 +158,9 @@ class MachineView(Table):
         try:
             won = state.name if (not state.dealt and state.name and state.win) else None
             self.pay_table.value = pay_table_html(state.bet, won)
-            self.status.value = (chip("vp-credits", f"credits <b>{state.credits}</b>")
-                                 + chip("vp-bet", f"bet <b>{state.bet}</b>")
-                                 + chip("vp-games", f"games <b>{state.games}</b>"))
+            self.status.value = html(chip("vp-credits", "credits ", tag("b", state.credits)),
+                                     chip("vp-bet", "bet ", tag("b", state.bet)),
+                                     chip("vp-games", "games ", tag("b", state.games)))
             for position, (button, hold) in enumerate(zip(self.card_buttons,
                                                           self.hold_buttons)):
                 held = bool(state.held[position]) if state.dealt else False
@@ -179,14 +180,14 @@ class MachineView(Table):
                 hold.disabled = not state.dealt
                 hold.description = "HELD" if held else "HOLD"
             if state.dealt:
-                result = ("Hold the cards to keep (click a card or its HOLD, or Tab to it and "
-                          "press Enter), then <b>Draw</b>")
+                result = html("Hold the cards to keep (click a card or its HOLD, or Tab to it "
+                              "and press Enter), then ", tag("b", "Draw"))
             elif state.name is not None:
-                result = (f"<span class='plaisante-hand-name'>{html.escape(state.name)}</span>"
-                          f" &nbsp;·&nbsp; win <b>{state.win}</b>")
+                result = html(tag("span", state.name, class_="plaisante-hand-name"),
+                              " \u00a0·\u00a0 win ", tag("b", state.win))
             else:
-                result = (f"Press <b>Bet +{MIN_BET}</b>, then <b>Deal</b>; or <b>Bet max</b>, "
-                          "which deals at once")
+                result = html("Press ", tag("b", f"Bet +{MIN_BET}"), ", then ", tag("b", "Deal"),
+                              "; or ", tag("b", "Bet max"), ", which deals at once")
             self.result.value = result
             self.bet_button.disabled = state.why_not("place_bet") is not None
             self.bet_max_button.disabled = state.why_not("bet_max") is not None

@@ -15,8 +15,9 @@ from plaisante.games.holdem.known_good import kit_best_five
 from plaisante.games.holdem.model import BOT, YOU, IllegalAction, Match, StudentCodeError
 from plaisante.games.holdem.rules import strength, value
 from plaisante.games.holdem.setup import play
-from plaisante.games.holdem.view import HoldemView, showdown_html
+from plaisante.games.holdem.view import HoldemView, showdown_result
 from plaisante.student_side.cards import hand, label, labels
+from plaisante.student_side.markup import html
 
 HOLDEM = unit("holdem")
 load_reference, mistaken, module_with = HOLDEM.load_reference, HOLDEM.mistaken, HOLDEM.module_with
@@ -97,19 +98,23 @@ def test_a_hand_to_showdown_shows_the_bots_cards(parts) -> None:
     pot = sum(match.state["put_in"])
     head = {1: f"You win the pot of <b>{pot}</b>", -1: f"The bot wins the pot of <b>{pot}</b>",
             0: f"A tie: the pot of <b>{pot}</b> is split"}[match.state["showdown"]]
-    assert f"<div class='holdem-winner'>{head}</div>" in panel
+    assert f'<div class="holdem-winner">{head}</div>' in panel
     for player, who in ((YOU, "You"), (BOT, "The bot")):
         seven = match.hole[player] + match.board
         category, five = kit_best_five(seven)
         assert match.showdown[player][0] == category
-        row = (f"<th scope='row'>{who}</th><td>{category}</td><td class='num'>"
-               f"{strength(category)}</td><td class='holdem-five'>{labels(five)}</td>"
-               f"<td class='num'>{sum(value(c) for c in five)}</td></tr>")
+        row = (f'<th scope="row">{who}</th><td>{category}</td><td class="num">'
+               f'{strength(category)}</td><td class="holdem-five">{labels(five)}</td>'
+               f'<td class="num">{sum(value(c) for c in five)}</td></tr>')
         assert row in panel, (row, panel)
-    assert "<div class='holdem-why'>Why: " in panel
+    assert '<div class="holdem-why">Why: ' in panel
     view.next_button.click()
     assert match.hand_number == 2 and match.phase == "betting"
     assert view.result_panel.layout.display == "none" and view.result_panel.value == ""
+
+
+def showdown_html(shown: list, result: int, pot: int) -> str:
+    return html(showdown_result(shown, result, pot))
 
 
 def test_the_showdown_panel_says_why_by_the_house_rule() -> None:
@@ -126,9 +131,9 @@ def test_the_showdown_panel_says_why_by_the_house_rule() -> None:
     split = showdown_html([("Pair", pair_high), ("Pair", hand("K♠ K♣ Q♦ J♥ 9♦"))], 0, 41)
     assert "A tie: the pot of <b>41</b> is split" in split
     assert "Why: both Pair with a sum of 58: a split." in split
-    assert "<tr class='holdem-won'>" not in split
+    assert "holdem-won" not in split
     odd = showdown_html([("Royal", pair_high), ("Pair", pair_low)], 1, 40)  # a student's name
-    assert "the house rules do not know" in odd and "<td class='num'>?</td>" in odd
+    assert "the house rules do not know" in odd and '<td class="num">?</td>' in odd
     assert "&lt;b&gt;" in showdown_html([("<b>", pair_high), ("Pair", pair_low)], 1, 40)
 
 
@@ -143,7 +148,7 @@ def test_a_fold_gives_the_bot_the_pot(parts) -> None:
     assert "win" in match.log[-1]
     winner = "You win" if match.state["folded"] == BOT else "The bot wins"
     loser = "the bot" if match.state["folded"] == BOT else "you"
-    assert (f"<div class='holdem-winner'>{winner} the pot of <b>{sum(match.state['put_in'])}"
+    assert (f'<div class="holdem-winner">{winner} the pot of <b>{sum(match.state["put_in"])}'
             f"</b>: {loser} folded.</div>") in view.result_panel.value
 
 

@@ -78,7 +78,7 @@ def test_a_part_whose_cell_failed_is_named_not_defined_yet(ref_parts):
 def test_a_saved_checklist_keeps_its_html_and_a_line_to_run_the_cell(ref_parts):
     checklist = play(**dict(ref_parts, Tableau=not_started))
     stand_in, widget = shown(checklist)
-    assert "<div class='plaisante-fallback-line'>▶ Not yet: run this cell to see which step " \
+    assert '<div class="plaisante-fallback-line">▶ Not yet: run this cell to see which step ' \
         "needs work.</div>" in stand_in["text/html"]
     assert "Not yet: step 5 (Tableau)" in widget["text/html"] == checklist.value
     assert widget["text/plain"] == "" and WIDGET in widget

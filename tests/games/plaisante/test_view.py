@@ -108,7 +108,7 @@ def test_a_played_hand_shows_its_formula_from_the_students_parts(ref, ref_parts)
     play_first(view, 5)
     values = " + ".join(str(card.value) for card in chosen)
     formula = f"({values}) × {ref.base_mult(chosen)} = {ref.score(chosen)}"
-    assert f"<span class='plaisante-formula'>{formula}</span>" in view.last_hand_title.value
+    assert f'<span class="plaisante-formula">{formula}</span>' in view.last_hand_title.value
     assert "total_value × base_mult = score" in view.last_hand_title.value
     for _ in range(3):
         play_first(view, 5)

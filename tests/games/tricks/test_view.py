@@ -105,8 +105,8 @@ def test_a_whole_deal_of_8_tricks_then_a_new_deal(parts) -> None:
     leaders = [seat for seat, n in zip(["You", "West", "North", "East"], won) if n == best]
     assert panel.startswith(f"Deal over: {' and '.join(leaders)} took most tricks")
     assert sum(points) == 120
-    rows = re.findall(r"<tr class='(tricks-best)?'><th scope='row'>(\w+)</th>"
-                      r"<td class='num'>(\d+)</td><td class='num'>(\d+)</td></tr>",
+    rows = re.findall(r'<tr class="(tricks-best)?"><th scope="row">(\w+)</th>'
+                      r'<td class="num">(\d+)</td><td class="num">(\d+)</td></tr>',
                       view.over_panel.value)
     assert [(seat, int(n), int(p)) for _, seat, n, p in rows] == list(
         zip(["You", "West", "North", "East"], won, points))

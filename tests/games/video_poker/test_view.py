@@ -84,7 +84,7 @@ def test_bet_max_deals_and_a_win_marks_its_row(parts, save_file) -> None:
         view.toggle(position)
     view.draw_button.click()
     assert view.play.state.credits == 85 + 90
-    assert "<tr class='vp-hit'><th scope='row'>Full House</th>" in view.pay_table.value
+    assert '<tr class="vp-hit"><th scope="row">Full House</th>' in view.pay_table.value
 
 
 def test_the_cards_and_buttons_come_before_the_pay_table(parts) -> None:
@@ -135,7 +135,7 @@ def test_a_machine_that_breaks_names_step_4(parts) -> None:
     view.bet_max_button.click()
     view.draw_button.click()
     assert view.message.value == ("⚠ Your Machine stopped (step 4, Machine: draw() raised "
-                                  "KeyError: &#x27;oops&#x27;). Fix step 4 and run its cells "
+                                  "KeyError: 'oops'). Fix step 4 and run its cells "
                                   "again.")
     with pytest.raises(StudentCodeError, match="machine.held"):
         class Bad(parts["Machine"]):  # type: ignore[misc, valid-type]
