@@ -35,7 +35,7 @@ KIT = ("plaisante", "tests", "solutions", "starter", "assignments", "nbgrader_co
 SHARED = {
     "test_game_shell.py": 1, "test_course_units.py": 6, "test_rule_lines.py": 1,
     "test_visible_cases.py": 1, "test_course_judge.py": 6, "test_nothing_within_reach.py": 1,
-    "test_kernel_tree.py": 1, "test_notebook_tracebacks.py": 1,
+    "test_kernel_tree.py": 1, "test_notebook_tracebacks.py": 1, "test_validate.py": 1,
 }
 #: tests over the whole course at once, which the new game is part of
 WHOLE_COURSE = ("test_each_game_brings_its_own_css", "every_visible_test_cell_of_every",
