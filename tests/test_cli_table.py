@@ -66,6 +66,18 @@ def test_a_verb_that_cannot_go_on_says_why_in_one_line_and_exits_2(tmp_path, cap
     assert err.count("\n") == 1
 
 
+def test_a_course_folder_that_is_not_there_is_said_in_one_line(tmp_path, capsys):
+    """Before, every verb read a missing folder as an empty course: ``list`` printed nothing
+    and exited 0."""
+    missing = tmp_path / "no-course"
+    for verb in (["list"], ["scores"], ["release", "deck"]):
+        assert cli.main(["--course", str(missing), *verb]) == 2, verb
+        assert capsys.readouterr().err == (
+            f"plaisante: --course {missing}: no such folder; give the course's folder (the one "
+            "holding nbgrader_config.py)\n"), verb
+    assert not missing.exists()
+
+
 def test_an_unknown_verb_is_a_usage_error(capsys):
     with pytest.raises(SystemExit) as done:
         cli.main(["gradde"])

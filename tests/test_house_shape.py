@@ -32,3 +32,16 @@ def test_no_function_of_the_package_is_longer_than_eighty_lines() -> None:
     assert len(lengths) > 500  # every module was read
     longer = {where: length for where, length in lengths.items() if length > LONGEST_FUNCTION}
     assert not longer, longer
+
+
+def test_the_moved_names_courses_files_still_use_work_for_one_release() -> None:
+    """A course's nbgrader_config.py imports ``plaisante.nbgrader_validate.install`` and an
+    instructor's notebook ``plaisante.report.show``: both are the moved modules' own objects."""
+    import importlib
+
+    moved = {"plaisante.nbgrader_validate": ("plaisante.intake.nbgrader_validate", "install"),
+             "plaisante.report": ("plaisante.results.class_report", "show")}
+    for old, (new, name) in moved.items():
+        assert getattr(importlib.import_module(old), name) is \
+            getattr(importlib.import_module(new), name), old
+

@@ -18,6 +18,7 @@ from course_cli import cli as run
 from course_cli import new_course
 
 from plaisante.course import CourseLayout
+from plaisante.games import COURSE
 from plaisante.intake.downloads import read_download, student_id
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -384,7 +385,7 @@ def test_one_students_many_files_refuse_that_student_only(course_root, tmp_path)
 @pytest.mark.nbgrader
 def test_submit_tells_the_assignment_of_notebooks_as_grading_reads_them(course_root, tmp_path):
     """An nbformat 3 notebook (its cells under ``worksheets``) and one of 38 MB (a pasted
-    image): ``submit`` finds their assignment among the course's five, and grading agrees."""
+    image): ``submit`` finds their assignment among the course's, and grading agrees."""
     import nbformat
 
     batch = tmp_path / "batch"
@@ -398,7 +399,7 @@ def test_submit_tells_the_assignment_of_notebooks_as_grading_reads_them(course_r
     code.outputs.append(image)
     nbformat.write(notebook, batch / "ben.ipynb")
     assert (batch / "ben.ipynb").stat().st_size > 38_000_000
-    assert len(CourseLayout(course_root).assignments()) == 5
+    assert CourseLayout(course_root).assignments() == sorted(COURSE)
     done = run("submit", str(batch), cwd=course_root)
     assert done.stdout.splitlines()[-1] == "2 submitted, 0 refused"
     assert CourseLayout(course_root).submitted_students(ASSIGNMENT) == ["ada", "ben"]

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from plaisante.authoring.new_game import COURSE_TESTS
+from plaisante.games import COURSE
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = "tiny_cards"
@@ -34,7 +35,7 @@ KIT = ("plaisante", "tests", "solutions", "starter", "assignments", "nbgrader_co
 SHARED = {
     "test_game_shell.py": 1, "test_course_units.py": 6, "test_rule_lines.py": 1,
     "test_visible_cases.py": 1, "test_course_judge.py": 6, "test_nothing_within_reach.py": 1,
-    "test_kernel_tree.py": 1, "test_notebook_tracebacks.py": 1,
+    "test_kernel_tree.py": 1, "test_notebook_tracebacks.py": 1, "test_validate.py": 1,
 }
 #: tests over the whole course at once, which the new game is part of
 WHOLE_COURSE = ("test_each_game_brings_its_own_css", "every_visible_test_cell_of_every",
@@ -87,7 +88,7 @@ def test_a_new_game_passes_the_course_wide_tests_touching_only_its_folders(kit: 
     shown = re.search(r"^ +COURSE: .*?\)$", made, re.M | re.S)
     assert shown, made
     printed = statement.search(textwrap.dedent(shown.group()))
-    assert printed and printed.group().endswith(f', "{GAME}")'), made
+    assert printed and " ".join(printed.group().split()).endswith(f', "{GAME}")'), made
     assert f"plaisante release {GAME}" in made
     assert f'pytest -m "not slow" -k {GAME} tests/test_game_shell.py' in made
     assert sorted(SHARED) == sorted(COURSE_TESTS)
@@ -164,8 +165,7 @@ def test_a_bad_id_or_an_existing_game_is_refused_in_one_line(
         ("cards", "--parts", "2nd"): "part '2nd': use lowercase letters, digits and _ and "
                                      "start with a letter (it is a Python name), e.g. 'a_2nd'",
         ("cards", "--parts", ","): "give at least one part (--parts NAME[,NAME…]): one step each",
-        ("deck",): "'deck' is already a game of the course (plaisante, deck, video_poker, "
-                   "holdem, tricks)",
+        ("deck",): f"'deck' is already a game of the course ({', '.join(COURSE)})",
         ("cards",): f"{tmp_path / 'solutions' / 'cards'} exists: a new game's folders must not",
     }
     for args, message in refused.items():

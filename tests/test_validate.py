@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from plaisante.games import COURSE
 from plaisante.intake.validate import HIDDEN, CellResult, run, summary
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -243,3 +244,21 @@ def test_validate_never_fails_more_points_than_grading_takes(sample) -> None:
     assert failing, "the sample fails a visible test"
     for step, points in failing.items():
         assert points <= most[step] - scored[step], (step, failing)
+
+
+@pytest.mark.parametrize("assignment", COURSE)
+def test_the_reference_passes_every_visible_check_as_a_student_runs_it(assignment: str) -> None:
+    """Each game's full_marks sample (the reference as a student hands it in), run as the
+    student runs it: no grader, so each visible check compares with the game's ``visible.py``
+    tables, where grading compares with the known-good parts. A wrong entry there tells a
+    student that a right answer is wrong, and passes every grading test."""
+    import nbformat
+
+    results = run(ROOT / "assignments" / "samples" / assignment / "full_marks.ipynb",
+                  timeout=120)
+    source = nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", 4)
+    graded = [cell.metadata.nbgrader["grade_id"] for cell in source.cells
+              if cell.metadata.get("nbgrader", {}).get("grade")]
+    assert [result.grade_id for result in results] == graded  # every test cell ran
+    assert [(result.grade_id, result.error) for result in results if result.error] == []
+

@@ -39,7 +39,7 @@ NAME = re.compile(r"[a-z][a-z0-9_]*")
 #: in seconds to a minute; ``test_course_samples.py`` grades the whole course (many minutes)
 COURSE_TESTS = ("test_game_shell.py", "test_course_units.py", "test_rule_lines.py",
                 "test_visible_cases.py", "test_course_judge.py", "test_nothing_within_reach.py",
-                "test_kernel_tree.py", "test_notebook_tracebacks.py")
+                "test_kernel_tree.py", "test_notebook_tracebacks.py", "test_validate.py")
 TRACE = "10♣ Q♦ 4♥"  # the trace-it-by-hand question's cards; 12 is its answer
 
 

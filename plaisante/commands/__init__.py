@@ -27,9 +27,16 @@ from ..course import CourseLayout, course_root
 def course_layout(args: argparse.Namespace) -> CourseLayout:
     """Return the layout of the course the command acts on: ``--course`` (``args.course``),
     else the one found from the current folder (``course.course_root``). Raises
-    FileNotFoundError naming where it looked when there is none."""
+    FileNotFoundError naming where it looked when there is none, or the ``--course`` given
+    when it is no folder."""
     course = getattr(args, "course", None)
-    return CourseLayout(Path(course).resolve() if course else course_root())
+    if not course:
+        return CourseLayout(course_root())
+    root = Path(course).resolve()
+    if not root.is_dir():
+        raise FileNotFoundError(f"--course {root}: no such folder; give the course's folder "
+                                "(the one holding nbgrader_config.py)")
+    return CourseLayout(root)
 
 
 def add_assignment_ids(parser: argparse.ArgumentParser) -> None:

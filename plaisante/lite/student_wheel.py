@@ -20,8 +20,8 @@ from .. import boundary
 PACKAGE = boundary.PACKAGE  # plaisante/
 NAME = boundary.NAME  # the distribution is named as the package
 #: What the student side may import in the browser besides its own modules and Python's
-#: standard library (Pyodide's kernel is not ipykernel).
-THIRD_PARTY = frozenset({"ipywidgets", "IPython", "traitlets"})
+#: standard library: the boundary's kernel libraries but ipykernel (Pyodide's kernel is not it).
+THIRD_PARTY = boundary.KERNEL_LIBRARIES - {"ipykernel"}
 
 
 def student_modules(assignments: tuple[str, ...] | None = None) -> dict[str, Path]:
