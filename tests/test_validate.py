@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -254,8 +255,10 @@ def test_the_reference_passes_every_visible_check_as_a_student_runs_it(assignmen
     student that a right answer is wrong, and passes every grading test."""
     import nbformat
 
+    environment = dict(os.environ)
     results = run(ROOT / "assignments" / "samples" / assignment / "full_marks.ipynb",
                   timeout=120)
+    assert dict(os.environ) == environment  # NBGRADER_EXECUTION was the kernel's alone
     source = nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", 4)
     graded = [cell.metadata.nbgrader["grade_id"] for cell in source.cells
               if cell.metadata.get("nbgrader", {}).get("grade")]

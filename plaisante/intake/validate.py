@@ -224,14 +224,13 @@ def run(path: Path, timeout: int = 30) -> list[CellResult]:
     if not path.is_file():
         raise FileNotFoundError(f"no notebook at {path}")
     notebook = read(path)
-    os.environ.setdefault("NBGRADER_EXECUTION", "validate")  # the last cell: no widget
     # the kernel's own log is no help to a student (ipykernel warns that it runs over TCP on
     # localhost, as every kernel Jupyter starts does); errors in cells still show as outputs
     client = NotebookClient(notebook, timeout=timeout, allow_errors=True,
                             extra_arguments=["--IPKernelApp.log_level=ERROR"],
                             resources={"metadata": {"path": str(path.resolve().parent)}})
-    try:
-        client.execute()
+    try:  # the kernel's environment only: the last cell shows no widget; this process unchanged
+        client.execute(env={"NBGRADER_EXECUTION": "validate", **os.environ})
     except DeadKernelError:
         raise ValueError(f"{path}: a cell ended Python (os._exit, a crash), so the cells "
                          "after it did not run; run the notebook in Jupyter to see which"
