@@ -38,6 +38,7 @@ it acts on every assignment of the course. grade is the way to autograde (sandbo
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -143,6 +144,10 @@ def main(argv: list[str] | None = None) -> int:
     except subprocess.CalledProcessError as error:
         print(f"plaisante: {' '.join(map(str, error.cmd[2:]))} failed (exit {error.returncode});"
               " its output is above", file=sys.stderr)
+    except BrokenPipeError:  # the reader went away (plaisante list | head -1): nothing to say
+        # what is still buffered for stdout goes nowhere, or Python's exit reports it again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except Exception as error:
         if type(error).__name__ != "MissingEntry":  # nbgrader's, imported only when needed
             raise

@@ -32,3 +32,19 @@ def test_an_assignment_without_its_starter_is_not_generated(tmp_path):
     root = new_course(tmp_path / "course")
     listing = states(run("list", cwd=root).stdout)
     assert all("not generated (plaisante release)" in listing[a] for a in COURSE)
+
+
+def test_a_reader_that_stops_reading_ends_the_listing_without_a_traceback(tmp_path):
+    """`plaisante list | head -1`: the reader goes away before the table is written; the
+    command ends with status 1 and says nothing on stderr (Python's default is a traceback)."""
+    import subprocess
+    import sys
+
+    root = new_course(tmp_path / "course")
+    child = subprocess.Popen([sys.executable, "-m", "plaisante.cli", "list"], cwd=root,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.close()  # before the child has imported anything: its first write fails
+    said = child.stderr.read().decode()
+    assert child.wait(timeout=120) == 1, said
+    assert said == ""
