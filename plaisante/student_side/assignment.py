@@ -98,9 +98,12 @@ def placeholders(assignment: Assignment) -> dict[str, Placeholder]:
 
 # ----------------------------------------------------------------------------- the gate
 
-#: What the last cell says above the game: the visible checks pass, hidden tests are to come.
-ALL_VISIBLE_PASS = ("Every step passes its visible checks. Hidden tests run when your work is "
-                    "graded; they look for the classic mistakes each step warns about.")
+#: What the last cell says above the game: what it checked (the parts the game runs on) and
+#: what it did not (trace answers, own tests: their own cells and ``plaisante validate``).
+ALL_VISIBLE_PASS = ("Every part the game runs on passes its visible checks, so here is the game. "
+                    "Your trace answers and your own tests are checked in their own cells (or "
+                    "run `plaisante validate` on the notebook); hidden tests run when your work "
+                    "is graded and look for the classic mistakes each step warns about.")
 
 @dataclass(frozen=True)
 class StepResult:
