@@ -10,6 +10,8 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
+from live_html import LyingText
+
 from plaisante.student_side import markup
 from plaisante.student_side.card_widgets import LiveRegion, chip, focusable_text
 from plaisante.student_side.markup import html, tag
@@ -107,31 +109,11 @@ def test_the_package_writes_at_most_twenty_html_fstrings() -> None:
     assert sum(found.values()) <= 20, found
 
 
-class Disguised(str):
-    """A student's str whose methods lie: ElementTree escapes with ``in`` and ``replace``, and
-    ``"" + text`` asks the right operand's ``__radd__`` first."""
-
-    def __str__(self) -> str:
-        return self
-
-    def __contains__(self, part: object) -> bool:
-        return False
-
-    def replace(self, *args: object, **kwargs: object) -> str:  # type: ignore[override]
-        return self
-
-    def __radd__(self, other: str) -> str:
-        return Disguised(str.__add__(other, self))
-
-    def __add__(self, other: str) -> str:
-        return Disguised(str.__add__(self, other))
-
-
 class Loud(int):
     """A student's int (a score, a count) whose text is markup."""
 
     def __str__(self) -> str:
-        return Disguised(HOSTILE)
+        return LyingText(HOSTILE)
 
     __repr__ = __str__
 
@@ -140,14 +122,14 @@ BREAKOUT = '" onmouseover="go()" x="'
 
 
 def test_a_str_whose_methods_lie_is_escaped_as_any_text() -> None:
-    lying = Disguised(HOSTILE)
+    lying = LyingText(HOSTILE)
     for shown in (html(lying), html(tag("b", lying)), html(tag("b", "x", lying)),
                   html(tag("b", tag("i"), lying)), focusable_text(lying)):
         parsed = Parsed(shown)
         assert [name for name, _ in parsed.tags] in ([], ["b"], ["b", "i"], ["div"]), shown
         assert parsed.text.endswith(HOSTILE), shown
-    parsed = Parsed(html(tag("div", title=Disguised(BREAKOUT), class_=[Disguised(BREAKOUT)],
-                             data_n=Disguised(BREAKOUT))))
+    parsed = Parsed(html(tag("div", title=LyingText(BREAKOUT), class_=[LyingText(BREAKOUT)],
+                             data_n=LyingText(BREAKOUT))))
     assert parsed.tags == [("div", {"title": BREAKOUT, "class": BREAKOUT, "data-n": BREAKOUT})]
 
 

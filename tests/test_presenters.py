@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 import pytest
-from live_html import Live
+from live_html import Live, LyingText
 
 from plaisante.authoring import reference
 from plaisante.student_side.assignment import StepResult
@@ -208,3 +208,58 @@ def test_what_a_students_cards_say_is_text_in_the_xray(parts: Any) -> None:
         made = Live()
         made.feed(shown_html)
         assert "img" not in made.tags and made.handlers == [] and made.hrefs == []
+
+
+def made_by(shown_html: str) -> Live:
+    made = Live()
+    made.feed(shown_html)
+    return made
+
+
+MARKUP = "<script>go()</script><img src=x onerror=go()><svg onload=go()>"
+
+
+def test_a_category_that_is_not_a_str_never_becomes_an_element_of_the_xray(parts: Any) -> None:
+    """best_five's category is the student's: an element (its == made to find it among the
+    categories) or a str whose methods lie to the escaper is refused or shown as text."""
+    from xml.etree.ElementTree import Element
+
+    class Sneaky(Element):
+        def __eq__(self, other: object) -> bool:
+            return other == "High Card"
+
+        __hash__ = Element.__hash__
+
+    class Passing(LyingText):
+        def __eq__(self, other: object) -> bool:
+            return other == "High Card" or str.__eq__(self, other)
+
+        __hash__ = str.__hash__
+
+    best_five = parts["holdem"]["best_five"]
+    for category in (Sneaky("script"), Passing(MARKUP)):
+        shown = {**parts["holdem"], "best_five": lambda seven, c=category: (c, best_five(seven)[1])}
+        holdem = view("holdem", {**parts, "holdem": shown})
+        made = made_by(holdem.xray_panel.value)
+        assert "script" not in made.tags and "img" not in made.tags, holdem.xray_panel.value
+        assert made.handlers == [] and made.hrefs == []
+        assert "best_five returned" in holdem.current.problem
+
+
+def test_a_suit_whose_methods_lie_stays_text_in_the_tricks_xray(parts: Any) -> None:
+    """legal_plays hands back the bots' cards: one whose suit lies to the escaper leads the
+    trick, and the x-ray's led suit (a text and a data- attribute) makes no element."""
+    from types import SimpleNamespace
+
+    legal_plays = parts["tricks"]["legal_plays"]
+
+    def lying(cards: list[Any], led: Any) -> list[Any]:
+        return [SimpleNamespace(rank=card.rank, suit=LyingText(f'"{MARKUP}'), value=0)
+                for card in legal_plays(cards, led)]
+
+    tricks = view("tricks", {**parts, "tricks": {**parts["tricks"], "legal_plays": lying}})
+    tricks.deal_seed(7)  # West leads, from what legal_plays gave it
+    assert type(tricks.current.led) is LyingText
+    made = made_by(tricks.xray_panel.value)
+    assert made.tags and {"script", "img", "svg"}.isdisjoint(made.tags)
+    assert made.handlers == [] and made.hrefs == []

@@ -56,7 +56,10 @@ class ShowdownXRay:
 
 
 def _showing(seven: list[Any], answer: Any) -> Showing:
-    if not (isinstance(answer, (tuple, list)) and len(answer) == 2 and answer[0] in CATEGORIES
+    # exact types: a subclass's own == could find a non-str among the categories, and its own
+    # iteration could unpack something else than what was checked
+    if not ((type(answer) is tuple or type(answer) is list) and len(answer) == 2
+            and type(answer[0]) is str and answer[0] in CATEGORIES
             and isinstance(answer[1], (list, tuple)) and len(answer[1]) == 5):
         raise ValueError(f"best_five returned {answer!r:.80}, expected (category, 5 cards)")
     category, five = answer

@@ -6,6 +6,7 @@ from __future__ import annotations
 from html.parser import HTMLParser
 
 import pytest
+from live_html import LyingText
 
 from plaisante.games.plaisante.presenter import PresenterView, xray_html
 from plaisante.games.plaisante.rules import FLUSH, PAIR, STRAIGHT
@@ -124,11 +125,14 @@ class Parsed(HTMLParser):
 
 def test_what_a_students_part_returned_or_raised_is_shown_escaped(ref, ref_parts):
     cards = hand("K♥ K♦ 3♣ 7♠ 9♥", ref.Card)
-    counts = dict(ref_parts, count_values=lambda cards: [PAYLOAD] * 15)
-    panel = Parsed(xray_html(xray(cards, counts)))
-    # in a bar's text and its data-count, slots 2–14; never an element
-    assert "img" not in panel.tags and panel.texts.count(PAYLOAD) == 13
-    assert [value for name, value in panel.attributes if name == "data-count"] == [PAYLOAD] * 13
+    # a str whose own methods lie to the escaper is escaped as any other
+    for payload in (PAYLOAD, LyingText(PAYLOAD), LyingText('"' + PAYLOAD)):
+        counts = dict(ref_parts, count_values=lambda cards, p=payload: [p] * 15)
+        panel = Parsed(xray_html(xray(cards, counts)))
+        # in a bar's text and its data-count, slots 2–14; never an element
+        assert "img" not in panel.tags and panel.texts.count(str.__str__(payload)) == 13
+        assert [value for name, value in panel.attributes if name == "data-count"] == \
+            [str.__str__(payload)] * 13
 
     def evaluate(cards):
         raise ValueError(PAYLOAD)
