@@ -263,3 +263,29 @@ def test_a_suit_whose_methods_lie_stays_text_in_the_tricks_xray(parts: Any) -> N
     made = made_by(tricks.xray_panel.value)
     assert made.tags and {"script", "img", "svg"}.isdisjoint(made.tags)
     assert made.handlers == [] and made.hrefs == []
+
+
+def classes_of(widget: Any) -> list[str]:
+    """Every CSS class of ``widget`` and the widgets inside it."""
+    return [*getattr(widget, "_dom_classes", ()),
+            *(css for child in getattr(widget, "children", ()) for css in classes_of(child))]
+
+
+def test_a_suit_of_any_text_leaves_each_css_class_one_word(parts: Any) -> None:
+    """A card's suit names its class; a browser refuses a class holding a space (classList.add
+    throws) and leaves the card without its later classes: lit, dimmed, selected. A suit not
+    of the deck draws no suit class; the card shows its text as its label still."""
+    from types import SimpleNamespace
+
+    new_deck = parts["deck"]["new_deck"]
+
+    def spaced() -> list[Any]:
+        return [SimpleNamespace(rank=card.rank, suit=f"{card.suit} onclick=go()",
+                                value=card.value) for card in new_deck()]
+
+    deck = view("deck", {**parts, "deck": {**parts["deck"], "new_deck": spaced}})
+    classes = classes_of(deck)
+    assert "plaisante-selected" in classes and "plaisante-card" in classes
+    assert all(css and not any(c.isspace() for c in css) for css in classes), classes
+    assert not any(css.startswith("plaisante-suit-") for css in classes)
+    assert shown(deck)[0].endswith("?")

@@ -11,14 +11,29 @@ from xml.etree.ElementTree import Element
 
 import ipywidgets as widgets
 
-from .cards import RED_SUITS, label, spoken_name
+from .cards import RED_SUITS, SUITS, label, spoken_name
 from .markup import Child, html, tag
 
 
+def drawn_suit(card: Any) -> str | None:
+    """Return ``card.suit`` when it is one of SUITS (as an exact str), else None: a class is
+    one word, and a browser refuses (DOMException) a class holding a space, which would leave
+    the card drawn without the rest of its classes."""
+    suit = card.suit
+    if not issubclass(type(suit), str):
+        return None
+    suit = str.__str__(suit)
+    return suit if suit in SUITS else None
+
+
 def card_classes(card: Any, selected: bool, four_colour: bool) -> list[str]:
-    """Return the CSS classes that draw ``card``: colour by suit, raised when selected."""
-    classes = ["plaisante-card", f"plaisante-suit-{card.suit}"]
-    if card.suit in RED_SUITS:
+    """Return the CSS classes that draw ``card``: colour by suit (none for a suit not of the
+    deck), raised when selected."""
+    suit = drawn_suit(card)
+    classes = ["plaisante-card"]
+    if suit is not None:
+        classes.append(f"plaisante-suit-{suit}")
+    if suit in RED_SUITS:
         classes.append("plaisante-red")
     if four_colour:
         classes.append("plaisante-four")
