@@ -289,3 +289,25 @@ def test_a_suit_of_any_text_leaves_each_css_class_one_word(parts: Any) -> None:
     assert all(css and not any(c.isspace() for c in css) for css in classes), classes
     assert not any(css.startswith("plaisante-suit-") for css in classes)
     assert shown(deck)[0].endswith("?")
+
+
+class Unreadable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("not today")
+
+
+def test_an_error_the_hall_cannot_read_or_a_page_long_one_is_one_short_line(parts: Any) -> None:
+    """A student's error whose message raises is said to be unreadable, instead of the view
+    failing to be built; a message as long as the demo's wire lets through (100,000 characters)
+    is cut to a line in the message line and the x-ray."""
+    for error, says in ((Unreadable(), "Unreadable: <the error's message could not be read>"),
+                        (ValueError("z" * 100_000), "zzz…")):
+        def legal_plays(cards: list[Any], led: Any, error: BaseException = error) -> list[Any]:
+            raise error
+        tricks = view("tricks", {**parts, "tricks": {**parts["tricks"],
+                                                      "legal_plays": legal_plays}}, seed=7)
+        assert says in text(tricks.message.value)
+        tricks.deal_notation("7h 8h Ah 10s Kc")  # you lead: the x-ray asks legal_plays
+        assert says in text(tricks.xray_panel.value)
+        for shown in (tricks.message.value, tricks.xray_panel.value, tricks.live.value):
+            assert len(text(shown)) < 2_000, shown[:200]

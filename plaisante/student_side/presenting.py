@@ -24,6 +24,7 @@ from .card_widgets import LiveRegion, card_button, restyle, spoken
 from .cards import label
 from .markup import Child, html, tag
 from .style import CSS, game_css
+from .wire import described
 
 #: The first deal's seed when none is given (``plaisante demo --help`` says so).
 FIRST_SEED = 2026
@@ -124,9 +125,9 @@ class Presenter(widgets.VBox):
         except (KeyboardInterrupt, SystemExit):
             raise
         except ValueError as error:  # bad notation, or a rule: the message says what is allowed
-            self.say(f"⚠ {error}")
+            self.say(f"⚠ {described(error, named=False)}")
         except BaseException as error:  # noqa: B036  the student's code, or its process
-            self.say(f"⚠ {type(error).__name__}: {error}")
+            self.say(f"⚠ {described(error)}")
         self.live.say(said_after(self.message.value,
                                  xray_words(self.xray_panel.value, self.said_classes)))
 

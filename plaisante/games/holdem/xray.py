@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...student_side.wire import described
 from .rules import CATEGORIES, strength, value
 
 SEATS = ("You", "The bot")
@@ -91,10 +92,10 @@ def xray(hole: Sequence[Sequence[Any]], board: Sequence[Any],
     except (KeyboardInterrupt, SystemExit):
         raise
     except ValueError as wrong:
-        return ShowdownXRay(tuple(players), problem=str(wrong))
+        return ShowdownXRay(tuple(players), problem=described(wrong, named=False))
     except BaseException as error:  # noqa: B036  the student's part (or its process, gone)
         return ShowdownXRay(tuple(players),
-                            problem=f"{part} raised {type(error).__name__}: {error}")
+                            problem=f"{part} raised {described(error)}")
     return ShowdownXRay(tuple(players), verdict)
 
 

@@ -57,6 +57,19 @@ def test_a_wrong_type_is_a_problem_not_a_crash(ref, ref_parts):
     assert shot.problem == "has_flush returned 'no' (str), expected a bool"
 
 
+def test_cards_that_cannot_be_shown_are_one_line_not_a_crash(ref_parts):
+    """The first deal is guarded as every click is: a Card whose suit cannot even be looked up
+    (a list) makes the message line say so, never a traceback in place of the demo."""
+
+    class Card:
+        def __init__(self, rank, suit):
+            self.rank, self.suit = rank, [suit]
+
+    view = PresenterView(dict(ref_parts, Card=Card), seed=7)
+    assert view.message.value.startswith("⚠ TypeError: unhashable type")
+    assert view.cards == []
+
+
 def test_the_same_seed_deals_the_same_cards_built_by_the_parts_card(ref, ref_parts):
     first, again = PresenterView(ref_parts, seed=7), PresenterView(ref_parts, seed=7)
     assert labels(first.cards) == labels(again.cards) and len(first.cards) == 8

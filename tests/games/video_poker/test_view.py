@@ -197,3 +197,34 @@ def test_what_a_students_machine_raised_is_shown_escaped(parts) -> None:
     view.draw_button.click()
     assert "draw() raised KeyError" in view.message.value and ESCAPED in view.message.value
     assert "<img" not in view.message.value
+
+
+class Unreadable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("not today")
+
+
+def test_a_machine_error_that_cannot_be_read_or_printed_is_one_line(parts) -> None:
+    """An error whose message raises, or cards whose repr raises, are said in the message line
+    (or as a StudentCodeError naming step 4) instead of escaping the view."""
+    class Mute(parts["Machine"]):  # type: ignore[misc, valid-type]
+        def draw(self):
+            raise Unreadable()
+    view = MachineView(MachinePlay(Mute, seed=2))
+    view.bet_max_button.click()
+    view.draw_button.click()
+    assert "draw() raised Unreadable: &lt;the error's message could not be read&gt;" in \
+        view.message.value
+
+    class Card:
+        rank, suit = "K", "hearts"
+
+        def __repr__(self):
+            raise Unreadable()
+
+    class Shapeless(parts["Machine"]):  # type: ignore[misc, valid-type]
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.cards = [Card()] * 3
+    with pytest.raises(StudentCodeError, match="machine.cards is <unprintable"):
+        MachinePlay(Shapeless, seed=2)
