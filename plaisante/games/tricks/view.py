@@ -101,7 +101,12 @@ class TrickView(Table):
         self.message.value = focusable_text(message) if message else ""
         self.render()
         self._refocus(after)
-        self.live.say(message or (said() if said else ""))
+        if not message and said:
+            try:  # what is said asks your parts again (your hand, the playable cards)
+                message = said()
+            except StudentCodeError as error:
+                message = stopped_message(error)
+        self.live.say(message)
 
     def _said_turn(self) -> str:
         table = self.table
