@@ -193,3 +193,11 @@ def test_a_class_that_claims_to_be_a_list_or_a_str_is_not_believed() -> None:
     shown = html(tag("div", Posing(), class_=Posing()))
     assert Parsed(shown).tags == [("div", {"class": "posing"})]
     assert Parsed(shown).text == "posing"
+
+
+def test_a_name_is_clipped_to_a_line_and_stays_text() -> None:
+    from plaisante.student_side.markup import NAME_TEXT, clipped
+
+    assert clipped("Pair") == "Pair" and clipped(LyingText("Pair")) == "Pair"
+    long = clipped(LyingText("<b>" * 1000))
+    assert type(long) is str and len(long) == NAME_TEXT and long.endswith("<b…")

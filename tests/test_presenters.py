@@ -311,3 +311,18 @@ def test_an_error_the_hall_cannot_read_or_a_page_long_one_is_one_short_line(part
         assert says in text(tricks.xray_panel.value)
         for shown in (tricks.message.value, tricks.xray_panel.value, tricks.live.value):
             assert len(text(shown)) < 2_000, shown[:200]
+
+
+def test_a_page_long_name_or_key_is_clipped_on_the_hall_screen(parts: Any) -> None:
+    """hand_name's name and sort_key's keys are shown as given, up to a line: a page of them
+    would push the rest of the x-ray (the pay, the holds, the ordered hand) off the screen."""
+    from plaisante.student_side.markup import NAME_TEXT
+
+    poker = view("video_poker", {**parts, "video_poker": {
+        **parts["video_poker"], "hand_name": lambda cards: "Pair of wonders " * 6000}})
+    named = re.search(r'data-name="([^"]*)"[^>]*>([^<]*)<', poker.xray_panel.value)
+    assert named and len(named[1]) == len(named[2]) == NAME_TEXT and named[2].endswith("…")
+    assert len(poker.xray_panel.value) < 20_000
+    deck = view("deck", {**parts, "deck": {**parts["deck"], "sort_key": lambda card: "k" * 9999}})
+    keys = re.findall(r'data-key="([^"]*)"', deck.xray_panel.value)
+    assert keys and all(len(key) == NAME_TEXT for key in keys)

@@ -85,6 +85,18 @@ def text(value: object) -> str:
     return _SURROGATE.sub("\ufffd", written)
 
 
+#: Most characters of a name or key a student's part gave that a table or an x-ray shows.
+NAME_TEXT = 60
+
+
+def clipped(value: object, limit: int = NAME_TEXT) -> str:
+    """Return ``text(value)`` cut to ``limit`` characters (the last one "…"): a hand's name or a
+    sort key as a student's part gave it, where a page-long one would push the rest of the
+    table off the screen. Raises what ``text`` raises."""
+    written = text(value)
+    return written if len(written) <= limit else written[: limit - 1] + "…"
+
+
 def _digits(number: int) -> str:
     try:
         return int.__repr__(number)

@@ -24,7 +24,7 @@ import ipywidgets as widgets
 
 from ...student_side.card_widgets import LiveRegion, Table, chip, keep_focus, restyle
 from ...student_side.cards import label, spoken_name
-from ...student_side.markup import html, tag
+from ...student_side.markup import clipped, html, tag
 from ...student_side.style import game_style
 from ..shell import act
 from .model import MachinePlay, Snapshot
@@ -138,7 +138,8 @@ class MachineView(Table):
             cards = ", ".join(spoken_name(card) for card in state.cards)
             return f"Dealt: {cards}. Hold the cards to keep, then Draw. {money}"
         if state.name is not None:
-            return (f"{', '.join(spoken_name(card) for card in state.cards)}. {state.name}: "
+            return (f"{', '.join(spoken_name(card) for card in state.cards)}. "
+                    f"{clipped(state.name)}: "
                     f"win {state.win}. {money}")
         return money
 
@@ -183,7 +184,7 @@ class MachineView(Table):
                 result = html("Hold the cards to keep (click a card or its HOLD, or Tab to it "
                               "and press Enter), then ", tag("b", "Draw"))
             elif state.name is not None:
-                result = html(tag("span", state.name, class_="plaisante-hand-name"),
+                result = html(tag("span", clipped(state.name), class_="plaisante-hand-name"),
                               " \u00a0·\u00a0 win ", tag("b", state.win))
             else:
                 result = html("Press ", tag("b", f"Bet +{MIN_BET}"), ", then ", tag("b", "Deal"),

@@ -5,6 +5,7 @@ gate on a sample with a failing step."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import ipywidgets as widgets
@@ -228,3 +229,18 @@ def test_a_machine_error_that_cannot_be_read_or_printed_is_one_line(parts) -> No
             self.cards = [Card()] * 3
     with pytest.raises(StudentCodeError, match="machine.cards is <unprintable"):
         MachinePlay(Shapeless, seed=2)
+
+
+def test_a_page_long_hand_name_is_clipped_to_a_line(parts) -> None:
+    from plaisante.student_side.markup import NAME_TEXT
+
+    class Wordy(parts["Machine"]):  # type: ignore[misc, valid-type]
+        def draw(self):
+            super().draw()
+            self.name = "Pair of wonders " * 6000
+    view = MachineView(MachinePlay(Wordy, seed=2))
+    view.bet_max_button.click()
+    view.draw_button.click()
+    assert view.play.state.name.startswith("Pair of wonders")
+    shown = re.search(r'class="plaisante-hand-name">([^<]*)<', view.result.value)
+    assert shown and len(shown[1]) == NAME_TEXT and len(view.live.value) < 2_000
