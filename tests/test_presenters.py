@@ -326,3 +326,32 @@ def test_a_page_long_name_or_key_is_clipped_on_the_hall_screen(parts: Any) -> No
     deck = view("deck", {**parts, "deck": {**parts["deck"], "sort_key": lambda card: "k" * 9999}})
     keys = re.findall(r'data-key="([^"]*)"', deck.xray_panel.value)
     assert keys and all(len(key) == NAME_TEXT for key in keys)
+
+
+def texts_of(widget: Any) -> list[str]:
+    """Every text ``widget`` and the widgets inside it send to the page: an HTML's value, a
+    button's label and tooltip."""
+    own = [getattr(widget, name) for name in ("value", "description", "tooltip")
+           if isinstance(getattr(widget, name, None), str)]
+    inner = (shown for child in getattr(widget, "children", ()) for shown in texts_of(child))
+    return [*own, *inner]
+
+
+def test_a_lone_surrogate_in_a_rank_leaves_every_text_sendable(parts: Any) -> None:
+    """The kernel sends a widget's text as UTF-8 (jupyter_client's json_packer), which a lone
+    surrogate cannot be: setting such a text raises in a live kernel. A student's rank holding
+    one (the demo's wire carries it, JSON escapes it) is shown with U+FFFD instead."""
+    from types import SimpleNamespace
+
+    from jupyter_client.session import json_packer
+
+    new_deck = parts["deck"]["new_deck"]
+
+    def odd() -> list[Any]:
+        return [SimpleNamespace(rank=card.rank + "\ud800", suit=card.suit, value=card.value)
+                for card in new_deck()]
+
+    deck = view("deck", {**parts, "deck": {**parts["deck"], "new_deck": odd}})
+    texts = texts_of(deck)
+    assert any("\ufffd" in shown for shown in texts)
+    json_packer(texts)  # raises UnicodeEncodeError for a lone surrogate

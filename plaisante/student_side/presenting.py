@@ -20,8 +20,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from .card_widgets import LiveRegion, card_button, restyle, spoken
-from .cards import label
+from .card_widgets import LiveRegion, card_button, card_label, restyle, spoken
 from .markup import Child, html, tag
 from .style import CSS, game_css
 from .wire import described
@@ -154,7 +153,7 @@ class Presenter(widgets.VBox):
         selected (raised, gold) when i is in ``lit``; ``css`` added to the lit ones and taken
         from the others."""
         for index, (card, button) in enumerate(zip(cards, row.children)):
-            button.description = label(card)
+            button.description = card_label(card)
             restyle(button, card, index in lit, False)
             if css and index in lit:
                 button.add_class(css)

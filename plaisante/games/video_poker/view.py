@@ -22,8 +22,16 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...student_side.card_widgets import LiveRegion, Table, chip, keep_focus, restyle
-from ...student_side.cards import label, spoken_name
+from ...student_side.card_widgets import (
+    LiveRegion,
+    Table,
+    card_label,
+    card_name,
+    chip,
+    keep_focus,
+    restyle,
+)
+from ...student_side.cards import spoken_name
 from ...student_side.markup import clipped, html, tag
 from ...student_side.style import game_style
 from ..shell import act
@@ -167,10 +175,10 @@ class MachineView(Table):
                 held = bool(state.held[position]) if state.dealt else False
                 if state.cards:
                     card = state.cards[position]
-                    button.description = label(card)
+                    button.description = card_label(card)
                     restyle(button, card, held, False)
                     button.remove_class("vp-back")
-                    button.tooltip = spoken_name(card) + (", held" if held else "") + (
+                    button.tooltip = card_name(card) + (", held" if held else "") + (
                         ": click to hold" if state.dealt and not held else "")
                 else:
                     button.description = ""
