@@ -10,6 +10,7 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pytest
 from live_html import LyingText
 
 from plaisante.student_side import markup
@@ -201,3 +202,20 @@ def test_a_name_is_clipped_to_a_line_and_stays_text() -> None:
     assert clipped("Pair") == "Pair" and clipped(LyingText("Pair")) == "Pair"
     long = clipped(LyingText("<b>" * 1000))
     assert type(long) is str and len(long) == NAME_TEXT and long.endswith("<b…")
+
+
+def test_markup_itself_writes_no_raw_name_handler_script_or_stylesheet_end() -> None:
+    """ElementTree writes an element's and an attribute's name as given and a stylesheet's text
+    as it is: tag refuses what would let markup through those."""
+    for name in ("b onclick=go()", "script", "SCRIPT", "img/", "", "b>"):
+        with pytest.raises(ValueError, match="not an element it makes"):
+            tag(name, "x")
+    for attributes in ({"onclick": "go()"}, {"onmouseover_": "go()"}, {"x onclick": "1"},
+                       {"title\"": "1"}):
+        with pytest.raises(ValueError, match="not an attribute it writes"):
+            tag("b", **attributes)
+    for css in (".a {}</style><script>go()</script>", ".a {}</STYLE >"):
+        with pytest.raises(ValueError, match="would end it early"):
+            tag("style", css)
+    assert html(tag("style", ".a > .b { content: '<'; }")) == \
+        "<style>.a > .b { content: '<'; }</style>"

@@ -5,7 +5,9 @@ A view writes ``tag("b", pot)`` where it would write ``"<b>" + str(pot) + "</b>"
 ``html(...)`` turns nodes into the string a widget shows. The standard library's ElementTree
 does the escaping and the writing (``method="html"``): text and attribute values are escaped,
 and there is no way to put a raw string into a tree. The one exception is a stylesheet (the
-kit's own constant CSS): ``tag("style", css)`` keeps its text as it is, as HTML does.
+kit's own constant CSS): ``tag("style", css)`` keeps its text as it is, as HTML does, so a text
+that would end it (``</``) is refused. ElementTree writes a name as it is given: ``tag`` takes
+only plain names, no ``script`` and no ``on…`` handler.
 
 A student's value reaches a tree as an exact ``str`` (``text``), whatever its class: ElementTree
 escapes with the text's own methods (``in``, ``replace``), which a ``str`` subclass may answer
@@ -39,6 +41,8 @@ Child = Element | str | int | float | None | Iterable["Child"]
 
 #: A lone surrogate: a Python str may hold one, but the kernel's message (UTF-8) cannot.
 _SURROGATE = re.compile("[\ud800-\udfff]")
+#: What an element's or attribute's name may be (ElementTree writes it as it is given).
+_NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 
 
 def tag(name: str, *children: Child, **attributes: object) -> Element:
@@ -50,11 +54,25 @@ def tag(name: str, *children: Child, **attributes: object) -> Element:
     or tuple (for ``class_``) is joined by spaces, its ``None`` and empty items dropped; anything
     else is written as ``text(value)``, escaped. Children as ``Child``; an element used twice is
     copied, so each tree keeps its own.
+
+    Raises ValueError for a name that is not a plain lowercase one, for ``script`` and an
+    ``on…`` attribute (markup makes nothing that runs), and for a ``style`` whose text holds
+    ``</`` (it would end the stylesheet early: what follows would be markup).
     """
-    element = Element(name, {_attribute_name(key): _attribute_value(value)
+    if type(name) is not str or not _NAME.fullmatch(name) or name == "script":
+        raise ValueError(f"markup.tag: {name!r} is not an element it makes: a lowercase HTML "
+                         "name, never script")
+    names = {key: _attribute_name(key) for key in attributes}
+    for key, written in names.items():
+        if not _NAME.fullmatch(written) or written.startswith("on"):
+            raise ValueError(f"markup.tag: {key!r} is not an attribute it writes: a lowercase "
+                             "HTML name (class_, aria_label, data_…), never an on… handler")
+    element = Element(name, {names[key]: _attribute_value(value)
                              for key, value in attributes.items()
                              if value is not None and value is not False})
     _extend(element, children)
+    if name == "style" and "</" in "".join(element.itertext()):
+        raise ValueError("markup.tag: a stylesheet's text holds '</', which would end it early")
     return element
 
 
