@@ -91,13 +91,13 @@ def text(value: object) -> str:
     ``str(value)``, which may raise what the value's ``__str__`` raises."""
     kind = type(value)  # not isinstance: an object's __class__ may claim to be a str
     if issubclass(kind, str):
-        written = str.__str__(value)  # type: ignore[arg-type]
+        written = str.__str__(value)
     elif kind is bool:
         written = "True" if value else "False"
     elif issubclass(kind, int):
         written = _digits(value)  # type: ignore[arg-type]
     elif issubclass(kind, float):
-        written = float.__repr__(value)  # type: ignore[arg-type]
+        written = float.__repr__(value)
     else:
         written = str.__str__(str(value))
     return _SURROGATE.sub("\ufffd", written)
@@ -132,7 +132,7 @@ def _extend(element: Element, children: Iterable[Child]) -> None:
         if child is None or child is False:
             continue
         kind = type(child)  # by identity: a class's metaclass may answer == with anything
-        if kind is Element:
+        if type(child) is Element:
             element.append(copy.deepcopy(child))
         elif kind is list or kind is tuple or kind is GeneratorType:
             _extend(element, child)  # type: ignore[arg-type]
@@ -156,6 +156,6 @@ def _attribute_value(value: object) -> str:
     if value is True:
         return ""
     if type(value) is list or type(value) is tuple:
-        return " ".join(filter(None, (text(item) for item in value  # type: ignore[attr-defined]
+        return " ".join(filter(None, (text(item) for item in value
                                       if item is not None and item is not False)))
     return text(value)
