@@ -1,5 +1,6 @@
 """What of an HTML page would run in a browser, read with the standard library's parser: for
-tests that a page holds no student script."""
+tests that a page holds no student script; and ``LyingText``, a student's text that lies to
+whatever escapes it."""
 
 from __future__ import annotations
 
@@ -30,3 +31,31 @@ class Live(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self._in_script:
             self.scripts.append(data)
+
+
+class LyingText(str):
+    """A student's str whose methods lie: ``in`` finds nothing, ``replace`` and ``strip`` change
+    nothing, ``str()`` and ``format`` give itself, and ``"" + text`` (which asks the right
+    operand's ``__radd__`` first) keeps it a LyingText. ElementTree and ``html.escape`` escape
+    with exactly these methods."""
+
+    def __str__(self) -> str:
+        return self
+
+    def __format__(self, spec: str) -> str:
+        return self
+
+    def __contains__(self, part: object) -> bool:
+        return False
+
+    def replace(self, *args: object, **kwargs: object) -> str:  # type: ignore[override]
+        return self
+
+    def strip(self, *args: object) -> str:  # type: ignore[override]
+        return self
+
+    def __radd__(self, other: str) -> str:
+        return LyingText(str.__add__(other, self))
+
+    def __add__(self, other: str) -> str:
+        return LyingText(str.__add__(self, other))

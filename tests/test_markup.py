@@ -10,6 +10,9 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pytest
+from live_html import LyingText
+
 from plaisante.student_side import markup
 from plaisante.student_side.card_widgets import LiveRegion, chip, focusable_text
 from plaisante.student_side.markup import html, tag
@@ -105,3 +108,114 @@ def html_fstrings() -> dict[str, int]:
 def test_the_package_writes_at_most_twenty_html_fstrings() -> None:
     found = html_fstrings()
     assert sum(found.values()) <= 20, found
+
+
+class Loud(int):
+    """A student's int (a score, a count) whose text is markup."""
+
+    def __str__(self) -> str:
+        return LyingText(HOSTILE)
+
+    __repr__ = __str__
+
+
+BREAKOUT = '" onmouseover="go()" x="'
+
+
+def test_a_str_whose_methods_lie_is_escaped_as_any_text() -> None:
+    lying = LyingText(HOSTILE)
+    for shown in (html(lying), html(tag("b", lying)), html(tag("b", "x", lying)),
+                  html(tag("b", tag("i"), lying)), focusable_text(lying)):
+        parsed = Parsed(shown)
+        assert [name for name, _ in parsed.tags] in ([], ["b"], ["b", "i"], ["div"]), shown
+        assert parsed.text.endswith(HOSTILE), shown
+    parsed = Parsed(html(tag("div", title=LyingText(BREAKOUT), class_=[LyingText(BREAKOUT)],
+                             data_n=LyingText(BREAKOUT))))
+    assert parsed.tags == [("div", {"title": BREAKOUT, "class": BREAKOUT, "data-n": BREAKOUT})]
+
+
+def test_a_number_whose_text_is_markup_shows_its_value() -> None:
+    parsed = Parsed(html(tag("b", Loud(12), data_n=Loud(5)), Loud(3)))
+    assert parsed.tags == [("b", {"data-n": "5"})]
+    assert parsed.text == "123"
+
+
+def test_an_object_that_is_not_a_child_shows_as_its_text_never_as_its_items() -> None:
+    from xml.etree.ElementTree import Element
+
+    class Sneaky(Element):  # a student's element, as an int or a category would be
+        pass
+
+    class Hand:  # iterable, as a student's Card or Tableau may be
+        def __iter__(self):  # type: ignore[no-untyped-def]
+            return iter([tag("script", "go()")])
+
+        def __str__(self) -> str:
+            return "<a hand>"
+
+    class Cards(list):  # type: ignore[type-arg]
+        def __iter__(self):  # type: ignore[no-untyped-def]
+            return iter([tag("img", src="x", onerror="go()")])
+
+    for hostile in (Sneaky("script"), Hand(), Cards([1])):
+        parsed = Parsed(html(tag("div", hostile)))
+        assert [name for name, _ in parsed.tags] == ["div"], html(tag("div", hostile))
+
+
+def test_lone_surrogates_and_nuls_leave_a_text_a_widget_can_send() -> None:
+    shown = html(tag("b", "a\ud800b\x00c", title="\udcff"), "\udfff")
+    shown.encode("utf-8")  # what the kernel's message does; a lone surrogate would raise
+    parsed = Parsed(shown)
+    assert parsed.tags == [("b", {"title": "\ufffd"})]
+    assert parsed.text == "a\ufffdb\x00c\ufffd"  # a browser drops the NUL itself
+
+
+def test_a_number_too_long_to_write_is_shown_short() -> None:
+    shown = html(tag("b", 10 ** 5000), tag("i", -(10 ** 5000)))
+    assert Parsed(shown).text == "1.000e5000-1.000e5000"
+
+
+def test_a_class_that_claims_to_be_a_list_or_a_str_is_not_believed() -> None:
+    class Claims(type):
+        def __eq__(cls, other: object) -> bool:
+            return True
+
+        __hash__ = type.__hash__
+
+    class Posing(metaclass=Claims):  # type(x) == list, and isinstance(x, str) by __class__
+        __class__ = property(lambda self: str)  # type: ignore[assignment]
+
+        def __iter__(self):  # type: ignore[no-untyped-def]
+            return iter([tag("script", "go()")])
+
+        def __str__(self) -> str:
+            return "posing"
+
+    shown = html(tag("div", Posing(), class_=Posing()))
+    assert Parsed(shown).tags == [("div", {"class": "posing"})]
+    assert Parsed(shown).text == "posing"
+
+
+def test_a_name_is_clipped_to_a_line_and_stays_text() -> None:
+    from plaisante.student_side.markup import NAME_TEXT, clipped
+
+    assert clipped("Pair") == "Pair" and clipped(LyingText("Pair")) == "Pair"
+    long = clipped(LyingText("<b>" * 1000))
+    assert type(long) is str and len(long) == NAME_TEXT and long.endswith("<b…")
+
+
+def test_markup_itself_writes_no_raw_name_handler_script_or_stylesheet_end() -> None:
+    """ElementTree writes an element's and an attribute's name as given and a stylesheet's text
+    as it is: tag refuses what would let markup through those."""
+    for name in ("b onclick=go()", "script", "SCRIPT", "img/", "", "b>"):
+        with pytest.raises(ValueError, match="not an element it makes"):
+            tag(name, "x")
+    for attributes in ({"onclick": "go()"}, {"onmouseover_": "go()"}, {"x onclick": "1"},
+                       {"title\"": "1"}):
+        with pytest.raises(ValueError, match="not an attribute it writes"):
+            tag("b", **attributes)
+    for css in (".a {}</style><script>go()</script>", ".a {}</STYLE >"):
+        with pytest.raises(ValueError, match="would end it early"):
+            tag("style", css)
+    assert html(tag("style", ".a > .b { content: '<'; }")) == \
+        "<style>.a > .b { content: '<'; }</style>"

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 import pytest
-from live_html import Live
+from live_html import Live, LyingText
 
 from plaisante.authoring import reference
 from plaisante.student_side.assignment import StepResult
@@ -208,3 +208,150 @@ def test_what_a_students_cards_say_is_text_in_the_xray(parts: Any) -> None:
         made = Live()
         made.feed(shown_html)
         assert "img" not in made.tags and made.handlers == [] and made.hrefs == []
+
+
+def made_by(shown_html: str) -> Live:
+    made = Live()
+    made.feed(shown_html)
+    return made
+
+
+MARKUP = "<script>go()</script><img src=x onerror=go()><svg onload=go()>"
+
+
+def test_a_category_that_is_not_a_str_never_becomes_an_element_of_the_xray(parts: Any) -> None:
+    """best_five's category is the student's: an element (its == made to find it among the
+    categories) or a str whose methods lie to the escaper is refused or shown as text."""
+    from xml.etree.ElementTree import Element
+
+    class Sneaky(Element):
+        def __eq__(self, other: object) -> bool:
+            return other == "High Card"
+
+        __hash__ = Element.__hash__
+
+    class Passing(LyingText):
+        def __eq__(self, other: object) -> bool:
+            return other == "High Card" or str.__eq__(self, other)
+
+        __hash__ = str.__hash__
+
+    best_five = parts["holdem"]["best_five"]
+    for category in (Sneaky("script"), Passing(MARKUP)):
+        shown = {**parts["holdem"], "best_five": lambda seven, c=category: (c, best_five(seven)[1])}
+        holdem = view("holdem", {**parts, "holdem": shown})
+        made = made_by(holdem.xray_panel.value)
+        assert "script" not in made.tags and "img" not in made.tags, holdem.xray_panel.value
+        assert made.handlers == [] and made.hrefs == []
+        assert "best_five returned" in holdem.current.problem
+
+
+def test_a_suit_whose_methods_lie_stays_text_in_the_tricks_xray(parts: Any) -> None:
+    """legal_plays hands back the bots' cards: one whose suit lies to the escaper leads the
+    trick, and the x-ray's led suit (a text and a data- attribute) makes no element."""
+    from types import SimpleNamespace
+
+    legal_plays = parts["tricks"]["legal_plays"]
+
+    def lying(cards: list[Any], led: Any) -> list[Any]:
+        return [SimpleNamespace(rank=card.rank, suit=LyingText(f'"{MARKUP}'), value=0)
+                for card in legal_plays(cards, led)]
+
+    tricks = view("tricks", {**parts, "tricks": {**parts["tricks"], "legal_plays": lying}})
+    tricks.deal_seed(7)  # West leads, from what legal_plays gave it
+    assert type(tricks.current.led) is LyingText
+    made = made_by(tricks.xray_panel.value)
+    assert made.tags and {"script", "img", "svg"}.isdisjoint(made.tags)
+    assert made.handlers == [] and made.hrefs == []
+
+
+def classes_of(widget: Any) -> list[str]:
+    """Every CSS class of ``widget`` and the widgets inside it."""
+    return [*getattr(widget, "_dom_classes", ()),
+            *(css for child in getattr(widget, "children", ()) for css in classes_of(child))]
+
+
+def test_a_suit_of_any_text_leaves_each_css_class_one_word(parts: Any) -> None:
+    """A card's suit names its class; a browser refuses a class holding a space (classList.add
+    throws) and leaves the card without its later classes: lit, dimmed, selected. A suit not
+    of the deck draws no suit class; the card shows its text as its label still."""
+    from types import SimpleNamespace
+
+    new_deck = parts["deck"]["new_deck"]
+
+    def spaced() -> list[Any]:
+        return [SimpleNamespace(rank=card.rank, suit=f"{card.suit} onclick=go()",
+                                value=card.value) for card in new_deck()]
+
+    deck = view("deck", {**parts, "deck": {**parts["deck"], "new_deck": spaced}})
+    classes = classes_of(deck)
+    assert "plaisante-selected" in classes and "plaisante-card" in classes
+    assert all(css and not any(c.isspace() for c in css) for css in classes), classes
+    assert not any(css.startswith("plaisante-suit-") for css in classes)
+    assert shown(deck)[0].endswith("?")
+
+
+class Unreadable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("not today")
+
+
+def test_an_error_the_hall_cannot_read_or_a_page_long_one_is_one_short_line(parts: Any) -> None:
+    """A student's error whose message raises is said to be unreadable, instead of the view
+    failing to be built; a message as long as the demo's wire lets through (100,000 characters)
+    is cut to a line in the message line and the x-ray."""
+    for error, says in ((Unreadable(), "Unreadable: <the error's message could not be read>"),
+                        (ValueError("z" * 100_000), "zzz…")):
+        def legal_plays(cards: list[Any], led: Any, error: BaseException = error) -> list[Any]:
+            raise error
+        tricks = view("tricks", {**parts, "tricks": {**parts["tricks"],
+                                                      "legal_plays": legal_plays}}, seed=7)
+        assert says in text(tricks.message.value)
+        tricks.deal_notation("7h 8h Ah 10s Kc")  # you lead: the x-ray asks legal_plays
+        assert says in text(tricks.xray_panel.value)
+        for shown in (tricks.message.value, tricks.xray_panel.value, tricks.live.value):
+            assert len(text(shown)) < 2_000, shown[:200]
+
+
+def test_a_page_long_name_or_key_is_clipped_on_the_hall_screen(parts: Any) -> None:
+    """hand_name's name and sort_key's keys are shown as given, up to a line: a page of them
+    would push the rest of the x-ray (the pay, the holds, the ordered hand) off the screen."""
+    from plaisante.student_side.markup import NAME_TEXT
+
+    poker = view("video_poker", {**parts, "video_poker": {
+        **parts["video_poker"], "hand_name": lambda cards: "Pair of wonders " * 6000}})
+    named = re.search(r'data-name="([^"]*)"[^>]*>([^<]*)<', poker.xray_panel.value)
+    assert named and len(named[1]) == len(named[2]) == NAME_TEXT and named[2].endswith("…")
+    assert len(poker.xray_panel.value) < 20_000
+    deck = view("deck", {**parts, "deck": {**parts["deck"], "sort_key": lambda card: "k" * 9999}})
+    keys = re.findall(r'data-key="([^"]*)"', deck.xray_panel.value)
+    assert keys and all(len(key) == NAME_TEXT for key in keys)
+
+
+def texts_of(widget: Any) -> list[str]:
+    """Every text ``widget`` and the widgets inside it send to the page: an HTML's value, a
+    button's label and tooltip."""
+    own = [getattr(widget, name) for name in ("value", "description", "tooltip")
+           if isinstance(getattr(widget, name, None), str)]
+    inner = (shown for child in getattr(widget, "children", ()) for shown in texts_of(child))
+    return [*own, *inner]
+
+
+def test_a_lone_surrogate_in_a_rank_leaves_every_text_sendable(parts: Any) -> None:
+    """The kernel sends a widget's text as UTF-8 (jupyter_client's json_packer), which a lone
+    surrogate cannot be: setting such a text raises in a live kernel. A student's rank holding
+    one (the demo's wire carries it, JSON escapes it) is shown with U+FFFD instead."""
+    from types import SimpleNamespace
+
+    from jupyter_client.session import json_packer
+
+    new_deck = parts["deck"]["new_deck"]
+
+    def odd() -> list[Any]:
+        return [SimpleNamespace(rank=card.rank + "\ud800", suit=card.suit, value=card.value)
+                for card in new_deck()]
+
+    deck = view("deck", {**parts, "deck": {**parts["deck"], "new_deck": odd}})
+    texts = texts_of(deck)
+    assert any("\ufffd" in shown for shown in texts)
+    json_packer(texts)  # raises UnicodeEncodeError for a lone surrogate

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ..student_side.assignment import Assignment
+from ..student_side.wire import described
 
 
 class IllegalAction(Exception):
@@ -67,8 +68,8 @@ class StudentParts:
         except (IllegalAction, StudentCodeError):
             raise
         except Exception as error:
-            raise StudentCodeError(step, function or part,
-                                   f"{what}: {type(error).__name__}: {error}", error) from error
+            raise StudentCodeError(step, function or part, f"{what}: {described(error)}",
+                                   error) from error
 
 
 def act(action: Callable[[], object], stopped: str = "Your code stopped the table") -> str:

@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 
 from .markup import html, tag
 from .style import CSS
+from .wire import described
 
 Check = Callable[[Any], None]
 
@@ -105,6 +106,10 @@ ALL_VISIBLE_PASS = ("Every part the game runs on passes its visible checks, so h
                     "run `plaisante validate` on the notebook); hidden tests run when your work "
                     "is graded and look for the classic mistakes each step warns about.")
 
+#: Most characters of a failing case the checklist shows (a check's own are far shorter).
+DETAIL_TEXT = 1000
+
+
 @dataclass(frozen=True)
 class StepResult:
     """How one step fared: status is 'pass', 'todo' (a stub still raises NotImplementedError)
@@ -127,11 +132,12 @@ def check_step(step: Step, parts: dict[str, Any]) -> StepResult:
             return StepResult(step.number, step.title, "todo",
                               f"finish step {step.number}: {name} still raises "
                               "NotImplementedError")
-        except AssertionError as failure:
-            return StepResult(step.number, step.title, "fail", str(failure))
+        except AssertionError as failure:  # a check's, or one the student's code raised
+            return StepResult(step.number, step.title, "fail",
+                              described(failure, DETAIL_TEXT, named=False))
         except Exception as error:  # a check that cannot even start, e.g. a broken class
             return StepResult(step.number, step.title, "fail",
-                              f"{name}: {type(error).__name__}: {error}")
+                              f"{name}: {described(error, DETAIL_TEXT)}")
     return StepResult(step.number, step.title, "pass")
 
 

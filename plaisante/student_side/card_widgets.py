@@ -11,14 +11,29 @@ from xml.etree.ElementTree import Element
 
 import ipywidgets as widgets
 
-from .cards import RED_SUITS, label, spoken_name
-from .markup import Child, html, tag
+from .cards import RED_SUITS, SUITS, label, spoken_name
+from .markup import Child, html, tag, text
+
+
+def drawn_suit(card: Any) -> str | None:
+    """Return ``card.suit`` when it is one of SUITS (as an exact str), else None: a class is
+    one word, and a browser refuses (DOMException) a class holding a space, which would leave
+    the card drawn without the rest of its classes."""
+    suit = card.suit
+    if not issubclass(type(suit), str):
+        return None
+    suit = str.__str__(suit)
+    return suit if suit in SUITS else None
 
 
 def card_classes(card: Any, selected: bool, four_colour: bool) -> list[str]:
-    """Return the CSS classes that draw ``card``: colour by suit, raised when selected."""
-    classes = ["plaisante-card", f"plaisante-suit-{card.suit}"]
-    if card.suit in RED_SUITS:
+    """Return the CSS classes that draw ``card``: colour by suit (none for a suit not of the
+    deck), raised when selected."""
+    suit = drawn_suit(card)
+    classes = ["plaisante-card"]
+    if suit is not None:
+        classes.append(f"plaisante-suit-{suit}")
+    if suit in RED_SUITS:
         classes.append("plaisante-red")
     if four_colour:
         classes.append("plaisante-four")
@@ -27,11 +42,23 @@ def card_classes(card: Any, selected: bool, four_colour: bool) -> list[str]:
     return classes
 
 
+def card_label(card: Any) -> str:
+    """Return ``label(card)`` as a widget's text can hold it: a lone surrogate in a student's
+    rank (which the kernel's UTF-8 message cannot carry, so setting the text would raise) is
+    U+FFFD (``markup.text``)."""
+    return text(label(card))
+
+
+def card_name(card: Any) -> str:
+    """Return ``spoken_name(card)`` as a widget's text can hold it (see ``card_label``)."""
+    return text(spoken_name(card))
+
+
 def card_button(card: Any, *, selected: bool = False, four_colour: bool = False,
                 small: bool = False) -> widgets.Button:
     """Return a Button drawn as ``card``; its tooltip gives the card's spoken name."""
-    button = widgets.Button(description=label(card),
-                            tooltip=spoken_name(card) + (", selected" if selected else ""))
+    button = widgets.Button(description=card_label(card),
+                            tooltip=card_name(card) + (", selected" if selected else ""))
     for css in card_classes(card, selected, four_colour) + (["plaisante-small"] if small else []):
         button.add_class(css)
     return button
@@ -44,7 +71,7 @@ def restyle(button: widgets.Button, card: Any, selected: bool, four_colour: bool
         button.remove_class(css)
     for css in wanted - set(button._dom_classes):
         button.add_class(css)
-    button.tooltip = spoken_name(card) + (", selected" if selected else "")
+    button.tooltip = card_name(card) + (", selected" if selected else "")
 
 
 def focusable_text(*children: Child) -> str:

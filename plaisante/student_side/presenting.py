@@ -20,10 +20,10 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from .card_widgets import LiveRegion, card_button, restyle, spoken
-from .cards import label
+from .card_widgets import LiveRegion, card_button, card_label, restyle, spoken
 from .markup import Child, html, tag
 from .style import CSS, game_css
+from .wire import described
 
 #: The first deal's seed when none is given (``plaisante demo --help`` says so).
 FIRST_SEED = 2026
@@ -124,9 +124,9 @@ class Presenter(widgets.VBox):
         except (KeyboardInterrupt, SystemExit):
             raise
         except ValueError as error:  # bad notation, or a rule: the message says what is allowed
-            self.say(f"⚠ {error}")
+            self.say(f"⚠ {described(error, named=False)}")
         except BaseException as error:  # noqa: B036  the student's code, or its process
-            self.say(f"⚠ {type(error).__name__}: {error}")
+            self.say(f"⚠ {described(error)}")
         self.live.say(said_after(self.message.value,
                                  xray_words(self.xray_panel.value, self.said_classes)))
 
@@ -153,7 +153,7 @@ class Presenter(widgets.VBox):
         selected (raised, gold) when i is in ``lit``; ``css`` added to the lit ones and taken
         from the others."""
         for index, (card, button) in enumerate(zip(cards, row.children)):
-            button.description = label(card)
+            button.description = card_label(card)
             restyle(button, card, index in lit, False)
             if css and index in lit:
                 button.add_class(css)

@@ -142,6 +142,24 @@ def cut(text: str, limit: int = MAX_TEXT) -> str:
     return text[:limit]
 
 
+#: Most characters of a student's error message that a table's line or an x-ray shows.
+SHOWN_TEXT = 300
+
+
+def described(error: BaseException, limit: int = SHOWN_TEXT, *, named: bool = True) -> str:
+    """Return ``'<class name>: <message>'`` of ``error`` (its message alone when ``named`` is
+    False) as an exact str, the message cut to ``limit`` characters (the last one "…") and the
+    name to ``MAX_NAME``; a message that cannot be read (a student's ``__str__`` may raise
+    anything) is said so. Never raises."""
+    try:
+        message = str.__str__(str(error))
+    except BaseException:  # noqa: B036  a student's __str__ may raise anything
+        message = "<the error's message could not be read>"
+    if len(message) > limit:
+        message = message[: limit - 1] + "…"
+    return f"{str.__str__(type(error).__name__)[:MAX_NAME]}: {message}" if named else message
+
+
 def card_from(body: object) -> KitCard:
     """Return the kit's card a ``{"k": body}`` describes; raises Malformed for anything but a
     list of two strs that are a rank and a suit of the kit's deck."""

@@ -12,7 +12,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from ...student_side.cards import label, labels
-from ...student_side.markup import html, tag
+from ...student_side.markup import clipped, html, tag
 from ...student_side.presenting import FIRST_SEED, Presenter, section
 from .xray import CARDS_EACH, PLAYERS, DealXRay, shuffled, stacked, xray
 
@@ -125,8 +125,8 @@ def xray_html(shot: DealXRay, chosen: tuple[int, int] | None) -> str:
         player, nth = chosen
         dealt = shot.of(player, nth)
         cards = shot.hands[player]
-        lines = (tag("li", tag("b", label(card)), " → ", tag("code", key),
-                     class_="deck-lit" if i == nth - 1 else None, data_key=key)
+        lines = (tag("li", tag("b", label(card)), " → ", tag("code", clipped(key)),
+                     class_="deck-lit" if i == nth - 1 else None, data_key=clipped(key))
                  for i, (card, key) in enumerate(zip(cards, shot.keys[player])))
         said = (f"{label(dealt.card)}: turn {dealt.turn}, player {player}'s {ordinal(nth)} card, "
                 f"the {ordinal(dealt.from_top)} card from the top" if dealt else "")

@@ -13,7 +13,14 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...student_side.card_widgets import LiveRegion, Table, card_button, chip, keep_focus
+from ...student_side.card_widgets import (
+    LiveRegion,
+    Table,
+    card_button,
+    card_name,
+    chip,
+    keep_focus,
+)
 from ...student_side.cards import spoken_name
 from ...student_side.markup import html, tag
 from ...student_side.style import game_style
@@ -140,7 +147,7 @@ class TableView(Table):
                 button.add_class("plaisante-selected")
             else:
                 button.remove_class("plaisante-selected")
-            button.tooltip = spoken_name(card) + (", marked" if chosen else "")
+            button.tooltip = card_name(card) + (", marked" if chosen else "")
             fresh[card] = button
             buttons.append(button)
         self._buttons = fresh

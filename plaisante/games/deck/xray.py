@@ -17,6 +17,7 @@ from typing import Any
 
 from ...student_side.cards import hand as parse_hand
 from ...student_side.cards import label
+from ...student_side.wire import described
 
 PLAYERS = 3
 CARDS_EACH = 4
@@ -74,7 +75,7 @@ def _call(part: str, parts: dict[str, Any], *args: Any) -> Any:
     except (KeyboardInterrupt, SystemExit, GeneratorExit):
         raise
     except BaseException as error:  # noqa: B036  the student's part (or its process, gone)
-        raise _PartFailed(f"{part} raised {type(error).__name__}: {error}") from None
+        raise _PartFailed(f"{part} raised {described(error)}") from None
 
 
 def _cards(part: str, value: Any, size: int | None = None) -> list[Any]:

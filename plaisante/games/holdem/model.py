@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ...student_side.cards import label, labels, shuffled_deck
+from ...student_side.markup import clipped
 from ..shell import IllegalAction, StudentCodeError, StudentParts, short
 from . import ASSIGNMENT, betting
 from .rules import BIG_BLIND, STARTING_CHIPS, TOTAL_CHIPS, value
@@ -239,7 +240,8 @@ class Match:
                 if type(named) is not tuple or len(named) != 2:
                     raise STUDENT.error("best_five", f"returned {short(named)}; expected "
                                         "(category, five cards)")
-                shown.append((str(named[0]), list(named[1])))
+                with STUDENT.calling("best_five", "gave a hand that cannot be shown"):
+                    shown.append((clipped(named[0]), list(named[1])))
             state["showdown"] = result
         with STUDENT.calling("settle", "could not pay the pot"):
             paid = self.settle(dict(state, stacks=list(state["stacks"]),

@@ -19,7 +19,7 @@ from ...student_side.card_widgets import LiveRegion, Table, card_button, chip, k
 from ...student_side.cards import labels
 from ...student_side.markup import html, tag
 from ...student_side.style import game_style
-from ..shell import act
+from ..shell import StudentCodeError, act, stopped_message
 from .model import BOT, YOU, Match
 from .rules import strength, value
 
@@ -154,7 +154,7 @@ class HoldemView(Table):
     # ----------------------------------------------------------------------- handlers
     def press(self, action: str) -> None:
         """Do ``action`` for you (bet and raise to the slider's amount), as its button does."""
-        legal = self.match.options()
+        legal = self._options()
         amount = self.amount.value if legal.get(action) is not None else None
         self._act(lambda: self.match.act(action, amount))
         self._keep_focus(self.buttons[action])
@@ -181,7 +181,7 @@ class HoldemView(Table):
             words += " " + " ".join(html(line) for line in self.result
                                     if line.get("class") in SAID_RESULT)
         elif self.match.phase == "betting":
-            legal = self.match.options()
+            legal = self._options()
             words += " Your turn: " + ", ".join(ACTION_LABELS[name] for name in legal) + "."
         self.live.say(words)
 
@@ -216,7 +216,7 @@ class HoldemView(Table):
         self.you_title.value = _area_title("Your cards", bets[YOU],
                                            shown[YOU][0] if shown else None)
         self.you_row.children = [self._card(card) for card in match.shown_cards(YOU)]
-        legal = match.options()
+        legal = self._options()
         for name, button in self.buttons.items():
             button.disabled = name not in legal
         to_call = (max(bets) - bets[YOU]) if "call" in legal else 0
@@ -240,6 +240,15 @@ class HoldemView(Table):
         self.log_view.value = html(
             tag("div", tag("b", "This hand"), class_="holdem-log-title"),
             tag("ol", (tag("li", line) for line in match.log)))
+
+    def _options(self) -> dict[str, Any]:
+        """Your ``legal_actions`` now (``Match.options``); when it fails, {} (no button) and the
+        message line says why: the table stays, waiting for the step to be fixed."""
+        try:
+            return self.match.options()
+        except StudentCodeError as error:
+            self.message.value = html(stopped_message(error))
+            return {}
 
     def _render_result(self) -> None:
         match = self.match

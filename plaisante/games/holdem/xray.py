@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...student_side.wire import described
 from .rules import CATEGORIES, strength, value
 
 SEATS = ("You", "The bot")
@@ -56,7 +57,10 @@ class ShowdownXRay:
 
 
 def _showing(seven: list[Any], answer: Any) -> Showing:
-    if not (isinstance(answer, (tuple, list)) and len(answer) == 2 and answer[0] in CATEGORIES
+    # exact types: a subclass's own == could find a non-str among the categories, and its own
+    # iteration could unpack something else than what was checked
+    if not ((type(answer) is tuple or type(answer) is list) and len(answer) == 2
+            and type(answer[0]) is str and answer[0] in CATEGORIES
             and isinstance(answer[1], (list, tuple)) and len(answer[1]) == 5):
         raise ValueError(f"best_five returned {answer!r:.80}, expected (category, 5 cards)")
     category, five = answer
@@ -88,10 +92,10 @@ def xray(hole: Sequence[Sequence[Any]], board: Sequence[Any],
     except (KeyboardInterrupt, SystemExit):
         raise
     except ValueError as wrong:
-        return ShowdownXRay(tuple(players), problem=str(wrong))
+        return ShowdownXRay(tuple(players), problem=described(wrong, named=False))
     except BaseException as error:  # noqa: B036  the student's part (or its process, gone)
         return ShowdownXRay(tuple(players),
-                            problem=f"{part} raised {type(error).__name__}: {error}")
+                            problem=f"{part} raised {described(error)}")
     return ShowdownXRay(tuple(players), verdict)
 
 

@@ -14,6 +14,7 @@ from ...student_side.card_widgets import LiveRegion, card_button, restyle
 from ...student_side.cards import hand, labels, shuffled_deck
 from ...student_side.markup import html, tag
 from ...student_side.presenting import presenter_style, said_after, xray_words
+from ...student_side.wire import described
 from .rules import HAND_SIZE, MAX_SELECTED
 from .xray import ROWS, XRay, xray
 
@@ -55,7 +56,7 @@ class PresenterView(widgets.VBox):
         self.live = LiveRegion()
         self.children = [widgets.HTML(presenter_style("plaisante")), controls, self.card_row,
                          self.xray_panel, self.message, self.live]
-        self.deal_seed(seed)
+        self.guarded(self.deal_seed, seed)  # the parts' Card may fail even to be shown
 
     # ----------------------------------------------------------------------- actions
     def deal_seed(self, seed: int) -> None:
@@ -64,7 +65,7 @@ class PresenterView(widgets.VBox):
         try:
             deck = shuffled_deck(seed, card_class=self.parts["Card"])
         except Exception as error:  # the Card class is the student's
-            self._say(f"⚠ Card could not build the deck: {type(error).__name__}: {error}")
+            self._say(f"⚠ Card could not build the deck: {described(error)}")
             return
         self._deal(deck[:HAND_SIZE], f"Seed {seed}: {labels(deck[:HAND_SIZE])}")
 
@@ -76,10 +77,10 @@ class PresenterView(widgets.VBox):
         try:
             cards = hand(text, card_class=self.parts["Card"])
         except ValueError as error:
-            self._say(f"⚠ {error}")
+            self._say(f"⚠ {described(error, named=False)}")
             return
         except Exception as error:  # the Card class is the student's
-            self._say(f"⚠ Card could not build these cards: {type(error).__name__}: {error}")
+            self._say(f"⚠ Card could not build these cards: {described(error)}")
             return
         if not 1 <= len(cards) <= HAND_SIZE:
             self._say(f"⚠ write 1 to {HAND_SIZE} cards, e.g. 'K♥ K♦ 3♣ 7♠ 9♥'; "
@@ -98,7 +99,7 @@ class PresenterView(widgets.VBox):
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException as error:  # noqa: B036  the student's code, or its process
-            self._say(f"⚠ {type(error).__name__}: {error}")
+            self._say(f"⚠ {described(error)}")
         self.live.say(said_after(self.message.value, xray_words(self.xray_panel.value, (
             "plaisante-xray-cards", "plaisante-xray-name", "plaisante-xray-formula",
             "plaisante-xray-warn"))))

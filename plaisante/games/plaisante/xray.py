@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ...student_side.wire import described
 from .rules import CHECK_FOR_HAND, HAND_ORDER, HIGH_CARD
 
 #: The table's rows top-down, as (hand name, the has-check that recognises it or None).
@@ -58,7 +59,7 @@ def _ask(part: str, function: Callable[..., Any], cards: list[Any], kind: type) 
     except (KeyboardInterrupt, SystemExit, GeneratorExit):
         raise
     except BaseException as error:  # noqa: B036  the student's part (or its process, gone)
-        raise _PartFailed(f"{part} raised {type(error).__name__}: {error}") from None
+        raise _PartFailed(f"{part} raised {described(error)}") from None
     if type(answer) is not kind:
         raise _PartFailed(f"{part} returned {answer!r} ({type(answer).__name__}), "
                           f"expected {'an' if kind is int else 'a'} {kind.__name__}")

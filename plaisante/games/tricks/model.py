@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...student_side.cards import label, labels
+from ...student_side.wire import described
 from ..shell import IllegalAction, StudentCodeError, StudentParts
 from . import ASSIGNMENT
 from .rules import BOTS, CARDS_EACH, PLAYERS, SEATS, card_points, deal_hands, led_suit_of
@@ -159,10 +160,10 @@ class TrickTable:
             if after != before:
                 raise STUDENT.error("Trick", f"play_card(0, {label(card)}) refused the card "
                                     "but changed the deal") from error
-            return str(error)
+            return described(error, named=False)
         except Exception as error:
-            raise STUDENT.error("Trick", f"play_card(0, {label(card)}): "
-                                f"{type(error).__name__}: {error}", error) from error
+            raise STUDENT.error("Trick", f"play_card(0, {label(card)}): {described(error)}",
+                                error) from error
         raise STUDENT.error("Trick", f"play_card(0, {label(card)}) accepted a card that does "
                             "not follow suit")
 

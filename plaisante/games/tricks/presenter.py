@@ -13,7 +13,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...student_side.card_widgets import restyle
+from ...student_side.card_widgets import card_label, restyle
 from ...student_side.cards import SUIT_SYMBOLS, hand, label, labels
 from ...student_side.markup import Child, html, tag
 from ...student_side.presenting import FIRST_SEED, Presenter, section
@@ -130,7 +130,7 @@ class TricksPresenter(Presenter):
                 continue
             seat, card = shot.trick[slot]
             caption.layout.display = None
-            button.description = label(card)
+            button.description = card_label(card)
             restyle(button, card, False, False)
             if shot.winner == seat:
                 button.add_class("tricks-win")

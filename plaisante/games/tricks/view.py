@@ -14,7 +14,14 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...student_side.card_widgets import LiveRegion, Table, card_button, chip, focusable_text
+from ...student_side.card_widgets import (
+    LiveRegion,
+    Table,
+    card_button,
+    card_name,
+    chip,
+    focusable_text,
+)
 from ...student_side.cards import SUIT_SYMBOLS, label, spoken_name
 from ...student_side.markup import Child, html, tag
 from ...student_side.style import game_style
@@ -101,7 +108,12 @@ class TrickView(Table):
         self.message.value = focusable_text(message) if message else ""
         self.render()
         self._refocus(after)
-        self.live.say(message or (said() if said else ""))
+        if not message and said:
+            try:  # what is said asks your parts again (your hand, the playable cards)
+                message = said()
+            except StudentCodeError as error:
+                message = stopped_message(error)
+        self.live.say(message)
 
     def _said_turn(self) -> str:
         table = self.table
@@ -277,7 +289,7 @@ class TrickView(Table):
             legal = card in playable
             button.remove_class("tricks-legal" if not legal else "tricks-dimmed")
             button.add_class("tricks-legal" if legal else "tricks-dimmed")
-            button.tooltip = spoken_name(card) + (
+            button.tooltip = card_name(card) + (
                 ", playable" if legal else
                 f", not playable now (follow {led})" if led and table.turn == 0 else
                 ", not playable now")

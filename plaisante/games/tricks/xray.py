@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...student_side.cards import label
+from ...student_side.wire import described
 from .rules import BOTS, PLAYERS, STRENGTH_ORDER, deal_hands, deck32, led_suit_of
 
 
@@ -110,10 +111,10 @@ def xray(hand: Sequence[Any], trick: Sequence[tuple[int, Any]], parts: dict[str,
     except (KeyboardInterrupt, SystemExit):
         raise
     except ValueError as wrong:
-        return TrickXRay(played, led, **found, problem=str(wrong))
+        return TrickXRay(played, led, **found, problem=described(wrong, named=False))
     except BaseException as error:  # noqa: B036  the student's part (or its process, gone)
         return TrickXRay(played, led, **found,
-                         problem=f"{part} raised {type(error).__name__}: {error}")
+                         problem=f"{part} raised {described(error)}")
     return TrickXRay(played, led, **found)
 
 

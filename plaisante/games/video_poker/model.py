@@ -12,7 +12,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ..shell import IllegalAction, StudentCodeError, StudentParts
+from ...student_side.wire import described
+from ..shell import IllegalAction, StudentCodeError, StudentParts, short
 from . import ASSIGNMENT
 from .rules import BET_STEP, HAND_SIZE, MAX_BET, MIN_BET
 
@@ -72,7 +73,7 @@ class MachinePlay:
             self.machine = machine_class(rng=random.Random(seed), path=path)
         except Exception as error:
             raise STUDENT.error("Machine", f"Machine(rng=…, path={path!r}) raised "
-                                f"{type(error).__name__}: {error}") from error
+                                f"{described(error)}") from error
         self.state = self.read()
 
     def act(self, action: str, *args: Any) -> Snapshot:
@@ -83,10 +84,9 @@ class MachinePlay:
         try:
             getattr(self.machine, action)(*args)
         except ValueError as rule:
-            raise IllegalAction(str(rule)) from rule
+            raise IllegalAction(described(rule, named=False)) from rule
         except Exception as error:
-            raise STUDENT.error("Machine", f"{action}() raised {type(error).__name__}: {error}"
-                                ) from error
+            raise STUDENT.error("Machine", f"{action}() raised {described(error)}") from error
         finally:
             self.state = self.read()
         return self.state
@@ -104,21 +104,21 @@ class MachinePlay:
         for name in ("credits", "games", "bet", "win"):
             if type(values[name]) is not int or values[name] < 0:
                 raise STUDENT.error("Machine",
-                                    f"machine.{name} is {values[name]!r}, not an int ≥ 0")
+                                    f"machine.{name} is {short(values[name])}, not an int ≥ 0")
         cards, held = values["cards"], values["held"]
         if not isinstance(cards, list) or len(cards) not in (0, HAND_SIZE) or not all(
                 hasattr(card, "rank") and hasattr(card, "suit") for card in cards):
             raise STUDENT.error("Machine",
-                                f"machine.cards is {cards!r:.120}, not 0 or {HAND_SIZE} cards")
+                                f"machine.cards is {short(cards)}, not 0 or {HAND_SIZE} cards")
         if not isinstance(held, list) or len(held) != HAND_SIZE or not all(
                 type(flag) is bool for flag in held):
-            raise STUDENT.error("Machine", f"machine.held is {held!r:.120}, not {HAND_SIZE} bools")
+            raise STUDENT.error("Machine", f"machine.held is {short(held)}, not {HAND_SIZE} bools")
         if type(values["dealt"]) is not bool:
-            raise STUDENT.error("Machine", f"machine.dealt is {values['dealt']!r}, not a bool")
+            raise STUDENT.error("Machine", f"machine.dealt is {short(values['dealt'])}, not a bool")
         for name in ("name", "notice"):
             if values[name] is not None and type(values[name]) is not str:
                 raise STUDENT.error("Machine",
-                                    f"machine.{name} is {values[name]!r}, not a str or None")
+                                    f"machine.{name} is {short(values[name])}, not a str or None")
         return Snapshot(credits=values["credits"], games=values["games"], bet=values["bet"],
                         cards=tuple(cards), held=tuple(held), dealt=values["dealt"],
                         name=values["name"], win=values["win"], notice=values["notice"])

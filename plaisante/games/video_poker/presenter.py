@@ -13,7 +13,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from ...student_side.cards import hand, label, labels, shuffled_deck
-from ...student_side.markup import tag
+from ...student_side.markup import clipped, tag
 from ...student_side.presenting import FIRST_SEED, Presenter, section
 from .rules import BETS, HAND_ORDER, HAND_SIZE, PAYS
 from .xray import RANK_OF_VALUE, Hand, PokerXRay, dealt, labels_at, xray
@@ -121,7 +121,7 @@ def xray_html(shot: PokerXRay, game: Hand) -> str:
                     class_="vp-drawn", data_replaced=" ".join(str(p) for p, _, _ in game.drawn))
         when = "after the draw"
     counts = " ".join(f"{RANK_OF_VALUE.get(v, v)}×{n}" for v, n in shot.counts)
-    name = shot.name or "…"
+    name = clipped(shot.name) if shot.name else "…"
     result = tag(
         "div",
         tag("h4", f"{when}: ", tag("code", "hand_name")),

@@ -22,9 +22,17 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...student_side.card_widgets import LiveRegion, Table, chip, keep_focus, restyle
-from ...student_side.cards import label, spoken_name
-from ...student_side.markup import html, tag
+from ...student_side.card_widgets import (
+    LiveRegion,
+    Table,
+    card_label,
+    card_name,
+    chip,
+    keep_focus,
+    restyle,
+)
+from ...student_side.cards import spoken_name
+from ...student_side.markup import clipped, html, tag
 from ...student_side.style import game_style
 from ..shell import act
 from .model import MachinePlay, Snapshot
@@ -138,7 +146,8 @@ class MachineView(Table):
             cards = ", ".join(spoken_name(card) for card in state.cards)
             return f"Dealt: {cards}. Hold the cards to keep, then Draw. {money}"
         if state.name is not None:
-            return (f"{', '.join(spoken_name(card) for card in state.cards)}. {state.name}: "
+            return (f"{', '.join(spoken_name(card) for card in state.cards)}. "
+                    f"{clipped(state.name)}: "
                     f"win {state.win}. {money}")
         return money
 
@@ -166,10 +175,10 @@ class MachineView(Table):
                 held = bool(state.held[position]) if state.dealt else False
                 if state.cards:
                     card = state.cards[position]
-                    button.description = label(card)
+                    button.description = card_label(card)
                     restyle(button, card, held, False)
                     button.remove_class("vp-back")
-                    button.tooltip = spoken_name(card) + (", held" if held else "") + (
+                    button.tooltip = card_name(card) + (", held" if held else "") + (
                         ": click to hold" if state.dealt and not held else "")
                 else:
                     button.description = ""
@@ -183,7 +192,7 @@ class MachineView(Table):
                 result = html("Hold the cards to keep (click a card or its HOLD, or Tab to it "
                               "and press Enter), then ", tag("b", "Draw"))
             elif state.name is not None:
-                result = html(tag("span", state.name, class_="plaisante-hand-name"),
+                result = html(tag("span", clipped(state.name), class_="plaisante-hand-name"),
                               " \u00a0·\u00a0 win ", tag("b", state.win))
             else:
                 result = html("Press ", tag("b", f"Bet +{MIN_BET}"), ", then ", tag("b", "Deal"),

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...student_side.cards import RANK_VALUES, label
+from ...student_side.wire import described
 from .rules import HAND_SIZE
 
 RANK_OF_VALUE = {value: rank for rank, value in RANK_VALUES.items()}
@@ -118,10 +119,9 @@ def xray(cards: Sequence[Any], bet: int, parts: dict[str, Any]) -> PokerXRay:
     except (KeyboardInterrupt, SystemExit):
         raise
     except ValueError as wrong:
-        return PokerXRay(**base, **found, problem=str(wrong))
+        return PokerXRay(**base, **found, problem=described(wrong, named=False))
     except BaseException as error:  # noqa: B036  the student's part (or its process, gone)
-        return PokerXRay(**base, **found, problem=f"{part} raised {type(error).__name__}: "
-                                                  f"{error}")
+        return PokerXRay(**base, **found, problem=f"{part} raised {described(error)}")
     return PokerXRay(**base, **found)
 
 

@@ -3,6 +3,7 @@ errors, so every test asserts on the match's state and the widgets' traits), and
 
 from __future__ import annotations
 
+import html as html_module
 import random
 
 import ipywidgets as widgets
@@ -253,3 +254,40 @@ def test_a_students_error_message_is_shown_escaped(parts) -> None:
     view.buttons["raise"].click()
     assert "apply" in view.message.value and ESCAPED in view.message.value
     assert "<img" not in view.message.value
+
+
+class Unreadable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("not today")
+
+
+def test_a_legal_actions_that_fails_on_the_table_is_one_line_not_a_crash(parts) -> None:
+    """The table asks legal_actions while it draws (which buttons, how far the amount goes):
+    when that fails, the message line names step 4 and no action is offered, instead of the
+    view failing to be built (or freezing after a click). An error whose message cannot be
+    read is said so."""
+    for error, says in ((ValueError("no idea"), "ValueError: no idea"),
+                        (Unreadable(), "Unreadable: <the error's message could not be read>")):
+        def legal_actions(state, error=error):
+            raise error
+        view = HoldemView(Match(seed=1, **dict(parts, legal_actions=legal_actions)))
+        shown = html_module.unescape(view.message.value)
+        assert "step 4, legal_actions" in shown and says in shown
+        assert all(button.disabled for button in view.buttons.values())
+        assert view.live.said.startswith("Warning: Your code stopped the table")
+
+
+def test_a_page_long_category_is_clipped_in_the_table_and_its_log(parts) -> None:
+    """best_five's category is shown as given (it may be wrong: the table says so), up to a
+    line; a page of it would fill the result panel, the area titles and the hand's log."""
+    from plaisante.student_side.markup import NAME_TEXT
+
+    def best_five(seven):
+        return ("Pair " * 5000, parts["best_five"](seven)[1])
+    view = HoldemView(your_turn(dict(parts, best_five=best_five), 2))
+    play_to_the_end(view, ("check", "call"))
+    assert view.match.showdown is not None
+    assert all(len(category) == NAME_TEXT for category, _ in view.match.showdown)
+    for shown in (view.result_panel.value, view.you_title.value, view.log_view.value,
+                  view.live.value):
+        assert len(shown) < 5_000, shown[:200]

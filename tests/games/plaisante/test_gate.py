@@ -98,3 +98,33 @@ def test_the_checklist_shows_what_a_students_part_raised_or_returned_escaped(ref
         shown = play(**dict(ref_parts, evaluate=part))
         assert "Not yet: step 4" in shown.value and ESCAPED in shown.value
         assert "<img" not in shown.value
+
+
+class Unreadable(AssertionError):
+    """An assertion the student's code raises whose message cannot even be read."""
+
+    def __str__(self) -> str:
+        raise RuntimeError("not today")
+
+
+def test_an_error_whose_message_lies_or_cannot_be_read_is_still_one_line(ref_parts):
+    """The checklist and the lecture hall's checklist read a student's error message once, as
+    a plain str: a message that raises is a line saying what it raised, a str whose methods lie
+    to the escaper is escaped as any other, a long one is cut."""
+    from live_html import Live, LyingText
+
+    from plaisante.student_side.presenting import presenter_checklist_html
+
+    for error, says in ((Unreadable(), "RuntimeError: not today"),
+                        (ValueError(LyingText(PAYLOAD)), "ValueError: " + PAYLOAD),
+                        (AssertionError("x" * 5000), "xxx…")):
+        def evaluate(cards, error=error):
+            raise error
+        results = check_all(**dict(ref_parts, evaluate=evaluate))
+        assert results[3].status == "fail" and results[3].detail.endswith(says)
+        assert type(results[3].detail) is str and len(results[3].detail) <= 1000
+        for page in (play(**dict(ref_parts, evaluate=evaluate)).value,
+                     presenter_checklist_html(results, "Plaisante")):
+            made = Live()
+            made.feed(page)
+            assert "img" not in made.tags and made.handlers == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 from html.parser import HTMLParser
 
 import pytest
+from live_html import LyingText
 
 from plaisante.games.plaisante.presenter import PresenterView, xray_html
 from plaisante.games.plaisante.rules import FLUSH, PAIR, STRAIGHT
@@ -54,6 +55,19 @@ def test_an_evaluate_that_disagrees_with_the_table_is_shown_disagreeing(ref, ref
 def test_a_wrong_type_is_a_problem_not_a_crash(ref, ref_parts):
     shot = xray(hand("2♣ 3♦", ref.Card), dict(ref_parts, has_flush=lambda cards: "no"))
     assert shot.problem == "has_flush returned 'no' (str), expected a bool"
+
+
+def test_cards_that_cannot_be_shown_are_one_line_not_a_crash(ref_parts):
+    """The first deal is guarded as every click is: a Card whose suit cannot even be looked up
+    (a list) makes the message line say so, never a traceback in place of the demo."""
+
+    class Card:
+        def __init__(self, rank, suit):
+            self.rank, self.suit = rank, [suit]
+
+    view = PresenterView(dict(ref_parts, Card=Card), seed=7)
+    assert view.message.value.startswith("⚠ TypeError: unhashable type")
+    assert view.cards == []
 
 
 def test_the_same_seed_deals_the_same_cards_built_by_the_parts_card(ref, ref_parts):
@@ -124,11 +138,14 @@ class Parsed(HTMLParser):
 
 def test_what_a_students_part_returned_or_raised_is_shown_escaped(ref, ref_parts):
     cards = hand("K♥ K♦ 3♣ 7♠ 9♥", ref.Card)
-    counts = dict(ref_parts, count_values=lambda cards: [PAYLOAD] * 15)
-    panel = Parsed(xray_html(xray(cards, counts)))
-    # in a bar's text and its data-count, slots 2–14; never an element
-    assert "img" not in panel.tags and panel.texts.count(PAYLOAD) == 13
-    assert [value for name, value in panel.attributes if name == "data-count"] == [PAYLOAD] * 13
+    # a str whose own methods lie to the escaper is escaped as any other
+    for payload in (PAYLOAD, LyingText(PAYLOAD), LyingText('"' + PAYLOAD)):
+        counts = dict(ref_parts, count_values=lambda cards, p=payload: [p] * 15)
+        panel = Parsed(xray_html(xray(cards, counts)))
+        # in a bar's text and its data-count, slots 2–14; never an element
+        assert "img" not in panel.tags and panel.texts.count(str.__str__(payload)) == 13
+        assert [value for name, value in panel.attributes if name == "data-count"] == \
+            [str.__str__(payload)] * 13
 
     def evaluate(cards):
         raise ValueError(PAYLOAD)

@@ -215,3 +215,20 @@ def test_what_the_students_trick_holds_and_raises_is_shown_escaped(parts) -> Non
     view = TrickView(TrickTable(seed=3, **dict(parts, sort_hand=sort_hand)))
     assert "sort_hand" in view.message.value and ESCAPED in view.message.value
     assert "<img" not in view.message.value
+
+
+def test_a_sort_hand_that_fails_after_a_new_deal_is_said_not_a_crash(parts) -> None:
+    """New deal goes through (the deal is the kit's) and the hand cannot be shown: the message
+    line and the live region both say step 2, and nothing raises out of the click."""
+    calls = [0]
+
+    def sort_hand(hand):
+        calls[0] += 1
+        if calls[0] > 1:  # the view's first drawing passes, the new deal's fails
+            raise ValueError("lost my cards")
+        return parts["sort_hand"](hand)
+
+    view = TrickView(TrickTable(seed=1, **dict(parts, sort_hand=sort_hand)))
+    view.new_deal()
+    assert "step 2, sort_hand" in view.message.value and view.card_buttons == []
+    assert "step 2, sort_hand" in view.live.said and "lost my cards" in view.live.said

@@ -5,6 +5,7 @@ gate on a sample with a failing step."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import ipywidgets as widgets
@@ -197,3 +198,49 @@ def test_what_a_students_machine_raised_is_shown_escaped(parts) -> None:
     view.draw_button.click()
     assert "draw() raised KeyError" in view.message.value and ESCAPED in view.message.value
     assert "<img" not in view.message.value
+
+
+class Unreadable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("not today")
+
+
+def test_a_machine_error_that_cannot_be_read_or_printed_is_one_line(parts) -> None:
+    """An error whose message raises, or cards whose repr raises, are said in the message line
+    (or as a StudentCodeError naming step 4) instead of escaping the view."""
+    class Mute(parts["Machine"]):  # type: ignore[misc, valid-type]
+        def draw(self):
+            raise Unreadable()
+    view = MachineView(MachinePlay(Mute, seed=2))
+    view.bet_max_button.click()
+    view.draw_button.click()
+    assert "draw() raised Unreadable: &lt;the error's message could not be read&gt;" in \
+        view.message.value
+
+    class Card:
+        rank, suit = "K", "hearts"
+
+        def __repr__(self):
+            raise Unreadable()
+
+    class Shapeless(parts["Machine"]):  # type: ignore[misc, valid-type]
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.cards = [Card()] * 3
+    with pytest.raises(StudentCodeError, match="machine.cards is <unprintable"):
+        MachinePlay(Shapeless, seed=2)
+
+
+def test_a_page_long_hand_name_is_clipped_to_a_line(parts) -> None:
+    from plaisante.student_side.markup import NAME_TEXT
+
+    class Wordy(parts["Machine"]):  # type: ignore[misc, valid-type]
+        def draw(self):
+            super().draw()
+            self.name = "Pair of wonders " * 6000
+    view = MachineView(MachinePlay(Wordy, seed=2))
+    view.bet_max_button.click()
+    view.draw_button.click()
+    assert view.play.state.name.startswith("Pair of wonders")
+    shown = re.search(r'class="plaisante-hand-name">([^<]*)<', view.result.value)
+    assert shown and len(shown[1]) == NAME_TEXT and len(view.live.value) < 2_000
