@@ -7,8 +7,8 @@ from __future__ import annotations
 import argparse
 
 from plaisante.commands import grade as grade_verb
-from plaisante.grading.report import table
 from plaisante.grading.result import SubmissionResult
+from plaisante.grading.run_table import table
 from plaisante.results.scores import Row
 from plaisante.results.tables import scores_table
 
@@ -62,7 +62,7 @@ def test_a_table_that_cannot_be_drawn_never_stops_grading_the_next_assignment(
 
 
 def test_grade_says_the_work_is_graded_when_only_its_table_fails(tmp_path, monkeypatch, capsys):
-    from plaisante.grading import parallel, report, run
+    from plaisante.grading import parallel, run, run_table
     from plaisante.results import scores
 
     submitted = tmp_path / "assignments" / "submitted"
@@ -75,7 +75,7 @@ def test_grade_says_the_work_is_graded_when_only_its_table_fails(tmp_path, monke
 
     def broken(*args, **kwargs):
         raise ValueError("no table")
-    monkeypatch.setattr(report, "table", broken)
+    monkeypatch.setattr(run_table, "table", broken)
     args = argparse.Namespace(student=None, cell_timeout=1.0, timeout=60.0, no_sandbox=True,
                               workers=1, scheduler=None)
     assert grade_verb.grade_assignment(tmp_path, "plaisante", args) == 0

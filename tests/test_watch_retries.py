@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-import plaisante.grading.collector as collector_module
+import plaisante.grading.run_results as run_results_module
 import plaisante.live.watch as watch
 from plaisante.course import CourseLayout
 from plaisante.grading.result import SubmissionResult
@@ -19,7 +19,7 @@ from plaisante.grading.result import SubmissionResult
 ME = pwd.getpwuid(os.geteuid()).pw_name
 
 
-class FakeCollector:
+class FakeRunResults:
     def __init__(self, root: Path, assignment: str, count: int, progress: bool) -> None:
         self.results: dict[str, SubmissionResult] = {}
 
@@ -34,13 +34,13 @@ class FakePool:
         self.failures = failures
         self.graded: list[str] = []
 
-    def grade(self, assignment: str, students: list[str], collector: Any, **_: Any) -> None:
+    def grade(self, assignment: str, students: list[str], run_results: Any, **_: Any) -> None:
         if self.failures:
             self.failures -= 1
             raise OSError(errno.ENOSPC, "No space left on device")
         for student in students:
             self.graded.append(student)
-            collector.results[student] = SubmissionResult(student, "graded", total=7.0,
+            run_results.results[student] = SubmissionResult(student, "graded", total=7.0,
                                                           max_total=10.0)
 
 
@@ -54,7 +54,7 @@ class Quiet:
 
 @pytest.fixture
 def exchange(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[CourseLayout, Path]:
-    monkeypatch.setattr(collector_module, "Collector", FakeCollector)
+    monkeypatch.setattr(run_results_module, "RunResults", FakeRunResults)
     inbound = tmp_path / "inbound"
     folder = inbound / f"{ME}+plaisante+2026-12-01 10:00:00.000000 UTC+aaa"
     folder.mkdir(parents=True)

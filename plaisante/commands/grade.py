@@ -107,9 +107,9 @@ def grade_assignment(root: Path, assignment: str, args: argparse.Namespace) -> i
                       file=sys.stderr)
             return answer.status
     from ..grading.parallel import grade_parallel
-    from ..grading.report import summary
     from ..grading.result import Limits
     from ..grading.run import submitted_students
+    from ..grading.run_table import summary
 
     submitted = course.CourseLayout(root).submitted_root
     folders = sorted(p.name for p in submitted.iterdir()) if submitted.is_dir() else []

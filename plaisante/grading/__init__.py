@@ -29,7 +29,7 @@ The path from ``plaisante grade`` to the gradebook, one module a step:
   run in the kernel ``kernel_manager`` starts (forked by the ``zygote``, in the ``sandbox``)
   and whose test cells are judged by ``judge`` over a ``conversation`` with the kernel
   (``plaisante.kernel`` on its side);
-* ``collector`` — the coordinator's one recording thread, calling ``record``
+* ``run_results`` — the coordinator's one recording thread, calling ``record``
   (``gradebook.record_results``) as results arrive; ``report`` prints the final table.
 """
 

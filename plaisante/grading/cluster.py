@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..course import CourseLayout
-from .collector import Collector
 from .result import Limits, SubmissionResult
+from .run_results import RunResults
 from .worker import (
     ATTEMPTS,
     SETUP_ERRORS,
@@ -172,11 +172,11 @@ def dask_client(workers: int, scheduler: str, security: Security | None) -> Iter
         yield client
 
 
-def run_dask(root: Path, assignment: str, students: Sequence[str], collector: Collector, *,
+def run_dask(root: Path, assignment: str, students: Sequence[str], run_results: RunResults, *,
              limits: Limits, sandbox: bool, workers: int, scheduler: str,
              grader: Grader | None, security: Security | None = None,
              insecure: bool = False) -> None:
-    """Grade ``students`` on a Dask cluster, handing each result to ``collector``.
+    """Grade ``students`` on a Dask cluster, handing each result to ``run_results``.
 
     Stops, and raises, on a ``SETUP_ERRORS`` exception. One task per worker thread is in
     flight, so a worker that dies takes no queued submission with it; a task whose worker
@@ -193,7 +193,7 @@ def run_dask(root: Path, assignment: str, students: Sequence[str], collector: Co
     parcel = assignment_parcel(root, assignment) if grader is None else None
     layout = CourseLayout(root)
     security = cluster_security(scheduler, security, insecure=insecure)  # before any work
-    collector.start()
+    run_results.start()
     with dask_client(workers, scheduler, security) as client:
         client.run(warm_worker)
         # sent once to each worker, not with every task
@@ -220,7 +220,7 @@ def run_dask(root: Path, assignment: str, students: Sequence[str], collector: Co
                 status = future.status
                 future.release()
                 if status == "finished":
-                    collector.add(settle(root, assignment, student, value))
+                    run_results.add(settle(root, assignment, student, value))
                 else:
                     error = value[1] if isinstance(value, tuple) else value
                     if isinstance(error, SETUP_ERRORS):
@@ -228,7 +228,7 @@ def run_dask(root: Path, assignment: str, students: Sequence[str], collector: Co
                     if type(error).__name__ == "KilledWorker" and tries[student] < ATTEMPTS:
                         waiting.appendleft(student)
                     else:
-                        collector.add(failed_result(student, error))
+                        run_results.add(failed_result(student, error))
                 feed()
         finally:
             pending = [f for f in list(tasks.futures) if not f.done()]

@@ -41,9 +41,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .collector import Collector
 from .result import Limits, SubmissionResult
 from .run import DEFAULT_LIMITS, grade_submission, record, submitted_among
+from .run_results import RunResults
 from .worker import Grader
 
 if TYPE_CHECKING:
@@ -90,22 +90,22 @@ def grade_parallel(root: Path, assignment: str,
     if not chosen:
         return []
     workers = min(workers, len(chosen))
-    collector = Collector(root, assignment, len(chosen), progress)
+    run_results = RunResults(root, assignment, len(chosen), progress)
     try:
         if scheduler is None:
             from .pool import run_local
 
-            run_local(root, assignment, chosen, collector, limits=limits, sandbox=sandbox,
+            run_local(root, assignment, chosen, run_results, limits=limits, sandbox=sandbox,
                       workers=workers, grader=grader)
         else:
             from .cluster import run_dask
 
-            run_dask(root, assignment, chosen, collector, limits=limits, sandbox=sandbox,
+            run_dask(root, assignment, chosen, run_results, limits=limits, sandbox=sandbox,
                      workers=workers, scheduler=scheduler, grader=grader,
                      security=security, insecure=insecure_scheduler)
     finally:
-        collector.close()
-    return [collector.results[student] for student in chosen]
+        run_results.close()
+    return [run_results.results[student] for student in chosen]
 
 
 def grade(root: Path, assignment: str, students: Iterable[str] | None = None, *,

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .collector import Collector
 from .result import Limits
+from .run_results import RunResults
 from .worker import (
     ATTEMPTS,
     SETUP_ERRORS,
@@ -162,9 +162,9 @@ class LocalPool:
                 problems.append(answer[1])
         return problems
 
-    def grade(self, assignment: str, students: Sequence[str], collector: Collector, *,
+    def grade(self, assignment: str, students: Sequence[str], run_results: RunResults, *,
               limits: Limits, sandbox: bool, reread: bool = False) -> None:
-        """Grade ``students`` on the workers, handing each result to ``collector`` (started
+        """Grade ``students`` on the workers, handing each result to ``run_results`` (started
         here); with ``reread``, each worker reads the assignment's facts (due date,
         extensions, source cells) from the gradebook again for each submission. Raises the
         first ``SETUP_ERRORS`` exception a worker meets (type kept). A worker still grading
@@ -179,7 +179,7 @@ class LocalPool:
         waiting = deque(students)
         tries: Counter[str] = Counter()
         pool = self.workers
-        collector.start()
+        run_results.start()
         try:
             while True:
                 for worker in pool:
@@ -205,11 +205,11 @@ class LocalPool:
                         if message is not None:
                             student, worker.student = str(worker.student), None
                             if message[0] == "done":
-                                collector.add(message[1])
+                                run_results.add(message[1])
                             elif message[0] == "setup":
                                 raise _setup_error(message[1])(message[2])
                             else:
-                                collector.add(failed_result(student, (message[1], message[2])))
+                                run_results.add(failed_result(student, (message[1], message[2])))
                             continue
                     if worker.conn in ready or worker.process.sentinel in ready:
                         student, worker.student = str(worker.student), None
@@ -217,7 +217,7 @@ class LocalPool:
                         if tries[student] < ATTEMPTS:
                             waiting.appendleft(student)
                         else:
-                            collector.add(failed_result(student, ("KilledWorker", "")))
+                            run_results.add(failed_result(student, ("KilledWorker", "")))
         finally:
             for worker in list(pool):
                 if worker.student is not None:  # interrupted: do not wait for it
@@ -246,16 +246,16 @@ def _setup_error(name: str) -> type[BaseException]:
     return next((e for e in SETUP_ERRORS if e.__name__ == name), RuntimeError)
 
 
-def run_local(root: Path, assignment: str, students: Sequence[str], collector: Collector, *,
+def run_local(root: Path, assignment: str, students: Sequence[str], run_results: RunResults, *,
               limits: Limits, sandbox: bool, workers: int, grader: Grader | None) -> None:
     """Grade ``students`` on ``workers`` processes of this machine, handing each result to
-    ``collector``. Raises the first ``SETUP_ERRORS`` exception a worker meets (type kept)."""
+    ``run_results``. Raises the first ``SETUP_ERRORS`` exception a worker meets (type kept)."""
     if sandbox and grader is None:
         from . import sandbox as sb
 
         sb.require_sandbox()
     pool = LocalPool(root, min(workers, len(students)), grader)
     try:
-        pool.grade(assignment, students, collector, limits=limits, sandbox=sandbox)
+        pool.grade(assignment, students, run_results, limits=limits, sandbox=sandbox)
     finally:
         pool.close()

@@ -10,7 +10,7 @@ Both ends of one local socket:
   first-use costs paid), then answers requests one at a time until Ctrl-C or SIGTERM
   (``plaisante grader --stop``: ``ask_to_stop``). A ``grade`` request is graded exactly as
   ``plaisante grade`` grades it (the same worker code, the same limits, recorded by this
-  process through the same ``Collector``), and answered with the table ``plaisante grade``
+  process through the same ``RunResults``), and answered with the table ``plaisante grade``
   would print.
 * ``ask_to_grade(root, …)`` — the command's side: the answer, or None when no resident grader
   serves this course (the command then grades by itself, as always).
@@ -433,10 +433,10 @@ def _reply(conn: socket.socket, message: dict[str, Any]) -> None:
 
 def _grade(root: Path, pool: Any, request: dict[str, Any]) -> dict[str, Any]:
     """Grade and record a ``grade`` request as ``plaisante grade`` would; return the answer."""
-    from .collector import Collector
-    from .report import summary
     from .result import Limits
     from .run import submitted_among
+    from .run_results import RunResults
+    from .run_table import summary
     from .worker import SETUP_ERRORS
 
     assignment, students = request.get("assignment"), request.get("students")
@@ -448,16 +448,16 @@ def _grade(root: Path, pool: Any, request: dict[str, Any]) -> dict[str, Any]:
         cell = request.get("cell_seconds")
         limits = Limits.for_course(root, float(cell) if cell else None,
                                    float(request.get("submission_seconds") or 300.0))
-        collector = Collector(root, assignment, len(students), progress=False)
+        run_results = RunResults(root, assignment, len(students), progress=False)
         try:
-            pool.grade(assignment, students, collector, limits=limits,
+            pool.grade(assignment, students, run_results, limits=limits,
                        sandbox=request.get("sandbox") is not False, reread=True)
         finally:
-            collector.close()
+            run_results.close()
     except SETUP_ERRORS as error:
         print(f"plaisante grader: {assignment}: {error}", flush=True)
         return {"status": 2, "stderr": f"plaisante grade: {error}"}
-    results = [collector.results[student] for student in students]
+    results = [run_results.results[student] for student in students]
     status, table, problem = summary(root, assignment, results)
     for result in results:
         print(f"plaisante grader: {assignment} {result.student}: {result.status} "

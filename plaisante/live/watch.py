@@ -615,7 +615,7 @@ def _one_scan(layout: CourseLayout, source: Any, assignment: str, pool: Any, fee
     be collected or graded (an OSError: no descriptor left, a full disk, its folder gone or
     unreadable) is said in one line and looked at again on the next scan. An OSError of the
     scan itself, the board or the grading is raised for the caller to retry."""
-    from ..grading.collector import Collector
+    from ..grading.run_results import RunResults
 
     latest, refused = source.scan(assignment)
     for line in refused:
@@ -647,15 +647,15 @@ def _one_scan(layout: CourseLayout, source: Any, assignment: str, pool: Any, fee
     if not ready:
         return count
     students = [handin.student for handin in ready]
-    collector = Collector(layout.root, assignment, len(students), progress=False)
+    run_results = RunResults(layout.root, assignment, len(students), progress=False)
     try:
-        pool.grade(assignment, students, collector, limits=limits, sandbox=sandbox,
+        pool.grade(assignment, students, run_results, limits=limits, sandbox=sandbox,
                    reread=True)
     finally:
-        collector.close()
+        run_results.close()
     for handin in ready:
-        if handin.student in collector.results:
-            results[handin.student] = collector.results[handin.student]
+        if handin.student in run_results.results:
+            results[handin.student] = run_results.results[handin.student]
             graded[handin.student] = handin.name
             collected[handin.name] = times[handin.name]
         else:

@@ -15,7 +15,7 @@ from .result import SubmissionResult
 RECORD_BATCH = 25
 
 
-class Collector:
+class RunResults:
     """What the coordinator keeps of a run: every result by student, the progress bar, and
     the recording thread that writes results to the gradebook in batches as they arrive.
 
