@@ -481,6 +481,46 @@ def test_a_cpu_hog_is_stopped_by_the_cpu_limit(batch):
         "kernel died in step5_tableau (CPU time limit (SIGXCPU); kernel restarted)"]
 
 
+def test_a_cell_that_waits_gets_three_times_its_time_and_a_busy_one_only_its_time(batch):
+    """A cell's time is counted in its sandbox's CPU, within three times it in wall time. With
+    3 s a cell: step 1's cell sleeping 5 s still runs to its end (full marks, not flagged), a
+    busy loop after step 5's solution is cut once it has used its 3 s of CPU (flagged; its
+    class was defined before the loop, so step 5's tests still pass)."""
+    root = batch["root"]
+    submit_full_marks_plus(root, "waits", "step1_card_code", "import time\ntime.sleep(5)")
+    submit_full_marks_plus(root, "busy", "step5_tableau", "x = 0\nwhile True:\n    x += 1")
+    waits = grade_submission(root, "waits", "plaisante", limits=Limits(cell_seconds=3))
+    busy = grade_submission(root, "busy", "plaisante", limits=Limits(cell_seconds=3))
+    assert (waits.status, waits.total) == ("graded", 100), waits.reasons
+    assert (busy.status, busy.total) == ("flagged", 100)
+    assert busy.reasons == ["timeout: step5_tableau ran over 3 s (interrupted)"]
+
+
+def test_a_busy_machine_does_not_cut_an_honest_cell(batch):
+    """Six busy processes beside the grader on this machine's cores: step 4's cell computes
+    1 s of CPU under a 2.5 s cell limit. Waiting for a core, it takes longer than 2.5 s of
+    wall time (it prints how long), yet it is not cut: full marks, as on a quiet machine.
+    (Step 4 comes after both own-tests cells, so no run of the student's tests replays it.)"""
+    root = batch["root"]
+    work = ("import time\n_t0 = time.monotonic()\n_end = time.process_time() + 1.0\n"
+            "while time.process_time() < _end:\n    pass\n"
+            "print(f'cell wall time {time.monotonic() - _t0:.2f} s')")
+    submit_full_marks_plus(root, "loaded", "step4_scoring", work)
+    # each in a session of its own: the scheduler shares the cores between sessions first
+    # (autogroups), so six loops in one session would slow the kernel no more than one
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
+            for _ in range(6)]
+    try:
+        result = grade_submission(root, "loaded", "plaisante", limits=Limits(cell_seconds=2.5))
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+    wall = re.search(r"cell wall time ([0-9.]+) s", autograded_text(root, "loaded"))
+    assert wall is not None and float(wall.group(1)) > 2.5, wall  # the machine was busy
+    assert (result.status, result.total) == ("graded", 100), result.reasons
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="the root path: the batch already ran as a user")
 def test_as_root_the_connection_file_links_change_nothing_outside_either(batch):
     """As root too (kernels under throw-away uids) nothing outside the sandbox changes;

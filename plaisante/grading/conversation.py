@@ -17,8 +17,15 @@ While it waits, the conversation reads the stdin, shell and iopub channels toget
 (whatever the student's code prints during the calls) is read and dropped at once, so it never
 piles up, and a verdict never depends on it, except while ``run`` runs a cell, whose outputs
 it hands on; each message is at most ``MAX_MESSAGE_BYTES`` (ZeroMQ drops a larger one before
-the grader holds it, see ``bound_client``). Each cell has one deadline; past it the wait ends
+the grader holds it, see ``bound_client``). Each cell has its time; past it the wait ends
 with ``KernelTimeout``, and a kernel whose process ended gives ``KernelDied``.
+
+A cell's time is counted in the CPU time its sandbox uses (``plaisante.grading.sandbox_clock``):
+once its wall time is over, the cell goes on while its sandbox has used less CPU than that
+time, up to ``WAITING_ALLOWANCE`` times it in wall time. A cell is thus never cut earlier than
+by its wall time, and a busy machine (more workers than cores, other work beside the grader)
+does not cut an honest cell short: its grade is the one a quiet machine gives. A cell that
+waits rather than computes (a sleep, a lock, a blocked read) is cut at the allowance.
 """
 
 from __future__ import annotations
@@ -44,6 +51,8 @@ DRAIN_AT_ONCE = 256  # iopub messages read in one go
 HANDSHAKE_WAIT = 5.0  # seconds a conversation's stdin socket has to connect to the kernel
 RAN_GRACE = 5.0  # seconds a cell's outputs have to arrive after the kernel ran it
 SMALL_MESSAGE = 4096  # bytes of an iopub message always read while a cell runs (RAN is one)
+WAITING_ALLOWANCE = 3.0  # a cell's wall time, in multiples of its time, while it has CPU left
+CPU_MARK_AFTER = 1.0  # seconds into a cell when its sandbox's CPU clock is first read
 
 
 def bound_context(context: Any) -> Any:
@@ -82,6 +91,10 @@ class KernelConversation:
         from jupyter_client.session import Session
 
         self.km = execute.km
+        # the latest any cell may end (the notebook's own time) and the sandbox's CPU clock
+        self.latest: Callable[[], float] = getattr(execute, "latest_end", lambda: deadline)
+        self.cpu_clock: Callable[[], float | None] = getattr(self.km, "sandbox_cpu_seconds",
+                                                            lambda: None)
         info = self.km.get_connection_info()
         self.session = Session(key=info["key"], signature_scheme=info["signature_scheme"])
         self.context = zmq.Context()
@@ -109,8 +122,7 @@ class KernelConversation:
         self.poller = zmq.Poller()
         for socket in (self.stdin, self.shell, self.iopub):
             self.poller.register(socket, zmq.POLLIN)
-        self.deadline = deadline
-        self.seconds = max(0.0, deadline - time.monotonic())
+        self.renew(deadline)
         self.msg_id: str | None = None
         self.dropped_bytes = 0
         self.timed_out = False
@@ -145,9 +157,40 @@ class KernelConversation:
         self.context.destroy(linger=0)
 
     def renew(self, deadline: float) -> None:
-        """Go on with the next test cell, which has its own ``deadline``."""
+        """Go on with the next cell, whose wall time ends at ``deadline``: its time is
+        ``deadline`` less now, counted in CPU past that (see the module doc)."""
+        now = time.monotonic()
         self.deadline = deadline
-        self.seconds = max(0.0, deadline - time.monotonic())
+        self.seconds = max(0.0, deadline - now)
+        self.started = now
+        self.allowance_end = min(now + WAITING_ALLOWANCE * self.seconds,
+                                 max(deadline, self.latest()))
+        self.cpu_mark: tuple[float, float] | None = None  # (when, the sandbox's CPU then)
+
+    def _mark_cpu(self, now: float) -> None:
+        """Read the sandbox's CPU clock once the cell has run a while (most cells end before:
+        they never pay for the reading)."""
+        if self.cpu_mark is None and now - self.started >= min(CPU_MARK_AFTER,
+                                                               self.seconds / 2):
+            cpu = self.cpu_clock()
+            self.cpu_mark = (now, cpu) if cpu is not None else (now, -1.0)
+
+    def _more_time(self) -> bool:
+        """Once the cell's wall time is over: move its deadline on and return True while its
+        sandbox has used less CPU than the cell's time (the time before the first reading
+        counts as CPU), within the allowance; else return False."""
+        now = time.monotonic()
+        if self.cpu_mark is None or self.cpu_mark[1] < 0 or now >= self.allowance_end:
+            return False
+        cpu = self.cpu_clock()
+        if cpu is None:
+            return False
+        used = (self.cpu_mark[0] - self.started) + (cpu - self.cpu_mark[1])
+        left = self.seconds - used
+        if left <= 0:
+            return False
+        self.deadline = min(now + max(left, 0.25), self.allowance_end)
+        return True
 
     # ------------------------------------------------------------------ the judge's side
 
@@ -212,7 +255,8 @@ class KernelConversation:
         self.late_answer = ""
         try:
             run_sync(self.km.interrupt_kernel)()
-            self.deadline = time.monotonic() + INTERRUPT_GRACE
+            self.renew(time.monotonic() + INTERRUPT_GRACE)
+            self.allowance_end = self.deadline  # a kernel that ignores it is restarted
             while (answer := self._next())[0] != "reply":
                 self.late_answer = answer[1]
                 self._reply(json.dumps({"op": "end"}))
@@ -239,10 +283,13 @@ class KernelConversation:
         text) or ("reply", content). Raises KernelTimeout or KernelDied."""
         while True:
             remaining = self.deadline - time.monotonic()
+            if remaining <= 0 and self._more_time():
+                remaining = self.deadline - time.monotonic()
             if remaining <= 0:
                 self.timed_out = True
                 raise KernelTimeout(f"no answer from the kernel within {self.seconds:.0f} s")
             events = dict(self.poller.poll(timeout=int(min(remaining, 0.5) * 1000) + 1))
+            self._mark_cpu(time.monotonic())
             if self.iopub in events:
                 self._drop_output()
             if self.stdin in events:

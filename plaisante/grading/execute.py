@@ -139,6 +139,11 @@ class JudgedExecute(Execute):  # type: ignore[misc]  # nbgrader ships no types
                 self._conversation.close()
                 self._conversation = None
 
+    def latest_end(self) -> float:
+        """The latest a cell may run to (``time.monotonic()``): the notebook's time, less what
+        is kept for the hidden checks while the notebook's own cells run."""
+        return self._deadline - self._kept
+
     def _get_timeout(self, cell: NotebookNode | None) -> int | None:
         timeout = super()._get_timeout(cell)
         remaining = max(1, int(self._deadline - self._kept - time.monotonic()))
@@ -387,7 +392,7 @@ class JudgedExecute(Execute):  # type: ignore[misc]  # nbgrader ships no types
             run_sync(self.kc.wait_for_ready)(timeout=60)
         except Exception as error:  # noqa: BLE001
             raise KernelLost(f"a fresh kernel for a run of {name}'s tests did not start: "
-                             f"{error}") from None
+                             f"{error}{self._start_failure()}") from None
         self._locked = False
         self._lock_sockets()
         each = float(self.timeout) if self.timeout else self.submission_seconds
@@ -443,6 +448,11 @@ class JudgedExecute(Execute):  # type: ignore[misc]  # nbgrader ships no types
             lock()
         self._locked = True
 
+    def _start_failure(self) -> str:
+        """" (the kernel: why it did not start)" when a kernel that failed to start said why."""
+        why = getattr(self.km, "start_failure", lambda: "")()
+        return f" (the kernel: {why})" if why else ""
+
     def _death_cause(self) -> str:
         overflow = getattr(self.km, "sandbox_overflow", "")
         if overflow:
@@ -479,7 +489,8 @@ class JudgedExecute(Execute):  # type: ignore[misc]  # nbgrader ships no types
             run_sync(self.km.restart_kernel)(now=True)
             run_sync(self.kc.wait_for_ready)(timeout=60)
         except Exception as error:  # noqa: BLE001
-            self._stopped = f"the kernel could not be restarted after {name}: {error}"
+            self._stopped = (f"the kernel could not be restarted after {name}: {error}"
+                             f"{self._start_failure()}")
             self.incident("gave-up", self._stopped, name)
             return
         self._replay_cells(name)

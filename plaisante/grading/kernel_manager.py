@@ -23,10 +23,12 @@ from jupyter_client.asynchronous.client import AsyncKernelClient
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import Dict, Integer, List, Type, Unicode
 
+from ..kernel.zygote import START_FAILED
 from .conversation import bound_client
 from .memory_cgroup import MemoryCgroup, MemoryWatch
 from .result import Limits
 from .sandbox import bwrap_command, empty_folder, folder_usage, is_throwaway, kernel_env
+from .sandbox_clock import tree_cpu_seconds
 from .zygote import Zygote, zygote_for
 
 #: the folder of a kernel's sockets folder its data files wait in
@@ -144,6 +146,31 @@ class SandboxKernelManager(AsyncKernelManager):
         if self.sandbox_zygote:
             return self._zygote().cgroup
         return self._own_cgroup
+
+    def start_failure(self) -> str:
+        """Why the kernel's last start failed, as the kernel wrote it before running anything
+        of the student's (``plaisante.kernel.zygote.START_FAILED``: its sockets folder is
+        emptied at every start), or "" when it said nothing. Read only when a start failed."""
+        if not (self.sandbox_enabled and self.sandbox_socket_dir):
+            return ""
+        note = Path(self.sandbox_socket_dir) / START_FAILED
+        try:
+            if note.is_symlink() or not note.is_file():
+                return ""
+            with open(note, encoding="utf-8", errors="replace") as text:
+                line = text.read(300).splitlines()
+        except OSError:
+            return ""
+        return line[0].strip() if line else ""
+
+    def sandbox_cpu_seconds(self) -> float | None:
+        """The CPU time, in seconds, the kernel's sandbox has used so far (every process in
+        it; with the zygote, the zygote's too), read from the host's /proc; None when it
+        cannot be read."""
+        process = getattr(self.provisioner, "process", None)
+        zygote = getattr(process, "zygote", None)
+        root = zygote.process.pid if zygote is not None else getattr(process, "pid", None)
+        return tree_cpu_seconds(root) if isinstance(root, int) else None
 
     def memory_overrun(self) -> str:
         """Return why the kernel was killed when the sandbox's memory bound ended one of its
