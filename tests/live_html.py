@@ -8,19 +8,40 @@ from html.parser import HTMLParser
 
 
 class Live(HTMLParser):
-    """Collects every element's name (``tags``), every ``on*`` attribute (``handlers``), every
-    script's text (``scripts``) and every ``href``/``src`` (``hrefs``) of the HTML fed to it."""
+    """What a browser's tokenizer makes of the HTML fed to it (entities decoded): every
+    element's name (``tags``), with its attributes (``elements``: (name, {attribute: value}),
+    in order), every attribute (``attributes``), every ``on*`` attribute (``handlers``), every
+    script's text (``scripts``), every ``href``/``src`` (``hrefs``) and the text outside
+    tags (``texts``, joined: ``text``). ``Live.read(page)`` feeds and closes one."""
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__(convert_charrefs=True)
         self.handlers: list[str] = []
         self.scripts: list[str] = []
         self.hrefs: list[str] = []
         self.tags: list[str] = []
+        self.elements: list[tuple[str, dict[str, str | None]]] = []
+        self.attributes: list[tuple[str, str | None]] = []
+        self.texts: list[str] = []
         self._in_script = False
+
+    @classmethod
+    def read(cls, page: str) -> Live:
+        """Return ``page`` read whole."""
+        live = cls()
+        live.feed(page)
+        live.close()
+        return live
+
+    @property
+    def text(self) -> str:
+        """The page's text outside tags, in order."""
+        return "".join(self.texts)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.tags.append(tag)
+        self.elements.append((tag, dict(attrs)))
+        self.attributes += attrs
         self.handlers += [f"{name}={value}" for name, value in attrs if name.startswith("on")]
         self.hrefs += [value or "" for name, value in attrs if name in ("href", "src")]
         self._in_script = tag == "script"
@@ -29,6 +50,7 @@ class Live(HTMLParser):
         self._in_script = False
 
     def handle_data(self, data: str) -> None:
+        self.texts.append(data)
         if self._in_script:
             self.scripts.append(data)
 

@@ -7,11 +7,10 @@ from __future__ import annotations
 import ast
 import doctest
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from live_html import LyingText
+from live_html import Live, LyingText
 
 from plaisante.student_side import markup
 from plaisante.student_side.card_widgets import LiveRegion, chip, focusable_text
@@ -26,27 +25,9 @@ def test_the_doctests_hold() -> None:
     assert result.attempted >= 2 and result.failed == 0
 
 
-class Parsed(HTMLParser):
-    """What a browser's HTML parser makes of a string: its start tags (with attributes), in
-    order, and its text."""
-
-    def __init__(self, shown: str) -> None:
-        super().__init__(convert_charrefs=True)
-        self.tags: list[tuple[str, dict[str, str | None]]] = []
-        self.text = ""
-        self.feed(shown)
-        self.close()
-
-    def handle_starttag(self, name: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((name, dict(attrs)))
-
-    def handle_data(self, data: str) -> None:
-        self.text += data
-
-
 def test_a_hostile_text_stays_text_in_content_and_attributes() -> None:
-    parsed = Parsed(html(tag("div", HOSTILE, title=HOSTILE, class_=["a", HOSTILE])))
-    assert parsed.tags == [("div", {"title": HOSTILE, "class": "a " + HOSTILE})]
+    parsed = Live.read(html(tag("div", HOSTILE, title=HOSTILE, class_=["a", HOSTILE])))
+    assert parsed.elements == [("div", {"title": HOSTILE, "class": "a " + HOSTILE})]
     assert parsed.text == HOSTILE
 
 
@@ -77,11 +58,11 @@ def test_a_stylesheet_is_kept_as_written() -> None:
 
 
 def test_the_shared_widgets_escape_what_they_are_given() -> None:
-    parsed = Parsed(html(chip("pot", "pot ", tag("b", HOSTILE))))
-    assert [name for name, _ in parsed.tags] == ["span", "b"]
+    parsed = Live.read(html(chip("pot", "pot ", tag("b", HOSTILE))))
+    assert [name for name, _ in parsed.elements] == ["span", "b"]
     assert parsed.text == "pot " + HOSTILE
-    parsed = Parsed(focusable_text(HOSTILE))
-    assert parsed.tags == [("div", {"class": "plaisante-text", "tabindex": "-1"})]
+    parsed = Live.read(focusable_text(HOSTILE))
+    assert parsed.elements == [("div", {"class": "plaisante-text", "tabindex": "-1"})]
     region = LiveRegion()
     region.say("you & <b>me</b>")
     assert region.said == "you & me"
@@ -126,17 +107,17 @@ def test_a_str_whose_methods_lie_is_escaped_as_any_text() -> None:
     lying = LyingText(HOSTILE)
     for shown in (html(lying), html(tag("b", lying)), html(tag("b", "x", lying)),
                   html(tag("b", tag("i"), lying)), focusable_text(lying)):
-        parsed = Parsed(shown)
-        assert [name for name, _ in parsed.tags] in ([], ["b"], ["b", "i"], ["div"]), shown
+        parsed = Live.read(shown)
+        assert [name for name, _ in parsed.elements] in ([], ["b"], ["b", "i"], ["div"]), shown
         assert parsed.text.endswith(HOSTILE), shown
-    parsed = Parsed(html(tag("div", title=LyingText(BREAKOUT), class_=[LyingText(BREAKOUT)],
+    parsed = Live.read(html(tag("div", title=LyingText(BREAKOUT), class_=[LyingText(BREAKOUT)],
                              data_n=LyingText(BREAKOUT))))
-    assert parsed.tags == [("div", {"title": BREAKOUT, "class": BREAKOUT, "data-n": BREAKOUT})]
+    assert parsed.elements == [("div", {"title": BREAKOUT, "class": BREAKOUT, "data-n": BREAKOUT})]
 
 
 def test_a_number_whose_text_is_markup_shows_its_value() -> None:
-    parsed = Parsed(html(tag("b", Loud(12), data_n=Loud(5)), Loud(3)))
-    assert parsed.tags == [("b", {"data-n": "5"})]
+    parsed = Live.read(html(tag("b", Loud(12), data_n=Loud(5)), Loud(3)))
+    assert parsed.elements == [("b", {"data-n": "5"})]
     assert parsed.text == "123"
 
 
@@ -158,21 +139,21 @@ def test_an_object_that_is_not_a_child_shows_as_its_text_never_as_its_items() ->
             return iter([tag("img", src="x", onerror="go()")])
 
     for hostile in (Sneaky("script"), Hand(), Cards([1])):
-        parsed = Parsed(html(tag("div", hostile)))
-        assert [name for name, _ in parsed.tags] == ["div"], html(tag("div", hostile))
+        parsed = Live.read(html(tag("div", hostile)))
+        assert [name for name, _ in parsed.elements] == ["div"], html(tag("div", hostile))
 
 
 def test_lone_surrogates_and_nuls_leave_a_text_a_widget_can_send() -> None:
     shown = html(tag("b", "a\ud800b\x00c", title="\udcff"), "\udfff")
     shown.encode("utf-8")  # what the kernel's message does; a lone surrogate would raise
-    parsed = Parsed(shown)
-    assert parsed.tags == [("b", {"title": "\ufffd"})]
+    parsed = Live.read(shown)
+    assert parsed.elements == [("b", {"title": "\ufffd"})]
     assert parsed.text == "a\ufffdb\x00c\ufffd"  # a browser drops the NUL itself
 
 
 def test_a_number_too_long_to_write_is_shown_short() -> None:
     shown = html(tag("b", 10 ** 5000), tag("i", -(10 ** 5000)))
-    assert Parsed(shown).text == "1.000e5000-1.000e5000"
+    assert Live.read(shown).text == "1.000e5000-1.000e5000"
 
 
 def test_a_class_that_claims_to_be_a_list_or_a_str_is_not_believed() -> None:
@@ -192,8 +173,8 @@ def test_a_class_that_claims_to_be_a_list_or_a_str_is_not_believed() -> None:
             return "posing"
 
     shown = html(tag("div", Posing(), class_=Posing()))
-    assert Parsed(shown).tags == [("div", {"class": "posing"})]
-    assert Parsed(shown).text == "posing"
+    assert Live.read(shown).elements == [("div", {"class": "posing"})]
+    assert Live.read(shown).text == "posing"
 
 
 def test_a_name_is_clipped_to_a_line_and_stays_text() -> None:

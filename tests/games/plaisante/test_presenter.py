@@ -3,10 +3,8 @@ number on it is the parts' own, deals repeat by seed, notation deals exactly its
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
-
 import pytest
-from live_html import LyingText
+from live_html import Live, LyingText
 
 from plaisante.games.plaisante.presenter import PresenterView, xray_html
 from plaisante.games.plaisante.rules import FLUSH, PAIR, STRAIGHT
@@ -116,32 +114,12 @@ PAYLOAD = "<img src=x onerror=alert(1)>"
 ESCAPED = "&lt;img src=x onerror=alert(1)&gt;"
 
 
-class Parsed(HTMLParser):
-    """What a browser reads in an HTML string: its elements' names, their attributes and its
-    texts, entities decoded."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(convert_charrefs=True)
-        self.tags: list[str] = []
-        self.attributes: list[tuple[str, str | None]] = []
-        self.texts: list[str] = []
-        self.feed(text)
-        self.close()
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append(tag)
-        self.attributes.extend(attrs)
-
-    def handle_data(self, data: str) -> None:
-        self.texts.append(data)
-
-
 def test_what_a_students_part_returned_or_raised_is_shown_escaped(ref, ref_parts):
     cards = hand("K♥ K♦ 3♣ 7♠ 9♥", ref.Card)
     # a str whose own methods lie to the escaper is escaped as any other
     for payload in (PAYLOAD, LyingText(PAYLOAD), LyingText('"' + PAYLOAD)):
         counts = dict(ref_parts, count_values=lambda cards, p=payload: [p] * 15)
-        panel = Parsed(xray_html(xray(cards, counts)))
+        panel = Live.read(xray_html(xray(cards, counts)))
         # in a bar's text and its data-count, slots 2–14; never an element
         assert "img" not in panel.tags and panel.texts.count(str.__str__(payload)) == 13
         assert [value for name, value in panel.attributes if name == "data-count"] == \
