@@ -93,6 +93,23 @@ def stopped_message(error: StudentCodeError, stopped: str = "Your code stopped t
     return f"⚠ {stopped} ({error}). Fix step {error.step} and run its cells again."
 
 
+#: No number of a round (a score, credits, a bet) is larger; a view could not even print one
+#: over 4,300 digits (Python refuses such an int's str()), so a larger one is the student's bug.
+LARGEST_NUMBER = 2 ** 63 - 1
+
+
+def number_shown(value: object) -> bool:
+    """Return True when ``value`` is an exact int of at most 18 digits, one a view can show."""
+    return type(value) is int and -LARGEST_NUMBER <= value <= LARGEST_NUMBER
+
+
+def said(value: object) -> str:
+    """Return ``short(value)``, or "an int of about N digits" for an int too large to show."""
+    if type(value) is int and not number_shown(value):
+        return f"an int of about {int(value.bit_length() * 0.30103) + 1:,} digits"
+    return short(value)
+
+
 def short(value: object, limit: int = 120) -> str:
     """Return ``repr(value)`` cut to ``limit`` characters (the last one "…"), or
     ``"<unprintable: …>"`` when that repr raises (a student's object may)."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...student_side.wire import described
-from ..shell import IllegalAction, StudentCodeError, StudentParts, short
+from ..shell import IllegalAction, StudentCodeError, StudentParts, number_shown, said, short
 from . import ASSIGNMENT
 from .rules import BET_STEP, HAND_SIZE, MAX_BET, MIN_BET
 
@@ -102,9 +102,9 @@ class MachinePlay:
             values[name] = getattr(machine, name)
         values["notice"] = getattr(machine, "notice", None)
         for name in ("credits", "games", "bet", "win"):
-            if type(values[name]) is not int or values[name] < 0:
-                raise STUDENT.error("Machine",
-                                    f"machine.{name} is {short(values[name])}, not an int ≥ 0")
+            if not number_shown(values[name]) or values[name] < 0:
+                raise STUDENT.error("Machine", f"machine.{name} is {said(values[name])}, not "
+                                    "an int from 0 to 2**63 - 1")
         cards, held = values["cards"], values["held"]
         if not isinstance(cards, list) or len(cards) not in (0, HAND_SIZE) or not all(
                 hasattr(card, "rank") and hasattr(card, "suit") for card in cards):

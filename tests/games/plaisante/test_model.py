@@ -176,6 +176,19 @@ def test_an_unknown_hand_name_or_a_negative_score_is_reported(ref):
         game.play()
 
 
+def test_a_number_too_large_to_print_is_the_students_error_not_a_crash(ref):
+    """Python refuses str() of an int over 4,300 digits: a score or total that large is said
+    as the student's error (the view shows its one line), never raised out of the round."""
+    for part in ("score", "total_value"):
+        for huge in (10 ** 5000, -(10 ** 5000), 2 ** 63):
+            game = new_round(ref, **{part: lambda cards, n=huge: n})
+            game.toggle(game.held_cards[0])
+            with pytest.raises(StudentCodeError, match=r"returned an int of about [0-9,]+ "
+                               "digits; no number of a round is larger") as error:
+                game.play()
+            assert error.value.step == 4 and game.hands_left == 4 and game.total == 0
+
+
 def test_bad_arguments_from_the_caller_are_not_blamed_on_the_student(ref):
     with pytest.raises(TypeError, match=r"seed must be an int or None, got \[1\]"):
         new_round(ref, seed=[1])

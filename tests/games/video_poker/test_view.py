@@ -146,6 +146,21 @@ def test_a_machine_that_breaks_names_step_4(parts) -> None:
         MachinePlay(Bad)
 
 
+def test_credits_too_large_to_print_stop_the_machine_with_one_line(parts) -> None:
+    """Python refuses str() of an int over 4,300 digits: a machine whose credits grew that
+    large is stopped as any broken machine, with one line, instead of crashing the view."""
+    class Rich(parts["Machine"]):  # type: ignore[misc, valid-type]
+        def draw(self):
+            super().draw()
+            self.credits = 10 ** 5000
+    view = MachineView(MachinePlay(Rich, seed=2))
+    view.bet_max_button.click()
+    view.draw_button.click()
+    assert view.message.value == ("⚠ Your Machine stopped (step 4, Machine: machine.credits "
+                                  "is an int of about 5,001 digits, not an int from 0 to "
+                                  "2**63 - 1). Fix step 4 and run its cells again.")
+
+
 def test_play_shows_the_checklist_naming_step_4_for_held_cards_moved(tmp_path,
                                                                     monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
