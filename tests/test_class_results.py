@@ -299,7 +299,7 @@ def test_the_report_names_hidden_tests_but_never_shows_their_code(course):
 def test_the_report_tags_a_cell_by_where_its_students_failed_it(course):
     """A cell holding hidden tests whose visible checks failed is not tagged "hidden": the tag
     counts those who passed the visible checks and failed the hidden ones, read here from the
-    grader's reports."""
+    grader's reports. A cell grading the student's own tests is never tagged "hidden"."""
     page = report_page(course)
     reports = CourseLayout(course["root"]).report(ASSIGNMENT, "-").parent
     where: dict[str, list[str]] = {}
@@ -311,7 +311,8 @@ def test_the_report_tags_a_cell_by_where_its_students_failed_it(course):
                       r"data-manual='0'>(.*?)</tr>", page, re.S)
     assert rows
     for cell, failed, in_hidden, row in rows:
-        assert int(in_hidden) == where.get(cell, []).count("hidden"), cell
+        own_tests = cell.endswith("_my_tests")  # graded in the hidden region, not hidden tests
+        assert int(in_hidden) == (0 if own_tests else where.get(cell, []).count("hidden")), cell
         tags = re.findall(r"<span class='plaisante-tag'[^>]*>([^<]+)</span>", row)
         if int(in_hidden) == 0:
             assert tags == [], (cell, tags)
@@ -324,7 +325,38 @@ def test_the_report_tags_a_cell_by_where_its_students_failed_it(course):
                     if "BEGIN HIDDEN TESTS" in c.source}
     # the case that was tagged "hidden" by content: a cell with hidden tests failed visibly
     assert any(cell in holds_hidden and in_hidden == "0" for cell, _, in_hidden, _ in rows)
-    assert any(in_hidden != "0" for _, _, in_hidden, _ in rows)
+    # in this course only own-tests cells are failed after their visible part (the student
+    # wrote no tests): graded in the hidden region, they are no hidden test, and are untagged
+    assert any(cell.endswith("_my_tests") and "hidden" in where.get(cell, [])
+               and in_hidden == "0" for cell, _, in_hidden, _ in rows)
+
+
+def test_a_cell_is_tagged_by_those_who_failed_only_its_hidden_tests():
+    """``cell_summaries`` and ``tag_words`` on rows made here: a cell three students failed,
+    two in its hidden tests only, reads "2 of 3 in hidden tests"; all of them, "in hidden
+    tests"; a student's own-tests cell failed in the hidden region, no tag."""
+    from plaisante.results.class_report import cell_summaries, tag_words
+    from plaisante.results.scores import Row, TestCell
+
+    def row(name: str, cells: dict[str, float], failed_in: dict[str, str]) -> Row:
+        return Row(ASSIGNMENT, name, "", "", "", "", {}, {}, cells, {}, 0.0, 0.0, 0.0, 10.0,
+                   False, failed_in=failed_in)
+
+    cells = [TestCell("step3_has_pair", "step3", "has_pair", True, 3.0),
+             TestCell("step3_has_flush", "step3", "has_flush", True, 3.0),
+             TestCell("step3_my_tests", "step3", "your tests", False, 4.0)]
+    rows = [row("a", {"step3_has_pair": 0.0, "step3_has_flush": 0.0, "step3_my_tests": 0.0},
+                {"step3_has_pair": "hidden", "step3_has_flush": "hidden",
+                 "step3_my_tests": "hidden"}),
+            row("b", {"step3_has_pair": 0.0, "step3_has_flush": 0.0, "step3_my_tests": 4.0},
+                {"step3_has_pair": "hidden", "step3_has_flush": "hidden"}),
+            row("c", {"step3_has_pair": 0.0, "step3_has_flush": 3.0, "step3_my_tests": 4.0},
+                {"step3_has_pair": "visible"})]
+    tagged = {summary.cell.grade_id: (summary.failed, tag_words(summary))
+              for summary in cell_summaries(rows, cells)}
+    assert tagged == {"step3_has_pair": (3, ["2 of 3 in hidden tests"]),
+                      "step3_has_flush": (2, ["in hidden tests"]),
+                      "step3_my_tests": (1, [])}
 
 
 def test_the_report_links_each_student_to_their_feedback(course):

@@ -70,7 +70,8 @@ class CellSummary:
     """One test cell across the class (flagged work left out): how many lost points there
     (``failed`` of ``of``); of those, how many were given its points by hand
     (``manual``, ``Row.manual``) and how many others passed its visible checks and failed
-    its hidden tests (``in_hidden``, from the grader's reports: ``Row.failed_in``)."""
+    its hidden tests (``in_hidden``, from the grader's reports: ``Row.failed_in``; never a
+    cell grading the student's own tests, ``*_my_tests``)."""
 
     cell: TestCell
     failed: int
@@ -103,9 +104,12 @@ def cell_summaries(rows: list[Row], cells: list[TestCell]) -> list[CellSummary]:
     for cell in cells:
         lost = [row for row in kept if row.cells.get(cell.grade_id, 0.0) < cell.points - 1e-9]
         by_hand = [row for row in lost if cell.grade_id in row.manual]
+        # a student's own tests are graded in the hidden region, but they are no hidden test
+        # of the student's parts: tagged by nothing, as a cell whose visible checks failed
+        own_tests = cell.grade_id.endswith("_my_tests")
         out.append(CellSummary(cell, len(lost), len(kept), sum(
             row.failed_in.get(cell.grade_id) == "hidden" for row in lost
-            if row not in by_hand), len(by_hand)))
+            if row not in by_hand and not own_tests), len(by_hand)))
     return sorted((c for c in out if c.failed), key=lambda c: (-c.failed,
                                                                order[c.cell.grade_id]))
 
