@@ -521,6 +521,32 @@ def test_a_busy_machine_does_not_cut_an_honest_cell(batch):
     assert (result.status, result.total) == ("graded", 100), result.reasons
 
 
+def test_work_in_children_reaped_unseen_is_cut_as_the_same_work_in_the_kernel(batch):
+    """Found by an attack review of the CPU clock: step 1's cell hides its Card, computes 6 s
+    in short-lived children and puts Card back. With SIGCHLD ignored, Linux reaped them and
+    their CPU reached no process's count: the cell read as idle, ran on past its 3 s and kept
+    step 1's 12 points (100 not flagged on the clock's first version; 90 on its commit, where
+    replaying the slow cell for each run of the student's tests cost both own-tests cells).
+    The kernel may not set SIGCHLD's handling now, so it is cut as the same work done in the
+    kernel itself is: step 1's 12 points lost, 88, flagged."""
+    root = batch["root"]
+    hide = ("_C = Card\ndel Card\nimport os, signal, time\ntry:\n"
+            "    signal.signal(signal.SIGCHLD, signal.SIG_IGN)\nexcept OSError:\n    pass\n"
+            "for _ in range(15):\n    if os.fork() == 0:\n"
+            "        _e = time.process_time() + 0.4\n"
+            "        while time.process_time() < _e:\n            pass\n"
+            "        os._exit(0)\n    time.sleep(0.45)\nCard = _C")
+    plain = ("_C = Card\ndel Card\nimport time\n_e = time.process_time() + 6.0\n"
+             "while time.process_time() < _e:\n    pass\nCard = _C")
+    submit_full_marks_plus(root, "reaped_unseen", "step1_card_code", hide)
+    submit_full_marks_plus(root, "computes_in_kernel", "step1_card_code", plain)
+    results = [grade_submission(root, student, "plaisante", limits=Limits(cell_seconds=3))
+               for student in ("reaped_unseen", "computes_in_kernel")]
+    for result in results:
+        assert (result.status, result.total) == ("flagged", 88), result.reasons
+        assert result.reasons == ["timeout: step1_card_code ran over 3 s (interrupted)"]
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="the root path: the batch already ran as a user")
 def test_as_root_the_connection_file_links_change_nothing_outside_either(batch):
     """As root too (kernels under throw-away uids) nothing outside the sandbox changes;

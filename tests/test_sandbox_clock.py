@@ -39,3 +39,44 @@ def test_a_process_that_is_gone_has_no_clock():
     gone = subprocess.Popen(["/bin/true"])
     gone.wait()
     assert tree_cpu_seconds(gone.pid) is None
+
+
+def test_a_kernel_cannot_hide_its_childrens_cpu_by_ignoring_sigchld():
+    """Children reaped by Linux itself (their parent ignores SIGCHLD, or sets SA_NOCLDWAIT)
+    take their CPU time with them: no process's /proc counts it any more. Under the kernel's
+    system-call filter a process may not change how SIGCHLD is handled, so the 1 s its
+    children compute stays in its tree's clock (the attack review: a cell that computed 6 s in
+    such children under a 3 s cell limit read as idle, ran on towards three times its time and
+    kept step 1's 12 points, 90 or 100, where the same work in the kernel itself is cut at 3 s:
+    88)."""
+    code = (
+        "import os, signal, sys, time\n"
+        "from plaisante.kernel import syscall_filter\n"
+        "syscall_filter.install()\n"
+        "try:\n"
+        "    signal.signal(signal.SIGCHLD, signal.SIG_IGN)\n"
+        "except OSError:\n"
+        "    pass\n"
+        "print('ready', flush=True)\n"
+        "for _ in range(4):\n"
+        "    if os.fork() == 0:\n"
+        "        end = time.process_time() + 0.25\n"
+        "        while time.process_time() < end: pass\n"
+        "        os._exit(0)\n"
+        "    time.sleep(0.4)\n"
+        "    try:\n"
+        "        os.wait()\n"
+        "    except ChildProcessError:\n"
+        "        pass\n"
+        "print('done', flush=True)\n"
+        "time.sleep(30)\n")
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None and parent.stdout.readline() == "ready\n"
+        start = tree_cpu_seconds(parent.pid) or 0.0
+        assert parent.stdout.readline() == "done\n"
+        used = (tree_cpu_seconds(parent.pid) or 0.0) - start
+        assert used >= 0.9, f"the tree's clock counted {used:.2f} s of its children's 1 s"
+    finally:
+        parent.kill()
+        parent.wait()
