@@ -12,6 +12,11 @@ that asks (SIGSYS, so the grader can say why the kernel died):
   read, answers ENOSYS: the C library then falls back to ``clone``);
 * on x86-64, every x32 or 32-bit system call (the same calls under other numbers).
 
+And ``rt_sigaction`` on SIGCHLD answers EPERM to a process that would set its handling (only
+reading it is allowed): a parent that ignores SIGCHLD, or sets ``SA_NOCLDWAIT``, has its
+children reaped by Linux itself, and their CPU time is then added to no process's count, so
+the host's clock of the sandbox (``plaisante.grading.sandbox_clock``) would not see it.
+
 POSIX shared memory (``/dev/shm``) and files in ``/tmp`` or the working folder stay allowed:
 they live in tmpfs mounts of a fixed size (``Limits.file_bytes`` each).
 
@@ -25,24 +30,27 @@ from __future__ import annotations
 import ctypes
 import platform
 import runpy
+import signal
 import struct
 import sys
 
 CLONE_NEWUSER = 0x10000000
-ENOSYS = 38
+ENOSYS, EPERM = 38, 1
+SIGCHLD = 17  # on x86-64 and aarch64 alike
 PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 38, 22, 2
 RET_ALLOW, RET_KILL_PROCESS, RET_ERRNO = 0x7FFF0000, 0x80000000, 0x00050000
 LD_ABS_W, JEQ, JGE, JSET, RET = 0x20, 0x15, 0x35, 0x45, 0x06
-NR_OFFSET, ARCH_OFFSET, ARG0_OFFSET = 0, 4, 16  # struct seccomp_data (arg 0's low word)
+# struct seccomp_data: arg 0's low word, arg 1's low word (its high word follows)
+NR_OFFSET, ARCH_OFFSET, ARG0_OFFSET, ARG1_OFFSET = 0, 4, 16, 24
 
 #: machine -> (audit arch, lowest foreign syscall number or None, {name: number})
 SYSCALLS: dict[str, tuple[int, int | None, dict[str, int]]] = {
     "x86_64": (0xC000003E, 0x40000000, {
         "memfd_create": 319, "memfd_secret": 447, "shmget": 29, "msgget": 68, "semget": 64,
-        "clone": 56, "unshare": 272, "clone3": 435}),
+        "clone": 56, "unshare": 272, "clone3": 435, "rt_sigaction": 13}),
     "aarch64": (0xC00000B7, None, {
         "memfd_create": 279, "memfd_secret": 447, "shmget": 194, "msgget": 186, "semget": 190,
-        "clone": 220, "unshare": 97, "clone3": 435}),
+        "clone": 220, "unshare": 97, "clone3": 435, "rt_sigaction": 134}),
 }
 REFUSED = ("memfd_create", "memfd_secret", "shmget", "msgget", "semget")
 
@@ -71,7 +79,12 @@ def program(machine: str | None = None) -> bytes:
         body += [(JEQ, None, f"not-{name}", numbers[name]),
                  (LD_ABS_W, None, None, ARG0_OFFSET), (JSET, "kill", "allow", CLONE_NEWUSER),
                  f"not-{name}"]
-    returns = {"allow": RET_ALLOW, "kill": RET_KILL_PROCESS, "enosys": RET_ERRNO | ENOSYS}
+    body += [(JEQ, None, "allow", numbers["rt_sigaction"]),
+             (LD_ABS_W, None, None, ARG0_OFFSET), (JEQ, None, "allow", SIGCHLD),
+             (LD_ABS_W, None, None, ARG1_OFFSET), (JEQ, None, "eperm", 0),
+             (LD_ABS_W, None, None, ARG1_OFFSET + 4), (JEQ, "allow", "eperm", 0)]
+    returns = {"allow": RET_ALLOW, "kill": RET_KILL_PROCESS, "enosys": RET_ERRNO | ENOSYS,
+               "eperm": RET_ERRNO | EPERM}
     body += [item for label, value in returns.items() for item in (label, (RET, None, None, value))]
     code: list[tuple[int, str | None, str | None, int]] = []
     where: dict[str, int] = {}
@@ -119,6 +132,7 @@ def main() -> None:
             score.write("1000")
     except OSError:
         pass  # an empty /proc: bubblewrap's processes are the killer's choice too
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # an inherited SIG_IGN would stay for good
     install()
     sys.argv = ["ipykernel_launcher", *sys.argv[1:]]
     runpy.run_module("ipykernel_launcher", run_name="__main__", alter_sys=True)

@@ -213,10 +213,10 @@ def start_kernel(work_dir: str, request: dict[str, Any]) -> None:
     try:
         _libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
         set_limits(request["limits"])
+        for name in (signal.SIGINT, signal.SIGTERM, signal.SIGCHLD, signal.SIGPIPE):
+            signal.signal(name, signal.SIG_DFL)  # before the filter, which keeps SIGCHLD's
         syscall_filter.install()
         os.chdir(work_dir)
-        for name in (signal.SIGINT, signal.SIGTERM, signal.SIGCHLD, signal.SIGPIPE):
-            signal.signal(name, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         from ipykernel.kernelapp import IPKernelApp
 
