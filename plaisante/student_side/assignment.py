@@ -218,4 +218,5 @@ def say_markdown(text: str) -> None:
         return
     from IPython.display import display
 
-    display({"text/markdown": text, "text/plain": text}, raw=True)
+    show: Any = display  # IPython leaves display() untyped
+    show({"text/markdown": text, "text/plain": text}, raw=True)
