@@ -463,3 +463,27 @@ def test_regrade_after_a_test_is_fixed_says_whose_score_changed(course):
         assert changes[student] == [f"{old:g}", "->", f"{old + 2:g}", "(+2)"], student
         assert gradebook_totals(course["root"])[student] == (old + 2, False)
 
+
+
+def test_after_a_regrade_the_report_says_which_feedback_pages_are_older(course):
+    """Runs after the regrade above, which graded everyone again: every feedback page now shows
+    the earlier grade, and the report says so, in its output and beside each link, until
+    ``feedback`` makes that student's page again."""
+    layout = CourseLayout(course["root"])
+    fed = sorted(s for s in layout.submitted_students(ASSIGNMENT)
+                 if layout.feedback(s, ASSIGNMENT).is_file())
+    assert "full_marks" in fed and len(fed) == len(EXPECTED) + 1
+    said = run("report", ASSIGNMENT, cwd=course["root"]).stdout
+    assert (f"plaisante report: the feedback page of {', '.join(fed)} is older than their grade "
+            f"(it shows an earlier score): run `plaisante feedback {ASSIGNMENT}`, then "
+            f"`plaisante report {ASSIGNMENT}` again") in said, said
+    note = f"older than the grade: run <code>plaisante feedback {ASSIGNMENT}</code>"
+    assert report_page(course).count(note) == len(fed)
+    run("feedback", ASSIGNMENT, "--student", "full_marks", cwd=course["root"])
+    said = run("report", ASSIGNMENT, cwd=course["root"]).stdout
+    others = [s for s in fed if s != "full_marks"]
+    assert f"the feedback page of {', '.join(others)} is older" in said, said
+    page = report_page(course)
+    assert page.count(note) == len(others)
+    row = page[page.index("<tr data-student='full_marks'"):]
+    assert note not in row[:row.index("</tr>")]

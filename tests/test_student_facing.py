@@ -29,3 +29,21 @@ def test_the_demo_notebook_shows_the_game_without_the_students_line(monkeypatch)
     widgets = [output for output in outputs
                if "application/vnd.jupyter.widget-view+json" in output.get("data", {})]
     assert len(widgets) == 2  # the presenter view, then the round
+
+
+def test_the_line_above_the_game_is_markdown_in_the_notebook(monkeypatch) -> None:
+    """What the last cell says above a student's game renders as Markdown (its backticks as
+    code, wrapped at words in an 800 px column), not as a monospace stream; the same words
+    are its plain text."""
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    notebook = nbformat.read(ROOT / "assignments" / "samples" / "plaisante" / "full_marks.ipynb",
+                             as_version=4)
+    NotebookClient(notebook, timeout=120, allow_errors=True,
+                   resources={"metadata": {"path": str(ROOT)}}).execute()
+    outputs = notebook.cells[-1].outputs
+    assert not any(ALL_VISIBLE_PASS in str(output.get("text", "")) for output in outputs)
+    said = [output["data"] for output in outputs if "text/markdown" in output.get("data", {})]
+    assert said == [{"text/markdown": ALL_VISIBLE_PASS, "text/plain": ALL_VISIBLE_PASS}]
+    assert "`plaisante validate`" in ALL_VISIBLE_PASS
+    assert any("application/vnd.jupyter.widget-view+json" in output.get("data", {})
+               for output in outputs)

@@ -12,6 +12,7 @@ from loopback_judge import loopback
 from plaisante.grading import routed
 from plaisante.grading.judge import judge_cell, setup_namespace
 from plaisante.student_side import student_tests
+from plaisante.student_side.assignment import Placeholder
 from plaisante.student_side.cards import hand
 from plaisante.student_side.checking import CheckFailed
 from plaisante.student_side.student_tests import grade_my_tests, version
@@ -134,6 +135,19 @@ def test_in_the_notebook_an_unfinished_part_is_not_unwritten_tests(capsys) -> No
         raise NotImplementedError()
     with pytest.raises(NotImplementedError, match="unwritten is not written yet"):
         student_tests.try_my_tests(unwritten, [], count_values=unfinished)
+
+
+def test_in_the_notebook_a_part_whose_cell_failed_is_not_called_unfinished(capsys) -> None:
+    """count_values's cell raised a SyntaxError, so the setup cell's placeholder stands in:
+    the line says it is not defined yet, not that it raises NotImplementedError."""
+    def mine(count_values):
+        assert count_values(hand("A♠")) == right(hand("A♠"))
+    student_tests.try_my_tests(mine, [version("returns 14 slots",
+                                              count_values=lambda c: right(c)[:14])],
+                               count_values=Placeholder("count_values", 2))
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "Your own count_values is not defined yet (run the cell that defines it; if that cell "
+        "shows an error, fix it first), so your tests were tried on the buggy versions alone.")
 
 
 def test_in_the_notebook_tests_that_pass_only_once_are_told_to_make_their_data_inside(

@@ -219,6 +219,16 @@ def test_a_step_left_as_released_is_said_to_be_not_written_yet() -> None:
                    for error in results.values())
 
 
+def test_a_part_whose_cell_failed_is_said_to_be_not_defined_yet() -> None:
+    """count_values's cell stops at a SyntaxError: validate said 'PartNotDefined: count_values
+    (step 2) …', the kit's class name, where the notebook's test cell says '✎ to do: …'."""
+    results = {result.grade_id: result.error
+               for result in run_apart(SAMPLES / "syntax_error_in_count_values.ipynb")}
+    assert results["step2_count_values"] == (
+        "count_values (step 2) is not defined yet: run the cell that defines it; if that cell "
+        "shows an error, fix it first")
+
+
 @pytest.mark.parametrize("sample", ["has_pair_at_least_two", "own_tests_fail_on_correct_code"])
 def test_validate_never_fails_more_points_than_grading_takes(sample) -> None:
     """validate's failing cells cost, per step, no more than grading takes (the manifest's

@@ -25,6 +25,10 @@ def run(args: argparse.Namespace) -> int:
             continue
         page = report.write(layout.root, assignment)
         print(f"plaisante report: wrote {page}")
+        if stale := report.stale_feedback(layout.root, assignment):
+            print(f"plaisante report: the feedback page of {', '.join(stale)} is older than "
+                  f"their grade (it shows an earlier score): run `plaisante feedback "
+                  f"{assignment}`, then `plaisante report {assignment}` again")
         if args.open:
             import webbrowser
 

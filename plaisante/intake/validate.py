@@ -171,11 +171,14 @@ def _notes(results: list[CellResult]) -> list[str]:
 def first_line(output: Any) -> str:
     """Return an error output as 'Name: first line of its message'; a bare
     NotImplementedError (a stub left as released) as 'has_pair is not written yet (…)',
-    naming the function or method that raised it, as the own-tests cells say it."""
+    naming the function or method that raised it, as the own-tests cells say it; a part whose
+    cell failed (the setup cell's stand-in) as 'count_values (step 2) is not defined yet: …'."""
     message = (str(output.get("evalue", "")).splitlines() or [""])[0]
     if output.get("ename") == "NotImplementedError" and not message.strip():
         return f"{unwritten(output)} is not written yet (it still raises NotImplementedError)"
     if output.get("ename") == "NotImplementedError" and "is not written yet" in message:
+        return message[:300]
+    if output.get("ename") == "PartNotDefined":  # the setup cell's stand-in: the kit's words
         return message[:300]
     return f"{output.get('ename', 'Error')}: {message[:300]}"
 

@@ -254,7 +254,8 @@ def report_context(root: Path, assignment: str, figures: list[str], here: Path
     students = []
     for row in rows:
         feedback = layout.feedback(row.student, assignment)
-        students.append((row, os.path.relpath(feedback, here) if feedback.is_file() else ""))
+        students.append((row, os.path.relpath(feedback, here) if feedback.is_file() else "",
+                         feedback_older_than_grade(layout, assignment, row.student)))
     missing = nothing_handed_in(layout, assignment)
     return {
         "assignment": assignment, "title": _title(assignment), "figures": figures,
@@ -276,6 +277,26 @@ def report_context(root: Path, assignment: str, figures: list[str], here: Path
         "step_caption": "Step columns: " + ", ".join(
             f"{s.step.removeprefix('step')} {s.title}" for s in steps),
         "points": points, "percent": _percent, "late_text": late_text, "time_text": time_text}
+
+
+def feedback_older_than_grade(layout: CourseLayout, assignment: str, student: str) -> bool:
+    """Return True when ``student``'s feedback page of ``assignment`` was made before their
+    last grading (``plaisante grade`` rewrites their grading report,
+    ``assignments/reports/ID/STUDENT.json``): the page then shows an earlier score. False when
+    either file is missing."""
+    feedback, graded = layout.feedback(student, assignment), layout.report(assignment, student)
+    try:
+        return feedback.stat().st_mtime < graded.stat().st_mtime
+    except OSError:
+        return False
+
+
+def stale_feedback(root: Path, assignment: str) -> list[str]:
+    """Return the students of ``assignment`` whose feedback page is older than their grade
+    (``feedback_older_than_grade``), sorted."""
+    layout = CourseLayout(Path(root))
+    return sorted(student for student in layout.submitted_students(assignment)
+                  if feedback_older_than_grade(layout, assignment, student))
 
 
 def _title(assignment: str) -> str:

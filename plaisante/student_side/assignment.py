@@ -203,5 +203,20 @@ def play(assignment: Assignment, parts: dict[str, Any], **options: Any) -> Any:
     results = check_all(assignment, parts)
     if any(result.status != "pass" for result in results):
         return checklist_widget(results)
-    print(ALL_VISIBLE_PASS)
+    say_markdown(ALL_VISIBLE_PASS)
     return assignment.game(**options, **parts)
+
+
+def say_markdown(text: str) -> None:
+    """Show ``text`` (Markdown: ``code`` in backticks) as the notebook's rendered Markdown,
+    which wraps at words in a narrow column, with ``text`` itself as its plain-text form;
+    outside IPython, print it."""
+    from IPython import get_ipython
+
+    if get_ipython() is None:
+        print(text)
+        return
+    from IPython.display import display
+
+    show: Any = display  # IPython leaves display() untyped
+    show({"text/markdown": text, "text/plain": text}, raw=True)

@@ -61,6 +61,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..kernel.routed import Outcome, run_locally
+from .assignment import Placeholder
 from .checking import CheckFailed
 from .surface import Surface, public, surface
 
@@ -141,7 +142,13 @@ def try_my_tests(tests: Any, mistakes: Sequence[Version], **own: Callable[..., A
                                   "NotImplementedError)")
     parts = ", ".join(own)
     again = run_locally(tests, own) if outcome.status == "pass" else outcome
-    if outcome.status == "todo":
+    if outcome.status == "todo" and (missing := [n for n, f in own.items()
+                                                 if isinstance(f, Placeholder)]):
+        # its cell did not run or failed (a SyntaxError, say): no NotImplementedError is left
+        print(f"Your own {', '.join(missing)} is not defined yet (run the cell that defines it; "
+              "if that cell shows an error, fix it first), so your tests were tried on the "
+              "buggy versions alone.")
+    elif outcome.status == "todo":
         print(f"Your own {parts} is not finished yet (it raises NotImplementedError), so your "
               "tests were tried on the buggy versions alone.")
     elif outcome.status == "fail" and (wrong := wrong_parts(tests, own)):
