@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -131,6 +132,18 @@ def test_the_hidden_tests_line_says_what_is_true_of_judged_samples(tmp_path):
         page = (root / "assignments" / "feedback" / name / "plaisante" / "plaisante.html"
                 ).read_text(encoding="utf-8")
         assert cell_states_shown(page) == gradebook_states(root, name), name
+    # the index marks the cells that lost points in words, not colour alone; whole numbers
+    # are written as elsewhere in the kit
+    index = (root / "assignments" / "feedback" / "own_tests_not_written" / "plaisante"
+             / "plaisante.html").read_text(encoding="utf-8")
+    assert re.search(r'<li class="plaisante-lost"><a href="#step2_my_tests">[^<]+</a> '
+                     r"\(0 / 4: failed\)</li>", index)
+    assert re.search(r'<li><a href="#step2_count_values">[^<]+</a> \(\d+ / \d+\)</li>', index)
+    full = (root / "assignments" / "feedback" / "full_marks" / "plaisante" / "plaisante.html"
+            ).read_text(encoding="utf-8")
+    assert ": 100 / 100 points</h4>" in full
+    assert "plaisante-lost" not in full.split("<ol class=\"plaisante-steps\">", 1)[1].split(
+        "</ol>\n        </div>", 1)[0]
 
 
 #: a test cell's state, from its score and points, and the word its heading shows
