@@ -20,12 +20,15 @@ it hands on; each message is at most ``MAX_MESSAGE_BYTES`` (ZeroMQ drops a large
 the grader holds it, see ``bound_client``). Each cell has its time; past it the wait ends
 with ``KernelTimeout``, and a kernel whose process ended gives ``KernelDied``.
 
-A cell's time is counted in the CPU time its sandbox uses (``plaisante.grading.sandbox_clock``):
-once its wall time is over, the cell goes on while its sandbox has used less CPU than that
-time, up to ``WAITING_ALLOWANCE`` times it in wall time. A cell is thus never cut earlier than
-by its wall time, and a busy machine (more workers than cores, other work beside the grader)
-does not cut an honest cell short: its grade is the one a quiet machine gives. A cell that
-waits rather than computes (a sleep, a lock, a blocked read) is cut at the allowance.
+A cell's time is wall time, as nbgrader's ``Execute.timeout``, but for what a busy machine
+takes from it (``plaisante.grading.sandbox_clock``): once its wall time is over, a cell that
+is still computing (its sandbox and the grader's thread working on it use at least
+``MIN_BUSY`` of a core) goes on while its sandbox has used less CPU than that time, up to
+``WAITING_ALLOWANCE`` times it in wall time. So a machine with more work than cores (more
+workers than cores, other work beside the grader) does not cut an honest cell short: its
+grade is the one a quiet machine gives. A cell that waits rather than computes (a sleep, a
+lock, a blocked read) is cut at its wall time, as nbgrader cuts it; one that computes, once
+it has used its time in CPU.
 """
 
 from __future__ import annotations
@@ -51,8 +54,10 @@ DRAIN_AT_ONCE = 256  # iopub messages read in one go
 HANDSHAKE_WAIT = 5.0  # seconds a conversation's stdin socket has to connect to the kernel
 RAN_GRACE = 5.0  # seconds a cell's outputs have to arrive after the kernel ran it
 SMALL_MESSAGE = 4096  # bytes of an iopub message always read while a cell runs (RAN is one)
-WAITING_ALLOWANCE = 3.0  # a cell's wall time, in multiples of its time, while it has CPU left
+WAITING_ALLOWANCE = 3.0  # a cell's wall time, in multiples of its time, while it computes
 CPU_MARK_AFTER = 1.0  # seconds into a cell when its sandbox's CPU clock is first read
+MIN_BUSY = 0.02  # share of a core a cell past its wall time uses, at least, to be computing
+LONGEST_STEP = 1.0  # seconds a cell is given at a time past its wall time (then looked at)
 
 
 def bound_context(context: Any) -> Any:
@@ -165,31 +170,40 @@ class KernelConversation:
         self.started = now
         self.allowance_end = min(now + WAITING_ALLOWANCE * self.seconds,
                                  max(deadline, self.latest()))
-        self.cpu_mark: tuple[float, float] | None = None  # (when, the sandbox's CPU then)
+        # (when, the sandbox's CPU, this thread's CPU): at the first reading, and at the last
+        self.cpu_mark: tuple[float, float, float] | None = None
+        self.cpu_last: tuple[float, float, float] | None = None
+
+    def _reading(self, now: float) -> tuple[float, float, float] | None:
+        cpu = self.cpu_clock()
+        return None if cpu is None else (now, cpu, time.thread_time())
 
     def _mark_cpu(self, now: float) -> None:
         """Read the sandbox's CPU clock once the cell has run a while (most cells end before:
         they never pay for the reading)."""
         if self.cpu_mark is None and now - self.started >= min(CPU_MARK_AFTER,
                                                                self.seconds / 2):
-            cpu = self.cpu_clock()
-            self.cpu_mark = (now, cpu) if cpu is not None else (now, -1.0)
+            self.cpu_mark = self.cpu_last = self._reading(now) or (now, -1.0, 0.0)
 
     def _more_time(self) -> bool:
-        """Once the cell's wall time is over: move its deadline on and return True while its
-        sandbox has used less CPU than the cell's time (the time before the first reading
-        counts as CPU), within the allowance; else return False."""
+        """Once the cell's wall time is over: move its deadline on (by ``LONGEST_STEP`` at
+        most) and return True while the cell is computing (since the last reading, its
+        sandbox and this thread used ``MIN_BUSY`` of a core or more) and its sandbox has used
+        less CPU than the cell's time (the time before the first reading counts as CPU),
+        within the allowance; else return False."""
         now = time.monotonic()
-        if self.cpu_mark is None or self.cpu_mark[1] < 0 or now >= self.allowance_end:
+        mark, last = self.cpu_mark, self.cpu_last
+        if mark is None or last is None or mark[1] < 0 or now >= self.allowance_end:
             return False
-        cpu = self.cpu_clock()
-        if cpu is None:
+        reading = self._reading(now)
+        if reading is None:
             return False
-        used = (self.cpu_mark[0] - self.started) + (cpu - self.cpu_mark[1])
-        left = self.seconds - used
-        if left <= 0:
+        self.cpu_last = reading
+        busy = (reading[1] - last[1] + reading[2] - last[2]) / max(now - last[0], 1e-3)
+        left = self.seconds - (mark[0] - self.started) - (reading[1] - mark[1])
+        if busy < MIN_BUSY or left <= 0:
             return False
-        self.deadline = min(now + max(left, 0.25), self.allowance_end)
+        self.deadline = min(now + min(max(left, 0.25), LONGEST_STEP), self.allowance_end)
         return True
 
     # ------------------------------------------------------------------ the judge's side

@@ -22,7 +22,7 @@ class Limits:
     """Resource limits for one submission's kernel (SPEC §5).
 
     * ``cell_seconds``: time of one cell; past it the kernel is interrupted, then killed. Wall
-      time, and past it CPU time: the cell goes on while its sandbox has used less CPU than
+      time, but a cell still computing then goes on while its sandbox has used less CPU than
       this, up to three times this in wall time (``plaisante.grading.conversation``), so a busy
       machine does not cut an honest cell short.
     * ``submission_seconds``: wall time of the whole notebook; cells not reached by then score 0.
