@@ -388,8 +388,8 @@ def test_the_feedback_index_is_named_by_step_with_subtotals(course):
     maxima = MANIFEST["max"]
     from plaisante.games import load
 
-    assert steps == [f"Step {s.number}: {s.title} ({expected[f'step{s.number}']:.1f} / "
-                     f"{maxima[f'step{s.number}']:.1f})" for s in load(ASSIGNMENT).steps]
+    assert steps == [f"Step {s.number}: {s.title} ({round(expected[f'step{s.number}'], 2):g} / "
+                     f"{round(maxima[f'step{s.number}'], 2):g})" for s in load(ASSIGNMENT).steps]
     release = nbformat.read(CourseLayout(course["root"]).release(ASSIGNMENT), as_version=4)
     tests = [c.metadata["nbgrader"]["grade_id"] for c in release.cells
              if c.metadata.get("nbgrader", {}).get("grade")

@@ -82,7 +82,7 @@ def test_feedback_is_written_for_every_student(course):
         page = course / "assignments" / "feedback" / student / "plaisante" / "plaisante.html"
         assert page.is_file(), student
     full = (course / "assignments/feedback/full_marks/plaisante/plaisante.html").read_text()
-    assert "100.0" in full
+    assert ": 100 / 100 points</h4>" in full
 
 
 def test_export_lists_every_student_with_the_gradebook_score(course):

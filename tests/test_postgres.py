@@ -149,7 +149,7 @@ def test_two_grade_runs_at_once_record_every_result_once_with_the_manifest_score
     best = max(expected, key=lambda student: expected[student]["total"])
     plaisante("feedback", ASSIGNMENT, "--student", best, course=course)
     page = CourseLayout(course).feedback(best, ASSIGNMENT).read_text(encoding="utf-8")
-    assert f"{expected[best]['total']:.1f}" in page
+    assert f": {round(expected[best]['total'], 2):g} / 100 points</h4>" in page
 
 
 RACE = """
