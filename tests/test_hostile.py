@@ -476,7 +476,11 @@ def test_a_cpu_hog_is_stopped_by_the_cpu_limit(batch):
     submit_full_marks_plus(root, "cpu_hog", "step5_tableau", "x = 0\nwhile True:\n    x += 1")
     result = grade_submission(root, "cpu_hog", "plaisante",
                               limits=Limits(cell_seconds=40, cpu_seconds=10))
-    assert (result.status, result.total) == ("flagged", 88)
+    # on failure, what the restarted kernel's checks said (a rare loss under a loaded machine,
+    # not yet explained: see the cell scores and messages)
+    assert (result.status, result.total) == ("flagged", 88), (
+        result.reasons, {k: v for k, v in result.cell_scores.items() if v == 0},
+        autograded_text(root, "cpu_hog")[-3000:])
     assert result.reasons == [
         "kernel died in step5_tableau (CPU time limit (SIGXCPU); kernel restarted)"]
 
