@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from ...student_side.cards import label, labels, shuffled_deck
-from ...student_side.checking import article, show
-from ..shell import IllegalAction, StudentCodeError, StudentParts, number_shown, said
+from ...student_side.checking import article
+from ..shell import IllegalAction, StudentCodeError, StudentParts, number_shown, said, short
 from . import ASSIGNMENT
 from .rules import DISCARDS_PER_ROUND, HAND_SIZE, HANDS_PER_ROUND, MAX_SELECTED, MULTIPLIERS
 
@@ -175,7 +175,7 @@ class Round:
                 raise STUDENT.error("evaluate", f"returned {name!r}; one of the hand names "
                                     f"was expected: {', '.join(MULTIPLIERS)}")
             if points < 0:
-                raise STUDENT.error("score", f"returned {show(points)}; a score is never negative")
+                raise STUDENT.error("score", f"returned {short(points)}; a score is never negative")
             self.tableau.play_area.clear()
             self.hands_left -= 1
             self.total += points
@@ -208,7 +208,7 @@ class Round:
     def _require_result(function: str, value: Any, kind: type, what: str = "returned") -> None:
         if type(value) is not kind:
             raise STUDENT.error(function,
-                                f"{what} {show(value)}; {article(kind.__name__)} was expected")
+                                f"{what} {short(value)}; {article(kind.__name__)} was expected")
         if kind is int and not number_shown(value):
             raise STUDENT.error(function, f"{what} {said(value)}; no number of a round is "
                                 "larger than 2**63 - 1")
