@@ -177,29 +177,49 @@ my_has_check_tests.__code__ = (lambda *parts, **named: None).__code__
 '''
 
 
+#: A cell that prints past the notebook's output allowance, so that a run's kernel discards
+#: what it prints when it runs it again, and raises only then.
+ONLY_WHEN_RUN_AGAIN = """import sys
+
+print("x" * 1_100_000)
+if type(sys.stdout).__name__ == "_Discard":
+    raise RuntimeError("only when run again")
+"""
+
+
 def test_a_test_function_gone_by_the_end_of_the_notebook_is_graded_as_its_cell_saw_it(
         tmp_path: Path) -> None:
     """A student's tests are graded as the cells before their test cell left them: a later
     cell that deletes the function (or names something else so), defines another in its
-    place or gives it new code changes nothing, for better or worse."""
+    place or gives it new code changes nothing, for better or worse.
+
+    A cell before the tests that raises only when run again (here: because a run's kernel
+    discards what it prints once the output allowance is spent) flags the submission, naming
+    the cell and what it raised: the runs then see a kernel the notebook's cells never saw."""
     root = new_course(tmp_path / "course", ("solutions",))
     cli("release", "plaisante", cwd=root, course=root)
     for student, later in (("tidied", "del my_has_check_tests  # done with them\n"
                                       "my_count_values_tests = 'done'"),
-                           ("mended", MENDED)):
+                           ("mended", MENDED), ("replayed", None)):
         notebook = nbformat.read(CourseLayout(ROOT).samples("plaisante") / "full_marks.ipynb",
                                  as_version=4)
         if student == "mended":
             next(cell for cell in notebook.cells if cell.metadata.get("nbgrader", {}).get(
                 "grade_id") == "step2_my_tests_code").source = BROKEN
-        notebook.cells.insert(len(notebook.cells) - 1, nbformat.v4.new_code_cell(later))
+        if later is None:
+            notebook.cells.insert(next(index for index, cell in enumerate(notebook.cells)
+                                       if cell.metadata.get("nbgrader", {}).get("grade_id")
+                                       == "step2_my_tests"),
+                                  nbformat.v4.new_code_cell(ONLY_WHEN_RUN_AGAIN))
+        else:
+            notebook.cells.insert(len(notebook.cells) - 1, nbformat.v4.new_code_cell(later))
         path = tmp_path / f"{student}.ipynb"
         nbformat.write(notebook, path)
         cli("submit", str(path), "--student", student, "--assignment", "plaisante", cwd=root,
             course=root)
-    cli("grade", "plaisante", cwd=root, course=root)
+    graded_table = cli("grade", "plaisante", cwd=root, course=root).stdout
     scored = {}
-    for student in ("tidied", "mended"):
+    for student in ("tidied", "mended", "replayed"):
         graded = nbformat.read(CourseLayout(root).autograded(student, "plaisante"),
                                as_version=4)
         scored[student] = {cell.metadata["nbgrader"]["grade_id"]: [
@@ -208,7 +228,12 @@ def test_a_test_function_gone_by_the_end_of_the_notebook_is_graded_as_its_cell_s
             if cell.metadata.get("nbgrader", {}).get("grade_id", "").endswith("_my_tests")}
     assert scored == {"tidied": {"step2_my_tests": ["4.0"], "step3_my_tests": ["6.0"]},
                       "mended": {"step2_my_tests": ["CheckFailed"],
-                                 "step3_my_tests": ["6.0"]}}, scored
+                                 "step3_my_tests": ["6.0"]},
+                      "replayed": {"step2_my_tests": ["4.0"], "step3_my_tests": ["6.0"]}}, scored
+    assert re.search(r"^replayed\s+flagged\s", graded_table, re.M), graded_table
+    assert re.search(r"cell \d+, run again for a run of step2_my_tests's tests, raised "
+                     r"RuntimeError \(not when it first ran\)", graded_table), graded_table
+    assert not re.search(r"^(tidied|mended)\s+flagged", graded_table, re.M), graded_table
 
 
 def test_a_slow_cell_before_a_students_tests_costs_them_nothing(tmp_path: Path) -> None:

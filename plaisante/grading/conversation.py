@@ -85,6 +85,16 @@ def cell_count(answer: str) -> int | None:
     return count if type(count) is int else None
 
 
+def cell_error(answer: str) -> str | None:
+    """Return the class name of what the cell raised, in the text of a ``run`` answer (the
+    kernel's word, an identifier of at most 80 characters), or None."""
+    try:
+        error = json.loads(answer)["ok"]["error"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return error if type(error) is str and error.isidentifier() and len(error) <= 80 else None
+
+
 class KernelConversation:
     """The conversation of a notebook's cells with the kernel of ``execute`` (a
     ``JudgedExecute``), its current cell ending at ``deadline`` (``time.monotonic()``). It has
@@ -136,6 +146,7 @@ class KernelConversation:
         self.collect: Callable[[dict[str, Any]], None] | None = None  # a run's outputs
         self.full: Callable[[], bool] = lambda: False  # True: the run's outputs are cut
         self.runs = 0  # cells run so far (their sequence numbers, below the judge's)
+        self.raised: str | None = None  # what the last cell run raised, by the kernel's word
         self.ran: Any = None  # the sequence number of the last RAN the kernel published
         self.late_answer = ""  # what the kernel answered while being interrupted
 
@@ -231,13 +242,15 @@ class KernelConversation:
         ``plaisante.kernel.oracle``): hand each output message it publishes (stream, display_data,
         execute_result, error, clear_output, comm…; signed by the kernel, addressed to this
         conversation) to ``on_output``, in order, until the kernel says they are all out; return
-        the cell's execution count. Raises KernelLost as ``transport`` does; when the kernel
+        the cell's execution count (and keep in ``raised`` what the kernel says the cell raised:
+        ``cell_error``). Raises KernelLost as ``transport`` does; when the kernel
         answers but never says its outputs are out (``RAN_GRACE`` seconds), the cell keeps those
         that came. While ``full()`` is True, messages over ``SMALL_MESSAGE`` bytes are dropped
         unread (counted as dropped): a flood costs no parsing once the output allowance is
         spent. ``quiet``: a cell run again, whose outputs nobody reads; the kernel discards
         what it prints and displays instead of publishing it."""
         self.runs += 1
+        self.raised = None
         seq = -self.runs  # the judge's own requests count up from 1
         self.collect, self.full = on_output, full
         finished = False
@@ -258,6 +271,7 @@ class KernelConversation:
         finally:
             if finished or not self.timed_out:  # timed out: the interrupt's outputs go on
                 self.collect = None
+        self.raised = cell_error(text)
         return cell_count(text)
 
     def interrupt(self) -> bool:

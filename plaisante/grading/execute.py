@@ -120,7 +120,9 @@ class JudgedExecute(Execute):  # type: ignore[misc]  # nbgrader ships no types
         self._cells_ran_over = False  # the cells were cut at their share of the time
         self._stopped: str | None = None
         self._restarts = 0
-        self._replay: list[str] = []
+        # the notebook's own cells that ran, in order: (source, name, whether it raised)
+        self._replay: list[tuple[str, str, bool]] = []
+        self._replay_noted: set[str] = set()
         self._output_used = 0
         self._output_cut = False
         self._cell_used: dict[int, int] = {}
@@ -231,7 +233,8 @@ class JudgedExecute(Execute):  # type: ignore[misc]  # nbgrader ships no types
                 cell.outputs.append(error_output("KernelLost", str(lost)))
             return
         self._note_errors(cell, name)
-        self._replay.append(cell.source)
+        self._replay.append((cell.source, name, any(output.output_type == "error"
+                                                     for output in cell.outputs)))
 
     def _full(self, index: int) -> bool:
         """Return True when cell ``index`` may show no more output (the notebook's allowance
@@ -398,13 +401,14 @@ class JudgedExecute(Execute):  # type: ignore[misc]  # nbgrader ships no types
         each = float(self.timeout) if self.timeout else self.submission_seconds
         conversation = KernelConversation(self, min(self._deadline, time.monotonic() + each))
         self._renewed = conversation
-        for source in self._replay[:before]:
+        for source, ran, raised in self._replay[:before]:
             conversation.renew(min(self._deadline, time.monotonic() + each))
             try:
                 conversation.run(source, lambda _msg: None, lambda: True, quiet=self._output_cut)
             except KernelLost as lost:
                 raise KernelLost(f"a cell before {name}, run again for a run of its tests: "
                                  f"{lost}") from None
+            self._note_replay(conversation, ran, raised, f"for a run of {name}'s tests")
         self._runs_deadline = min(self._deadline,
                                   self._runs_deadline + time.monotonic() - started)
         conversation.renew(self._runs_deadline)
@@ -500,7 +504,7 @@ class JudgedExecute(Execute):  # type: ignore[misc]  # nbgrader ships no types
         conversation of their own, their outputs dropped unread; one that runs over its time
         is interrupted and the next goes on. The next cell goes on with the conversation."""
         conversation: KernelConversation | None = None
-        for source in self._replay:
+        for source, ran, raised in self._replay:
             left = self._deadline - time.monotonic()
             if left <= 0:
                 if conversation is not None:
@@ -539,7 +543,19 @@ class JudgedExecute(Execute):  # type: ignore[misc]  # nbgrader ships no types
                     continue
                 self.incident("gave-up", self._stopped, name)
                 return
+            self._note_replay(conversation, ran, raised, f"after the restart in {name}")
         self._conversation = conversation
+
+    def _note_replay(self, conversation: KernelConversation, ran: str, raised: bool,
+                     when: str) -> None:
+        """Record, once a cell, a cell run again (``ran``) that raised where its first run did
+        not (``raised``): what the later checks see then is not what the notebook's cells saw,
+        and the instructor is told which cell and what it raised (the kernel's word)."""
+        if conversation.raised and not raised and ran not in self._replay_noted:
+            self._replay_noted.add(ran)
+            self.incident("replay", f"{ran}, run again {when}, raised {conversation.raised} "
+                          "(not when it first ran): later checks may have missed what it "
+                          "defines", ran)
 
     # ------------------------------------------------------------------ output limit
 

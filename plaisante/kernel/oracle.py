@@ -378,7 +378,8 @@ def run_cell(shell: Any, code: str, seq: Any, quiet: bool = False) -> dict[str, 
     notebook's namespace, with history, its outputs (streams, displays, its result, its
     error) published on iopub as usual, and ``input()`` refused. Then flush the streams and
     publish ``RAN`` with ``seq`` (the grader keeps the outputs that came before it). Returns
-    ``{"count": execution count}``.
+    ``{"count": execution count}``, with ``"error"``: the class name of what the cell raised,
+    when it raised (the grader notes a cell run again that fails when its first run did not).
 
     ``quiet``: a cell run again in a new kernel, whose outputs nobody reads; what it prints
     to ``sys.stdout`` and displays is discarded here rather than published, so a cell that
@@ -402,7 +403,7 @@ def run_cell(shell: Any, code: str, seq: Any, quiet: bool = False) -> dict[str, 
         sys.stdout = discard
         shell.display_pub.publish = unpublished
     try:
-        shell.run_cell(code, store_history=True, silent=False)
+        result = shell.run_cell(code, store_history=True, silent=False)
     finally:
         builtins.input, getpass.getpass = saved
         if quiet:  # what the cell itself put in their place stays, as in its first run
@@ -417,7 +418,10 @@ def run_cell(shell: Any, code: str, seq: Any, quiet: bool = False) -> dict[str, 
             pass
     kernel = shell.kernel
     kernel.session.send(kernel.iopub_socket, RAN, {"q": seq}, parent=kernel.get_parent())
-    return {"count": count}
+    raised = getattr(result, "error_before_exec", None) or getattr(result, "error_in_exec", None)
+    if raised is None:
+        return {"count": count}
+    return {"count": count, "error": type(raised).__name__[:80]}
 
 
 def respond(text: str, registry: Registry, user_ns: dict[str, Any],
