@@ -526,6 +526,61 @@ def test_a_busy_machine_does_not_cut_an_honest_cell(batch):
     assert (result.status, result.total) == ("graded", 100), result.reasons
 
 
+#: Forty busy processes, each in a session of its own, for 150 s (or until the grader
+#: ends the submission); the cell then waits, so they run while the next submission is graded.
+CROWD = ("import os, time\nfor _ in range(40):\n    if os.fork() == 0:\n        os.setsid()\n"
+         "        _end = time.monotonic() + 150\n        while time.monotonic() < _end:\n"
+         "            pass\n        os._exit(0)")
+
+
+def busy_cores(seconds: float) -> float:
+    """How many of this machine's cores were busy, on average, over the next ``seconds``."""
+    def ticks() -> tuple[int, int]:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+        return sum(fields), fields[3] + fields[4]  # all, idle + iowait
+    (all0, idle0), _ = ticks(), time.sleep(seconds)
+    all1, idle1 = ticks()
+    return (os.cpu_count() or 1) * (1 - (idle1 - idle0) / max(1, all1 - all0))
+
+
+def test_a_submission_that_starts_a_crowd_does_not_starve_its_neighbour(batch):
+    """Found by an attack review of the CPU clock: a submission whose cell starts forty busy
+    processes, each in a session of its own, held forty shares of the cores (the scheduler
+    shares them between sessions first), and a neighbour graded beside it got a sliver: its
+    1 s-of-CPU cell ran far past its 2.5 s (three times it, for a cell still computing) and
+    was cut. Each sandbox is one CPU cgroup now, one share whatever it starts: the neighbour
+    keeps full marks while the crowd keeps every core busy."""
+    root = batch["root"]
+    submit_full_marks_plus(root, "crowd", "step4_scoring", CROWD + "\ntime.sleep(140)")
+    work = ("import time\n_end = time.process_time() + 1.0\n"
+            "while time.process_time() < _end:\n    pass")
+    submit_full_marks_plus(root, "neighbour", "step4_scoring", work)
+    crowd = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from pathlib import Path; "
+         "from plaisante.grading import Limits, grade_submission; "
+         "grade_submission(Path(sys.argv[1]), 'crowd', 'plaisante', "
+         "limits=Limits(cell_seconds=150, submission_seconds=300))", str(root)],
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while busy_cores(0.5) < 0.9 * (os.cpu_count() or 1):
+            assert crowd.poll() is None and time.monotonic() < deadline, \
+                "the crowd never kept the cores busy"
+        before = Path("/proc/stat").read_text().split("\n")[0]
+        result = grade_submission(root, "neighbour", "plaisante",
+                                  limits=Limits(cell_seconds=2.5))
+        after = Path("/proc/stat").read_text().split("\n")[0]
+        still = crowd.poll() is None
+    finally:
+        crowd.kill()
+        crowd.wait()
+    used = [int(b) - int(a) for a, b in zip(before.split()[1:], after.split()[1:])]
+    busy = (os.cpu_count() or 1) * (1 - (used[3] + used[4]) / max(1, sum(used)))
+    assert still and busy > 0.9 * (os.cpu_count() or 1), busy  # the crowd ran all along
+    assert (result.status, result.total) == ("graded", 100), result.reasons
+
+
 def test_work_in_children_reaped_unseen_is_cut_as_the_same_work_in_the_kernel(batch):
     """Found by an attack review of the CPU clock: step 1's cell hides its Card, computes 6 s
     in short-lived children and puts Card back. With SIGCHLD ignored, Linux reaped them and

@@ -9,11 +9,12 @@
 #                                      `-e .` (tests put a readable copy of plaisante/ on PYTHONPATH)
 #       venv/.installed                hash of those pins and of the Python: rebuilt when they change
 #       home/                          the user's home, theirs
-#   /sys/fs/cgroup/memory/plaisante-grader/   the user's memory cgroup (cgroup v1), 8 GiB in all
+#   /sys/fs/cgroup/memory/plaisante-plaisante-grader/   the user's memory cgroup (cgroup v1), 8 GiB
+#   /sys/fs/cgroup/cpu/plaisante-plaisante-grader/      the user's CPU cgroup (cgroup v1)
 #
 # The user is plaisante-grader (system account, no login shell). Remove both with
 # `userdel plaisante-grader && rm -rf /var/lib/plaisante-grader`
-# (and `rmdir /sys/fs/cgroup/memory/plaisante-grader`).
+# (and `rmdir /sys/fs/cgroup/{memory,cpu}/plaisante-plaisante-grader`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NAME=plaisante-grader
@@ -50,6 +51,15 @@ if [ -w /sys/fs/cgroup/memory ] && [ -f /sys/fs/cgroup/memory/memory.limit_in_by
     chown "$NAME:$NAME" "$CGROUP" "$CGROUP/cgroup.procs" "$CGROUP/tasks"
 else
     echo "grader-user: no cgroup v1 memory controller here: sandboxes get no memory cgroup" >&2
+fi
+# And a CPU cgroup (docs/threat-model.md, "CPU"): each sandbox one share of the processor,
+# however many processes or sessions it starts (plaisante.grading.cpu_cgroup).
+CPU_CGROUP=/sys/fs/cgroup/cpu/plaisante-$NAME
+if [ -w /sys/fs/cgroup/cpu ] && [ -f /sys/fs/cgroup/cpu/cpu.shares ]; then
+    mkdir -p "$CPU_CGROUP"
+    chown "$NAME:$NAME" "$CPU_CGROUP" "$CPU_CGROUP/cgroup.procs" "$CPU_CGROUP/tasks"
+else
+    echo "grader-user: no cgroup v1 cpu controller here: sandboxes get no CPU cgroup" >&2
 fi
 
 pins=$(grep -Ev '^[[:space:]]*-e[[:space:]]' requirements.txt)

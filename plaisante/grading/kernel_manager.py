@@ -25,6 +25,7 @@ from traitlets import Dict, Integer, List, Type, Unicode
 
 from ..kernel.zygote import START_FAILED
 from .conversation import bound_client
+from .cpu_cgroup import CpuCgroup, in_cpu_cgroup
 from .memory_cgroup import MemoryCgroup, MemoryWatch
 from .result import Limits
 from .sandbox import bwrap_command, empty_folder, folder_usage, is_throwaway, kernel_env
@@ -125,6 +126,7 @@ class SandboxKernelManager(AsyncKernelManager):
 
     sandbox_overflow = ""  # set by FolderWatch: why the kernel was killed
     _own_cgroup: MemoryCgroup | None = None  # a kernel started without the zygote: its own
+    _own_cpu_cgroup: CpuCgroup | None = None  # and its own CPU cgroup
     _watched_cgroup: MemoryCgroup | None = None  # the one the running kernel is in
     _oom_seen = 0  # the cgroup's OOM kills already accounted for
 
@@ -189,6 +191,9 @@ class SandboxKernelManager(AsyncKernelManager):
         if self._own_cgroup is not None and not restart:
             self._own_cgroup.remove()
             self._own_cgroup = None
+        if self._own_cpu_cgroup is not None and not restart:
+            self._own_cpu_cgroup.remove()
+            self._own_cpu_cgroup = None
 
     def lock_socket_folder(self) -> None:
         """Once the kernel has made its sockets: a throw-away uid may no longer add, remove or
@@ -241,8 +246,10 @@ class SandboxKernelManager(AsyncKernelManager):
         limits = Limits(**self.sandbox_limits)
         if self._own_cgroup is None:
             self._own_cgroup = MemoryCgroup.create(int(limits.sandbox_memory_bytes))
+        if self._own_cpu_cgroup is None:
+            self._own_cpu_cgroup = CpuCgroup.create()
         group = self._own_cgroup
-        return [*(group.prefix() if group else []),
+        return [*(group.prefix() if group else []), *in_cpu_cgroup(self._own_cpu_cgroup),
                 *bwrap_command(Path(self.sandbox_work_dir), Path(self.sandbox_socket_dir),
                                self.sandbox_uid, limits, kernel_env(),
                                tuple(self.sandbox_preload)), *argv]

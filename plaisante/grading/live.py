@@ -23,6 +23,7 @@ import nbformat
 
 from ..student_side.wire import MAX_CHARS
 from . import sandbox
+from .cpu_cgroup import CpuCgroup, in_cpu_cgroup
 from .execute import is_test
 from .judge import KernelLost, Session
 from .memory_cgroup import MemoryCgroup
@@ -83,9 +84,10 @@ class LiveSubmission:
         command = sandbox.bwrap_command(work, sockets, self.uid, self.limits,
                                         sandbox.kernel_env(), preload_modules(released))
         self.cgroup = MemoryCgroup.create(int(self.limits.sandbox_memory_bytes))
+        self.cpu_cgroup = CpuCgroup.create()
         self.process = subprocess.Popen(
-            [*(self.cgroup.prefix() if self.cgroup else []), *command, sys.executable, "-m",
-             "plaisante.kernel.live"],
+            [*(self.cgroup.prefix() if self.cgroup else []), *in_cpu_cgroup(self.cpu_cgroup),
+             *command, sys.executable, "-m", "plaisante.kernel.live"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.buffer = b""
         self.failed_cells: list[str] = []
@@ -152,6 +154,8 @@ class LiveSubmission:
             sandbox.kill_user(self.uid)
         if self.cgroup is not None:
             self.cgroup.remove()
+        if self.cpu_cgroup is not None:
+            self.cpu_cgroup.remove()
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def __enter__(self) -> LiveSubmission:

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from . import sandbox as sb
+from .cpu_cgroup import CpuCgroup, in_cpu_cgroup
 from .memory_cgroup import MemoryCgroup
 from .result import Limits
 
@@ -108,7 +109,10 @@ class Zygote:
         zygote_limits = Limits(**{**asdict(limits), "cpu_seconds": 10 ** 9})
         # the whole sandbox (the zygote and the one kernel it runs) in one memory cgroup
         self.cgroup = MemoryCgroup.create(int(limits.sandbox_memory_bytes))
+        # and in one CPU cgroup: one share of the processor, however many processes it runs
+        self.cpu_cgroup = CpuCgroup.create()
         command = [*(self.cgroup.prefix() if self.cgroup else []),
+                   *in_cpu_cgroup(self.cpu_cgroup),
                    *sb.bwrap_command(self.work_dir, self.sockets, self.uid, zygote_limits,
                                      sb.kernel_env(), modules),
                    sys.executable, "-m", "plaisante.kernel.zygote", str(self.work_dir),
@@ -207,6 +211,8 @@ class Zygote:
             sb.kill_user(self.uid, grace=0.2)
         if self.cgroup is not None:
             self.cgroup.remove()
+        if self.cpu_cgroup is not None:
+            self.cpu_cgroup.remove()
         try:
             sb.empty_folder(self.home)
         except OSError:
