@@ -9,6 +9,7 @@ student's feedback."""
 from __future__ import annotations
 
 import html
+import json
 import re
 from pathlib import Path
 
@@ -366,3 +367,100 @@ def test_answers_the_notebooks_kernel_kept_on_disk_earn_its_own_tests_nothing(
     said = "".join(str(o.get("text", "")) + str(o.get("evalue", ""))
                    for o in outputs["step2_my_tests"])
     assert "passes on a correct count_values and catches 0 of 4" in said, said
+
+
+#: Helpers put before step 2's tests: a kernel's own exit status as a note for the next kernel
+#: the worker's zygote forks (it reaps the one before and then forks from its own memory), and
+#: the reading of such a note in the objects that memory holds.
+ENDING_NOTE = '''import gc as _gc
+import os as _os
+
+
+def _noted():
+    """True when some object this kernel inherited says the kernel before it ended with 42."""
+    for held in _gc.get_objects():
+        if type(held).__name__ == "Zygote" and getattr(held, "exit", None) == 42:
+            return True
+        if type(held) is dict and held.get("exit", None) == 42:
+            return True
+    return False
+
+
+def _end_with_a_note(part, own):
+    """In a run's kernel (its part is the grader's stand-in, not the notebook's): end with
+    status 42 as soon as the run's outcome is on its way to the grader, before the grader
+    kills this kernel to start the next."""
+    if part is own:
+        return
+    import time
+    from IPython import get_ipython
+
+    socket = get_ipython().kernel.stdin_socket
+    kind = type(socket)
+    sending = kind.send_multipart
+
+    def send_then_end(self, frames, *args, **kwargs):
+        done = sending(self, frames, *args, **kwargs)
+        if self is socket and b'"cb"' not in frames[-1]:  # not a call: the outcome
+            time.sleep(0.0002)
+            _os._exit(42)
+        return done
+
+    kind.send_multipart = send_then_end
+'''
+
+#: A cell after the helpers: run again in a kernel that follows one that ended with 42, it
+#: raises, and the replay incident names what it raised.
+SAW_THE_NOTE = '''if _noted():
+    raise type("SawTheNote", (Exception,), {})()
+'''
+
+
+def test_no_kernel_learns_how_the_kernel_before_it_ended(tmp_path: Path) -> None:
+    """A kernel forked by the worker's zygote starts from the zygote's memory, so nothing the
+    zygote learnt of the kernel before may be in it: that kernel's exit status was (the
+    zygote's ``exit``, its last answer), and a kernel can choose its own. Tests that ended
+    every run with a status and failed when they found it caught nothing while each run had
+    a kernel of its own: with the note, every run after the first failed, the correct
+    version's too, and step 3's tests lost their 6 points (on most gradings: the status must
+    be set before the grader kills the run's kernel). A kernel that dies in a cell told the
+    restarted one the same way, on every grading."""
+    root = new_course(tmp_path / "course", ("solutions",))
+    cli("release", "plaisante", cwd=root, course=root)
+    notebook = nbformat.read(CourseLayout(ROOT).samples("plaisante") / "full_marks.ipynb",
+                             as_version=4)
+
+    def code(grade_id: str) -> nbformat.NotebookNode:
+        return next(cell for cell in notebook.cells
+                    if cell.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+
+    step2, step3 = code("step2_my_tests_code"), code("step3_my_tests_code")
+    docstring = 'a wrong count_values makes an assert fail."""\n'
+    step2.source = ENDING_NOTE + "\n\n" + step2.source.replace(
+        docstring, docstring + '    _end_with_a_note(count_values, globals()["count_values"])\n')
+    docstring = '"""Assert what the five count-based has-checks must answer."""\n'
+    step3.source = step3.source.replace(
+        docstring, docstring + '    _end_with_a_note(has_pair, globals()["has_pair"])\n'
+        '    assert not _noted(), "the kernel before this run ended with 42"\n')
+    assert "_end_with_a_note(count_values" in step2.source
+    assert "_end_with_a_note(has_pair" in step3.source
+    place = notebook.cells.index(step2) + 1
+    notebook.cells.insert(place, nbformat.v4.new_code_cell(SAW_THE_NOTE))
+    notebook.cells.append(nbformat.v4.new_code_cell("import os\nos._exit(42)"))
+    path = tmp_path / "ending.ipynb"
+    nbformat.write(notebook, path)
+    cli("submit", str(path), "--student", "ada", "--assignment", "plaisante", cwd=root,
+        course=root)
+    prepare_course(root)
+    done = run_as_grader(["grade", "plaisante"], cwd=root, timeout=900)
+    assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
+    layout = CourseLayout(root)
+    report = json.loads(layout.report("plaisante", "ada").read_text(encoding="utf-8"))
+    # the last cell's death is said (and the kernel restarted: its cells run again)
+    assert any(re.fullmatch(r"kernel died in cell \d+ \(exit status 42; kernel restarted\)",
+                            reason) for reason in report["reasons"]), report["reasons"]
+    assert not [reason for reason in report["reasons"] if "SawTheNote" in reason], \
+        report["reasons"]
+    scores = {name: score for name, score in report["cell_scores"].items()
+              if name.endswith("_my_tests")}
+    assert scores == {"step2_my_tests": 4.0, "step3_my_tests": 6.0}, scores

@@ -140,6 +140,37 @@ def _exit_code(status: int) -> int:
     return 128 - code if code < 0 else code
 
 
+def _reaped(pid: int, wait: bool) -> int | None:
+    """Reap child ``pid`` and return its exit code (a signal N reads 128 + N), or None when it
+    has not ended (``wait`` False). Read through ``waitid``: every number it leaves in this
+    process is 255 or under, one of Python's shared small ints, so no object of its own
+    holds how a kernel ended (the next kernel forks from this memory)."""
+    ended = os.waitid(os.P_PID, pid, os.WEXITED | (0 if wait else os.WNOHANG))
+    if ended is None:
+        return None
+    return ended.si_status if ended.si_code == os.CLD_EXITED else 128 + ended.si_status
+
+
+#: An exit code's digits, as the constants an answer is written from (see ``write_exit``).
+DIGITS = tuple(str(digit).encode() for digit in range(10))
+
+
+def write_exit(fd: int, code: int | None) -> None:
+    """Write ``{"exit": code}`` and a newline to ``fd`` from constant pieces: no string or
+    buffer of this process ever holds the number written, so a kernel forked later finds
+    nothing of how the one before it ended in the memory it starts from."""
+    if code is None:
+        os.write(fd, b'{"exit": null}\n')
+        return
+    os.write(fd, b'{"exit": ')
+    if code >= 100:
+        os.write(fd, DIGITS[code // 100])
+    if code >= 10:
+        os.write(fd, DIGITS[code // 10 % 10])
+    os.write(fd, DIGITS[code % 10])
+    os.write(fd, b"}\n")
+
+
 def _quiet_fds() -> None:
     """Point 0, 1 and 2 at /dev/null and close every other descriptor."""
     null = os.open("/dev/null", os.O_RDWR)
@@ -266,26 +297,23 @@ class Zygote:
             except ProcessLookupError:
                 pass
         deadline = time.monotonic() + KILL_WAIT
-        while True:
-            pid, status = os.waitpid(self.child, os.WNOHANG)
-            if pid:
-                break
+        while (code := _reaped(self.child, wait=False)) is None:
             if time.monotonic() > deadline:
                 os.kill(self.child, signal.SIGKILL)
-                status = os.waitpid(self.child, 0)[1]
+                code = _reaped(self.child, wait=True)
                 break
             time.sleep(0.002)
-        self.exit = _exit_code(status)
+        self.exit = code
         self.child = self.init = None
         return self.exit
 
     def poll(self) -> int | None:
         if self.child is None:
             return self.exit
-        pid, status = os.waitpid(self.child, os.WNOHANG)
-        if pid == 0:
+        code = _reaped(self.child, wait=False)
+        if code is None:
             return None
-        self.exit = _exit_code(status)
+        self.exit = code
         if self.init:
             try:  # C ended: make sure its namespace did too
                 os.kill(self.init, signal.SIGKILL)
@@ -313,6 +341,7 @@ class Zygote:
         read_end, write_end = os.pipe()
         pid = os.fork()
         if pid == 0:
+            self.exit = None  # how the kernel before ended is not this one's to know
             os.close(read_end)
             os.dup2(write_end, 100)
             os.closerange(0, 100)
@@ -343,31 +372,29 @@ def preload(modules: list[str]) -> None:
 
 def main(argv: list[str]) -> int:
     work_dir, tmpfs_bytes, modules = argv[0], int(argv[1]), argv[2:]
-    commands, answers = sys.stdin.buffer, sys.stdout.buffer
+    # answers go straight to the pipe: a buffered writer would keep the last one, how the
+    # kernel before ended, in its buffer, in the memory the next kernel forks from
+    commands, answers = sys.stdin.buffer, sys.stdout.fileno()
     preload(modules)
     gc.freeze()  # what the zygote imported is never traversed by a kernel's collections
     _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # no process of its uid may read or write it
     _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     zygote = Zygote(work_dir, tmpfs_bytes)
-    answers.write(b'{"ok": "ready"}\n')
-    answers.flush()
+    os.write(answers, b'{"ok": "ready"}\n')
     for line in commands:
         try:
             request = json.loads(line)
             op = request["op"]
             if op == "spawn":
                 zygote.spawn(request)
-                answer: dict[str, Any] = {"ok": True}
-            elif op == "poll":
-                answer = {"exit": zygote.poll()}
-            elif op == "kill":
-                answer = {"exit": zygote.kill()}
+                os.write(answers, b'{"ok": true}\n')
+            elif op in ("poll", "kill"):  # an exit code: written with no object holding it
+                write_exit(answers, zygote.poll() if op == "poll" else zygote.kill())
             else:
-                answer = {"err": f"unknown op {op!r}"}
+                os.write(answers, json.dumps({"err": f"unknown op {op!r}"}).encode() + b"\n")
         except Exception as error:  # noqa: BLE001  answered, never fatal
-            answer = {"err": f"{type(error).__name__}: {error}"}
-        answers.write(json.dumps(answer).encode() + b"\n")
-        answers.flush()
+            os.write(answers, json.dumps({"err": f"{type(error).__name__}: {error}"}).encode()
+                     + b"\n")
     zygote.kill()
     return 0
 
