@@ -60,6 +60,28 @@ def test_calling_a_part_turns_its_exception_into_the_steps_error() -> None:
             raise KeyboardInterrupt
 
 
+class Quit(BaseException):
+    """A student's own class outside Exception."""
+
+
+@pytest.mark.parametrize("raised", [SystemExit("bye"), Quit("stop <here>"), GeneratorExit()])
+def test_a_part_that_exits_or_raises_past_exception_is_the_steps_error_too(raised) -> None:
+    """An ``exit()`` left in a part (SystemExit) or a class of the student's own outside
+    Exception once went through the game's click handler with no word on the screen."""
+    with pytest.raises(StudentCodeError) as caught:
+        with DECK.calling("deal", "could not deal"):
+            raise raised
+    assert caught.value.error is raised and caught.value.step == 3
+    assert str(caught.value).startswith(f"step 3, deal: could not deal: {type(raised).__name__}")
+
+    def clicked() -> None:
+        with DECK.calling("deal", "could not deal"):
+            raise raised
+
+    assert act(clicked).startswith("⚠ Your code stopped the table (step 3, deal: could not "
+                                   f"deal: {type(raised).__name__}")
+
+
 def test_act_says_what_happened_in_one_line_of_text_the_view_escapes() -> None:
     done: list[int] = []
     assert act(lambda: done.append(1)) == "" and done == [1]
@@ -97,7 +119,13 @@ def test_short_cuts_a_long_repr_and_survives_a_broken_one() -> None:
         def __repr__(self) -> str:
             raise RuntimeError("no")
 
-    assert short(Unprintable()) == "<unprintable: RuntimeError('no')>"
+    assert short(Unprintable()) == "<unprintable: RuntimeError: no>"
+
+    class Exits:
+        def __repr__(self) -> str:
+            raise SystemExit("gone")
+
+    assert short(Exits()) == "<unprintable: SystemExit: gone>"
 
 
 @pytest.mark.parametrize("game", COURSE)

@@ -60,14 +60,16 @@ class StudentParts:
     def calling(self, part: str, what: str, *, function: str | None = None) -> Iterator[None]:
         """Run the block that calls the student's ``part``: an IllegalAction or a
         StudentCodeError raised in it goes through unchanged; any other exception becomes
-        ``error(part, f"{what}: {type}: {message}")``, chained to it. ``what`` says what the
-        game was doing ("could not deal"). BaseException (an interrupt) goes through."""
+        ``error(part, f"{what}: {type}: {message}")``, chained to it, SystemExit and the
+        student's own BaseException classes included (an ``exit()`` left in a part would
+        otherwise end the click's handler with no word). ``what`` says what the game was doing
+        ("could not deal"). KeyboardInterrupt (the instructor's interrupt) goes through."""
         step = self.assignment.step_of(part)  # a wrong part is the kit's bug: say so at once
         try:
             yield
-        except (IllegalAction, StudentCodeError):
+        except (IllegalAction, StudentCodeError, KeyboardInterrupt):
             raise
-        except Exception as error:
+        except BaseException as error:  # noqa: B036  a student's part may raise anything
             raise StudentCodeError(step, function or part, f"{what}: {described(error)}",
                                    error) from error
 
@@ -112,9 +114,12 @@ def said(value: object) -> str:
 
 def short(value: object, limit: int = 120) -> str:
     """Return ``repr(value)`` cut to ``limit`` characters (the last one "…"), or
-    ``"<unprintable: …>"`` when that repr raises (a student's object may)."""
+    ``"<unprintable: <class>: <message>>"`` when that repr raises (a student's object may,
+    anything but KeyboardInterrupt)."""
     try:
         text = repr(value)
-    except Exception as error:
-        text = f"<unprintable: {error!r}>"
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # noqa: B036  a student's __repr__ may raise anything
+        text = f"<unprintable: {described(error)}>"
     return text if len(text) <= limit else text[: limit - 1] + "…"
