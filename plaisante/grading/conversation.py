@@ -87,12 +87,13 @@ def cell_count(answer: str) -> int | None:
 
 def cell_error(answer: str) -> str | None:
     """Return the class name of what the cell raised, in the text of a ``run`` answer (the
-    kernel's word, an identifier of at most 80 characters), or None."""
+    kernel's word: an ASCII identifier of at most 80 characters, else None), or None."""
     try:
         error = json.loads(answer)["ok"]["error"]
     except (ValueError, KeyError, TypeError):
         return None
-    return error if type(error) is str and error.isidentifier() and len(error) <= 80 else None
+    return (error if type(error) is str and error.isascii() and error.isidentifier()
+            and len(error) <= 80 else None)
 
 
 class KernelConversation:

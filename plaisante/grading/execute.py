@@ -46,6 +46,9 @@ NOT_RUN = "NotGraded"
 OWN_TESTS_LOST = ("the grader lost the kernel while your tests ran (it broke the grader's "
                   "protocol, ran out of time or died); your instructor is told why")
 AFTER_CUT = 4096  # bytes each cell may still print once the notebook's allowance is spent
+#: Cells that raised only when run again, named in the reasons: a student can make every cell
+#: do so, and the instructor's table would list them all.
+REPLAY_NOTES = 3
 
 def is_test(cell: NotebookNode) -> bool:
     """Return True for an autograded test cell: a graded code cell that is not an answer."""
@@ -548,10 +551,12 @@ class JudgedExecute(Execute):  # type: ignore[misc]  # nbgrader ships no types
 
     def _note_replay(self, conversation: KernelConversation, ran: str, raised: bool,
                      when: str) -> None:
-        """Record, once a cell, a cell run again (``ran``) that raised where its first run did
-        not (``raised``): what the later checks see then is not what the notebook's cells saw,
-        and the instructor is told which cell and what it raised (the kernel's word)."""
-        if conversation.raised and not raised and ran not in self._replay_noted:
+        """Record, once a cell and for at most ``REPLAY_NOTES`` cells, a cell run again
+        (``ran``) that raised where its first run did not (``raised``): what the later checks
+        see then is not what the notebook's cells saw, and the instructor is told which cell
+        and what it raised (the kernel's word)."""
+        if conversation.raised and not raised and ran not in self._replay_noted \
+                and len(self._replay_noted) < REPLAY_NOTES:
             self._replay_noted.add(ran)
             self.incident("replay", f"{ran}, run again {when}, raised {conversation.raised} "
                           "(not when it first ran): later checks may have missed what it "
