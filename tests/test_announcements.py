@@ -5,6 +5,7 @@ in order."""
 
 from __future__ import annotations
 
+import html
 import re
 from html.parser import HTMLParser
 
@@ -178,7 +179,14 @@ def test_a_checklist_reads_each_step_in_order_its_mark_as_a_word() -> None:
         "Step 3: the has-checks — to do has_pair still raises NotImplementedError"]
     assert Heard(presenter_checklist_html(STEPS, "Plaisante")).rows == [
         "Step 1: Card — passes", "Step 2: count_values — fails",
-        "Step 3: the has-checks — not written yet"]
+        "Step 3: the has-checks — not finished"]
+    # a part whose cell failed (a SyntaxError) is written: the presenter says what happened
+    broken = [STEPS[0], StepResult(2, "count_values", "todo", "count_values (step 2) is not "
+                                   "defined yet: run the cell that defines it; if that cell "
+                                   "shows an error, fix it first")]
+    page = html.unescape(presenter_checklist_html(broken, "Plaisante"))
+    assert "cannot start: step 2 (count_values) not finished" in page
+    assert "count_values (step 2) is not defined yet" in page and "written" not in page
     for page in (checklist_html(STEPS), presenter_checklist_html(STEPS, "Plaisante")):
         hidden = re.findall(r"""aria-hidden=["']true["']""", page)
         assert len(hidden) == 3  # the marks, each beside its word

@@ -217,13 +217,15 @@ def presenter_checklist_html(results: list[Any], title: str) -> str:
     line, then every step's mark (✔ ✎ ✘, hidden from screen readers, and a word). ``results``:
     StepResults (``plaisante.student_side.assignment.check_all``), at least one not passing.
     Every text is escaped."""
-    marks = {"pass": ("✔", "passes"), "todo": ("✎", "not written yet"), "fail": ("✘", "fails")}
+    # "todo" is a part still raising NotImplementedError or one not defined (its cell failed:
+    # a SyntaxError, say), so not "not written yet": the detail row says which
+    marks = {"pass": ("✔", "passes"), "todo": ("✎", "not finished"), "fail": ("✘", "fails")}
     first = next(result for result in results if result.status != "pass")
     case = split_case(first.detail) if first.status == "fail" else None
     if case:
         rows = [("The input", case[0]), ("Expected", case[1]), ("Got", case[2])]
     else:
-        rows = [("What happened", first.detail or "this step is not written yet")]
+        rows = [("What happened", first.detail or "this step is not finished")]
     steps = (tag("li", tag("b", marks[result.status][0], aria_hidden="true"),
                  f" Step {result.step}: {result.title} — {marks[result.status][1]}",
                  class_=[f"plaisante-step-{result.status}",
