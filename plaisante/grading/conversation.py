@@ -185,6 +185,7 @@ class KernelConversation:
         # (when, the sandbox's CPU, this thread's CPU): at the first reading, and at the last
         self.cpu_mark: tuple[float, float, float] | None = None
         self.cpu_last: tuple[float, float, float] | None = None
+        self.cpu_unread = False  # the clock gave no reading: this cell keeps its wall time
 
     def _reading(self, now: float) -> tuple[float, float, float] | None:
         cpu = self.cpu_clock()
@@ -193,9 +194,10 @@ class KernelConversation:
     def _mark_cpu(self, now: float) -> None:
         """Read the sandbox's CPU clock once the cell has run a while (most cells end before:
         they never pay for the reading)."""
-        if self.cpu_mark is None and now - self.started >= min(CPU_MARK_AFTER,
-                                                               self.seconds / 2):
-            self.cpu_mark = self.cpu_last = self._reading(now) or (now, -1.0, 0.0)
+        if self.cpu_mark is None and not self.cpu_unread \
+                and now - self.started >= min(CPU_MARK_AFTER, self.seconds / 2):
+            self.cpu_mark = self.cpu_last = self._reading(now)
+            self.cpu_unread = self.cpu_mark is None
 
     def _more_time(self) -> bool:
         """Once the cell's wall time is over: move its deadline on (by ``LONGEST_STEP`` at
@@ -205,7 +207,7 @@ class KernelConversation:
         within the allowance; else return False."""
         now = time.monotonic()
         mark, last = self.cpu_mark, self.cpu_last
-        if mark is None or last is None or mark[1] < 0 or now >= self.allowance_end:
+        if mark is None or last is None or now >= self.allowance_end:
             return False
         reading = self._reading(now)
         if reading is None:
