@@ -64,6 +64,7 @@ from ..kernel.routed import Outcome, run_locally
 from .assignment import Placeholder
 from .checking import CheckFailed
 from .surface import Surface, public, surface
+from .tracebacks import defined_in, newer_version_failed
 
 REFERENCE_RUNS = 2  # the reference runs this many times, at random places among the runs
 #: One run of tests that live in the student's kernel (``run_once``'s arguments, its outcome).
@@ -127,6 +128,17 @@ def _name(tests: Any) -> str:
 
 # ------------------------------------------------------------------ what the cells call
 
+def _stale(own: dict[str, Any]) -> str | None:
+    """Say which of the student's own parts is an older version than the one their notebook
+    last tried to define (``tracebacks.newer_version_failed``), or None."""
+    for part in own.values():
+        filename = defined_in(part)
+        name = getattr(part, "__name__", None)
+        if filename and isinstance(name, str) and (said := newer_version_failed(name, filename)):
+            return said
+    return None
+
+
 def try_my_tests(tests: Any, mistakes: Sequence[Version], **own: Callable[..., Any]) -> None:
     """In the student's notebook: run ``tests`` on the student's own parts (``own``), then on
     each visible buggy version, and print what they catch, by mistake. Never raises but for
@@ -148,6 +160,9 @@ def try_my_tests(tests: Any, mistakes: Sequence[Version], **own: Callable[..., A
         print(f"Your own {', '.join(missing)} is not defined yet (run the cell that defines it; "
               "if that cell shows an error, fix it first), so your tests were tried on the "
               "buggy versions alone.")
+    elif outcome.status == "todo" and (stale := _stale(own)):
+        print(f"{stale[0].upper()}{stale[1:]} (so your tests were tried on the buggy versions "
+              "alone).")
     elif outcome.status == "todo":
         print(f"Your own {parts} is not finished yet (it raises NotImplementedError), so your "
               "tests were tried on the buggy versions alone.")
