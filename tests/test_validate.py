@@ -215,6 +215,10 @@ def test_a_step_left_as_released_is_said_to_be_not_written_yet() -> None:
                                                  "(it still raises NotImplementedError)")
     assert results["step2_my_tests"] == ("my_count_values_tests is not written yet (it still "
                                          "raises NotImplementedError)")
+    # a trace answer left as released: its name, never Python's bare NameError
+    assert results["step3_trace"] == ("trace_pair_answers is not set yet: set it in its answer "
+                                      "cell, above this test cell (if that cell shows an error, "
+                                      "fix it first)")
     assert not any(error and error.startswith("NotImplementedError")
                    for error in results.values())
 

@@ -172,7 +172,8 @@ def first_line(output: Any) -> str:
     """Return an error output as 'Name: first line of its message'; a bare
     NotImplementedError (a stub left as released) as 'has_pair is not written yet (…)',
     naming the function or method that raised it, as the own-tests cells say it; a part whose
-    cell failed (the setup cell's stand-in) as 'count_values (step 2) is not defined yet: …'."""
+    cell failed (the setup cell's stand-in) as 'count_values (step 2) is not defined yet: …';
+    an answer a test cell reads before it is set as 'trace_values is not set yet: …'."""
     message = (str(output.get("evalue", "")).splitlines() or [""])[0]
     if output.get("ename") == "NotImplementedError" and not message.strip():
         return f"{unwritten(output)} is not written yet (it still raises NotImplementedError)"
@@ -180,9 +181,15 @@ def first_line(output: Any) -> str:
         return message[:300]
     if output.get("ename") == "PartNotDefined":  # the setup cell's stand-in: the kit's words
         return message[:300]
+    if output.get("ename") == "NameError" and (unset := _UNSET.match(message)):
+        # a test cell reads a name only its answer cell sets: the notebook's own words
+        return (f"{unset[1]} is not set yet: set it in its answer cell, above this test cell "
+                "(if that cell shows an error, fix it first)")
     return f"{output.get('ename', 'Error')}: {message[:300]}"
 
 
+#: Python's message for a name never set: "name 'trace_values' is not defined"
+_UNSET = re.compile(r"name '(\w+)' is not defined$")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 #: a traceback frame in a notebook cell, as IPython prints it:
 #: "Cell In[16], line 4, in has_pair(cards)"
