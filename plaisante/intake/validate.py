@@ -173,14 +173,15 @@ def first_line(output: Any) -> str:
     NotImplementedError (a stub left as released) as 'has_pair is not written yet (…)',
     naming the function or method that raised it, as the own-tests cells say it; a part whose
     cell failed (the setup cell's stand-in) as 'count_values (step 2) is not defined yet: …';
-    an answer a test cell reads before it is set as 'trace_values is not set yet: …'."""
+    an answer a test cell reads before it is set as 'trace_values is not set yet: …'; a failing
+    check as its message alone ('has_pair(K♥ K♦ K♣ K♠ 9♥): expected False, got True')."""
     message = (str(output.get("evalue", "")).splitlines() or [""])[0]
     if output.get("ename") == "NotImplementedError" and not message.strip():
         return f"{unwritten(output)} is not written yet (it still raises NotImplementedError)"
     if output.get("ename") == "NotImplementedError" and "is not written yet" in message:
         return message[:300]
-    if output.get("ename") == "PartNotDefined":  # the setup cell's stand-in: the kit's words
-        return message[:300]
+    if output.get("ename") in ("PartNotDefined", "CheckFailed"):  # the kit's own words, as the
+        return message[:300]  # notebook says them (its "input: expected …, got …" for a check)
     if output.get("ename") == "NameError" and (unset := _UNSET.match(message)):
         # a test cell reads a name only its answer cell sets: the notebook's own words
         return (f"{unset[1]} is not set yet: set it in its answer cell, above this test cell "
