@@ -235,6 +235,15 @@ def test_a_new_version_with_a_syntax_error_is_named_not_the_old_stub(tmp_path: P
     printed = "".join(o.get("text", "") for o in notebook.cells[5].outputs)
     assert printed.startswith(said[0].upper() + said[1:] + " (so your tests were tried on "
                               "the buggy versions alone)."), printed
+    # an IndentationError (a SyntaxError's kind) is named as what it is
+    unindented = "def count_values(cards):\ncounts = [0] * 15\n"
+    notebook = run_cells([starter_cell("setup"), starter_cell("step2_count_values_code"),
+                          unindented, starter_cell("step2_count_values")], tmp_path)
+    _, lines = error_of(notebook.cells[3])
+    assert lines == [f"✎ to do: your new count_values did not run: its cell "
+                     f"[{notebook.cells[2].execution_count}] has an IndentationError on line 2 "
+                     "(expected an indented block after function definition on line 1); fix "
+                     "it and run that cell again"]
 
 
 def test_the_checklist_names_a_new_version_that_did_not_run(tmp_path: Path) -> None:

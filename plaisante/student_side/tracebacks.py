@@ -114,7 +114,9 @@ def newer_version_failed(name: str, filename: str, shell: Any = None) -> str | N
         try:
             compile(shell.transform_cell(source), "<cell>", "exec")
         except SyntaxError as error:
-            return (f"{said} has a {type(error).__name__} on line {error.lineno} ({error.msg}); "
+            kind = type(error).__name__
+            article = "an" if kind[0] in "AEIOU" else "a"  # an IndentationError
+            return (f"{said} has {article} {kind} on line {error.lineno} ({error.msg}); "
                     "fix it and run that cell again")
         except Exception:  # noqa: BLE001  a cell IPython itself cannot read: said as below
             pass
