@@ -154,6 +154,7 @@ def try_my_tests(tests: Any, mistakes: Sequence[Version], **own: Callable[..., A
                                   "NotImplementedError)")
     parts = ", ".join(own)
     again = run_locally(tests, own) if outcome.status == "pass" else outcome
+    unproven = False  # the tests fail where a correct part passes: their catches count for nothing
     if outcome.status == "todo" and (missing := [n for n, f in own.items()
                                                  if isinstance(f, Placeholder)]):
         # its cell did not run or failed (a SyntaxError, say): no NotImplementedError is left
@@ -172,9 +173,11 @@ def try_my_tests(tests: Any, mistakes: Sequence[Version], **own: Callable[..., A
               f"Your {named} {'fails its' if len(wrong) == 1 else 'fail their'} visible "
               "checks too: the test looks right, fix the code.")
     elif outcome.status == "fail":
+        unproven = True
         print(f"On your own {parts}, your tests fail: {outcome.message}\n"
               f"Either your {parts} or the test is wrong: a test must pass on correct code.")
     elif again.status == "fail":  # e.g. a deck made outside the tests, emptied by the first run
+        unproven = True
         print(f"On your own {parts}, your tests fail when run again: {again.message}\n"
               f"Grading runs them several times: make what they use (a deck, say) inside "
               f"{name}, not outside it.")
@@ -185,6 +188,12 @@ def try_my_tests(tests: Any, mistakes: Sequence[Version], **own: Callable[..., A
         caught.append(run.status == "fail")
         mark = "caught" if run.status == "fail" else "missed"
         print(f"  {mark}: a {', '.join(mistake.parts)} that {mistake.mistake}")
+    if unproven:  # a test that always fails "catches" every buggy version
+        print(f"They catch {sum(caught)} of the {len(caught)} buggy versions shown here, but a "
+              "test that fails on correct code catches anything: make them pass first. When "
+              "your work is graded they run on a correct version, and this cell scores 0 "
+              "while they fail there.")
+        return
     print(f"They catch {sum(caught)} of the {len(caught)} buggy versions shown here. When your "
           "work is graded they run on a correct version (they must pass) and on hidden "
           "buggy versions.")
