@@ -18,6 +18,7 @@ and reads the full traceback (``grading.judge.failing_line``).
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import sys
@@ -112,7 +113,9 @@ def newer_version_failed(name: str, filename: str, shell: Any = None) -> str | N
             continue
         said = f"your new {name} did not run: its cell [{later}]"
         try:
-            compile(shell.transform_cell(source), "<cell>", "exec")
+            # as IPython compiles a cell: a top-level await is no SyntaxError there
+            compile(shell.transform_cell(source), "<cell>", "exec",
+                    flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
         except SyntaxError as error:
             kind = type(error).__name__
             article = "an" if kind[0] in "AEIOU" else "a"  # an IndentationError
