@@ -228,9 +228,10 @@ def test_a_part_whose_cell_failed_is_said_to_be_not_defined_yet() -> None:
     (step 2) …', the kit's class name, where the notebook's test cell says '✎ to do: …'."""
     results = {result.grade_id: result.error
                for result in run_apart(SAMPLES / "syntax_error_in_count_values.ipynb")}
+    # validate ran every cell: it names the cell that stopped and why, not "run the cell"
     assert results["step2_count_values"] == (
-        "count_values (step 2) is not defined yet: run the cell that defines it; if that cell "
-        "shows an error, fix it first")
+        "count_values is not defined: its cell step2_count_values_code stops at a SyntaxError "
+        "on line 4 (expected ':'); fix that cell")
 
 
 @pytest.mark.parametrize("sample", ["has_pair_at_least_two", "own_tests_fail_on_correct_code"])
