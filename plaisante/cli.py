@@ -17,10 +17,11 @@ it acts on every assignment of the course. grade is the way to autograde (sandbo
     plaisante scores [ID …] [--student S …]       # per-step scores, maximum, class average
     plaisante feedback [ID …] [--student S …]     # feedback pages (hidden tests' code left out)
     plaisante report [ID …] [--open]              # the class report: HTML page with figures
-    plaisante similarity ID [--include-reference] # pairs of students whose code is alike
+    plaisante similarity [ID …] [--include-reference]  # students whose code is alike
     plaisante export [ID …] [--to grades.csv] [--layout steps|lms]
     plaisante lms push|status [ID …]              # scores to the course's LMS by LTI 1.3 (AGS),
                                                   # and what it holds against the gradebook
+    plaisante lms key                             # the tool's LTI key: made once, public half shown
     plaisante roster import FILE.csv              # names and emails (id,first_name,last_name,email)
     plaisante formgrader                          # JupyterLab on the course, formgrader open
     plaisante demo [ID] [--student S] [--seed N]  # the presenter view in Voila, full screen

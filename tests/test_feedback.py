@@ -40,6 +40,9 @@ def test_encoded_hidden_code_printed_by_a_hook_does_not_reach_feedback():
     (verdict,) = nb.cells[1].outputs
     assert verdict.ename == "CheckFailed"
     assert verdict.evalue == "a test in this cell failed (hidden tests' messages are not shown)"
+    # what the page shows: the notebook's words, never the kit's class name
+    assert verdict.traceback == ["✘ fails (in hidden tests): a test in this cell failed "
+                                 "(hidden tests' messages are not shown)"]
     # no judge's report (plain nbgrader): which test failed is unknown, so none is blamed
     assert ("# Hidden tests were here (their code is not shown): this cell scored 0 of 4 points: "
             "a test in this cell failed, visible or hidden.") in nb.cells[1].source
@@ -204,7 +207,7 @@ def test_reveal_shows_the_judges_message_in_full_but_never_the_kernels(tmp_path,
     note, output = judged_feedback(tmp_path, monkeypatch, {"rules": {"step3_has_straight": rule}},
                                    reveal="always")
     assert output.evalue == HIDDEN_MESSAGE
-    assert output.traceback == [f"CheckFailed (in hidden tests, shown after the due date): "
+    assert output.traceback == [f"✘ fails (in hidden tests, shown after the due date): "
                                 f"{HIDDEN_MESSAGE}"]
     assert note.endswith(f"a hidden test failed: {rule} (its message, shown after the due "
                          "date, is below the cell).")

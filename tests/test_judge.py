@@ -57,6 +57,19 @@ def test_a_wrong_has_pair_fails_its_cell_only(source, tests, setup, names) -> No
     assert not results["step3_has_pair"].in_hidden  # four kings: a visible case
 
 
+def test_a_part_whose_cell_failed_is_said_without_the_kits_class_name(source, tests, setup,
+                                                                      names) -> None:
+    """count_values's cell stops at a SyntaxError, so the setup cell's stand-in answers: the
+    verdict (what the feedback page shows) is its one line, as the notebook says it, never
+    'PartNotDefined: …'."""
+    broken = "def count_values(cards)\n    return [0] * 15\n"
+    results = verdicts({"h": tests["step2_count_values"]}, setup, names,
+                       kernel_namespace(source, step2_count_values_code=broken))
+    assert results["h"].error == (
+        "NotImplementedError", "count_values (step 2) is not defined yet: run the cell that "
+        "defines it; if that cell shows an error, fix it first")
+
+
 def test_input_mutated_by_count_values_is_seen(source, tests, setup, names) -> None:
     popping = ("def count_values(cards):\n    counts = [0] * 15\n    while cards:\n"
                "        counts[cards.pop().value] += 1\n    return counts\n")

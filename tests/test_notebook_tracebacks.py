@@ -203,3 +203,60 @@ def test_tb_shows_the_whole_traceback_of_a_to_do_line(tmp_path: Path) -> None:
     _, lines = error_of(notebook.cells[3])
     assert "----> 4     raise NotImplementedError()" in lines, lines
     assert lines[-1].startswith("NotImplementedError")
+
+
+# count_values written, with a colon missing on its third line: the cell defines nothing
+COUNT_VALUES_NO_COLON = '''def count_values(cards):
+    counts = [0] * 15
+    for card in cards
+        counts[card.value] += 1
+    return counts
+'''
+STALE = ("your new count_values did not run: its cell [{n}] has a SyntaxError on line 3 "
+         "(expected ':'); fix it and run that cell again")
+
+
+def test_a_new_version_with_a_syntax_error_is_named_not_the_old_stub(tmp_path: Path) -> None:
+    """The starter's count_values ran (Run All), then the student's own count_values failed
+    to compile: the old stub still runs, and the step's test cell, the own tests' cell and the
+    last cell's checklist each say the new version did not run, where and why, rather than
+    that count_values "still raises NotImplementedError" (it was just written)."""
+    tests = starter_cell("step2_my_tests_code").replace(
+        "# YOUR CODE HERE\n    raise NotImplementedError()",
+        "assert count_values([]) == [0] * 15")
+    notebook = run_cells([starter_cell("setup"), starter_cell("step2_count_values_code"),
+                          COUNT_VALUES_NO_COLON, starter_cell("step2_count_values"), tests,
+                          starter_cell("step2_my_tests")], tmp_path)
+    new = notebook.cells[2]
+    assert error_of(new)[0].ename == "SyntaxError"
+    said = STALE.format(n=new.execution_count)
+    _, lines = error_of(notebook.cells[3])
+    assert lines == ["✎ to do: " + said]
+    printed = "".join(o.get("text", "") for o in notebook.cells[5].outputs)
+    assert printed.startswith(said[0].upper() + said[1:] + " (so your tests were tried on "
+                              "the buggy versions alone)."), printed
+    # an IndentationError (a SyntaxError's kind) is named as what it is
+    unindented = "def count_values(cards):\ncounts = [0] * 15\n"
+    notebook = run_cells([starter_cell("setup"), starter_cell("step2_count_values_code"),
+                          unindented, starter_cell("step2_count_values")], tmp_path)
+    _, lines = error_of(notebook.cells[3])
+    assert lines == [f"✎ to do: your new count_values did not run: its cell "
+                     f"[{notebook.cells[2].execution_count}] has an IndentationError on line 2 "
+                     "(expected an indented block after function definition on line 1); fix "
+                     "it and run that cell again"]
+
+
+def test_the_checklist_names_a_new_version_that_did_not_run(tmp_path: Path) -> None:
+    """The same in the last cell's checklist (the gate's step results, read in the kernel):
+    step 2 names the new version that did not run; step 3, never written, is still to do."""
+    gate = ("from plaisante.games.plaisante import ASSIGNMENT\n"
+            "from plaisante.student_side.assignment import check_step\n"
+            "for step in ASSIGNMENT.steps[1:3]:\n"
+            "    print(check_step(step, {'count_values': count_values, **globals()}).detail)")
+    notebook = run_cells([starter_cell("setup"), starter_cell("step2_count_values_code"),
+                          starter_cell("step3_has_checks"), COUNT_VALUES_NO_COLON, gate],
+                         tmp_path)
+    new = notebook.cells[3]
+    printed = "".join(o.get("text", "") for o in notebook.cells[-1].outputs).splitlines()
+    assert printed == ["finish step 2: " + STALE.format(n=new.execution_count),
+                       "finish step 3: has_pair still raises NotImplementedError"], printed

@@ -116,7 +116,10 @@ def test_plaisante_outside_the_course_folder_never_makes_a_stray_gradebook(cours
 
 def test_a_second_submission_needs_replace_and_keeps_the_first(course, tmp_path):
     first = SAMPLES / "full_marks.ipynb"
-    plaisante("submit", str(first), "--student", "twice", cwd=course)
+    done = plaisante("submit", str(first), "--student", "twice", cwd=course)
+    # whose, where, and which assignment it was read as: as a folder's submission says it
+    target = course / "assignments" / "submitted" / "twice" / "plaisante" / "plaisante.ipynb"
+    assert done.stdout == f"twice: {target} (plaisante)\n"
     again = plaisante("submit", str(SAMPLES / "untouched.ipynb"), "--student", "twice",
                       cwd=course, check=False)
     assert again.returncode == 2 and "already has a submission" in again.stderr

@@ -19,10 +19,12 @@ def test_a_first_release_and_a_regrade_print_no_warning(tmp_path: Path) -> None:
     root = new_course(tmp_path / "course", ("solutions", "starter"))  # as a fresh clone
     first = cli("release", "plaisante", cwd=root)
     assert first.stdout == ("plaisante release: plaisante -> starter/plaisante/plaisante.ipynb "
-                            "(24 test cells, 100 points)\n")
+                            "(24 test cells, 100 points)\n"
+                            "plaisante release: students can fetch plaisante now (the exchange: "
+                            f"{root / 'assignments' / 'exchange'})\n")
     assert first.stderr == ""
     again = cli("release", "plaisante", cwd=root)
-    assert again.stdout.rstrip().endswith(", replacing the earlier release")
+    assert again.stdout.splitlines()[0].endswith(", replacing the earlier release")
     assert again.stderr == ""
 
     cli("submit", str(SAMPLES / "full_marks.ipynb"), "--student", "ada", cwd=root)

@@ -137,6 +137,23 @@ def test_in_the_notebook_an_unfinished_part_is_not_unwritten_tests(capsys) -> No
         student_tests.try_my_tests(unwritten, [], count_values=unfinished)
 
 
+def test_in_the_notebook_tests_that_fail_on_correct_code_are_not_praised_for_catches(
+        capsys) -> None:
+    """Tests that fail on the student's own, correct count_values 'catch' every buggy version
+    too: the closing line says that counts for nothing yet and what grading gives, where it
+    said "They catch 1 of the 1" and nothing more."""
+    def always_fails(count_values):
+        assert count_values([]) == [1] * 15
+    student_tests.try_my_tests(always_fails, [version("returns 14 slots",
+                                                      count_values=lambda c: right(c)[:14])],
+                               count_values=right)
+    assert capsys.readouterr().out.splitlines()[-2:] == [
+        "  caught: a count_values that returns 14 slots",
+        "They catch 1 of the 1 buggy versions shown here, but a test that fails on correct "
+        "code catches anything: make them pass first. When your work is graded they run on a "
+        "correct version, and this cell scores 0 while they fail there."]
+
+
 def test_in_the_notebook_a_part_whose_cell_failed_is_not_called_unfinished(capsys) -> None:
     """count_values's cell raised a SyntaxError, so the setup cell's placeholder stands in:
     the line says it is not defined yet, not that it raises NotImplementedError."""

@@ -27,12 +27,12 @@ def test_passing_visible_tests_never_reads_as_passing_all_tests() -> None:
 
 
 def test_a_failing_cell_is_named_with_its_message() -> None:
-    said = summary([CellResult("step3_has_pair", 3, "CheckFailed: has_pair(K♥ K♦ K♣ K♠ 9♥): "
+    said = summary([CellResult("step3_has_pair", 3, "has_pair(K♥ K♦ K♣ K♠ 9♥): "
                                                     "expected False, got True"),
                     CellResult("step3_has_flush", 3, None)])
     assert said.splitlines() == [
         "1 of 2 test cells fail their visible tests:",
-        "  step3_has_pair: CheckFailed: has_pair(K♥ K♦ K♣ K♠ 9♥): expected False, got True",
+        "  step3_has_pair: has_pair(K♥ K♦ K♣ K♠ 9♥): expected False, got True",
         "1 of 2 test cells pass: step3_has_flush",
         HIDDEN]
 
@@ -41,7 +41,7 @@ def test_passing_cells_are_listed_a_whole_step_in_one_entry() -> None:
     said = summary([CellResult("step1_card_values", 4, None),
                     CellResult("step1_card_text", 4, None),
                     CellResult("step2_trace", 1, None),
-                    CellResult("step2_count_values", 4, "CheckFailed: count_values(K♥): …")])
+                    CellResult("step2_count_values", 4, "count_values(K♥): …")])
     assert said.splitlines()[2] == "3 of 4 test cells pass: step1 (all 2), step2_trace"
 
 
@@ -64,7 +64,7 @@ def test_the_command_runs_a_notebook_and_exits_1_on_a_visible_failure(tmp_path) 
     lines = done.stdout.splitlines()
     assert lines[:2] == [
         "1 of 24 test cells fail their visible tests:",
-        "  step3_has_pair: CheckFailed: has_pair(K♥ K♦ K♣ K♠ 9♥): expected False, got True"]
+        "  step3_has_pair: has_pair(K♥ K♦ K♣ K♠ 9♥): expected False, got True"]
     # the student's own has-check tests catch their own has_pair's mistake: right tests, which
     # grading gives full marks (they pass on a correct has_pair), so no failing cell here; they
     # name the one part that was called and is wrong, not all five they were given
@@ -215,6 +215,10 @@ def test_a_step_left_as_released_is_said_to_be_not_written_yet() -> None:
                                                  "(it still raises NotImplementedError)")
     assert results["step2_my_tests"] == ("my_count_values_tests is not written yet (it still "
                                          "raises NotImplementedError)")
+    # a trace answer left as released: its name, never Python's bare NameError
+    assert results["step3_trace"] == ("trace_pair_answers is not set yet: set it in its answer "
+                                      "cell, above this test cell (if that cell shows an error, "
+                                      "fix it first)")
     assert not any(error and error.startswith("NotImplementedError")
                    for error in results.values())
 
@@ -224,9 +228,10 @@ def test_a_part_whose_cell_failed_is_said_to_be_not_defined_yet() -> None:
     (step 2) …', the kit's class name, where the notebook's test cell says '✎ to do: …'."""
     results = {result.grade_id: result.error
                for result in run_apart(SAMPLES / "syntax_error_in_count_values.ipynb")}
+    # validate ran every cell: it names the cell that stopped and why, not "run the cell"
     assert results["step2_count_values"] == (
-        "count_values (step 2) is not defined yet: run the cell that defines it; if that cell "
-        "shows an error, fix it first")
+        "count_values is not defined: its cell step2_count_values_code stops at a SyntaxError "
+        "on line 4 (expected ':'); fix that cell")
 
 
 @pytest.mark.parametrize("sample", ["has_pair_at_least_two", "own_tests_fail_on_correct_code"])

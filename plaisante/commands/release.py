@@ -35,7 +35,9 @@ def run(args: argparse.Namespace) -> int:
     try:  # into the course's exchange too: "released" in the formgrader, fetched there
         from ..formgrader.server import release_to_exchange
 
-        release_to_exchange(layout.root, chosen(layout, args.assignments))
+        where = release_to_exchange(layout.root, chosen(layout, args.assignments))
+        print(f"plaisante release: students can fetch {', '.join(chosen(layout, args.assignments))}"
+              f" now (the exchange: {where})")
     except ValueError:
         pass  # a course whose nbgrader_config.py sets no exchange: nbgrader's default
     return 0

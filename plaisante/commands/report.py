@@ -32,5 +32,8 @@ def run(args: argparse.Namespace) -> int:
         if args.open:
             import webbrowser
 
-            webbrowser.open(page.as_uri())
+            if not webbrowser.open(page.as_uri()):
+                print(f"plaisante report: no web browser to open here (a server without a "
+                      f"display?): open {page} in yours (from another machine: copy "
+                      f"{page.parent} there first)")
     return 0

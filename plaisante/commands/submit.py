@@ -50,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
                          "notebooks needs none: --pattern names them)")
     refuse_unreadable(args.notebook)
     assignment = assignment_of(layout, args.notebook, args.assignment)
-    print(submitted.submit(args.notebook, args.student, layout.root, replace=args.replace,
-                           assignment=assignment))
+    # as a folder's submission says it: whose, and where it went
+    target = submitted.submit(args.notebook, args.student, layout.root, replace=args.replace,
+                              assignment=assignment)
+    print(f"{args.student}: {target} ({assignment})")
     return 0

@@ -66,6 +66,10 @@ KNOWN_ERRORS = frozenset({
     "PermissionError", "FileNotFoundError", "StopIteration", "OverflowError", "RuntimeError",
 })
 
+# How the notebook's test cells say the kit's own errors (student_side.tracebacks): a student
+# reads "✘ fails: …" there, and the same words on their feedback page, never a class name.
+SAID_AS = {"CheckFailed": "✘ fails", "PartNotDefined": "✎ to do"}
+
 
 class HideHiddenTests(NbGraderPreprocessor):  # type: ignore[misc]  # nbgrader ships no types
     """Remove hidden tests' code from a notebook before it becomes feedback (module doc)."""
@@ -158,7 +162,7 @@ class HideHiddenTests(NbGraderPreprocessor):  # type: ignore[misc]  # nbgrader s
             evalue = self._clean(lines[0][: self.max_revealed])
             note = " (in hidden tests, shown after the due date)"
             return NotebookNode(output_type="error", ename=ename, evalue=evalue,
-                                traceback=[f"{ename}{note}: {evalue}"])
+                                traceback=[f"{SAID_AS.get(ename, ename)}{note}: {evalue}"])
         if in_hidden:
             evalue = "a test in this cell failed (hidden tests' messages are not shown)"
         else:
@@ -166,7 +170,7 @@ class HideHiddenTests(NbGraderPreprocessor):  # type: ignore[misc]  # nbgrader s
             evalue = self._clean(lines[0][: self.max_message])
         note = " (in hidden tests)" if in_hidden else ""
         return NotebookNode(output_type="error", ename=ename, evalue=evalue,
-                            traceback=[f"{ename}{note}: {evalue}"])
+                            traceback=[f"{SAID_AS.get(ename, ename)}{note}: {evalue}"])
 
     def _said(self, stream: NotebookNode) -> NotebookNode:
         """Return the first line of what a judged test cell printed, cut and cleaned."""

@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from ..student_side.assignment import PartNotDefined
 from ..student_side.cards import KitCard
 from ..student_side.checking import Always
 from ..student_side.wire import (
@@ -293,7 +294,8 @@ def raise_error(error: Any) -> None:
             kind = SAFE_ERRORS[name]
             if kind is KeyError:  # str(KeyError('x')) quotes it; keep the student's text
                 raise KeyError(message)
-            raise kind(message if cls == name else f"{cls}: {message}")
+            # the kit's stand-in's own error says all in its message: no class name before it
+            raise kind(message if cls in (name, PartNotDefined.__name__) else f"{cls}: {message}")
     raise StudentError(f"{cls}: {message}")
 
 

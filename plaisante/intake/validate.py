@@ -172,17 +172,25 @@ def first_line(output: Any) -> str:
     """Return an error output as 'Name: first line of its message'; a bare
     NotImplementedError (a stub left as released) as 'has_pair is not written yet (…)',
     naming the function or method that raised it, as the own-tests cells say it; a part whose
-    cell failed (the setup cell's stand-in) as 'count_values (step 2) is not defined yet: …'."""
+    cell failed (the setup cell's stand-in) as 'count_values (step 2) is not defined yet: …';
+    an answer a test cell reads before it is set as 'trace_values is not set yet: …'; a failing
+    check as its message alone ('has_pair(K♥ K♦ K♣ K♠ 9♥): expected False, got True')."""
     message = (str(output.get("evalue", "")).splitlines() or [""])[0]
     if output.get("ename") == "NotImplementedError" and not message.strip():
         return f"{unwritten(output)} is not written yet (it still raises NotImplementedError)"
     if output.get("ename") == "NotImplementedError" and "is not written yet" in message:
         return message[:300]
-    if output.get("ename") == "PartNotDefined":  # the setup cell's stand-in: the kit's words
-        return message[:300]
+    if output.get("ename") in ("PartNotDefined", "CheckFailed"):  # the kit's own words, as the
+        return message[:300]  # notebook says them (its "input: expected …, got …" for a check)
+    if output.get("ename") == "NameError" and (unset := _UNSET.match(message)):
+        # a test cell reads a name only its answer cell sets: the notebook's own words
+        return (f"{unset[1]} is not set yet: set it in its answer cell, above this test cell "
+                "(if that cell shows an error, fix it first)")
     return f"{output.get('ename', 'Error')}: {message[:300]}"
 
 
+#: Python's message for a name never set: "name 'trace_values' is not defined"
+_UNSET = re.compile(r"name '(\w+)' is not defined$")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 #: a traceback frame in a notebook cell, as IPython prints it:
 #: "Cell In[16], line 4, in has_pair(cards)"
@@ -247,8 +255,11 @@ def run(path: Path, timeout: int = 30) -> list[CellResult]:
         raise ValueError(f"{path}: the notebook's run stopped: {type(error).__name__}"
                          f"{': ' + detail if detail else ''}") from None
     results = []
+    stopped: dict[str, str] = {}  # a part -> why the answer cell defining it stopped
     for cell in notebook.cells:
         meta = cell.get("metadata", {}).get("nbgrader", {})
+        if cell.cell_type == "code" and meta.get("solution") and not meta.get("grade"):
+            stopped.update(stopped_parts(cell))
         if cell.cell_type != "code" or not meta.get("grade") or meta.get("solution"):
             continue
         outputs = cell.get("outputs", [])
@@ -256,10 +267,47 @@ def run(path: Path, timeout: int = 30) -> list[CellResult]:
         printed = "".join(str(o.get("text", "")) for o in outputs
                           if o.get("output_type") == "stream")
         problem, caught = in_short(printed)  # the student's own tests, if the cell ran them
-        shown = first_line(errors[0]) if errors else problem
+        shown = (why_undefined(errors[0], stopped) or first_line(errors[0])) if errors \
+            else problem
         results.append(CellResult(str(meta.get("grade_id")), float(meta.get("points", 0)),
                                   shown, caught))
     return results
+
+
+#: where Python puts a SyntaxError's place in its message: "expected ':' (123.py, line 3)"
+_PLACE = re.compile(r"^(.*) \([^()]*, line (\d+)\)$")
+_DEFINES = re.compile(r"^(?:async[ \t]+def|def|class)[ \t]+(\w+)", re.M)
+
+
+def stopped_parts(cell: Any) -> dict[str, str]:
+    """Return, for an answer cell whose run stopped on an error (not a stub's
+    NotImplementedError), each name its source defines at the top level -> what stopped it
+    ("its cell step2_count_values_code stops at a SyntaxError on line 3 (expected ':')");
+    empty for a cell that ran."""
+    errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+    if not errors or errors[0].get("ename") == "NotImplementedError":
+        return {}
+    kind = str(errors[0].get("ename", "Error"))
+    message = (str(errors[0].get("evalue", "")).splitlines() or [""])[0]
+    place = _PLACE.match(message)
+    at = (f" on line {place[2]} ({place[1]})" if place else f": {message}" if message else "")
+    where = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "above")
+    why = f"its cell {where} stops at {'an' if kind[0] in 'AEIOU' else 'a'} {kind}{at[:300]}"
+    return {name: why for name in _DEFINES.findall(str(cell.get("source", "")))}
+
+
+def why_undefined(output: Any, stopped: dict[str, str]) -> str | None:
+    """Return the line for a test cell's error that comes of a part whose answer cell stopped
+    (``stopped_parts``): 'count_values is not defined: its cell … stops at a SyntaxError on line
+    3 (expected ':'); fix that cell'; None for any other error."""
+    if output.get("ename") not in ("PartNotDefined", "NameError"):
+        return None
+    message = str(output.get("evalue", ""))
+    name = (re.match(r"(\w+) \(step \d+\) is not defined yet", message)
+            or re.match(r"name '(\w+)' is not defined", message))
+    if not name or name[1] not in stopped:
+        return None
+    return f"{name[1]} is not defined: {stopped[name[1]]}; fix that cell"
 
 
 def validate(path: Path) -> int:

@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 
 from .markup import html, tag
 from .style import CSS
+from .tracebacks import stale_part
 from .wire import described
 
 Check = Callable[[Any], None]
@@ -128,10 +129,11 @@ def check_step(step: Step, parts: dict[str, Any]) -> StepResult:
             check(parts[name])
         except PartNotDefined as missing:
             return StepResult(step.number, step.title, "todo", str(missing))
-        except NotImplementedError:
+        except NotImplementedError as unfinished:
             return StepResult(step.number, step.title, "todo",
-                              f"finish step {step.number}: {name} still raises "
-                              "NotImplementedError")
+                              f"finish step {step.number}: "
+                              + (stale_part(unfinished)
+                                 or f"{name} still raises NotImplementedError"))
         except AssertionError as failure:  # a check's, or one the student's code raised
             return StepResult(step.number, step.title, "fail",
                               described(failure, DETAIL_TEXT, named=False))

@@ -64,6 +64,7 @@ from ..kernel.routed import Outcome, run_locally
 from .assignment import Placeholder
 from .checking import CheckFailed
 from .surface import Surface, public, surface
+from .tracebacks import defined_in, newer_version_failed
 
 REFERENCE_RUNS = 2  # the reference runs this many times, at random places among the runs
 #: One run of tests that live in the student's kernel (``run_once``'s arguments, its outcome).
@@ -127,6 +128,17 @@ def _name(tests: Any) -> str:
 
 # ------------------------------------------------------------------ what the cells call
 
+def _stale(own: dict[str, Any]) -> str | None:
+    """Say which of the student's own parts is an older version than the one their notebook
+    last tried to define (``tracebacks.newer_version_failed``), or None."""
+    for part in own.values():
+        filename = defined_in(part)
+        name = getattr(part, "__name__", None)
+        if filename and isinstance(name, str) and (said := newer_version_failed(name, filename)):
+            return said
+    return None
+
+
 def try_my_tests(tests: Any, mistakes: Sequence[Version], **own: Callable[..., Any]) -> None:
     """In the student's notebook: run ``tests`` on the student's own parts (``own``), then on
     each visible buggy version, and print what they catch, by mistake. Never raises but for
@@ -142,12 +154,16 @@ def try_my_tests(tests: Any, mistakes: Sequence[Version], **own: Callable[..., A
                                   "NotImplementedError)")
     parts = ", ".join(own)
     again = run_locally(tests, own) if outcome.status == "pass" else outcome
+    unproven = False  # the tests fail where a correct part passes: their catches count for nothing
     if outcome.status == "todo" and (missing := [n for n, f in own.items()
                                                  if isinstance(f, Placeholder)]):
         # its cell did not run or failed (a SyntaxError, say): no NotImplementedError is left
         print(f"Your own {', '.join(missing)} is not defined yet (run the cell that defines it; "
               "if that cell shows an error, fix it first), so your tests were tried on the "
               "buggy versions alone.")
+    elif outcome.status == "todo" and (stale := _stale(own)):
+        print(f"{stale[0].upper()}{stale[1:]} (so your tests were tried on the buggy versions "
+              "alone).")
     elif outcome.status == "todo":
         print(f"Your own {parts} is not finished yet (it raises NotImplementedError), so your "
               "tests were tried on the buggy versions alone.")
@@ -157,9 +173,11 @@ def try_my_tests(tests: Any, mistakes: Sequence[Version], **own: Callable[..., A
               f"Your {named} {'fails its' if len(wrong) == 1 else 'fail their'} visible "
               "checks too: the test looks right, fix the code.")
     elif outcome.status == "fail":
+        unproven = True
         print(f"On your own {parts}, your tests fail: {outcome.message}\n"
               f"Either your {parts} or the test is wrong: a test must pass on correct code.")
     elif again.status == "fail":  # e.g. a deck made outside the tests, emptied by the first run
+        unproven = True
         print(f"On your own {parts}, your tests fail when run again: {again.message}\n"
               f"Grading runs them several times: make what they use (a deck, say) inside "
               f"{name}, not outside it.")
@@ -170,6 +188,12 @@ def try_my_tests(tests: Any, mistakes: Sequence[Version], **own: Callable[..., A
         caught.append(run.status == "fail")
         mark = "caught" if run.status == "fail" else "missed"
         print(f"  {mark}: a {', '.join(mistake.parts)} that {mistake.mistake}")
+    if unproven:  # a test that always fails "catches" every buggy version
+        print(f"They catch {sum(caught)} of the {len(caught)} buggy versions shown here, but a "
+              "test that fails on correct code catches anything: make them pass first. When "
+              "your work is graded they run on a correct version, and this cell scores 0 "
+              "while they fail there.")
+        return
     print(f"They catch {sum(caught)} of the {len(caught)} buggy versions shown here. When your "
           "work is graded they run on a correct version (they must pass) and on hidden "
           "buggy versions.")

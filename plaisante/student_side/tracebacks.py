@@ -18,7 +18,9 @@ and reads the full traceback (``grading.judge.failing_line``).
 
 from __future__ import annotations
 
+import ast
 import os
+import re
 import sys
 import traceback
 import types
@@ -88,6 +90,63 @@ def _name(code: types.CodeType) -> str:
     return str(getattr(code, "co_qualname", code.co_name))
 
 
+def _cell_numbers(shell: Any) -> dict[str, int]:
+    """Return, per file name IPython gave a cell, the execution count it last ran as."""
+    return dict(getattr(getattr(shell, "compile", None), "_filename_map", {}) or {})
+
+
+def newer_version_failed(name: str, filename: str, shell: Any = None) -> str | None:
+    """Return why the ``name`` that runs is an older one, when a cell run after ``filename``
+    (the cell that defined the running ``name``) also defines ``name`` at its top level: that
+    newer cell stopped before its ``def``/``class`` ran (a SyntaxError, most often). E.g. ``your
+    new count_values did not run: its cell [12] has a SyntaxError on line 3 (expected ':'); fix
+    it and run that cell again``. None when no newer cell defines it, or outside IPython."""
+    shell = _shell() if shell is None else shell
+    number = _cell_numbers(shell).get(filename)
+    inputs = getattr(getattr(shell, "history_manager", None), "input_hist_raw", None)
+    if number is None or not inputs:
+        return None
+    defines = re.compile(rf"^(?:async[ \t]+def|def|class)[ \t]+{re.escape(name)}\b", re.M)
+    for later in range(len(inputs) - 1, number, -1):
+        source = inputs[later]
+        if not isinstance(source, str) or not defines.search(source):
+            continue
+        said = f"your new {name} did not run: its cell [{later}]"
+        try:
+            # as IPython compiles a cell: a top-level await is no SyntaxError there
+            compile(shell.transform_cell(source), "<cell>", "exec",
+                    flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+        except SyntaxError as error:
+            kind = type(error).__name__
+            article = "an" if kind[0] in "AEIOU" else "a"  # an IndentationError
+            return (f"{said} has {article} {kind} on line {error.lineno} ({error.msg}); "
+                    "fix it and run that cell again")
+        except Exception:  # noqa: BLE001  a cell IPython itself cannot read: said as below
+            pass
+        return f"{said} stopped on an error before defining it; fix that error and run it again"
+    return None
+
+
+def defined_in(part: Any) -> str | None:
+    """Return the file name of the code that defined ``part`` (a function, or a class by its
+    first method), or None."""
+    code = getattr(part, "__code__", None)
+    if code is None and isinstance(part, type):
+        code = next((getattr(member, "__code__", None) for member in vars(part).values()
+                     if hasattr(member, "__code__")), None)
+    return getattr(code, "co_filename", None)
+
+
+def stale_part(error: BaseException, shell: Any = None) -> str | None:
+    """Return ``newer_version_failed`` for the function whose own code raised ``error`` (a
+    stub's NotImplementedError), or None."""
+    frames = _frames(error.__traceback__)
+    if not frames or frames[-1].f_code.co_name == "<module>":
+        return None
+    raised = frames[-1].f_code
+    return newer_version_failed(_name(raised).split(".")[0], raised.co_filename, shell)
+
+
 def failing_line(error: BaseException) -> str:
     """Return the one line shown for a failing check: ``✘`` and its message (which names the
     input, the expected and the actual value)."""
@@ -113,6 +172,9 @@ def to_do_line(error: BaseException, cells: set[str]) -> str | None:
     if raised.co_name == "<module>":
         return (TO_DO + "this cell still raises NotImplementedError" + said
                 + ": put your code in its place")
+    stale = stale_part(error)
+    if stale:
+        return TO_DO + stale
     return f"{TO_DO}{_name(raised)} still raises NotImplementedError{said}"
 
 
@@ -217,6 +279,6 @@ def without_kit_traceback(error: BaseException, shell: Any) -> list[str]:
 
 install()
 
-__all__ = ["BriefTraceback", "FAILS", "KIT_DIR", "TO_DO", "chain_of", "failing_line", "install",
-           "show_short", "to_do_line", "unset_line", "verbose", "without_kit_frames",
-           "without_kit_traceback"]
+__all__ = ["BriefTraceback", "FAILS", "KIT_DIR", "TO_DO", "chain_of", "defined_in",
+           "failing_line", "install", "newer_version_failed", "show_short", "stale_part",
+           "to_do_line", "unset_line", "verbose", "without_kit_frames", "without_kit_traceback"]
