@@ -96,6 +96,18 @@ def cell_error(answer: str) -> str | None:
             and len(error) <= 80 else None)
 
 
+def stopped_by(reply: dict[str, Any]) -> str:
+    """Return " (it raised NAME)" when the execute_reply ``reply`` says the judge's serve loop
+    ended on an error (the kernel's word: an ASCII class name of at most 80 characters, for
+    the instructor's reason), else ""."""
+    judge = reply.get("user_expressions", {}).get("judge") \
+        if type(reply.get("user_expressions")) is dict else None
+    name = judge.get("ename") if type(judge) is dict else None
+    if type(name) is str and name.isascii() and name.isidentifier() and len(name) <= 80:
+        return f" (it raised {name})"
+    return ""
+
+
 class KernelConversation:
     """The conversation of a notebook's cells with the kernel of ``execute`` (a
     ``JudgedExecute``), its current cell ending at ``deadline`` (``time.monotonic()``). It has
@@ -306,7 +318,8 @@ class KernelConversation:
     def _prompt(self) -> str:
         answer = self._next()
         if answer[0] != "prompt":
-            raise KernelLost("the judge's side in the kernel stopped before the cell was done")
+            raise KernelLost("the judge's side in the kernel stopped before the cell was done"
+                             + stopped_by(answer[1]))
         return answer[1]
 
     def _next(self) -> tuple[Literal["prompt"], str] | tuple[Literal["reply"], dict[str, Any]]:
