@@ -141,6 +141,25 @@ class SandboxKernelManager(AsyncKernelManager):
                 self._oom_seen = group.oom_kills()
                 MemoryWatch(group, process, self._oom_seen).start()
 
+    async def _async_interrupt_kernel(self) -> None:
+        """Interrupt the kernel, unless it is being shut down. jupyter_client interrupts a
+        kernel before every shutdown, even one it then kills at once (a restart): the
+        ``interrupt_request`` waited, queued, for a kernel killed before it read it, and
+        reached the next kernel, bound to the same socket path a few milliseconds later. A
+        loaded CI run lost a run of a student's tests that way (the cells run again in the
+        new kernel stopped on a KeyboardInterrupt). The grader's own interrupts (a cell out
+        of time) go through ``interrupt_kernel``, which this does not change."""
+        if self.shutting_down:
+            return
+        await super()._async_interrupt_kernel()
+
+    def _close_control_socket(self) -> None:
+        """Close the control socket dropping what it still holds: a message for this kernel
+        must never reach the next one, which binds the same path."""
+        if self._control_socket is not None:
+            self._control_socket.close(linger=0)
+            self._control_socket = None
+
     def memory_cgroup(self) -> MemoryCgroup | None:
         """The memory cgroup the kernel runs in (its zygote's, or its own), or None."""
         if not self.sandbox_enabled:
