@@ -23,53 +23,21 @@ sessions do.
 from __future__ import annotations
 
 import os
-import pwd
 import secrets
-import time
 from functools import lru_cache
 from pathlib import Path
 
-from .memory_cgroup import PREFIX, sweep_stale
+from . import cgroup_folders as folders
+from .cgroup_folders import PREFIX, remove_when_empty, sweep_stale
 
 V1_ROOT = Path("/sys/fs/cgroup/cpu")
 SETTING = "PLAISANTE_CPU_CGROUP"
 
 
-def own_cgroup() -> Path | None:
-    """Return this process's CPU cgroup folder (cgroup v1), or None when there is none."""
-    try:
-        lines = Path("/proc/self/cgroup").read_text(encoding="ascii").splitlines()
-    except OSError:
-        return None
-    for line in lines:
-        _, controllers, path = line.split(":", 2)
-        if "cpu" in controllers.split(","):
-            return V1_ROOT / path.lstrip("/")
-    return None
-
-
-def delegated_cgroup() -> Path:
-    """Return the folder root hands over to this user once (see the module doc)."""
-    return V1_ROOT / f"plaisante-{pwd.getpwuid(os.geteuid()).pw_name}"
-
-
-def _usable(folder: Path) -> bool:
-    return (folder / "cpu.shares").is_file() and os.access(folder, os.W_OK | os.X_OK)
-
-
 @lru_cache(maxsize=1)
 def cgroup_base() -> tuple[Path | None, str]:
     """Return (the folder new sandbox cgroups go into, "") or (None, why there is none)."""
-    setting = os.environ.get(SETTING, "").strip()
-    if setting == "off":
-        return None, f"${SETTING} is off"
-    candidates = [Path(setting)] if setting else [c for c in (own_cgroup(), delegated_cgroup())
-                                                  if c is not None]
-    for folder in candidates:
-        if _usable(folder):
-            return folder, ""
-    tried = ", ".join(str(c) for c in candidates) or "no cgroup v1 cpu controller"
-    return None, f"no CPU cgroup this user may create ({tried})"
+    return folders.cgroup_base(V1_ROOT, "cpu", SETTING, "cpu.shares")
 
 
 class CpuCgroup:
@@ -102,17 +70,7 @@ class CpuCgroup:
     def remove(self, patience: float = 2.0) -> None:
         """Remove the cgroup once its sandbox's processes are gone (within ``patience`` s;
         one still holding processes then is left to the next grader's sweep)."""
-        deadline = time.monotonic() + patience
-        while True:
-            try:
-                self.path.rmdir()
-                return
-            except FileNotFoundError:
-                return
-            except OSError:
-                if time.monotonic() > deadline:
-                    return
-                time.sleep(0.02)
+        remove_when_empty(self.path, patience)
 
 
 def in_cpu_cgroup(group: CpuCgroup | None) -> list[str]:

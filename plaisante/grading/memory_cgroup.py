@@ -22,7 +22,6 @@ filter (``plaisante.kernel.syscall_filter``) and the tmpfs sizes bound the sandb
 from __future__ import annotations
 
 import os
-import pwd
 import secrets
 import signal
 import threading
@@ -31,66 +30,27 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from . import cgroup_folders as folders
+from .cgroup_folders import PREFIX, remove_when_empty, sweep_stale
+
 V1_ROOT = Path("/sys/fs/cgroup/memory")
 SETTING = "PLAISANTE_MEMORY_CGROUP"
-PREFIX = "plaisante-sandbox-"
 
 
 def own_cgroup() -> Path | None:
     """Return this process's memory cgroup folder (cgroup v1), or None when there is none."""
-    try:
-        lines = Path("/proc/self/cgroup").read_text(encoding="ascii").splitlines()
-    except OSError:
-        return None
-    for line in lines:
-        _, controllers, path = line.split(":", 2)
-        if "memory" in controllers.split(","):
-            return V1_ROOT / path.lstrip("/")
-    return None
+    return folders.own_cgroup(V1_ROOT, "memory")
 
 
 def delegated_cgroup() -> Path:
     """Return the folder root hands over to this user once (see the module doc)."""
-    return V1_ROOT / f"plaisante-{pwd.getpwuid(os.geteuid()).pw_name}"
-
-
-def _usable(folder: Path) -> bool:
-    return ((folder / "memory.limit_in_bytes").is_file()
-            and os.access(folder, os.W_OK | os.X_OK))
+    return folders.delegated_cgroup(V1_ROOT)
 
 
 @lru_cache(maxsize=1)
 def cgroup_base() -> tuple[Path | None, str]:
     """Return (the folder new sandbox cgroups go into, "") or (None, why there is none)."""
-    setting = os.environ.get(SETTING, "").strip()
-    if setting == "off":
-        return None, f"${SETTING} is off"
-    candidates = [Path(setting)] if setting else [c for c in (own_cgroup(), delegated_cgroup())
-                                                  if c is not None]
-    for folder in candidates:
-        if _usable(folder):
-            return folder, ""
-    tried = ", ".join(str(c) for c in candidates) or "no cgroup v1 memory controller"
-    return None, f"no memory cgroup this user may create ({tried})"
-
-
-def sweep_stale(base: Path) -> None:
-    """Remove the cgroups in ``base`` that a grading process, now gone, left behind (killed
-    before it could remove them): each is named after its process, and is empty once its
-    sandbox died (one still holding processes stays)."""
-    for folder in base.glob(f"{PREFIX}*-*"):
-        pid = folder.name[len(PREFIX):].split("-", 1)[0]
-        if not pid.isdigit():
-            continue
-        try:
-            os.kill(int(pid), 0)
-        except ProcessLookupError:
-            try:
-                folder.rmdir()
-            except OSError:
-                pass
-        except OSError:
-            continue
+    return folders.cgroup_base(V1_ROOT, "memory", SETTING, "memory.limit_in_bytes")
 
 
 class MemoryCgroup:
@@ -160,21 +120,14 @@ class MemoryCgroup:
 
     def remove(self, patience: float = 5.0) -> None:
         """SIGKILL whatever is left in the cgroup, then remove it (within ``patience`` s)."""
-        deadline = time.monotonic() + patience
-        while self.path.exists():
-            for pid in self.pids():
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
+        remove_when_empty(self.path, patience, self._kill_all)
+
+    def _kill_all(self) -> None:
+        for pid in self.pids():
             try:
-                self.path.rmdir()
-            except FileNotFoundError:
-                return
-            except OSError:
-                if time.monotonic() > deadline:
-                    return
-                time.sleep(0.02)
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
     def describe(self) -> str:
         """The reason a submission is flagged with when the bound ended one of its processes."""
