@@ -85,27 +85,31 @@ def cell_count(answer: str) -> int | None:
     return count if type(count) is int else None
 
 
+def class_name(value: Any) -> str | None:
+    """Return ``value`` when it reads as a class name the kernel may put in an instructor's
+    reason (an ASCII identifier of at most 80 characters: no spaces, no look-alike letters),
+    else None."""
+    if type(value) is str and value.isascii() and value.isidentifier() and len(value) <= 80:
+        return value
+    return None
+
+
 def cell_error(answer: str) -> str | None:
     """Return the class name of what the cell raised, in the text of a ``run`` answer (the
-    kernel's word: an ASCII identifier of at most 80 characters, else None), or None."""
+    kernel's word, read by ``class_name``), or None."""
     try:
-        error = json.loads(answer)["ok"]["error"]
+        return class_name(json.loads(answer)["ok"]["error"])
     except (ValueError, KeyError, TypeError):
         return None
-    return (error if type(error) is str and error.isascii() and error.isidentifier()
-            and len(error) <= 80 else None)
 
 
 def stopped_by(reply: dict[str, Any]) -> str:
     """Return " (it raised NAME)" when the execute_reply ``reply`` says the judge's serve loop
-    ended on an error (the kernel's word: an ASCII class name of at most 80 characters, for
-    the instructor's reason), else ""."""
-    judge = reply.get("user_expressions", {}).get("judge") \
-        if type(reply.get("user_expressions")) is dict else None
-    name = judge.get("ename") if type(judge) is dict else None
-    if type(name) is str and name.isascii() and name.isidentifier() and len(name) <= 80:
-        return f" (it raised {name})"
-    return ""
+    ended on an error (the kernel's word, read by ``class_name``), else ""."""
+    expressions = reply.get("user_expressions")
+    judge = expressions.get("judge") if type(expressions) is dict else None
+    name = class_name(judge.get("ename")) if type(judge) is dict else None
+    return f" (it raised {name})" if name else ""
 
 
 class KernelConversation:

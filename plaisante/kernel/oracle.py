@@ -418,9 +418,10 @@ def run_cell(shell: Any, code: str, seq: Any, quiet: bool = False) -> dict[str, 
             pass
     kernel = shell.kernel
     kernel.session.send(kernel.iopub_socket, RAN, {"q": seq}, parent=kernel.get_parent())
-    raised = getattr(result, "error_before_exec", None) or getattr(result, "error_in_exec", None)
-    if raised is None:
+    if result.success:
         return {"count": count}
+    # never the error's truth value: a student's exception class may define __bool__
+    raised = result.error_in_exec if result.error_before_exec is None else result.error_before_exec
     return {"count": count, "error": type(raised).__name__[:80]}
 
 
