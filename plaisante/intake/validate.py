@@ -276,7 +276,6 @@ def run(path: Path, timeout: int = 30) -> list[CellResult]:
 
 #: where Python puts a SyntaxError's place in its message: "expected ':' (123.py, line 3)"
 _PLACE = re.compile(r"^(.*) \([^()]*, line (\d+)\)$")
-_DEFINES = re.compile(r"^(?:async[ \t]+def|def|class)[ \t]+(\w+)", re.M)
 
 
 def stopped_parts(cell: Any) -> dict[str, str]:
@@ -284,6 +283,8 @@ def stopped_parts(cell: Any) -> dict[str, str]:
     NotImplementedError), each name its source defines at the top level -> what stopped it
     ("its cell step2_count_values_code stops at a SyntaxError on line 3 (expected ':')");
     empty for a cell that ran."""
+    from ..student_side.tracebacks import an_error, defining
+
     errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
     if not errors or errors[0].get("ename") == "NotImplementedError":
         return {}
@@ -292,8 +293,8 @@ def stopped_parts(cell: Any) -> dict[str, str]:
     place = _PLACE.match(message)
     at = (f" on line {place[2]} ({place[1]})" if place else f": {message}" if message else "")
     where = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "above")
-    why = f"its cell {where} stops at {'an' if kind[0] in 'AEIOU' else 'a'} {kind}{at[:300]}"
-    return {name: why for name in _DEFINES.findall(str(cell.get("source", "")))}
+    why = f"its cell {where} stops at {an_error(kind)}{at[:300]}"
+    return {name: why for name in defining().findall(str(cell.get("source", "")))}
 
 
 def why_undefined(output: Any, stopped: dict[str, str]) -> str | None:

@@ -90,6 +90,18 @@ def _name(code: types.CodeType) -> str:
     return str(getattr(code, "co_qualname", code.co_name))
 
 
+def defining(name: str = r"\w+") -> re.Pattern[str]:
+    """Return the pattern of a top-level ``def``/``async def``/``class`` of ``name`` (a
+    regular expression; any name by default, captured as group 1)."""
+    return re.compile(rf"^(?:async[ \t]+def|def|class)[ \t]+({name})\b", re.M)
+
+
+def an_error(kind: str) -> str:
+    """Return ``kind`` (an error's class name) with its article: "an IndentationError",
+    "a SyntaxError"."""
+    return f"{'an' if kind[:1] in tuple('AEIOU') else 'a'} {kind}"
+
+
 def _cell_numbers(shell: Any) -> dict[str, int]:
     """Return, per file name IPython gave a cell, the execution count it last ran as."""
     return dict(getattr(getattr(shell, "compile", None), "_filename_map", {}) or {})
@@ -106,7 +118,7 @@ def newer_version_failed(name: str, filename: str, shell: Any = None) -> str | N
     inputs = getattr(getattr(shell, "history_manager", None), "input_hist_raw", None)
     if number is None or not inputs:
         return None
-    defines = re.compile(rf"^(?:async[ \t]+def|def|class)[ \t]+{re.escape(name)}\b", re.M)
+    defines = defining(re.escape(name))
     for later in range(len(inputs) - 1, number, -1):
         source = inputs[later]
         if not isinstance(source, str) or not defines.search(source):
@@ -117,10 +129,8 @@ def newer_version_failed(name: str, filename: str, shell: Any = None) -> str | N
             compile(shell.transform_cell(source), "<cell>", "exec",
                     flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
         except SyntaxError as error:
-            kind = type(error).__name__
-            article = "an" if kind[0] in "AEIOU" else "a"  # an IndentationError
-            return (f"{said} has {article} {kind} on line {error.lineno} ({error.msg}); "
-                    "fix it and run that cell again")
+            return (f"{said} has {an_error(type(error).__name__)} on line {error.lineno} "
+                    f"({error.msg}); fix it and run that cell again")
         except Exception:  # noqa: BLE001  a cell IPython itself cannot read: said as below
             pass
         return f"{said} stopped on an error before defining it; fix that error and run it again"
