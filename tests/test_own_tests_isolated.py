@@ -338,6 +338,17 @@ KEEPING_HAS_PAIR = '''def has_pair(cards):
 '''
 
 
+def grade_as_ada(root: Path, notebook: nbformat.NotebookNode, path: Path) -> None:
+    """Write ``notebook`` to ``path``, submit it as ada's plaisante and grade the class as the
+    grading user."""
+    nbformat.write(notebook, path)
+    cli("submit", str(path), "--student", "ada", "--assignment", "plaisante", cwd=root,
+        course=root)
+    prepare_course(root)
+    done = run_as_grader(["grade", "plaisante"], cwd=root, timeout=900)
+    assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
+
+
 def test_answers_the_notebooks_kernel_kept_on_disk_earn_its_own_tests_nothing(
         tmp_path: Path) -> None:
     """The notebook's kernel hears known-good answers during the hidden checks (a stand-in
@@ -355,13 +366,7 @@ def test_answers_the_notebooks_kernel_kept_on_disk_earn_its_own_tests_nothing(
     checks.source = KEEPING_HAS_PAIR + checks.source[checks.source.index("\n\n\ndef "):]
     notebook.cells.insert(ids.index("step2_count_values_code") + 1,
                           nbformat.v4.new_code_cell("import sys as _sys\n" + KEEPING))
-    path = tmp_path / "keeping.ipynb"
-    nbformat.write(notebook, path)
-    cli("submit", str(path), "--student", "ada", "--assignment", "plaisante", cwd=root,
-        course=root)
-    prepare_course(root)
-    done = run_as_grader(["grade", "plaisante"], cwd=root, timeout=900)
-    assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
+    grade_as_ada(root, notebook, tmp_path / "keeping.ipynb")
     graded = nbformat.read(CourseLayout(root).autograded("ada", "plaisante"), as_version=4)
     outputs = {cell.metadata["nbgrader"]["grade_id"]: cell.outputs for cell in graded.cells
                if cell.metadata.get("nbgrader", {}).get("grade")}
@@ -452,13 +457,7 @@ def test_no_kernel_learns_how_the_kernel_before_it_ended(tmp_path: Path) -> None
     place = notebook.cells.index(step2) + 1
     notebook.cells.insert(place, nbformat.v4.new_code_cell(SAW_THE_NOTE))
     notebook.cells.append(nbformat.v4.new_code_cell("import os\nos._exit(42)"))
-    path = tmp_path / "ending.ipynb"
-    nbformat.write(notebook, path)
-    cli("submit", str(path), "--student", "ada", "--assignment", "plaisante", cwd=root,
-        course=root)
-    prepare_course(root)
-    done = run_as_grader(["grade", "plaisante"], cwd=root, timeout=900)
-    assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
+    grade_as_ada(root, notebook, tmp_path / "ending.ipynb")
     layout = CourseLayout(root)
     report = json.loads(layout.report("plaisante", "ada").read_text(encoding="utf-8"))
     # the last cell's death is said (and the kernel restarted: its cells run again)
