@@ -19,7 +19,7 @@ from course_cli import cli, new_course
 from grader_user import prepare_course, run_as_grader
 
 from plaisante.course import CourseLayout
-from plaisante.grading.conversation import cell_error
+from plaisante.grading.conversation import cell_error, stopped_by
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -480,3 +480,16 @@ def test_what_a_cell_run_again_raised_is_read_only_as_a_short_ascii_class_name(s
     answer = json.dumps({"q": -1, "ok": {"count": 3, "error": said}})
     assert cell_error(answer) == read
     assert cell_error(json.dumps({"q": -1, "ok": {"count": 3}})) is None
+
+
+@pytest.mark.parametrize(("ename", "said"), [
+    ("KeyboardInterrupt", " (it raised KeyboardInterrupt)"),
+    ("Grader_was_overloaded_please_regrade_by_hand", " (it raised an error of a class of its own)"),
+    ("Pay me", ""), (42, "")])
+def test_a_stopped_judge_side_is_said_by_builtin_class_names_only(ename, said):
+    """Why the judge's side in a kernel stopped reaches the instructor's reason: a builtin
+    class's name as it is, any other name not at all (an attack review named a student's class
+    as a plea to regrade by hand)."""
+    reply = {"status": "ok", "user_expressions": {"judge": {"status": "error", "ename": ename}}}
+    assert stopped_by(reply) == said
+    assert stopped_by({"status": "ok"}) == ""

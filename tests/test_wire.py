@@ -241,3 +241,27 @@ def test_a_sync_the_kernel_can_send_at_the_limits_the_grader_can_read() -> None:
     kernel.message()
     with pytest.raises(TooLarge, match=f"more than {MAX_ITEMS} values"):
         kernel.sync()
+
+
+def test_an_error_whose_metaclass_lies_about_its_name_is_described_by_its_own_name():
+    """A student's error class whose metaclass makes ``__name__`` an int (or ``__mro__`` raise)
+    once stopped the judge's side in the kernel: the step's checks scored 0 for correct work."""
+    from plaisante.student_side.wire import class_name, described, error_data
+
+    class Lying(type):
+        @property
+        def __name__(cls):  # noqa: PLW3201
+            return 42
+
+        @property
+        def __mro__(cls):  # noqa: PLW3201
+            raise RuntimeError("no mro")
+
+    class Odd(ValueError, metaclass=Lying):
+        pass
+
+    assert class_name(Odd) == "Odd"
+    assert error_data(Odd("bad hand")) == {
+        "types": ["ValueError", "Exception", "BaseException", "object"], "cls": "Odd",
+        "msg": "bad hand"}
+    assert described(Odd("bad hand")) == "Odd: bad hand"

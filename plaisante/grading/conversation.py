@@ -33,6 +33,7 @@ it has used its time in CPU.
 
 from __future__ import annotations
 
+import builtins
 import json
 import time
 from collections.abc import Callable
@@ -105,11 +106,18 @@ def cell_error(answer: str) -> str | None:
 
 def stopped_by(reply: dict[str, Any]) -> str:
     """Return " (it raised NAME)" when the execute_reply ``reply`` says the judge's serve loop
-    ended on an error (the kernel's word, read by ``class_name``), else ""."""
+    ended on an error of a builtin class (the kernel's word, read by ``class_name``), " (it
+    raised an error of a class of its own)" for any other name, else "". Only builtin names
+    are quoted: a student's class may be named as a sentence to the instructor."""
     expressions = reply.get("user_expressions")
     judge = expressions.get("judge") if type(expressions) is dict else None
     name = class_name(judge.get("ename")) if type(judge) is dict else None
-    return f" (it raised {name})" if name else ""
+    if name is None:
+        return ""
+    builtin = getattr(builtins, name, None)
+    if isinstance(builtin, type) and issubclass(builtin, BaseException):
+        return f" (it raised {name})"
+    return " (it raised an error of a class of its own)"
 
 
 class KernelConversation:

@@ -62,6 +62,7 @@ from plaisante.student_side.wire import (
     Malformed,
     card_from,
     changed,
+    class_name,
     cut,
     error_data,
     rng_body,
@@ -134,7 +135,7 @@ class Registry(Codec):
         if isinstance(value, KitCard):  # the kit's own card (of a class built on it too:
             # step 1 refuses both) travels as its rank and suit, and a reference
             return {"k": [value.rank, value.suit], "n": ref}
-        described = {"o": ref, "c": cut(kind.__name__, MAX_NAME)}
+        described = {"o": ref, "c": cut(class_name(kind), MAX_NAME)}
         if isinstance(value, NAMED):  # saves the grader a round trip for its messages
             name = getattr(value, "__name__", None)
             if type(name) is str:
@@ -422,7 +423,7 @@ def run_cell(shell: Any, code: str, seq: Any, quiet: bool = False) -> dict[str, 
         return {"count": count}
     # never the error's truth value: a student's exception class may define __bool__
     raised = result.error_in_exec if result.error_before_exec is None else result.error_before_exec
-    return {"count": count, "error": type(raised).__name__[:80]}
+    return {"count": count, "error": class_name(type(raised))[:80]}
 
 
 def respond(text: str, registry: Registry, user_ns: dict[str, Any],

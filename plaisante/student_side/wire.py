@@ -157,7 +157,7 @@ def described(error: BaseException, limit: int = SHOWN_TEXT, *, named: bool = Tr
         message = "<the error's message could not be read>"
     if len(message) > limit:
         message = message[: limit - 1] + "…"
-    return f"{str.__str__(type(error).__name__)[:MAX_NAME]}: {message}" if named else message
+    return f"{class_name(type(error))[:MAX_NAME]}: {message}" if named else message
 
 
 def card_from(body: object) -> KitCard:
@@ -220,16 +220,23 @@ def changed(before: Any, after: Any) -> bool:
     return len(before) != len(after) or any(a is not b for a, b in zip(before, after))
 
 
+def class_name(kind: type) -> str:
+    """Return ``kind``'s own name, as Python keeps it for the class: never what a metaclass
+    says instead (a student's metaclass may make ``__name__`` an int, or raise)."""
+    name: str = type.__dict__["__name__"].__get__(kind, type)
+    return name
+
+
 def error_data(error: BaseException) -> ErrorData:
     """Describe ``error`` as data: the builtin classes in its MRO, its class name and message
     (cut to ``MAX_NAME`` and ``MAX_TEXT``). Never raises (a student's ``__str__`` may)."""
-    types = [kind.__name__ for kind in type(error).__mro__
-             if getattr(builtins, kind.__name__, None) is kind]
+    mro: tuple[type, ...] = type.__dict__["__mro__"].__get__(type(error), type)  # as class_name
+    types = [class_name(kind) for kind in mro if getattr(builtins, class_name(kind), None) is kind]
     try:
         message = str(error)
     except BaseException:  # noqa: B036  a student's __str__ may raise anything
         message = "<the error's message could not be read>"
-    return {"types": types, "cls": cut(type(error).__name__, MAX_NAME), "msg": cut(message)}
+    return {"types": types, "cls": cut(class_name(type(error)), MAX_NAME), "msg": cut(message)}
 
 
 def read_error(data: object) -> tuple[list[object], str, str]:
@@ -287,7 +294,7 @@ class Codec:
 
     def encode_other(self, value: Any, budget: Budget, depth: int) -> Any:
         """Return the wire form of a value that is neither a scalar nor a container."""
-        raise TypeError(f"a {type(value).__name__} cannot be sent")
+        raise TypeError(f"a {class_name(type(value))} cannot be sent")
 
     def decode(self, data: Any, budget: Budget | None = None, depth: int = 0) -> Any:
         """Return the value ``data`` describes (``budget``: the message's, by default a new
@@ -350,7 +357,7 @@ class Plain(Codec):
     def encode_other(self, value: Any, budget: Budget, depth: int) -> Any:
         if is_card(value):
             return {"k": [value.rank, value.suit]}
-        raise TypeError(f"not a {type(value).__name__}")
+        raise TypeError(f"not a {class_name(type(value))}")
 
     def decode_tagged(self, data: dict[str, Any], budget: Budget, depth: int) -> Any:
         if len(data) == 1 and "k" in data:
