@@ -53,3 +53,51 @@ def test_kill_stops_voila_too() -> None:
     time.sleep(1)
     with socket.socket() as client:
         assert client.connect_ex(("127.0.0.1", port)) != 0  # nothing serves the demo any more
+
+
+def interrupted_at_shutdown(manager_class: type, folder: Path) -> bool:
+    """Start a real kernel with ``manager_class``, have it note any SIGINT, shut it down the
+    way Voila does when it stops or a page closes; return whether the kernel was interrupted."""
+    import asyncio
+
+    note = folder / f"{manager_class.__name__}.sigint"
+
+    async def run() -> None:
+        manager = manager_class(transport="ipc", connection_file=str(folder / "kernel.json"))
+        await manager.start_kernel()
+        client = manager.client()
+        client.start_channels()
+        try:
+            await client.wait_for_ready(timeout=60)
+            # ipykernel puts back its own SIGINT handler after each message: install the note's
+            # once the cell's message is done, from the kernel's event loop
+            code = ("import asyncio, signal\n"
+                    "asyncio.get_running_loop().call_later(0.2, signal.signal, signal.SIGINT,"
+                    f" lambda *_: open({str(note)!r}, 'w').close())")
+            reply = await client.execute_interactive(code, timeout=60)
+            assert reply["content"]["status"] == "ok", reply
+            await asyncio.sleep(1)
+        finally:
+            client.stop_channels()
+        await manager.shutdown_kernel()
+
+    asyncio.run(run())
+    return note.exists()
+
+
+def test_the_demo_kernel_is_not_interrupted_when_voila_shuts_it_down(tmp_path: Path) -> None:
+    """jupyter_client interrupts a kernel before it asks it to shut down; a kernel busy in a
+    comm message then logged "KeyboardInterrupt caught in kernel." on the instructor's
+    terminal each time the demo stopped or a page closed."""
+    from importlib import import_module
+
+    from jupyter_server.services.kernels.kernelmanager import ServerKernelManager
+
+    from plaisante.live.demo import QUIET
+
+    named = QUIET["AsyncMappingKernelManager"]["kernel_manager_class"]
+    module, _, name = named.rpartition(".")
+    demo_manager = getattr(import_module(module), name)
+    assert issubclass(demo_manager, ServerKernelManager)
+    assert interrupted_at_shutdown(ServerKernelManager, tmp_path)  # what jupyter_client does
+    assert not interrupted_at_shutdown(demo_manager, tmp_path)

@@ -27,6 +27,7 @@ from ..kernel.zygote import START_FAILED
 from .conversation import bound_client
 from .cpu_cgroup import CpuCgroup, in_cpu_cgroup
 from .memory_cgroup import MemoryCgroup, MemoryWatch
+from .quiet_shutdown import NoInterruptOnShutdown
 from .result import Limits
 from .sandbox import bwrap_command, empty_folder, folder_usage, is_throwaway, kernel_env
 from .sandbox_clock import tree_cpu_seconds
@@ -94,7 +95,7 @@ class SandboxKernelClient(AsyncKernelClient):
                 raise RuntimeError(f"Kernel didn't respond in {timeout:.0f} seconds")
 
 
-class SandboxKernelManager(AsyncKernelManager):
+class SandboxKernelManager(NoInterruptOnShutdown, AsyncKernelManager):
     """An ipykernel launched inside the sandbox; its settings come from the traitlets below
     (``grade_one`` fills them in through the converter's config).
 
@@ -140,18 +141,6 @@ class SandboxKernelManager(AsyncKernelManager):
             if group is not None:
                 self._oom_seen = group.oom_kills()
                 MemoryWatch(group, process, self._oom_seen).start()
-
-    async def _async_interrupt_kernel(self) -> None:
-        """Interrupt the kernel, unless it is being shut down. jupyter_client interrupts a
-        kernel before every shutdown, even one it then kills at once (a restart): the
-        ``interrupt_request`` waited, queued, for a kernel killed before it read it, and
-        reached the next kernel, bound to the same socket path a few milliseconds later. A
-        loaded CI run lost a run of a student's tests that way (the cells run again in the
-        new kernel stopped on a KeyboardInterrupt). The grader's own interrupts (a cell out
-        of time) go through ``interrupt_kernel``, which this does not change."""
-        if self.shutting_down:
-            return
-        await super()._async_interrupt_kernel()
 
     def _close_control_socket(self) -> None:
         """Close the control socket dropping what it still holds: a message for this kernel

@@ -105,10 +105,13 @@ def demo_notebook(assignment: str, seed: int | None, student: str | None = None
 #: Its notices (where it keeps connection files, that the one-cell notebook it runs is not
 #: signed), the kernel's warning that it talks over TCP on loopback (it talks over a Unix
 #: socket instead) and tornado's that the kernel socket's ping timeout exceeds its interval
-#: (jupyter_server's default timeout is three intervals; made one) are all left out.
+#: (jupyter_server's default timeout is three intervals; made one) are all left out, and so is
+#: the error a kernel logs when interrupted on its way out (``demo_kernels``).
 QUIET: dict[str, Any] = {
     "Voila": {"log_level": "ERROR", "tornado_settings": {"ws_ping_timeout": 30_000}},
     "KernelManager": {"transport": "ipc"},
+    "AsyncMappingKernelManager": {
+        "kernel_manager_class": "plaisante.live.demo_kernels.DemoKernelManager"},
 }
 
 
