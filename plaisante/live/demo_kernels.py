@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from jupyter_server.services.kernels.kernelmanager import ServerKernelManager
 
-from ..grading.quiet_shutdown import NoInterruptOnShutdown
+from ..grading.kernel_lifecycle import NoInterruptOnShutdown
 
 
 class DemoKernelManager(NoInterruptOnShutdown, ServerKernelManager):
