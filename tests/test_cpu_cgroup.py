@@ -4,8 +4,9 @@ The scheduler shares the cores between groups first: in a cgroup of its own a sa
 one share whatever it starts (what it is for: ``test_hostile.py``'s
 ``test_a_submission_that_starts_a_crowd_does_not_starve_its_neighbour``). Here: a worker's
 sandbox really runs in its cgroup, as root and as the grading user (whose cgroup root
-delegates once: ``tools/grader-user.sh``), the cgroup goes with the sandbox, and one a killed
-grader left behind is removed by the next grader."""
+delegates once: ``tools/grader-user.sh``), the cgroup goes with the sandbox, one a killed
+grader left behind is removed by the next grader, and a setting naming a folder it cannot use
+stops grading with a line saying so."""
 
 from __future__ import annotations
 
@@ -75,3 +76,26 @@ def test_a_cpu_cgroup_a_dead_grader_left_is_removed_by_the_next_one():
     done = run_python_as_grader(LEFT_BEHIND, cwd=Path(OUTSIDE_TMP or "/"), timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert json.loads(done.stdout.strip().splitlines()[-1]) == {"left": True, "swept": True}
+
+
+def test_a_mistyped_cgroup_setting_stops_grading_with_a_line_naming_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder that is not there would leave every sandbox without its bound, and the
+    grades of a crowded machine untrue, with nothing said."""
+    from course_cli import cli, new_course
+
+    root = new_course(tmp_path / "course")
+    cli("release", "plaisante", cwd=root)
+    sample = ROOT / "assignments" / "samples" / "plaisante" / "full_marks.ipynb"
+    cli("submit", str(sample), "--student", "ada", cwd=root)
+    typo = "/sys/fs/cgroup/no-such-controller/plaisante"
+    for setting, controller in (("PLAISANTE_CPU_CGROUP", "cpu"),
+                                ("PLAISANTE_MEMORY_CGROUP", "memory")):
+        monkeypatch.setenv(setting, typo)
+        done = cli("grade", "plaisante", cwd=root, check=False)
+        assert done.returncode != 0
+        assert done.stderr.strip().splitlines() == [
+            f"plaisante grade: ${setting} is {typo}, not a cgroup v1 {controller} folder this "
+            "user may create folders in: set it to one, or to off"], done.stderr
+        monkeypatch.setenv(setting, "off")  # said outright: graded without that bound
+    assert cli("grade", "plaisante", cwd=root).returncode == 0

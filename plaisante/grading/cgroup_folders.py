@@ -56,6 +56,21 @@ def cgroup_base(root: Path, controller: str, setting: str, control_file: str
     return None, f"no {controller} cgroup this user may create ({tried})"
 
 
+def setting_problem(root: Path, controller: str, setting: str, control_file: str
+                    ) -> str | None:
+    """Return why ``$setting``, when it names a folder, cannot hold the sandboxes' cgroups,
+    or None (unset, ``off``, or a folder it may use): a mistyped folder would otherwise leave
+    every sandbox without its bound, silently."""
+    chosen = os.environ.get(setting, "").strip()
+    if not chosen or chosen == "off":
+        return None
+    base, _ = cgroup_base(root, controller, setting, control_file)
+    if base is not None:
+        return None
+    return (f"${setting} is {chosen}, not a cgroup v1 {controller} folder this user may "
+            f"create folders in: set it to one, or to off")
+
+
 def sweep_stale(base: Path) -> None:
     """Remove the cgroups in ``base`` that a grading process, now gone, left behind (killed
     before it could remove them): each is named after its process, and is empty once its

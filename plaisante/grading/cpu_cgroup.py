@@ -40,6 +40,11 @@ def cgroup_base() -> tuple[Path | None, str]:
     return folders.cgroup_base(V1_ROOT, "cpu", SETTING, "cpu.shares")
 
 
+def setting_problem() -> str | None:
+    """Why ``$SETTING`` names a folder no sandbox cgroup can go in, or None."""
+    return folders.setting_problem(V1_ROOT, "cpu", SETTING, "cpu.shares")
+
+
 class CpuCgroup:
     """One CPU cgroup, made for one sandbox and removed with it (``prefix`` starts a program
     inside it)."""

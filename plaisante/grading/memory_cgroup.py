@@ -53,6 +53,11 @@ def cgroup_base() -> tuple[Path | None, str]:
     return folders.cgroup_base(V1_ROOT, "memory", SETTING, "memory.limit_in_bytes")
 
 
+def setting_problem() -> str | None:
+    """Why ``$SETTING`` names a folder no sandbox cgroup can go in, or None."""
+    return folders.setting_problem(V1_ROOT, "memory", SETTING, "memory.limit_in_bytes")
+
+
 class MemoryCgroup:
     """One memory cgroup, made for one sandbox and removed with it.
 

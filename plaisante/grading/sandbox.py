@@ -45,6 +45,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from . import cpu_cgroup, memory_cgroup
 from .kernel_tree import assignments_of, kernel_tree
 from .result import Limits
 
@@ -67,6 +68,9 @@ def sandbox_problem() -> str | None:
     for tool in ("bwrap", "setpriv", "prlimit"):
         if shutil.which(tool) is None:
             return f"`{tool}` is not installed (Debian: apt-get install -y bubblewrap util-linux)"
+    mistyped = memory_cgroup.setting_problem() or cpu_cgroup.setting_problem()
+    if mistyped:
+        return mistyped
     if as_root():
         probe = ["bwrap", "--unshare-pid", "--unshare-net", "--die-with-parent",
                  "--ro-bind", "/", "/", "--cap-add", "CAP_SETUID,CAP_SETGID", "--",

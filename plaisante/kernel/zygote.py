@@ -18,7 +18,8 @@ time on its stdin, answering one JSON line on its stdout:
   (``-f CONNECTION_FILE …``); the child's processes are the OOM killer's first choice
   (``oom_score_adj`` 1000) at the sandbox's memory bound;
 * ``{"op": "poll"}`` → ``{"exit": null}`` while the child lives, else its exit code (a signal
-  N that ended the kernel reads 128 + N, as from a shell);
+  N that ended the kernel reads 128 + N, as from a shell; a kernel that exited by itself with
+  128 or more reads 128, ``EXITED_HIGH``, so that no kernel passes its own end for a limit's);
 * ``{"op": "kill"}`` → ``{"exit": code}``: SIGKILL the child's PID namespace (every process
   of the submission dies with its init) and reap it.
 
@@ -135,9 +136,21 @@ def set_limits(limits: dict[str, Any]) -> None:
         resource.setrlimit(which, (soft, hard))
 
 
+#: the exit code G reports for a kernel that exited by itself with 128 or more: 128 + N is a
+#: signal N's (SIGXCPU, the CPU time limit, is 152), and a kernel's own exit must not read as one
+EXITED_HIGH = 128
+
+
 def _exit_code(status: int) -> int:
     code = os.waitstatus_to_exitcode(status)
     return 128 - code if code < 0 else code
+
+
+def _kernel_exit_code(status: int) -> int:
+    """How the kernel ended, as G exits: a signal N as 128 + N, an exit code under 128 as
+    itself, and any exit code from 128 up as ``EXITED_HIGH``."""
+    code = os.waitstatus_to_exitcode(status)
+    return 128 - code if code < 0 else min(code, EXITED_HIGH)
 
 
 def _reaped(pid: int, wait: bool) -> int | None:
@@ -232,7 +245,7 @@ def namespace_init(work_dir: str, tmpfs_bytes: int, request: dict[str, Any]) -> 
         while True:
             pid, status = os.wait()
             if pid == kernel:
-                code = _exit_code(status)
+                code = _kernel_exit_code(status)
                 break
     finally:
         os._exit(code)

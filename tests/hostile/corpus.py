@@ -506,8 +506,10 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
     "sys_exit": (replace("step2_count_values_code", "counts = [0] * 15",
                          "import sys\n    sys.exit('bye')"),
                  Expect(92, "graded", "", ("step2_count_values",))),
-    "os_exit": (append("step3_has_checks", "import os\nos._exit(1)"),
-                Expect(79, "flagged", "kernel died in step3_has_checks", STEP3_HAS_CHECKS)),
+    # 152 = 128 + SIGXCPU: a kernel's own exit code must not pass for the CPU time limit
+    "os_exit": (append("step3_has_checks", "import os\nos._exit(152)"),
+                Expect(79, "flagged", "kernel died in step3_has_checks (it exited by itself "
+                       "with status 128 or over", STEP3_HAS_CHECKS)),
     "fork_bomb": (append("step5_tableau", FORK_BOMB),
                   Expect(100, "flagged", "process limit hit in step5_tableau")),
     "memory_hog": (append("step5_tableau", MEMORY_HOG),
