@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,7 +82,9 @@ def interrupted_at_shutdown(manager_class: type, folder: Path) -> bool:
             client.stop_channels()
         await manager.shutdown_kernel()
 
-    asyncio.run(run())
+    # in a thread of its own: a browser test before it in this process may hold a running loop
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, run()).result(timeout=180)
     return note.exists()
 
 

@@ -279,12 +279,21 @@ IN_A_CGROUP = """\
 import json, subprocess, sys
 from plaisante.grading.memory_cgroup import MemoryCgroup
 group = MemoryCgroup.create(256 << 20)
-done = subprocess.run([*group.prefix(), sys.executable, "-c", sys.argv[1]], check=False)
+# in an IPC namespace of its own, as in the sandbox: the SysV segments it made go with it, where
+# the host's namespace would keep them (256 MiB a run) after the process and its cgroup
+done = subprocess.run([*group.prefix(), "unshare", "--user", "--ipc", "--", sys.executable, "-c",
+                       sys.argv[1]], check=False)
 answer = {"code": done.returncode, "kills": group.oom_kills(), "peak": group.peak()}
 group.remove()
 answer["removed"] = not group.path.exists()
 print(json.dumps(answer))
 """
+
+
+def sysv_segments() -> set[str]:
+    """The ids of the host's SysV shared memory segments (``ipcs -m``)."""
+    listed = subprocess.run(["ipcs", "-m"], capture_output=True, text=True, check=True).stdout
+    return {line.split()[1] for line in listed.splitlines() if line.startswith("0x")}
 
 
 @pytest.mark.parametrize("who", ["root", "user"])
@@ -294,6 +303,7 @@ def test_the_cgroup_counts_memory_files_and_shared_memory_no_process_maps(course
     memory file or of SysV shared memory ends at the cgroup's 256 MiB: the process is killed."""
     if who == "root" and not as_root():
         pytest.skip("the root grader's cgroup: the suite runs as a user")
+    before = sysv_segments()
     watch = HostWatch()
     watch.start()
     try:
@@ -311,6 +321,7 @@ def test_the_cgroup_counts_memory_files_and_shared_memory_no_process_maps(course
     assert (answer["code"], answer["kills"], answer["removed"]) == (-9, 1, True), answer
     assert answer["peak"] <= 256 * MiB, answer
     assert rise <= 256 * MiB + 64 * MiB, f"the host's Shmem rose by {rise // MiB} MiB"
+    assert sysv_segments() <= before, "SysV segments outlived the hoard"
 
 
 
