@@ -235,3 +235,47 @@ def test_plain_nbgrader_names_the_rule_its_traceback_points_at(tmp_path, monkeyp
     note, _ = judged_feedback(tmp_path, monkeypatch, None, traceback=chained)
     assert note.endswith("(by the traceback, the hidden check of the rule: the cards of a "
                          "straight may come in any order).")
+
+
+def answer_cell(source, outputs=()):
+    cell = new_code_cell(source, outputs=list(outputs))
+    cell.metadata["nbgrader"] = {"grade": False, "grade_id": "step2_count_values_code",
+                                 "locked": False, "solution": True, "schema_version": 3}
+    return cell
+
+
+def test_an_answer_cell_that_does_not_parse_says_where_on_the_feedback_page():
+    """A SyntaxError stops the answer cell before it defines anything, and the test cell
+    below only says the function is not defined yet: the answer cell itself says, in one
+    line, which line does not parse and why, worked out from its source by the grader (not
+    the kernel's words), with nothing of the hidden tests."""
+    kernel_said = new_output("error", ename="SyntaxError", evalue=HIDDEN_LINE,
+                             traceback=[HIDDEN_LINE])
+    broken = answer_cell("def count_values(cards)\n    return [0] * 15", [kernel_said])
+    test = graded_cell(f"expect_counts(count_values, '', [0] * 15)\n### BEGIN HIDDEN TESTS\n"
+                       f"{HIDDEN_LINE}\n### END HIDDEN TESTS", 8, 0, [new_output(
+                           "error", ename="NotImplementedError",
+                           evalue="count_values (step 2) is not defined yet", traceback=[])])
+    nb = scrubbed(broken, test)
+    (said,) = nb.cells[0].outputs
+    line = ("this cell did not run: line 1 has a SyntaxError (expected ':'), so count_values "
+            "was not defined; fix that line and run the cell again")
+    assert (said.output_type, said.ename, said.evalue) == ("error", "SyntaxError", line)
+    assert said.traceback == [f"✘ SyntaxError: {line}"]
+    assert HIDDEN_LINE not in str(nb)
+    assert nb.cells[1].outputs[0].evalue == "a test in this cell failed (hidden tests' "\
+        "messages are not shown)"
+
+
+def test_a_bad_indent_is_named_and_a_cell_that_parses_says_nothing():
+    """IndentationError is a SyntaxError too; a cell IPython runs (a magic, a top-level
+    await) parses, so it keeps no output, as before."""
+    indented = scrubbed(answer_cell("def count_values(cards):\nreturn []")).cells[0]
+    assert indented.outputs[0].evalue == (
+        "this cell did not run: line 2 has an IndentationError (expected an indented block "
+        "after function definition on line 1), so count_values was not defined; fix that "
+        "line and run the cell again")
+    for fine in ("%time x = 1\ndef count_values(cards):\n    return []",
+                 "import asyncio\nawait asyncio.sleep(0)"):
+        assert scrubbed(answer_cell(fine, [new_output("stream", name="stdout", text="hi")])
+                        ).cells[0].outputs == []

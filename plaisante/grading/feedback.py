@@ -34,6 +34,7 @@ What the student wrote themselves (markdown, raw cells, outputs' HTML) is made i
 
 from __future__ import annotations
 
+import ast
 import datetime
 import hashlib
 import html
@@ -110,6 +111,9 @@ class HideHiddenTests(NbGraderPreprocessor):  # type: ignore[misc]  # nbgrader s
             self.log.warning("%s: feedback shows part of %d cell(s): over %d KiB in a cell or "
                              "%d KiB in all", student, cut, self.max_cell_chars // 1024,
                              self.max_student_chars // 1024)
+        # before within_budget: a cut cell would not parse where the student's did
+        self._unparsed = {index: line for index, cell in enumerate(nb.cells)
+                          if (line := did_not_parse(cell)) is not None}
         report = judged_report(resources)
         self._judged = report is not None
         self._failed_in = failures_in(report)
@@ -150,6 +154,10 @@ class HideHiddenTests(NbGraderPreprocessor):  # type: ignore[misc]  # nbgrader s
         kept = [self._said(o) for o in cell.get("outputs", []) if own_tests and not errors
                 and o.get("output_type") == "stream" and o.get("name") == "stdout"]
         cell.outputs = [self._verdict(errors[0], in_hidden)] if is_test and errors else kept
+        if not is_test and index in self._unparsed:
+            line = self._clean(self._unparsed[index])
+            cell.outputs = [NotebookNode(output_type="error", ename="SyntaxError", evalue=line,
+                                         traceback=[f"✘ SyntaxError: {line}"])]
         return cell, resources
 
     def _verdict(self, error: NotebookNode, in_hidden: bool) -> NotebookNode:
@@ -288,6 +296,38 @@ def within_budget(nb: NotebookNode, most_cell: int, most_all: int,
             source = kept
         left -= len(source)
     return cut
+
+
+def did_not_parse(cell: NotebookNode) -> str | None:
+    """Return the one line a student's code cell (any code cell not locked by the release)
+    shows on its feedback page when its source does not parse as IPython reads a cell (magics,
+    a top-level await): the line and Python's message of the SyntaxError (or
+    IndentationError), and what it left undefined, e.g. ``this cell did not run: line 1 has
+    a SyntaxError (expected ':'), so count_values was not defined; fix that line and run the
+    cell again``. None for a cell that parses, a locked or markdown cell. Worked out here by
+    compiling the source, never from what the kernel wrote: it names only the student's own
+    text."""
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    from ..student_side.tracebacks import an_error, defining
+
+    if cell.get("cell_type") != "code" or cell.metadata.get("nbgrader", {}).get("locked"):
+        return None
+    source = cell.get("source", "")
+    source = "".join(source) if isinstance(source, list) else str(source)
+    try:
+        compile(TransformerManager().transform_cell(source), "<cell>", "exec",
+                flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+        return None
+    except SyntaxError as error:
+        kind, where, why = type(error).__name__, error.lineno, error.msg
+    except Exception:  # noqa: BLE001  a cell IPython cannot even transform (or too deep)
+        return None
+    names = list(dict.fromkeys(defining().findall(source)))
+    undefined = (f"{', '.join(names)} {'was' if len(names) == 1 else 'were'} not defined"
+                 if names else "nothing in it ran")
+    return (f"this cell did not run: line {where} has {an_error(kind)} ({why}), so "
+            f"{undefined}; fix that line and run the cell again")
 
 
 def traceback_line(error: NotebookNode) -> int | None:
