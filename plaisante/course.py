@@ -30,12 +30,27 @@ def course_root(start: Path | None = None) -> Path:
         return Path(os.environ["PLAISANTE_COURSE"]).resolve()
     starts = [start or Path.cwd(), Path(__file__).resolve().parent]
     for origin in starts:
-        for folder in [origin.resolve(), *origin.resolve().parents]:
-            if (folder / "nbgrader_config.py").is_file():
-                return folder
+        found = find_course(origin)
+        if found is not None:
+            return found
     raise FileNotFoundError(
         "no nbgrader_config.py in " + " or ".join(str(s) for s in starts) +
         " or above: run from the kit's folder, or set PLAISANTE_COURSE to it")
+
+
+def find_course(start: Path) -> Path | None:
+    """Return the nearest folder at or above ``start`` holding ``nbgrader_config.py`` (a
+    course's root), or None. Nothing else is searched: no PLAISANTE_COURSE, no kit."""
+    for folder in [start.resolve(), *start.resolve().parents]:
+        if (folder / "nbgrader_config.py").is_file():
+            return folder
+    return None
+
+
+def kit_course() -> Path | None:
+    """Return the course of the kit's own clone (the folder holding this package, when it
+    holds ``nbgrader_config.py``: an editable install), or None (an installed package)."""
+    return find_course(Path(__file__).resolve().parent)
 
 
 def nbgrader_env() -> dict[str, str]:

@@ -19,24 +19,58 @@ The helpers below are what several verbs share.
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
-from ..course import CourseLayout, course_root
+from ..course import CourseLayout, find_course, kit_course
 
 
 def course_layout(args: argparse.Namespace) -> CourseLayout:
-    """Return the layout of the course the command acts on: ``--course`` (``args.course``),
-    else the one found from the current folder (``course.course_root``). Raises
-    FileNotFoundError naming where it looked when there is none, or the ``--course`` given
-    when it is no folder."""
-    course = getattr(args, "course", None)
-    if not course:
-        return CourseLayout(course_root())
-    root = Path(course).resolve()
+    """Return the layout of the course the command acts on, chosen in this order: ``--course``
+    (``args.course``), the environment variable PLAISANTE_COURSE, else the course the current
+    folder is in (``course.find_course``: it or a folder above holds ``nbgrader_config.py``).
+    The kit's own clone is never chosen for want of another: a command run outside any course
+    must not release, grade or write feedback into the kit's. Raises FileNotFoundError, in
+    one line saying what to do, when the folder named is no folder or no course, or when the
+    current folder is in no course and none is named."""
+    given = getattr(args, "course", None)
+    if given:
+        return CourseLayout(named_course(Path(given), "--course"))
+    if os.environ.get("PLAISANTE_COURSE"):
+        return CourseLayout(named_course(Path(os.environ["PLAISANTE_COURSE"]),
+                                         "PLAISANTE_COURSE"))
+    here = Path.cwd()
+    found = find_course(here)
+    if found is None:
+        raise FileNotFoundError(
+            f"{here} is in no course (no nbgrader_config.py here or above) and neither "
+            "--course nor PLAISANTE_COURSE names one; run plaisante from your course's folder "
+            f"or give it with --course FOLDER{kit_hint()}")
+    return CourseLayout(found)
+
+
+def named_course(folder: Path, named_by: str) -> Path:
+    """Return ``folder`` (given by ``named_by``: ``--course`` or ``PLAISANTE_COURSE``),
+    resolved, when it is a course's root; else raise FileNotFoundError saying what it is."""
+    root = folder.resolve()
     if not root.is_dir():
-        raise FileNotFoundError(f"--course {root}: no such folder; give the course's folder "
+        raise FileNotFoundError(f"{named_by} {root}: no such folder; give the course's folder "
                                 "(the one holding nbgrader_config.py)")
-    return CourseLayout(root)
+    if not (root / "nbgrader_config.py").is_file():
+        raise FileNotFoundError(f"{named_by} {root}: not a course (no nbgrader_config.py "
+                                f"there); give the course's folder{kit_hint()}")
+    return root
+
+
+def kit_hint() -> str:
+    """The end of a message saying no course was found: where the kit's own course is
+    (``--course`` it, or copy its nbgrader_config.py and solutions/ to start a course of your
+    own); nothing when this kit is an installed package with no course beside it."""
+    kit = kit_course()
+    if kit is None:
+        return ""
+    return (f" (the kit's own course: --course {kit}; a new course: a folder holding a copy "
+            "of its nbgrader_config.py and solutions/)")
 
 
 def add_assignment_ids(parser: argparse.ArgumentParser) -> None:

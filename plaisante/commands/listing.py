@@ -18,11 +18,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the course's assignments; return 0."""
+    """Print the course's assignments (or that it has none yet); return 0."""
     from ..games import COURSE, load
 
     layout = course_layout(args)
     ordered = known_assignments(layout)
+    if not ordered:
+        source = layout.source_root
+        where = source.relative_to(layout.root) if source.is_relative_to(layout.root) else source
+        print(f"{layout.root}: a course with no assignments yet (none in {where}/: an "
+              f"assignment is {where}/ID/ID.ipynb, an nbgrader source notebook)")
+        return 0
     titles = {a: load(a).title if a in COURSE else "" for a in ordered}
     wide = max((len(a) for a in ordered), default=0), max(map(len, titles.values()), default=0)
     states = {a: release_state(layout, a) for a in ordered}
