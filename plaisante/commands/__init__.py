@@ -25,20 +25,22 @@ from pathlib import Path
 from ..course import CourseLayout, find_course, kit_course
 
 
-def course_layout(args: argparse.Namespace) -> CourseLayout:
+def course_layout(args: argparse.Namespace, *, configured: bool = True) -> CourseLayout:
     """Return the layout of the course the command acts on, chosen in this order: ``--course``
     (``args.course``), the environment variable PLAISANTE_COURSE, else the course the current
     folder is in (``course.find_course``: it or a folder above holds ``nbgrader_config.py``).
     The kit's own clone is never chosen for want of another: a command run outside any course
     must not release, grade or write feedback into the kit's. Raises FileNotFoundError, in
     one line saying what to do, when the folder named is no folder or no course, or when the
-    current folder is in no course and none is named."""
+    current folder is in no course and none is named. With ``configured`` False (``new-game``,
+    which writes into a kit's source tree and checks that itself) a folder named need not
+    hold ``nbgrader_config.py``."""
     given = getattr(args, "course", None)
     if given:
-        return CourseLayout(named_course(Path(given), "--course"))
+        return CourseLayout(named_course(Path(given), "--course", configured))
     if os.environ.get("PLAISANTE_COURSE"):
         return CourseLayout(named_course(Path(os.environ["PLAISANTE_COURSE"]),
-                                         "PLAISANTE_COURSE"))
+                                         "PLAISANTE_COURSE", configured))
     here = Path.cwd()
     found = find_course(here)
     if found is None:
@@ -49,14 +51,15 @@ def course_layout(args: argparse.Namespace) -> CourseLayout:
     return CourseLayout(found)
 
 
-def named_course(folder: Path, named_by: str) -> Path:
+def named_course(folder: Path, named_by: str, configured: bool = True) -> Path:
     """Return ``folder`` (given by ``named_by``: ``--course`` or ``PLAISANTE_COURSE``),
-    resolved, when it is a course's root; else raise FileNotFoundError saying what it is."""
+    resolved, when it is a course's root (holds ``nbgrader_config.py``, unless not
+    ``configured``); else raise FileNotFoundError saying what it is."""
     root = folder.resolve()
     if not root.is_dir():
         raise FileNotFoundError(f"{named_by} {root}: no such folder; give the course's folder "
                                 "(the one holding nbgrader_config.py)")
-    if not (root / "nbgrader_config.py").is_file():
+    if configured and not (root / "nbgrader_config.py").is_file():
         raise FileNotFoundError(f"{named_by} {root}: not a course (no nbgrader_config.py "
                                 f"there); give the course's folder{kit_hint()}")
     return root

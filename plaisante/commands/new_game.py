@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     """Write the game's folders; print them, the COURSE line and what comes next; return 0."""
     from ..authoring.new_game import COURSE_TESTS, scaffold
 
-    root = course_layout(args).root
+    root = course_layout(args, configured=False).root  # scaffold checks it is a kit
     title = args.title or args.id.replace("_", " ").capitalize()
     parts = tuple(part.strip() for part in args.parts.split(",") if part.strip())
     made = scaffold(root, args.id, title, parts)

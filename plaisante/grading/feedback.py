@@ -316,7 +316,8 @@ def did_not_parse(cell: NotebookNode) -> str | None:
     source = cell.get("source", "")
     source = "".join(source) if isinstance(source, list) else str(source)
     try:
-        compile(TransformerManager().transform_cell(source), "<cell>", "exec",
+        compile(TransformerManager().transform_cell(source),  # type: ignore[no-untyped-call]
+                "<cell>", "exec",
                 flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
         return None
     except SyntaxError as error:
