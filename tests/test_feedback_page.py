@@ -4,6 +4,7 @@ cell holding HTML and script, and a raw cell marked as HTML."""
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -241,3 +242,25 @@ def test_a_hidden_failure_shows_its_rule_and_after_the_due_date_its_message(tmp_
         "hidden test failed: the cards of a straight may come in any order (its message, shown "
         "after the due date, is below the cell)."]
     assert "expect_has(" not in page()  # the hidden code itself is never shown
+
+
+def test_an_answer_cell_with_a_syntax_error_says_where_on_the_page(tmp_path):
+    """The student's count_values cell misses its ':'; graded (plaisante grade) and made into
+    feedback by nbgrader's generate_feedback, the page says under that cell which line does
+    not parse and why, and the failing test cell below keeps its own line."""
+    root = released_course(tmp_path)
+    submitted = full_marks_with(tmp_path, "def count_values(cards):", "def count_values(cards)")
+    run("submit", str(submitted), "--student", "sam", cwd=root)
+    run("grade", "plaisante", cwd=root)
+    run("feedback", "plaisante", cwd=root)
+    page = (root / "assignments" / "feedback" / "sam" / "plaisante" / "plaisante.html"
+            ).read_text(encoding="utf-8")
+    text = html.unescape(re.sub(r"<[^>]+>", "", page))
+    line = ("✘ SyntaxError: this cell did not run: line 1 has a SyntaxError (expected ':'), so "
+            "count_values was not defined; fix that line and run the cell again")
+    assert text.count(line) == 1
+    answer, test = text.index("def count_values(cards)\n"), text.index("step2_count_values\n")
+    assert answer < text.index(line) < test
+    assert "count_values (step 2) is not defined yet" in text[test:]
+    # that line alone from the answer on: no traceback of the kernel's
+    assert text[answer:].count("SyntaxError") == 2
