@@ -38,7 +38,7 @@ from nbgrader import utils
 from nbgrader.preprocessors import Execute
 from traitlets import Dict, Float, Integer, List, Unicode
 
-from ..kernel.zygote import EXITED_HIGH
+from ..kernel.zygote import EXITED_HIGH, SIGXCPU_UNDER_LIMIT
 from ..student_side.checking import visible_answers_only
 from .conversation import KernelConversation, cell_count
 from .judge import KernelLost, Verdict, judge_cell, setup_namespace, split_hidden
@@ -478,7 +478,9 @@ class JudgedExecute(Execute):  # type: ignore[misc]  # nbgrader ships no types
                    128 + 31: "a refused system call (SIGSYS: memory files, SysV IPC or a new "
                              "user namespace)",
                    -9: "killed (SIGKILL)", -24: "CPU time limit (SIGXCPU)",
-                   EXITED_HIGH: "it exited by itself with status 128 or over"}
+                   EXITED_HIGH: "it exited by itself with status 128 or over",
+                   SIGXCPU_UNDER_LIMIT: "SIGXCPU before the kit's CPU time limit: not the "
+                                        "limit, a signal or a lower limit of its own"}
         return signals.get(code, f"exit status {code}")
 
     def _restart(self, name: str) -> None:
