@@ -474,9 +474,13 @@ class JudgedExecute(Execute):  # type: ignore[misc]  # nbgrader ships no types
         if code is None:
             return "no answer from the kernel"
         signals = {128 + 9: "killed (SIGKILL)", 128 + 24: "CPU time limit (SIGXCPU)",
-                   128 + 25: "file size limit (SIGXFSZ)", 128 + 11: "segmentation fault",
+                   # Python ignores SIGXFSZ (a file over the limit raises OSError), and
+                   # any kernel can send itself either signal: the reason says both
+                   128 + 25: "SIGXFSZ: its code stopped ignoring that signal, then went over "
+                             "the file size limit or sent it itself",
+                   128 + 11: "segmentation fault",
                    128 + 31: "a refused system call (SIGSYS: memory files, SysV IPC or a new "
-                             "user namespace)",
+                             "user namespace), or a SIGSYS it sent itself",
                    -9: "killed (SIGKILL)", -24: "CPU time limit (SIGXCPU)",
                    EXITED_HIGH: "it exited by itself with status 128 or over",
                    SIGXCPU_UNDER_LIMIT: "SIGXCPU before the kit's CPU time limit: not the "
