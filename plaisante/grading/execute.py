@@ -38,7 +38,7 @@ from nbgrader import utils
 from nbgrader.preprocessors import Execute
 from traitlets import Dict, Float, Integer, List, Unicode
 
-from ..kernel.zygote import EXITED_HIGH
+from ..kernel.zygote import EXITED_HIGH, SIGXCPU_UNDER_LIMIT
 from ..student_side.checking import visible_answers_only
 from .conversation import KernelConversation, cell_count
 from .judge import KernelLost, Verdict, judge_cell, setup_namespace, split_hidden
@@ -474,11 +474,17 @@ class JudgedExecute(Execute):  # type: ignore[misc]  # nbgrader ships no types
         if code is None:
             return "no answer from the kernel"
         signals = {128 + 9: "killed (SIGKILL)", 128 + 24: "CPU time limit (SIGXCPU)",
-                   128 + 25: "file size limit (SIGXFSZ)", 128 + 11: "segmentation fault",
+                   # Python ignores SIGXFSZ (a file over the limit raises OSError), and
+                   # any kernel can send itself either signal: the reason says both
+                   128 + 25: "SIGXFSZ: its code stopped ignoring that signal, then went over "
+                             "the file size limit or sent it itself",
+                   128 + 11: "segmentation fault",
                    128 + 31: "a refused system call (SIGSYS: memory files, SysV IPC or a new "
-                             "user namespace)",
+                             "user namespace), or a SIGSYS it sent itself",
                    -9: "killed (SIGKILL)", -24: "CPU time limit (SIGXCPU)",
-                   EXITED_HIGH: "it exited by itself with status 128 or over"}
+                   EXITED_HIGH: "it exited by itself with status 128 or over",
+                   SIGXCPU_UNDER_LIMIT: "SIGXCPU before the kit's CPU time limit: not the "
+                                        "limit, a signal or a lower limit of its own"}
         return signals.get(code, f"exit status {code}")
 
     def _restart(self, name: str) -> None:

@@ -19,7 +19,9 @@ time on its stdin, answering one JSON line on its stdout:
   (``oom_score_adj`` 1000) at the sandbox's memory bound;
 * ``{"op": "poll"}`` → ``{"exit": null}`` while the child lives, else its exit code (a signal
   N that ended the kernel reads 128 + N, as from a shell; a kernel that exited by itself with
-  128 or more reads 128, ``EXITED_HIGH``, so that no kernel passes its own end for a limit's);
+  128 or more reads 128, ``EXITED_HIGH``, and a SIGXCPU before the kernel used the CPU time
+  it was given reads ``SIGXCPU_UNDER_LIMIT``, so that no kernel passes its own end for a
+  limit's);
 * ``{"op": "kill"}`` → ``{"exit": code}``: SIGKILL the child's PID namespace (every process
   of the submission dies with its init) and reap it.
 
@@ -121,8 +123,9 @@ def drop_capabilities() -> None:
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
 
 
-def set_limits(limits: dict[str, Any]) -> None:
-    """Lower this process's rlimits to ``limits`` (a ``Limits`` as a dict)."""
+def wanted_limits(limits: dict[str, Any]) -> dict[int, tuple[int, int]]:
+    """Return {rlimit: (soft, hard)} a kernel gets for ``limits`` (a ``Limits`` as a dict),
+    each at most this process's hard limit."""
     cpu = int(limits["cpu_seconds"])
     wanted = {resource.RLIMIT_CPU: (cpu, cpu + 2),
               resource.RLIMIT_AS: (int(limits["memory_bytes"]),) * 2,
@@ -132,7 +135,13 @@ def set_limits(limits: dict[str, Any]) -> None:
     for which, (soft, hard) in wanted.items():
         _, old_hard = resource.getrlimit(which)
         if old_hard != resource.RLIM_INFINITY:
-            soft, hard = min(soft, old_hard), min(hard, old_hard)
+            wanted[which] = min(soft, old_hard), min(hard, old_hard)
+    return wanted
+
+
+def set_limits(limits: dict[str, Any]) -> None:
+    """Lower this process's rlimits to ``limits`` (a ``Limits`` as a dict)."""
+    for which, (soft, hard) in wanted_limits(limits).items():
         resource.setrlimit(which, (soft, hard))
 
 
@@ -146,10 +155,25 @@ def _exit_code(status: int) -> int:
     return 128 - code if code < 0 else code
 
 
-def _kernel_exit_code(status: int) -> int:
+#: the exit code G reports for a kernel ended by SIGXCPU before it had used the CPU time the
+#: kit gave it: a signal it sent itself, or a lower limit it set itself, not the kit's limit
+#: (255 is no signal's 128 + N, and a kernel's own exit code reads 128 at most)
+SIGXCPU_UNDER_LIMIT = 255
+#: share of its CPU time limit a kernel ended by SIGXCPU has used, at least, as ``wait``
+#: reports it, to read as that limit: Linux checks the limit on its tick-sampled clock, and
+#: ``wait``'s count (the scheduler's) was 2 to 6 % short of it on a loaded machine
+CPU_READ_SHARE = 0.8
+
+
+def _kernel_exit_code(status: int, cpu_used: float, cpu_limit: float) -> int:
     """How the kernel ended, as G exits: a signal N as 128 + N, an exit code under 128 as
-    itself, and any exit code from 128 up as ``EXITED_HIGH``."""
+    itself, and any exit code from 128 up as ``EXITED_HIGH``; SIGXCPU as 128 + SIGXCPU only
+    when ``cpu_used`` (seconds, the kernel's CPU time as ``wait`` reports it) reached
+    ``CPU_READ_SHARE`` of ``cpu_limit`` (the soft RLIMIT_CPU the kit gave it, seconds), else
+    as ``SIGXCPU_UNDER_LIMIT``."""
     code = os.waitstatus_to_exitcode(status)
+    if code == -signal.SIGXCPU and cpu_used < CPU_READ_SHARE * cpu_limit:
+        return SIGXCPU_UNDER_LIMIT
     return 128 - code if code < 0 else min(code, EXITED_HIGH)
 
 
@@ -239,13 +263,14 @@ def namespace_init(work_dir: str, tmpfs_bytes: int, request: dict[str, Any]) -> 
             _mount(b"tmpfs", "/proc", b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY,
                    b"size=4k,mode=555")
         drop_capabilities()
+        cpu_limit = wanted_limits(request["limits"])[resource.RLIMIT_CPU][0]
         kernel = os.fork()
         if kernel == 0:
             start_kernel(work_dir, request)
         while True:
-            pid, status = os.wait()
+            pid, status, usage = os.wait3(0)
             if pid == kernel:
-                code = _kernel_exit_code(status)
+                code = _kernel_exit_code(status, usage.ru_utime + usage.ru_stime, cpu_limit)
                 break
     finally:
         os._exit(code)
