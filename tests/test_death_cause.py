@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 import nbformat
+import pytest
 from course_cli import cli, new_course
 from grader_user import prepare_course, run_python_as_grader
 from hostile.corpus import base, cell
@@ -64,6 +65,8 @@ FAKED = ("kernel died in step3_has_checks (SIGXCPU before the kit's CPU time lim
          "limit, a signal or a lower limit of its own; kernel restarted)")
 
 
+@pytest.mark.slow  # five graders in turn, one spending 3 s of CPU (test_hostile.py's
+# ``self_sigxcpu`` kind runs the first case in the main suite)
 def test_a_kernel_that_fakes_the_cpu_limit_is_not_reported_as_hitting_it():
     """Three kernels end on SIGXCPU in step 3's cell: one sent it itself, one lowered its
     limit to 1 s and spent that, one spent the kit's 3 s. Only the last reads as the limit.

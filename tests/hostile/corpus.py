@@ -510,6 +510,11 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
     "os_exit": (append("step3_has_checks", "import os\nos._exit(152)"),
                 Expect(79, "flagged", "kernel died in step3_has_checks (it exited by itself "
                        "with status 128 or over", STEP3_HAS_CHECKS)),
+    # a SIGXCPU of its own, long before the kit's CPU time limit: not reported as that limit
+    "self_sigxcpu": (append("step3_has_checks",
+                            "import os, signal\nos.kill(os.getpid(), signal.SIGXCPU)"),
+                     Expect(79, "flagged", "kernel died in step3_has_checks (SIGXCPU before "
+                            "the kit's CPU time limit", STEP3_HAS_CHECKS)),
     "fork_bomb": (append("step5_tableau", FORK_BOMB),
                   Expect(100, "flagged", "process limit hit in step5_tableau")),
     "memory_hog": (append("step5_tableau", MEMORY_HOG),
