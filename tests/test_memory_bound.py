@@ -105,7 +105,7 @@ for _ in range(48):                      # 48 processes x 64 MiB = 3 GiB, each u
 time.sleep(15)
 """
 REFUSED = "kernel died in step5_tableau (a refused system call (SIGSYS"
-FILES_FULL = "file space limit hit in step5_tableau"
+FILES_FULL = "no space left in step5_tableau: the file space limit"
 OVER_BOUND = ("kernel died in step5_tableau (memory bound: its processes held over 512 MiB "
               "together")
 ATTACKS = {  # kind: (code, the reason it is flagged with)

@@ -53,6 +53,7 @@ def test_a_table_that_cannot_be_drawn_never_stops_grading_the_next_assignment(
         return 0
     monkeypatch.setattr(grade_verb, "grade_assignment", grade)
     monkeypatch.setattr(grade_verb, "chosen", lambda layout, asked: ["a", "b"])
+    (tmp_path / "nbgrader_config.py").write_text("")  # a course, as --course must name
     args = argparse.Namespace(command="grade", assignments=["a", "b"], student=None,
                               course=tmp_path)
     status = grade_verb.run(args)

@@ -254,13 +254,18 @@ class JudgedExecute(Execute):  # type: ignore[misc]  # nbgrader ships no types
             if ename == "StdinNotImplementedError":
                 self.incident("input", f"input() called in {name}: there is no keyboard "
                               "when grading (nor in validate)", name)
+            # read from the error the cell showed, which its own code may raise as well:
+            # the reason names the limit it points to, never as certain
             elif ename == "MemoryError":
-                self.incident("memory", f"memory limit hit in {name}", name)
+                self.incident("memory", f"MemoryError in {name}: the memory limit, or raised "
+                              "by its own code", name)
             elif ename == "BlockingIOError" and "temporarily" in str(output.get("evalue")):
-                self.incident("processes", f"process limit hit in {name}", name)
+                self.incident("processes", f"BlockingIOError in {name}: the process limit, or "
+                              "raised by its own code", name)
             elif ename == "OSError" and "[Errno 28]" in str(output.get("evalue")):
-                self.incident("files", f"file space limit hit in {name} (its /tmp, working "
-                              "folder and /dev/shm are small memory folders)", name)
+                self.incident("files", f"no space left in {name}: the file space limit (its "
+                              "/tmp, working folder and /dev/shm are small memory folders), or "
+                              "raised by its own code", name)
 
     # ------------------------------------------------------------------ judging a test cell
 

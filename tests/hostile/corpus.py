@@ -516,9 +516,9 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
                      Expect(79, "flagged", "kernel died in step3_has_checks (SIGXCPU before "
                             "the kit's CPU time limit", STEP3_HAS_CHECKS)),
     "fork_bomb": (append("step5_tableau", FORK_BOMB),
-                  Expect(100, "flagged", "process limit hit in step5_tableau")),
+                  Expect(100, "flagged", "BlockingIOError in step5_tableau: the process limit")),
     "memory_hog": (append("step5_tableau", MEMORY_HOG),
-                   Expect(100, "flagged", "memory limit hit in step5_tableau")),
+                   Expect(100, "flagged", "MemoryError in step5_tableau: the memory limit")),
     "big_line": (append("step1_card_code", BIG_LINE), Expect(100, "flagged", "output limit")),
     "million_lines": (append("step1_card_code", MILLION_LINES),
                       Expect(100, "flagged", "output limit")),
