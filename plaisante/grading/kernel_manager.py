@@ -78,15 +78,23 @@ class SandboxKernelClient(AsyncKernelClient):
         super().start_channels(shell=shell, iopub=iopub, stdin=stdin, hb=hb, control=control)
 
     async def wait_for_ready(self, timeout: float | None = None) -> None:
+        """Ask the kernel ``kernel_info`` (again each second) until it answers one of these
+        requests. A reply to an earlier request (a kernel slower than a second answers both;
+        this client outlives restarts) is no answer: taken for one, it had the grader lock
+        the sockets folder before the next kernel made its sockets, and that kernel died
+        (exit status 72) with the run of the student's tests it was for."""
         deadline = time.monotonic() + (float("inf") if timeout is None else timeout)
+        asked: set[str] = set()
         while True:
-            self.kernel_info()
-            try:
-                msg = await self.shell_channel.get_msg(timeout=1)
-            except Empty:
-                pass
-            else:
-                if msg["msg_type"] == "kernel_info_reply":
+            asked.add(self.kernel_info())
+            second = time.monotonic() + 1
+            while (left := second - time.monotonic()) > 0:
+                try:
+                    msg = await self.shell_channel.get_msg(timeout=left)
+                except Empty:
+                    break
+                if msg["msg_type"] == "kernel_info_reply" and \
+                        msg.get("parent_header", {}).get("msg_id") in asked:
                     self._handle_kernel_info_reply(msg)
                     return
             if not await self._async_is_alive():
