@@ -86,7 +86,7 @@ def cell_count(answer: str) -> int | None:
     return count if type(count) is int else None
 
 
-def class_name(value: Any) -> str | None:
+def vetted_class_name(value: Any) -> str | None:
     """Return ``value`` when it reads as a class name the kernel may put in an instructor's
     reason (an ASCII identifier of at most 80 characters: no spaces, no look-alike letters),
     else None."""
@@ -97,21 +97,21 @@ def class_name(value: Any) -> str | None:
 
 def cell_error(answer: str) -> str | None:
     """Return the class name of what the cell raised, in the text of a ``run`` answer (the
-    kernel's word, read by ``class_name``), or None."""
+    kernel's word, read by ``vetted_class_name``), or None."""
     try:
-        return class_name(json.loads(answer)["ok"]["error"])
+        return vetted_class_name(json.loads(answer)["ok"]["error"])
     except (ValueError, KeyError, TypeError):
         return None
 
 
 def stopped_by(reply: dict[str, Any]) -> str:
     """Return " (it raised NAME)" when the execute_reply ``reply`` says the judge's serve loop
-    ended on an error of a builtin class (the kernel's word, read by ``class_name``), " (it
+    ended on an error of a builtin class (the kernel's word, read by ``vetted_class_name``), " (it
     raised an error of a class of its own)" for any other name, else "". Only builtin names
     are quoted: a student's class may be named as a sentence to the instructor."""
     expressions = reply.get("user_expressions")
     judge = expressions.get("judge") if type(expressions) is dict else None
-    name = class_name(judge.get("ename")) if type(judge) is dict else None
+    name = vetted_class_name(judge.get("ename")) if type(judge) is dict else None
     if name is None:
         return ""
     builtin = getattr(builtins, name, None)
