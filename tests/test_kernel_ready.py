@@ -11,6 +11,8 @@ import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from jupyter_client.manager import AsyncKernelManager
+
 from plaisante.grading.kernel_manager import SandboxKernelManager
 
 
@@ -45,3 +47,45 @@ def ready_after_a_spare_reply(folder: Path) -> bool:
 
 def test_a_reply_to_an_earlier_wait_does_not_make_an_ended_kernel_ready(tmp_path):
     assert ready_after_a_spare_reply(tmp_path) is False
+
+
+class NoKernel(SandboxKernelManager):
+    """The grader's manager, told to start a program that is not there."""
+
+    def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
+        return ["/nonexistent/kernel", "-f", self.connection_file]
+
+
+def pending_states(folder: Path) -> dict[str, object]:
+    """Start and shut down a kernel through the grader's manager (no sandbox), then fail to
+    start one, and say what its ``ready`` future held after each."""
+
+    async def run() -> dict[str, object]:
+        manager = SandboxKernelManager(sandbox_enabled=0, sandbox_socket_dir=str(folder),
+                                       sandbox_work_dir=str(folder))
+        seen: dict[str, object] = {}
+        await manager.start_kernel()
+        seen["started"] = manager.ready.done() and manager.ready.exception() is None
+        await manager.shutdown_kernel(now=True)
+        seen["shut down"] = manager.ready.done() and manager.ready.exception() is None
+        broken = NoKernel(sandbox_enabled=0, sandbox_socket_dir=str(folder),
+                          sandbox_work_dir=str(folder))
+        try:
+            await broken.start_kernel()
+        except OSError as error:
+            seen["failed start"] = type(broken.ready.exception()).__name__
+            seen["raised"] = type(error).__name__
+        return seen
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, run()).result(timeout=120)
+
+
+def test_the_manager_keeps_jupyter_clients_pending_state_without_its_pauses(tmp_path):
+    # the grader's start and shutdown skip jupyter_client's 10 ms sleeps: still the same
+    # decorated methods underneath, and the same ready future for anyone who waits on it
+    assert SandboxKernelManager._async_start_kernel is not AsyncKernelManager._async_start_kernel
+    assert SandboxKernelManager.start_kernel is SandboxKernelManager._async_start_kernel
+    assert pending_states(tmp_path) == {"started": True, "shut down": True,
+                                        "failed start": "FileNotFoundError",
+                                        "raised": "FileNotFoundError"}

@@ -26,7 +26,7 @@ from traitlets import Dict, Integer, List, Type, Unicode
 from ..kernel.zygote import START_FAILED
 from .conversation import bound_client
 from .cpu_cgroup import CpuCgroup, in_cpu_cgroup
-from .kernel_lifecycle import NoInterruptOnShutdown
+from .kernel_lifecycle import NoInterruptOnShutdown, NoPauseAroundStart
 from .memory_cgroup import MemoryCgroup, MemoryWatch
 from .result import Limits
 from .sandbox import bwrap_command, empty_folder, folder_usage, is_throwaway, kernel_env
@@ -103,7 +103,7 @@ class SandboxKernelClient(AsyncKernelClient):
                 raise RuntimeError(f"Kernel didn't respond in {timeout:.0f} seconds")
 
 
-class SandboxKernelManager(NoInterruptOnShutdown, AsyncKernelManager):
+class SandboxKernelManager(NoInterruptOnShutdown, NoPauseAroundStart, AsyncKernelManager):
     """An ipykernel launched inside the sandbox; its settings come from the traitlets below
     (``grade_one`` fills them in through the converter's config).
 
