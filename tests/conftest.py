@@ -14,6 +14,7 @@ import os
 import shutil
 import tempfile
 import types
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -268,7 +269,40 @@ def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config):
     return None
 
 
+def group_seconds(reports: Iterable[Any]) -> tuple[dict[str, float], dict[str, float]]:
+    """Seconds spent (set-up, call, teardown) per xdist group and per worker, from the
+    controller's test reports; empty without xdist."""
+    groups: dict[str, float] = {}
+    workers: dict[str, float] = {}
+    for report in reports:
+        node = getattr(report, "node", None)
+        duration = getattr(report, "duration", None)
+        nodeid = getattr(report, "nodeid", "")
+        if node is None or duration is None or "@" not in nodeid:
+            continue
+        group = nodeid.rsplit("@", 1)[1]
+        groups[group] = groups.get(group, 0.0) + duration
+        worker = node.gateway.id
+        workers[worker] = workers.get(worker, 0.0) + duration
+    return groups, workers
+
+
+def summarize_groups(terminalreporter: Any) -> None:
+    """The longest groups and each worker's busy time: what balances the two workers (the
+    run lasts as long as the busier one)."""
+    groups, workers = group_seconds(report for reports in terminalreporter.stats.values()
+                                    for report in reports)
+    if not workers:
+        return
+    terminalreporter.section("xdist groups", sep="=")
+    for name, seconds in sorted(groups.items(), key=lambda item: -item[1])[:10]:
+        terminalreporter.line(f"{seconds:8.1f}s  {name}")
+    terminalreporter.line("busy: " + ", ".join(f"{worker} {seconds:.0f}s"
+                                               for worker, seconds in sorted(workers.items())))
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    summarize_groups(terminalreporter)
     if PROBLEM not in config.stash:
         return
     count = len(terminalreporter.stats.get(NO_SANDBOX, []))
