@@ -161,6 +161,13 @@ def test_tricks_lights_the_legal_cards_and_says_why_the_winner_wins(parts: Any) 
     assert tricks.current.winner is None and len(tricks.current.trick) == 2
 
 
+@pytest.mark.parametrize(("seed", "says"), [(2026, "Seed 2026: You lead"),
+                                           (7, "Seed 7: North leads")])
+def test_tricks_says_who_leads_in_words_that_agree(seed: int, says: str, parts: Any) -> None:
+    tricks = view("tricks", parts, seed)
+    assert text(tricks.message.value).strip() == says
+
+
 @pytest.mark.parametrize(("game", "written", "says"), [
     ("deck", "Kh Zz", "'Zz' is not a card"),
     ("video_poker", "Kh Kd", "write 5 cards to deal"),

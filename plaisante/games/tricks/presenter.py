@@ -53,7 +53,7 @@ class TricksPresenter(Presenter):
         bots before you play their cards."""
         hands, leader = deal(seed)
         self._start(hands, [], leader or None)
-        self.say(f"Seed {seed}: {SEATS[leader]} leads")
+        self.say(f"Seed {seed}: {SEATS[leader]} lead{'' if leader == 0 else 's'}")
 
     def deal_notation(self, text: str) -> None:
         """Deal your hand and the cards played before you written as ``'7h Ah | Kh 10h'``.
