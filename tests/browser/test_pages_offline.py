@@ -4,7 +4,7 @@ make is to a file of the course (or data the page holds), as the students' Jupyt
 is held to in test_lite.py. A feedback page once asked a public CDN for MathJax, twice.
 And a feedback page's failing test cell reads as failing at a glance (it once looked like a
 passing one, its message in a grey box apart), at 1280 and 800 px
-(``build/screenshots/feedback-failing-*.png``)."""
+(``build/screenshots/feedback-failing-*.png``); its code and messages wrap between words."""
 
 from __future__ import annotations
 
@@ -110,4 +110,36 @@ def test_a_failing_test_cell_reads_as_failing_at_a_glance(
     shots = KIT / "build" / "screenshots"
     shots.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(shots / f"feedback-failing-{width}.png"))
+
+
+def test_code_and_messages_wrap_between_words(page: Page, course: Path) -> None:
+    """A long line of a feedback page wraps at a space, as the notebook does; Bootstrap's
+    ``pre`` once cut every word at the edge ("fix that line and ru|n the cell again")."""
+    page.set_viewport_size({"width": 800, "height": 800})
+    open_page(page, course / "assignments" / "feedback" / "bob" / "plaisante"
+              / "plaisante.html")
+    code = page.locator("div.input_area pre", has_text="# Step 2, trace:").first
+    said = page.locator(".plaisante-test-output div.output_area pre").first
+    for pre in (code, said):
+        assert pre.evaluate("e => getComputedStyle(e).wordBreak") == "normal"
+        assert pre.evaluate("e => getComputedStyle(e).overflowWrap") == "anywhere"
+    # a long comment line of the code wraps: its first row ends at a space, not mid-word
+    rows = code.evaluate("""e => {
+        const range = document.createRange(), text = e.innerText, ends = [];
+        const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+        let top = null, last = '';
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          for (let i = 0; i < node.length; i++) {
+            range.setStart(node, i); range.setEnd(node, i + 1);
+            const box = range.getClientRects()[0];
+            if (!box) continue;
+            if (top !== null && box.top > top + 2 && last !== '\\n' && node.data[i] !== '\\n')
+              ends.push(last + node.data[i]);
+            top = box.top; last = node.data[i];
+          }
+        }
+        return ends;
+    }""")
+    cut = [pair for pair in rows if pair[0].isalnum() and pair[1].isalnum()]
+    assert rows and not cut, (rows, cut)
 
