@@ -4,7 +4,7 @@ import codecs
 
 from nbformat.v4 import new_code_cell, new_notebook, new_output
 
-from plaisante.grading.feedback import HideHiddenTests
+from plaisante.grading.feedback import HideHiddenTests, quoted_line
 
 HIDDEN_LINE = 'expect_has(has_pair, "K♥ K♦ K♣ K♠ 9♥", False)'
 
@@ -258,8 +258,9 @@ def test_an_answer_cell_that_does_not_parse_says_where_on_the_feedback_page():
                            evalue="count_values (step 2) is not defined yet", traceback=[])])
     nb = scrubbed(broken, test)
     (said,) = nb.cells[0].outputs
-    line = ("this cell did not run: line 1 has a SyntaxError (expected ':'), so count_values "
-            "was not defined; fix that line and run the cell again")
+    line = ("this cell did not run: line 1, \"def count_values(cards)\", has a SyntaxError "
+            "(expected ':'), so count_values was not defined; fix that line and run the cell "
+            "again")
     assert (said.output_type, said.ename, said.evalue) == ("error", "SyntaxError", line)
     assert said.traceback == [f"✘ SyntaxError: {line}"]
     assert HIDDEN_LINE not in str(nb)
@@ -267,14 +268,33 @@ def test_an_answer_cell_that_does_not_parse_says_where_on_the_feedback_page():
         "messages are not shown)"
 
 
+def test_the_line_that_does_not_parse_is_quoted_so_no_one_counts_lines():
+    """The page shows the answer without line numbers: the message quotes the line, stripped
+    and cut at 60 characters; a blank line or one past the end is only numbered."""
+    source = ("def count_values(cards):\n    counts = [0] * 15\n    for card in cards\n"
+              "        counts[card.value] += 1\n    return counts")
+    said = scrubbed(answer_cell(source)).cells[0].outputs[0].evalue
+    assert said.startswith("this cell did not run: line 3, \"for card in cards\", has a "
+                           "SyntaxError (expected ':'), so count_values was not defined")
+    long = "x = (" + "1 + " * 30 + "1) )"
+    said = scrubbed(answer_cell(long)).cells[0].outputs[0].evalue
+    assert f'line 1, "{long[:59]}…", has a SyntaxError' in said
+    unclosed = scrubbed(answer_cell("def count_values(cards):\n    return [0] * (15\n"))
+    assert unclosed.cells[0].outputs[0].evalue.startswith(
+        "this cell did not run: line 2, \"return [0] * (15\", has a SyntaxError ('(' was "
+        "never closed)")
+    assert [quoted_line("a\n\nb", n) for n in (None, 0, 1, 2, 3, 4)] == [
+        "", "", ', "a",', "", ', "b",', ""]
+
+
 def test_a_bad_indent_is_named_and_a_cell_that_parses_says_nothing():
     """IndentationError is a SyntaxError too; a cell IPython runs (a magic, a top-level
     await) parses, so it keeps no output, as before."""
     indented = scrubbed(answer_cell("def count_values(cards):\nreturn []")).cells[0]
     assert indented.outputs[0].evalue == (
-        "this cell did not run: line 2 has an IndentationError (expected an indented block "
-        "after function definition on line 1), so count_values was not defined; fix that "
-        "line and run the cell again")
+        "this cell did not run: line 2, \"return []\", has an IndentationError (expected an "
+        "indented block after function definition on line 1), so count_values was not "
+        "defined; fix that line and run the cell again")
     for fine in ("%time x = 1\ndef count_values(cards):\n    return []",
                  "import asyncio\nawait asyncio.sleep(0)"):
         assert scrubbed(answer_cell(fine, [new_output("stream", name="stdout", text="hi")])

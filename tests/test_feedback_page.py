@@ -256,8 +256,9 @@ def test_an_answer_cell_with_a_syntax_error_says_where_on_the_page(tmp_path):
     page = (root / "assignments" / "feedback" / "sam" / "plaisante" / "plaisante.html"
             ).read_text(encoding="utf-8")
     text = html.unescape(re.sub(r"<[^>]+>", "", page))
-    line = ("✘ SyntaxError: this cell did not run: line 1 has a SyntaxError (expected ':'), so "
-            "count_values was not defined; fix that line and run the cell again")
+    line = ("✘ SyntaxError: this cell did not run: line 1, \"def count_values(cards)\", has a "
+            "SyntaxError (expected ':'), so count_values was not defined; fix that line and "
+            "run the cell again")
     assert text.count(line) == 1
     answer, test = text.index("def count_values(cards)\n"), text.index("step2_count_values\n")
     assert answer < text.index(line) < test

@@ -302,11 +302,11 @@ def did_not_parse(cell: NotebookNode) -> str | None:
     """Return the one line a student's code cell (any code cell not locked by the release)
     shows on its feedback page when its source does not parse as IPython reads a cell (magics,
     a top-level await): the line and Python's message of the SyntaxError (or
-    IndentationError), and what it left undefined, e.g. ``this cell did not run: line 1 has
-    a SyntaxError (expected ':'), so count_values was not defined; fix that line and run the
-    cell again``. None for a cell that parses, a locked or markdown cell. Worked out here by
-    compiling the source, never from what the kernel wrote: it names only the student's own
-    text."""
+    IndentationError), and what it left undefined, e.g. ``this cell did not run: line 1,
+    "def count_values(cards)", has a SyntaxError (expected ':'), so count_values was not
+    defined; fix that line and run the cell again``. None for a cell that parses, a locked or
+    markdown cell. Worked out here by compiling the source, never from what the kernel wrote:
+    it names only the student's own text."""
     from IPython.core.inputtransformer2 import TransformerManager
 
     from ..student_side.tracebacks import an_error, defining
@@ -327,8 +327,19 @@ def did_not_parse(cell: NotebookNode) -> str | None:
     names = list(dict.fromkeys(defining().findall(source)))
     undefined = (f"{', '.join(names)} {'was' if len(names) == 1 else 'were'} not defined"
                  if names else "nothing in it ran")
-    return (f"this cell did not run: line {where} has {an_error(kind)} ({why}), so "
-            f"{undefined}; fix that line and run the cell again")
+    return (f"this cell did not run: line {where}{quoted_line(source, where)} has "
+            f"{an_error(kind)} ({why}), so {undefined}; fix that line and run the cell again")
+
+
+def quoted_line(source: str, number: int | None, most: int = 60) -> str:
+    """Return ``, "TEXT",`` for line ``number`` (1-based) of ``source``, stripped and cut to
+    ``most`` characters with "…", so a student finds the line without counting (the page shows
+    no line numbers); "" for a line out of range or blank."""
+    lines = source.splitlines()
+    if number is None or not 1 <= number <= len(lines) or not lines[number - 1].strip():
+        return ""
+    text = lines[number - 1].strip()
+    return f', "{text if len(text) <= most else text[:most - 1] + "…"}",'
 
 
 def traceback_line(error: NotebookNode) -> int | None:
