@@ -285,6 +285,7 @@ def test_the_line_that_does_not_parse_is_quoted_so_no_one_counts_lines():
         "never closed)")
     assert [quoted_line("a\n\nb", n) for n in (None, 0, 1, 2, 3, 4)] == [
         "", "", ', "a",', "", ', "b",', ""]
+    assert quoted_line("print('\x1b[31mred')", 1) == ', "print(\'?[31mred\')",'
 
 
 def test_a_bad_indent_is_named_and_a_cell_that_parses_says_nothing():

@@ -333,12 +333,13 @@ def did_not_parse(cell: NotebookNode) -> str | None:
 
 def quoted_line(source: str, number: int | None, most: int = 60) -> str:
     """Return ``, "TEXT",`` for line ``number`` (1-based) of ``source``, stripped and cut to
-    ``most`` characters with "…", so a student finds the line without counting (the page shows
-    no line numbers); "" for a line out of range or blank."""
+    ``most`` characters with "…", its control characters (an ANSI escape) shown as "?", so a
+    student finds the line without counting (the page shows no line numbers); "" for a line
+    out of range or blank."""
     lines = source.splitlines()
     if number is None or not 1 <= number <= len(lines) or not lines[number - 1].strip():
         return ""
-    text = lines[number - 1].strip()
+    text = "".join(c if c.isprintable() else "?" for c in lines[number - 1].strip())
     return f', "{text if len(text) <= most else text[:most - 1] + "…"}",'
 
 
