@@ -38,6 +38,22 @@ def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 
+def test_feedback_before_grading_says_to_grade_first(tmp_path: Path) -> None:
+    """``feedback`` run before ``grade`` names the students not graded yet and the command to
+    run, rather than nbgrader's "No notebooks were matched" (and its guess at another
+    assignment); an assignment named with no submission says so too, rather than nothing."""
+    root = released_course(tmp_path)
+    run("submit", str(full_marks_with(tmp_path)), "--student", "sam", cwd=root)
+    done = run("feedback", "plaisante", cwd=root)
+    assert done.stderr.strip() == ("plaisante feedback: not graded yet, so no page of "
+                                   "'plaisante' for sam: run `plaisante grade plaisante` first")
+    assert "plaisante feedback: 0 page(s)" not in done.stdout
+    assert not (root / "assignments" / "feedback").exists()
+    done = run("feedback", "deck", cwd=root)
+    assert done.stdout.strip() == ("plaisante feedback: no submissions of 'deck' yet, so no "
+                                   "page (plaisante submit, then plaisante grade)")
+
+
 def released_course(tmp_path: Path) -> Path:
     """Return a new course in ``tmp_path`` (the kit's config and solutions), Plaisante
     released."""

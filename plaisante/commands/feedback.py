@@ -58,7 +58,19 @@ def run(args: argparse.Namespace) -> int:
                 raise ValueError(f"no submission of {assignment!r} for student "
                                  f"{student!r}; submitted: {', '.join(present) or 'none'}")
         if not present:
+            if args.assignments:
+                print(f"plaisante feedback: no submissions of {assignment!r} yet, so no page "
+                      "(plaisante submit, then plaisante grade)")
             continue
+        ungraded = [s for s in args.student or present
+                    if not layout.autograded(s, assignment).is_file()
+                    and not layout.report(assignment, s).is_file()]
+        if ungraded:
+            print(f"plaisante feedback: not graded yet, so no page of {assignment!r} for "
+                  f"{', '.join(ungraded)}: run `plaisante grade {assignment}` first",
+                  file=sys.stderr)
+        if len(ungraded) == len(args.student or present):
+            continue  # nbgrader would only say it matched no notebook
         said = course.run_nbgrader("generate_feedback", assignment, "--force",
                                    *only_students(args.student, present), *reveal,
                                    "--log-level=ERROR", root=root, check=False, capture=True)
