@@ -97,9 +97,10 @@ VERBS: tuple[tuple[str, ModuleType], ...] = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """Return the parser of the ``plaisante`` command: the shared options (``--course``),
-    then one subcommand per verb of ``VERBS``, whose module it calls with the parsed
-    arguments (``args.run``; ``args.command`` is the verb's name)."""
+    """Return the parser of the ``plaisante`` command: the shared options (``--course``,
+    taken before the verb or after it), then one subcommand per verb of ``VERBS``, whose
+    module it calls with the parsed arguments (``args.run``; ``args.command`` is the verb's
+    name)."""
     parser = argparse.ArgumentParser(prog="plaisante", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--course", type=Path, help="course folder (default: found from here)")
@@ -112,6 +113,10 @@ def build_parser() -> argparse.ArgumentParser:
         verb = sub.add_parser(name, help=help_line(doc), description=doc,
                               formatter_class=argparse.RawDescriptionHelpFormatter)
         module.add_arguments(verb)
+        if name != "nbgrader":  # after the verb too, where a newcomer types it; nbgrader's
+            # own arguments pass through untouched (it has a --course of its own)
+            verb.add_argument("--course", type=Path, default=argparse.SUPPRESS,
+                              help="course folder (default: found from here)")
         verb.set_defaults(run=module.run)
     return parser
 

@@ -56,3 +56,24 @@ def test_the_course_is_found_from_a_folder_inside_it_or_named_from_anywhere(tmp_
     assert inside.stdout.split()[0] == "plaisante"
     assert [line.split()[0] for line in named.stdout.splitlines()][:2] == ["plaisante", "deck"]
     assert Path(root / "solutions").is_dir()
+
+
+def test_course_may_follow_the_verb_as_the_hint_reads(tmp_path):
+    """"give it with --course FOLDER" is typed after the verb as often as before it; argparse
+    once refused that with "unrecognized arguments". nbgrader's own arguments (it has a
+    --course of its own) still pass through."""
+    root = new_course(tmp_path / "course")
+    after = cli("list", "--course", str(root), cwd=tmp_path)
+    assert after.stdout == cli("--course", str(root), "list", cwd=tmp_path).stdout
+    assert after.stdout.split()[0] == "plaisante"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    done = cli("grade", "plaisante", "--course", str(empty), cwd=tmp_path, check=False)
+    assert (done.returncode, done.stderr) == (2, f"plaisante: --course {empty}: not a course "
+                                                 f"(no nbgrader_config.py there); give the "
+                                                 f"course's folder{HINT}\n")
+    from plaisante.cli import build_parser
+
+    passed = build_parser().parse_args(["--course", str(root), "nbgrader", "db", "student",
+                                        "list", "--course", "other"])
+    assert (passed.course, passed.args) == (root, ["db", "student", "list", "--course", "other"])
