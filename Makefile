@@ -9,7 +9,8 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PORT   ?= 8888
 IS_ROOT := $(filter 0,$(shell id -u))
-# NO_BROWSER=1 for a server: JupyterLab listens without opening a browser
+# NO_BROWSER=1 for a server: JupyterLab listens without opening a browser; the address it
+# prints opens the demo notebook (default_url), not an empty Launcher
 # plaisante.lab_news: no "Jupyter news" pop-up over the demo's checklist
 LAB_FLAGS := --ServerApp.port=$(PORT) $(if $(NO_BROWSER),--no-browser,) \
              $(if $(IS_ROOT),--allow-root,) \
@@ -71,7 +72,7 @@ lite-assets: $(LITE_ASSETS)
 
 demo: $(VENV)/.system-demo $(STAMP) $(LABEXT)
 	$(RUN)PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" \
-	    notebooks/demo.ipynb $(LAB_FLAGS)
+	    notebooks/demo.ipynb --LabApp.default_url=/lab/tree/notebooks/demo.ipynb $(LAB_FLAGS)
 
 # The suite in two pytest-xdist workers: most tests wait on servers, kernels and subprocesses,
 # so one process keeps about half a core busy. Tests that share a costly session fixture (the

@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -43,6 +45,29 @@ def test_readme_first_block_names_the_two_commands():
         "make demo", "make test"]
 
 
+def printed_address(command: str, clone: Path, env: dict[str, str]) -> str | None:
+    """Start ``command`` (the Makefile's JupyterLab line) in ``clone`` on a free port, read its
+    output up to the first address it prints, stop it; return that address's path (None if
+    it ended without printing one)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = re.sub(r"--ServerApp\.port=\d+", f"--ServerApp.port={port}", command)
+    lab = subprocess.Popen(["bash", "-c", command], cwd=clone, env=env, text=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           start_new_session=True)
+    try:
+        assert lab.stdout is not None
+        for line in lab.stdout:
+            found = re.search(rf"http://127\.0\.0\.1:{port}(/[^?\s]*)", line)
+            if found:
+                return found.group(1)
+        return None
+    finally:
+        os.killpg(lab.pid, signal.SIGTERM)
+        lab.wait(timeout=60)
+
+
 @pytest.mark.fresh_clone
 def test_readme_first_block_sets_up_a_fresh_clone(tmp_path):
     """``git clone`` of HEAD into a temporary folder, then each command of README.md's first
@@ -57,6 +82,7 @@ def test_readme_first_block_sets_up_a_fresh_clone(tmp_path):
     subprocess.run(["git", "clone", "--quiet", str(KIT), str(clone)], check=True, timeout=120)
     env = clean_env()
     commands = first_block_commands((clone / "README.md").read_text(encoding="utf-8"))
+    said: dict[str, str] = {}
     for command in commands:
         words = command.split()
         assert words[0] == "make", f"README's first block runs {command!r}: not a make target; " \
@@ -66,6 +92,11 @@ def test_readme_first_block_sets_up_a_fresh_clone(tmp_path):
         output = done.stdout + done.stderr
         assert done.returncode == 0, f"{command} failed in a fresh clone:\n{output[-4000:]}"
         assert SETUP_DONE in output, f"{command} did not reach its last step:\n{output[-4000:]}"
+        said[command] = output.split(SETUP_DONE, 1)[1].splitlines()[0].strip()
+
+    # NO_BROWSER=1 on a server: the address JupyterLab prints is the one a newcomer opens, so
+    # it must be the demo notebook's (it once opened an empty Launcher)
+    assert printed_address(said["make demo"], clone, env) == "/lab/tree/notebooks/demo.ipynb"
 
     venv = clone / ".venv" / "bin"
     done = subprocess.run([str(venv / "plaisante"), "--help"], cwd=clone, env=env, text=True,
