@@ -115,10 +115,20 @@ def build_parser() -> argparse.ArgumentParser:
         module.add_arguments(verb)
         if name != "nbgrader":  # after the verb too, where a newcomer types it; nbgrader's
             # own arguments pass through untouched (it has a --course of its own)
-            verb.add_argument("--course", type=Path, default=argparse.SUPPRESS,
-                              help="course folder (default: found from here)")
+            take_course_after(verb)
         verb.set_defaults(run=module.run)
     return parser
+
+
+def take_course_after(parser: argparse.ArgumentParser) -> None:
+    """Let ``--course`` follow the verb of ``parser`` and of each of its own subcommands
+    (``lms push``, ``roster import``); absent there, the one before the verb stands."""
+    parser.add_argument("--course", type=Path, default=argparse.SUPPRESS,
+                        help="course folder (default: found from here)")
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for nested in dict.fromkeys(action.choices.values()):
+                take_course_after(nested)
 
 
 def help_line(doc: str) -> str:

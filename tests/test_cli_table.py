@@ -47,7 +47,7 @@ def test_a_verbs_help_shows_its_whole_docstring_and_its_options(capsys):
     assert "--workers WORKERS     grading processes (default: every core; 1: serial)" in out
     with pytest.raises(SystemExit):
         cli.main(["roster", "import", "--help"])
-    assert "usage: plaisante roster import [-h] file" in capsys.readouterr().out
+    assert "usage: plaisante roster import [-h] [--course COURSE] file" in capsys.readouterr().out
 
 
 def test_help_lines_follow_argparse_style():

@@ -74,6 +74,8 @@ def test_course_may_follow_the_verb_as_the_hint_reads(tmp_path):
                                                  f"course's folder{HINT}\n")
     from plaisante.cli import build_parser
 
+    for nested in (["lms", "status"], ["roster", "import", "class.csv"]):
+        assert build_parser().parse_args([*nested, "--course", str(root)]).course == root
     passed = build_parser().parse_args(["--course", str(root), "nbgrader", "db", "student",
                                         "list", "--course", "other"])
     assert (passed.course, passed.args) == (root, ["db", "student", "list", "--course", "other"])
