@@ -364,3 +364,77 @@ def test_a_lone_surrogate_in_a_rank_leaves_every_text_sendable(parts: Any) -> No
     texts = texts_of(deck)
     assert any("\ufffd" in shown for shown in texts)
     json_packer(texts)  # raises UnicodeEncodeError for a lone surrogate
+
+
+
+def card_buttons(presenter: Any, raised: bool | None = None) -> list[Any]:
+    """The card buttons of ``presenter``'s stage, in order: only the raised (✓) ones when
+    ``raised`` is True, only the others when False."""
+    found: list[Any] = []
+
+    def walk(widget: Any) -> None:
+        classes = getattr(widget, "_dom_classes", ())
+        if "plaisante-card" in classes and raised in (None, "plaisante-selected" in classes):
+            found.append(widget)
+        for child in getattr(widget, "children", ()):
+            walk(child)
+
+    walk(presenter.stage)
+    return found
+
+
+def read_as(presenter: Any, button: Any) -> str:
+    """What a screen reader hears for the ✓ of ``button``: the alternative text of the
+    presenter's own rule for a raised card of its ``plaisante-mark-…`` class, else the table's
+    "selected"."""
+    sheet = presenter.children[0].value
+    scope = f"{presenter.game.replace('_', '-')}-presenter"
+    for css in button._dom_classes:
+        rule = re.search(rf"\.{scope} \.plaisante-card\.jupyter-button\.plaisante-selected"
+                         rf'\.{css}::after {{ content: "\\2713" / "([^"]*)"; }}', sheet)
+        if css.startswith("plaisante-mark-") and rule:
+            return rule[1]
+    assert re.search(r'plaisante-selected::after { content: "\\2713" / "selected";', sheet)
+    return "selected"
+
+
+@pytest.mark.parametrize(("game", "word"), [("deck", "selected"), ("video_poker", "held"),
+                                            ("holdem", "in the best five"),
+                                            ("tricks", "playable")])
+def test_a_raised_cards_mark_and_tooltip_say_what_it_means_in_its_game(
+        game: str, word: str, parts: Any) -> None:
+    """The ✓ on a raised card is read as the game's word for it, and its tooltip ends so: a
+    card legal_plays allows is "playable" (as the tricks view says), Hold'em's best five
+    are "in the best five", a held card "held"; deck's card lit for the x-ray "selected"."""
+    presenter = view(game, parts)
+    if game == "video_poker":
+        presenter.hold(0)
+    raised = card_buttons(presenter, raised=True)
+    assert raised
+    for button in raised:
+        assert read_as(presenter, button) == word
+        assert button.tooltip.endswith(f", {word}"), button.tooltip
+    others = card_buttons(presenter, raised=False)
+    assert others and not any((button.tooltip or "").endswith(f", {word}") for button in others)
+
+
+def test_tricks_says_playable_as_its_game_does_and_played_once_the_trick_is_down(
+        parts: Any) -> None:
+    """The tricks view calls a card legal_plays allows "playable"; the presenter's raised
+    cards say the same, and once you play, the one raised is the card you "played"."""
+    from plaisante.games.tricks import trick_table
+
+    table = trick_table(seed=7, **parts["tricks"])
+    legal = [b.tooltip for b in table.card_buttons if "tricks-legal" in b._dom_classes]
+    assert legal and all(tip.endswith(", playable") for tip in legal)
+    tricks = view("tricks", parts)
+    tricks.deal_notation("7h 8h Ah 10s Kc | Kh 10h")
+    assert [(b.description, read_as(tricks, b), b.tooltip)
+            for b in card_buttons(tricks, raised=True)] == [
+        ("7♥", "playable", "7 of hearts, playable"),
+        ("8♥", "playable", "8 of hearts, playable"),
+        ("A♥", "playable", "Ace of hearts, playable")]
+    tricks.play(3)
+    assert [(b.description, read_as(tricks, b), b.tooltip)
+            for b in card_buttons(tricks, raised=True)] == [
+        ("A♥", "played", "Ace of hearts, played")]

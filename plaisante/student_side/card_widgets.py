@@ -26,9 +26,37 @@ def drawn_suit(card: Any) -> str | None:
     return suit if suit in SUITS else None
 
 
-def card_classes(card: Any, selected: bool, four_colour: bool) -> list[str]:
+#: What the ✓ on a raised card means when nothing else is said: the game's CSS reads it so.
+SELECTED = "selected"
+
+
+def mark_class(said: str) -> str:
+    """Return the class that makes the ✓ of a raised card read ``said`` (see ``mark_css``).
+
+    >>> mark_class("in the best five")
+    'plaisante-mark-in-the-best-five'
+    """
+    return "plaisante-mark-" + "-".join(re.findall(r"[a-z0-9]+", said.lower()))
+
+
+def mark_css(scope: str, words: tuple[str, ...]) -> str:
+    """Return CSS by which, inside ``.scope``, the ✓ of a card raised with ``mark_class(w)``
+    is read ``w`` (its alternative text), for each word ``w`` of ``words``: the same word its
+    tooltip says (``restyle``). Raises ValueError for a word with a quote or backslash."""
+    rules = []
+    for word in words:
+        if re.search(r'["\\\n]', word):
+            raise ValueError(f"a mark's word cannot hold a quote, backslash or newline: {word!r}")
+        rules.append(f".{scope} .plaisante-card.jupyter-button.plaisante-selected."
+                     f'{mark_class(word)}::after {{ content: "\\2713" / "{word}"; }}')
+    return "\n".join(rules)
+
+
+def card_classes(card: Any, selected: bool, four_colour: bool,
+                 said: str = SELECTED) -> list[str]:
     """Return the CSS classes that draw ``card``: colour by suit (none for a suit not of the
-    deck), raised when selected."""
+    deck), raised when selected, its ✓ read ``said`` (a word ``mark_css`` styled, unless
+    it is ``SELECTED``)."""
     suit = drawn_suit(card)
     classes = ["plaisante-card"]
     if suit is not None:
@@ -39,6 +67,8 @@ def card_classes(card: Any, selected: bool, four_colour: bool) -> list[str]:
         classes.append("plaisante-four")
     if selected:
         classes.append("plaisante-selected")
+        if said != SELECTED:
+            classes.append(mark_class(said))
     return classes
 
 
@@ -64,14 +94,16 @@ def card_button(card: Any, *, selected: bool = False, four_colour: bool = False,
     return button
 
 
-def restyle(button: widgets.Button, card: Any, selected: bool, four_colour: bool) -> None:
-    """Redraw ``button`` as ``card`` (selected or not) without building a new widget."""
-    wanted = set(card_classes(card, selected, four_colour))
+def restyle(button: widgets.Button, card: Any, selected: bool, four_colour: bool,
+            said: str = SELECTED) -> None:
+    """Redraw ``button`` as ``card`` (raised with its ✓ or not) without building a new widget;
+    a raised card's tooltip ends with ``said`` too, what its ✓ is read as (``card_classes``)."""
+    wanted = set(card_classes(card, selected, four_colour, said))
     for css in set(button._dom_classes) - wanted - {"plaisante-new", "plaisante-small"}:
         button.remove_class(css)
     for css in wanted - set(button._dom_classes):
         button.add_class(css)
-    button.tooltip = card_name(card) + (", selected" if selected else "")
+    button.tooltip = card_name(card) + (f", {said}" if selected else "")
 
 
 def focusable_text(*children: Child) -> str:

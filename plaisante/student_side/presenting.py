@@ -20,7 +20,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from .card_widgets import LiveRegion, card_button, card_label, restyle, spoken
+from .card_widgets import SELECTED, LiveRegion, card_button, card_label, mark_css, restyle, spoken
 from .markup import Child, html, tag
 from .style import CSS, game_css
 from .wire import described
@@ -68,6 +68,10 @@ class Presenter(widgets.VBox):
     notation_tip = "Deal exactly the cards written here"
     #: the x-ray's lines (CSS classes of its ``div``s) read aloud after each click
     said_classes: tuple[str, ...] = ("plaisante-hall-big",)
+    #: what a raised card's ✓ means, the words its tooltip and its read-aloud mark say
+    #: (``mark``'s ``said``), the first when ``mark`` is told none: the game's own view's
+    #: word for the same state
+    mark_words: tuple[str, ...] = (SELECTED,)
 
     def __init__(self, parts: dict[str, Any], seed: int = FIRST_SEED) -> None:
         super().__init__()
@@ -92,7 +96,9 @@ class Presenter(widgets.VBox):
         self.xray_panel = widgets.HTML().add_class("plaisante-xray-panel")
         self.message = widgets.HTML().add_class("plaisante-message")
         self.live = LiveRegion()
-        self.children = [widgets.HTML(presenter_style(self.game)), self.controls,
+        scope = f"{self.game.replace('_', '-')}-presenter"
+        style = presenter_style(self.game) + html(tag("style", mark_css(scope, self.mark_words)))
+        self.children = [widgets.HTML(style), self.controls,
                          *self.extra_controls(), self.stage, self.xray_panel, self.message,
                          self.live]
         self.guarded(self.deal_seed, seed)
@@ -147,14 +153,19 @@ class Presenter(widgets.VBox):
             row.add_class(css)
         return row
 
-    @staticmethod
-    def mark(row: widgets.HBox, cards: list[Any], lit: set[int], css: str = "") -> None:
+    def mark(self, row: widgets.HBox, cards: list[Any], lit: set[int], css: str = "",
+             said: str | None = None) -> None:
         """Redraw ``row``'s buttons as ``cards`` (the same buttons, no new widgets): position i
-        selected (raised, gold) when i is in ``lit``; ``css`` added to the lit ones and taken
-        from the others."""
+        raised (gold, a ✓ read as ``said``, its tooltip ending so) when i is in ``lit``; ``css``
+        added to the lit ones and taken from the others. ``said``: one of ``mark_words``, the
+        first when None; another raises ValueError (the page has no CSS to read it)."""
+        said = self.mark_words[0] if said is None else said
+        if said not in self.mark_words:
+            raise ValueError(f"{type(self).__name__} marks cards as {self.mark_words}, "
+                             f"not {said!r}")
         for index, (card, button) in enumerate(zip(cards, row.children)):
             button.description = card_label(card)
-            restyle(button, card, index in lit, False)
+            restyle(button, card, index in lit, False, said)
             if css and index in lit:
                 button.add_class(css)
             elif css and css in button._dom_classes:

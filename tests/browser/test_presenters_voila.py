@@ -140,6 +140,32 @@ def test_presenter_sizes_click_and_seed(page: Page, demos: harness.Server, game:
         cards_seen(page)
 
 
+
+#: what each presenter's ✓ means, as its game's own view says it
+MARK_WORD = {"deck": "selected", "video_poker": "held", "holdem": "in the best five",
+             "tricks": "playable"}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_presenter_mark_is_read_as_its_games_word(page: Page, demos: harness.Server,
+                                                  game: str) -> None:
+    """A raised card's ✓ is read as the game's word for it (its CSS alternative text), so its
+    accessible name is its label then that word, and its tooltip ends with the same word."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    open_demo(page, demos, game)
+    if game == "video_poker":
+        press(page.locator(CARDS).nth(0))
+    word = MARK_WORD[game]
+    raised = page.locator(f"{CARDS}.plaisante-selected")
+    expect(raised.first).to_be_visible()
+    for card in raised.all():
+        label = card.inner_text().strip()
+        expect(card).to_have_accessible_name(f"{label} {word}")
+        assert card.get_attribute("title", timeout=5_000).endswith(f", {word}")
+        mark = card.evaluate("el => getComputedStyle(el, '::after').content")
+        assert mark == f'"\u2713" / "{word}"', mark
+
+
 NOTATION = {"deck": ("Kh 3c 10s", ".deck-hall-seat .plaisante-card >> nth=0", "K♥"),
             "video_poker": ("Ah Kh Qh Jh 10h", ".vp-name", "Royal Flush"),
             "holdem": ("Ah Kd 7c 7d 2c 3c 4c 5h 9s", ".holdem-verdict", "You win"),

@@ -32,6 +32,7 @@ class HoldemPresenter(Presenter):
     said_classes = ("holdem-compare", "plaisante-hall-big", "plaisante-xray-warn")
     hint = "Ah Kd | 7c 7d | 2c 3c 4c 5h 9s  (you | bot | board)"
     notation_tip = "Deal these nine: your two, the bot's two, then the board's five"
+    mark_words = ("in the best five",)  # the game's view heads that column "best five"
 
     def __init__(self, parts: dict[str, Any], seed: int = FIRST_SEED) -> None:
         self.hole: list[list[Any]] = [[], []]

@@ -31,6 +31,9 @@ class TricksPresenter(Presenter):
     game = "tricks"
     hint = "your hand | played before you: 7h Ah 10s Kc | Kh"
     notation_tip = "Your hand, then '|' and the cards played before you (0 to 3), in order"
+    # as the game's view says of a card legal_plays allows; once the trick is down, the card
+    # you played is the one raised
+    mark_words = ("playable", "played")
 
     def __init__(self, parts: dict[str, Any], seed: int = FIRST_SEED) -> None:
         self.hands: list[list[Any]] = [[], [], [], []]
@@ -119,10 +122,11 @@ class TricksPresenter(Presenter):
     def render(self) -> None:
         shot = self.current
         self.xray_panel.value = xray_html(shot)  # first: what the hall reads
-        lit = set(shot.legal) if len(self.trick) < 4 else set()
-        if len(self.trick) == 4:
-            lit = {i for i, c in enumerate(self.mine) if (0, c) in self.trick}
-        self.mark(self.row, self.mine, lit)
+        if len(self.trick) < 4:
+            self.mark(self.row, self.mine, set(shot.legal), said="playable")
+        else:
+            self.mark(self.row, self.mine,
+                      {i for i, c in enumerate(self.mine) if (0, c) in self.trick}, said="played")
         self.dim(self.row, set(xray(self.mine, self.before, self.parts).legal))
         for slot, (button, caption) in enumerate(self.slots):  # the same four widgets
             if slot >= len(shot.trick):

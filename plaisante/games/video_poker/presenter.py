@@ -28,6 +28,7 @@ class PokerPresenter(Presenter):
 
     game = "video_poker"
     said_classes = ("vp-held", "plaisante-hall-big", "vp-pay", "plaisante-xray-warn")
+    mark_words = ("held",)  # as the game's view says of a held card
     hint = "Kh Kd 3c 7s 9h, then the draw's cards"
     notation_tip = ("Deal these five; any cards after them are the draw's, top first")
 
