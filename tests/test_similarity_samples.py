@@ -38,6 +38,9 @@ def test_the_sample_class_is_said_to_be_alike_through_the_reference(
     page = (samples_class / "assignments" / "reports" / ASSIGNMENT
             / "similarity.html").read_text(encoding="utf-8")
     assert "<p class='plaisante-note plaisante-through-reference'>Every pair listed" in page
+    # an option is typed as written: the page keeps it whole (<code>, white-space: nowrap)
+    assert "leaked solution (<code>--include-reference</code> ranks it with them)" in page
+    assert ".plaisante-similarity .plaisante-note code { white-space: nowrap; }" in page
 
 
 def test_a_copy_of_a_classmate_is_not_said_to_come_from_the_reference(

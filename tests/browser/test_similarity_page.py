@@ -2,7 +2,8 @@
 copy first, each pair's code side by side with the matching regions marked, and a hostile
 student's code shown as text: nothing of it runs, loads or links. The hostile student's id is
 as long as an LMS name can make it, with no place to break: the page still fits the window
-and no heading runs into the other side's code."""
+and no heading runs into the other side's code. On the kit's sample class, the note on pairs
+alike through the reference keeps every option and folder it names on one line."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 import a11y
 import pytest
 import similarity_support as planted_class
-from course_cli import cli, new_course
+from course_cli import KIT, cli, new_course
 from playwright.sync_api import Page, expect
 
 from plaisante.intake import submitted
@@ -86,3 +87,33 @@ def test_the_page_ranks_the_copies_shows_them_side_by_side_and_runs_nothing_of_t
         for heading in headings.all():  # none runs out of its box (into the other side's)
             assert heading.evaluate("h => h.scrollWidth <= h.clientWidth"), heading.inner_text()
         page.screenshot(path=str(tmp_path / f"similarity-{width}.png"), full_page=True)
+
+
+@pytest.fixture(scope="module")
+def samples_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The page for a class that handed in the kit's samples: every pair is alike through the
+    reference solution, so the page says so and names --include-reference."""
+    root = new_course(tmp_path_factory.mktemp("similarity-samples") / "course",
+                      ("solutions", "starter"))
+    for sample in sorted((KIT / "assignments" / "samples" / "plaisante").glob("*.ipynb")):
+        submitted.submit(sample, sample.stem.replace("_", "-"), root, assignment="plaisante")
+    cli("similarity", "plaisante", cwd=root)
+    return root / "assignments" / "reports" / "plaisante" / "similarity.html"
+
+
+def test_an_option_the_note_names_is_never_broken_at_its_hyphens(
+        page: Page, samples_page: Path, tmp_path: Path) -> None:
+    """At 800 px the reference note once broke "--include-reference" after its "--"; each
+    option and folder it names stays on one line, and the page does not scroll sideways."""
+    for width in (1280, 800):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(samples_page.as_uri())
+        note = page.locator(".plaisante-through-reference")
+        typed = note.locator("code")
+        expect(typed).to_have_text(["solutions/", "assignments/samples/",
+                                    "--include-reference"])
+        for code in typed.all():  # one line box each: a break would make two
+            assert code.evaluate("el => el.getClientRects().length") == 1, (width, code)
+        overflow = page.evaluate("() => document.documentElement.scrollWidth")
+        assert overflow <= width, (width, overflow)
+        note.screenshot(path=str(tmp_path / f"note-{width}.png"))
