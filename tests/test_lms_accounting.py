@@ -251,6 +251,26 @@ def test_scores_lists_roster_students_with_nothing_handed_in(course_root: Path) 
     assert "data-nothing='ada'" not in page
 
 
+
+@pytest.mark.nbgrader
+def test_a_student_only_in_the_gradebook_is_not_said_to_be_on_a_roster(
+        course_root: Path) -> None:
+    """No roster imported: a student nbgrader's student table holds (autograding, or nbgrader
+    itself, added them) is "in the gradebook", not "on the roster"; once a roster is
+    imported, its students are on it and the other one still only in the gradebook."""
+    from plaisante.course import run_nbgrader
+
+    run_nbgrader("db", "student", "add", "alice", "--log-level=WARN", root=course_root)
+    scores = run("scores", ASSIGNMENT, cwd=course_root).stdout
+    assert "alice: nothing graded: in the gradebook, no submission" in scores, scores
+    assert "on the roster" not in scores
+    roster = course_root / "roster.csv"
+    roster.write_text("id,first_name,last_name\nzed,Zed,Jones\n")
+    run("roster", "import", str(roster), cwd=course_root)
+    scores = run("scores", ASSIGNMENT, cwd=course_root).stdout
+    assert "zed: nothing graded: on the roster, no submission" in scores, scores
+    assert "alice: nothing graded: in the gradebook, no submission" in scores, scores
+
 @pytest.mark.nbgrader
 def test_a_long_name_from_a_download_is_kept_to_its_first_100_characters(
         course_root: Path) -> None:

@@ -9,11 +9,16 @@ nbgrader's own ``nbgrader db student import`` writes it, so formgrader, ``plaisa
 ``export`` and ``report`` all show the names. Names and emails are plain text: one holding
 markup (``<``, ``>``) or control characters is refused, naming its line (an LMS export is text
 the students wrote).
+
+nbgrader's student table also gains students without a roster (autograding adds whoever it
+grades), so the ids each import brought are kept apart too (``roster_ids``): who is on the
+roster and who is only in the gradebook.
 """
 
 from __future__ import annotations
 
 import csv
+import json
 import re
 import tempfile
 from pathlib import Path
@@ -118,7 +123,35 @@ def import_roster(path: Path, root: Path) -> int:
             writer.writeheader()
             writer.writerows(students)
         run_nbgrader("db", "student", "import", str(clean), "--log-level=WARN", root=root)
+    record_roster(root, [student["id"] for student in students])
     return len(students)
+
+
+def roster_path(root: Path) -> Path:
+    """The course's record of the ids its rosters brought (``roster_ids``)."""
+    return Path(root) / "assignments" / "reports" / "roster.json"
+
+
+def roster_ids(root: Path) -> set[str]:
+    """Return the ids every roster imported into the course at ``root`` so far held (a JSON
+    list in ``roster_path``); an empty set when none was imported (or the record is
+    unreadable)."""
+    try:
+        data = json.loads(roster_path(root).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return set()
+    return {str(student) for student in data} if isinstance(data, list) else set()
+
+
+def record_roster(root: Path, students: list[str]) -> None:
+    """Add ``students`` (ids) to the course's record of roster ids (a new file renamed over
+    the old one)."""
+    path = roster_path(root)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fresh = path.with_name(f".{path.name}.new")
+    fresh.write_text(json.dumps(sorted(roster_ids(root) | set(students)), indent=1),
+                     encoding="utf-8")
+    fresh.replace(path)
 
 
 def lms_users(root: Path) -> dict[str, str]:

@@ -435,9 +435,11 @@ def unsubmitted(layout: CourseLayout, assignment: str) -> dict[str, str]:
 
 
 def nothing_handed_in(layout: CourseLayout, assignment: str) -> dict[str, str]:
-    """Return the students of the roster (the gradebook's students) and of the LMS
-    downloads of ``assignment`` who have no submission of it (``unsubmitted``): {id: why, in
-    words}."""
+    """Return the gradebook's students (a roster's, or whoever autograding added) and the
+    students the LMS downloads of ``assignment`` named who have no submission of it
+    (``unsubmitted``): {id: why, in words: "on the roster" only for an id an imported roster
+    held (``roster.roster_ids``), else "in the gradebook"}."""
+    from .roster import roster_ids
     from .tables import plain
 
     have = set(layout.submitted_students(assignment))
@@ -449,7 +451,9 @@ def nothing_handed_in(layout: CourseLayout, assignment: str) -> dict[str, str]:
     if not layout.gradebook_missing():
         with layout.open_gradebook() as gradebook:
             roster = [student.id for student in gradebook.students]
+        on_roster = roster_ids(layout.root)
         for student in roster:
             if student not in have and student not in missing and student not in said:
-                missing[student] = "on the roster, no submission"
+                missing[student] = ("on the roster" if student in on_roster
+                                    else "in the gradebook") + ", no submission"
     return missing
