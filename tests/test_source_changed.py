@@ -170,3 +170,43 @@ def test_a_worker_without_the_zygote_says_so_once_in_plain_words(monkeypatch, ca
                     "venv outside /tmp to grade faster; the grades are the same, only slower "
                     "(docs/capacity.md)"]
     assert "zygote" not in said[0]
+
+
+def zygote_asking_grader(root, student, assignment, *, limits, sandbox):
+    """Grade nothing, but ask for this worker's zygote first, as grading a submission does."""
+    from plaisante.grading import submission
+    from plaisante.grading.result import SubmissionResult
+
+    assert submission._zygote(limits, ()) is None
+    return SubmissionResult(student=student, status="graded", cell_scores={"only": 1.0},
+                            total=1.0, max_total=1.0)
+
+
+def test_a_grading_run_says_once_that_no_worker_has_the_zygote(tmp_path, monkeypatch, capfd):
+    """With the kit under /tmp no worker can start the zygote; the run says so once, not once
+    per worker: two workers, each grading a submission, and one line."""
+    from pathlib import Path
+
+    import plaisante.grading
+    from plaisante.grading import pool, sandbox, submission, zygote
+    from plaisante.grading.parallel import grade_parallel
+
+    # the workers are forked from this process (one thread here), so they see these too
+    assert pool._start_method() == "fork", "the workers would not see this test's setup"
+    monkeypatch.setattr(sandbox, "read_only_paths", lambda: [Path("/usr"), Path("/tmp/kit")])
+    monkeypatch.setattr(zygote, "zygote_for", lambda limits, modules: zygote.home_base())
+    monkeypatch.setattr(submission, "USE_ZYGOTE", True)
+    monkeypatch.setattr(submission, "_SAID_NO_ZYGOTE", False)
+    monkeypatch.setattr(plaisante.grading, "record", lambda root, results, assignment: None)
+    students = ["a", "b", "c", "d"]
+    for student in students:
+        (tmp_path / "assignments" / "submitted" / student / "plaisante").mkdir(parents=True)
+    results = grade_parallel(tmp_path, "plaisante", workers=2, grader=zygote_asking_grader)
+    assert [(r.student, r.status) for r in results] == [(s, "graded") for s in students]
+    said = [line for line in capfd.readouterr().err.splitlines()
+            if "starts a Python of its own" in line]
+    assert said == ["plaisante grade: each student's kernel starts a Python of its own, not a "
+                    "copy of a pre-loaded one: the kit or its Python is installed under /tmp "
+                    "(/tmp/kit), which every graded kernel sees empty; install the kit and its "
+                    "venv outside /tmp to grade faster; the grades are the same, only slower "
+                    "(docs/capacity.md)"]

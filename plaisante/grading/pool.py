@@ -44,6 +44,9 @@ def _local_worker(conn: Any, root: str, grader: Grader | None) -> None:
     coordinator's end of the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the coordinator's to handle
     _die_with_parent()
+    from . import submission
+
+    submission.RUN_SAYS_UNUSABLE = True  # LocalPool.grade says it once, for every worker
     bound_memory(WORKER_MEMORY_BYTES)
     warm_worker()
     try:
@@ -145,6 +148,10 @@ class LocalPool:
     def warm(self, assignment: str, limits: Limits, sandbox: bool) -> list[str]:
         """Have every worker get ready to grade ``assignment`` (its kernel zygote started);
         return the problems met (none when all are ready)."""
+        if sandbox:
+            from .submission import say_no_zygote
+
+            say_no_zygote()  # once, here, rather than by every worker
         self._replace_dead()
         for worker in self.workers:
             try:
@@ -171,6 +178,10 @@ class LocalPool:
         when this ends early (an interruption, a setup error) is killed and replaced."""
         from multiprocessing.connection import wait
 
+        if sandbox:
+            from .submission import say_no_zygote
+
+            say_no_zygote()  # once, here, rather than by every worker
         if sandbox and self.grader is None:
             from . import sandbox as sb
 

@@ -281,21 +281,43 @@ def _zygote(limits: Limits, modules: tuple[str, ...]) -> Any:
     its own). Raises SandboxUnavailable when there is no sandbox at all."""
     if not USE_ZYGOTE:
         return None
-    from .zygote import ZygoteError, zygote_for
+    from .zygote import ZygoteError, ZygoteUnusable, zygote_for
 
     try:
         return zygote_for(limits, modules)
     except ZygoteError as error:
-        global _SAID_NO_ZYGOTE
-        if not _SAID_NO_ZYGOTE:  # once a worker: the same grades, each kernel started anew
-            _SAID_NO_ZYGOTE = True
-            print(f"plaisante grade: each student's kernel starts a Python of its own, not a "
-                  f"copy of a pre-loaded one: {error}; the grades are the same, only slower "
-                  "(docs/capacity.md)", file=sys.stderr, flush=True)
+        if not (RUN_SAYS_UNUSABLE and isinstance(error, ZygoteUnusable)):
+            _say_no_zygote(error)
         return None
 
 
+def say_no_zygote() -> None:
+    """Say (once in this process, on stderr) that kernels start without a zygote when none can
+    start on this machine as the kit is installed (``zygote.home_base``): a grading run's
+    coordinator says it for all its workers, which then do not (``RUN_SAYS_UNUSABLE``)."""
+    if not USE_ZYGOTE:
+        return
+    from .zygote import ZygoteUnusable, home_base
+
+    try:
+        home_base()
+    except ZygoteUnusable as error:
+        _say_no_zygote(error)
+
+
+def _say_no_zygote(error: BaseException) -> None:
+    global _SAID_NO_ZYGOTE
+    if not _SAID_NO_ZYGOTE:  # once a process: the same grades, each kernel started anew
+        _SAID_NO_ZYGOTE = True
+        print(f"plaisante grade: each student's kernel starts a Python of its own, not a "
+              f"copy of a pre-loaded one: {error}; the grades are the same, only slower "
+              "(docs/capacity.md)", file=sys.stderr, flush=True)
+
+
 _SAID_NO_ZYGOTE = False
+#: True in a pool's worker process: its coordinator says what ``say_no_zygote`` says, once
+#: for the whole run, so the worker does not say it again
+RUN_SAYS_UNUSABLE = False
 
 
 def _kernel_config(config: Config, job: Job, incidents: Path, scratch: Path,

@@ -48,21 +48,26 @@ class ZygoteError(RuntimeError):
     zygote is "the pre-loaded Python kernels are copied from") and what to do, if anything."""
 
 
+class ZygoteUnusable(ZygoteError):
+    """No zygote can start on this machine as the kit is installed (``home_base``): the same
+    for every worker, so a grading run says it once (``submission.say_no_zygote``)."""
+
+
 def home_base() -> str:
     """Return where a zygote's folders go: on disk, never under ``/tmp`` (each kernel gets a
-    fresh ``/tmp`` of its own, which would hide them): ``/var/tmp``. Raises ZygoteError when
+    fresh ``/tmp`` of its own, which would hide them): ``/var/tmp``. Raises ZygoteUnusable when
     it is not writable, or when the Python installation, the venv or the kit lives under
     ``/tmp`` (a kernel's fresh ``/tmp`` would hide them too)."""
     for path in sb.read_only_paths():
         if Path("/tmp") in path.resolve().parents:
-            raise ZygoteError(f"the kit or its Python is installed under /tmp ({path}), which "
-                              "every graded kernel sees empty; install the kit and its venv "
-                              "outside /tmp to grade faster")
+            raise ZygoteUnusable(f"the kit or its Python is installed under /tmp ({path}), which "
+                                 "every graded kernel sees empty; install the kit and its "
+                                 "venv outside /tmp to grade faster")
     base = Path("/var/tmp")
     if base.is_dir() and os.access(base, os.W_OK | os.X_OK):
         return str(base)
-    raise ZygoteError("/var/tmp, where the pre-loaded Python keeps its files, is not "
-                      "writable; make it writable (chmod 1777 /var/tmp) to grade faster")
+    raise ZygoteUnusable("/var/tmp, where the pre-loaded Python keeps its files, is not "
+                         "writable; make it writable (chmod 1777 /var/tmp) to grade faster")
 
 
 def sweep_stale(base: Path) -> None:
