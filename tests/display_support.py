@@ -34,3 +34,16 @@ def assert_saved_shows(value: Any, line: str) -> None:
     assert ":has(+ .jp-OutputArea-child .plaisante-live)" in stand_in["text/html"]
     assert widget["text/plain"] == "" and widget[WIDGET]["model_id"] == value.model_id
     assert "plaisante-live" in value._dom_classes
+
+
+def mark_read_as(view: Any, button: Any) -> str:
+    """Return the word a screen reader reads for ``button``'s ✓ in ``view``: the alternative
+    text of the CSS rule, in the view's first (style) widget, for the most specific of the
+    button's mark classes; "selected" (the shared stylesheet's) when none of its own applies."""
+    import re
+
+    sheet = view.children[0].value
+    words = {name: word for name, word in re.findall(
+        r'\.(plaisante-mark-[a-z0-9-]+)::after \{ content: "\\2713" / "([^"]*)"', sheet)}
+    own = [words[css] for css in button._dom_classes if css in words]
+    return own[0] if own else "selected"

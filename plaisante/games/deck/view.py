@@ -17,15 +17,19 @@ from ...student_side.card_widgets import (
     LiveRegion,
     Table,
     card_button,
-    card_name,
     chip,
     keep_focus,
+    mark_css,
+    restyle,
 )
 from ...student_side.cards import spoken_name
 from ...student_side.markup import html, tag
 from ...student_side.style import game_style
 from ..shell import act
 from .model import MAX_PLAYERS, DealerTable
+
+#: what a raised card's ✓ and tooltip say: the word of the count and the Discard button
+MARKED = "marked"
 
 
 class TableView(Table):
@@ -74,7 +78,8 @@ class TableView(Table):
         self.others_area = others_area
         self.message = widgets.HTML().add_class("plaisante-message")
         self.live = LiveRegion()
-        self.children = [widgets.HTML(game_style("deck")), controls, self.status, yours,
+        self.children = [widgets.HTML(game_style("deck") + html(tag("style", mark_css(
+            "deck-table", (MARKED,))))), controls, self.status, yours,
                          actions, others_area, self.message, self.live]
         self.deal()
 
@@ -142,12 +147,7 @@ class TableView(Table):
             if button is None:
                 button = card_button(card)
                 button.on_click(lambda _, card=card: self._click(card))
-            chosen = position in table.marked
-            if chosen:
-                button.add_class("plaisante-selected")
-            else:
-                button.remove_class("plaisante-selected")
-            button.tooltip = card_name(card) + (", marked" if chosen else "")
+            restyle(button, card, position in table.marked, False, said=MARKED)
             fresh[card] = button
             buttons.append(button)
         self._buttons = fresh

@@ -29,6 +29,7 @@ from ...student_side.card_widgets import (
     card_name,
     chip,
     keep_focus,
+    mark_css,
     restyle,
 )
 from ...student_side.cards import spoken_name
@@ -108,7 +109,8 @@ class MachineView(Table):
             tag("b", "Draw"), " replaces the cards you do not hold")).add_class("vp-how")
         self.message = widgets.HTML().add_class("plaisante-message")
         self.live = LiveRegion()
-        self.children = [widgets.HTML(game_style("video_poker")), self.status, self.cards_row,
+        self.children = [widgets.HTML(game_style("video_poker") + html(tag("style", mark_css(
+            "vp-machine", ("held",))))), self.status, self.cards_row,
                          self.result, actions, how, self.message, self.live, self.pay_table]
         self._rendering = False
         notice = play.state.notice
@@ -176,7 +178,7 @@ class MachineView(Table):
                 if state.cards:
                     card = state.cards[position]
                     button.description = card_label(card)
-                    restyle(button, card, held, False)
+                    restyle(button, card, held, False, said="held")
                     button.remove_class("vp-back")
                     button.tooltip = card_name(card) + (", held" if held else "") + (
                         ": click to hold" if state.dealt and not held else "")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 import pytest
 from assignment_support import unit
-from display_support import assert_saved_shows
+from display_support import assert_saved_shows, mark_read_as
 
 from plaisante.games import load
 from plaisante.games.deck.model import DealerTable, IllegalAction, StudentCodeError
@@ -55,6 +55,7 @@ def test_marking_then_discard_and_draw_replaces_the_marked_cards(parts) -> None:
     assert table.marked == [1, 4]
     assert "plaisante-selected" in view.card_buttons[1]._dom_classes
     assert view.card_buttons[1].tooltip.endswith(", marked")
+    assert mark_read_as(view, view.card_buttons[1]) == "marked"  # the ✓ says what the tip says
     assert not view.replace_button.disabled and view.replace_button.description.endswith("2")
     view.card_buttons[4].click()
     view.card_buttons[4].click()  # unmark, mark again

@@ -11,14 +11,14 @@ from pathlib import Path
 import ipywidgets as widgets
 import pytest
 from assignment_support import unit
-from display_support import assert_saved_shows
+from display_support import assert_saved_shows, mark_read_as
 
 from plaisante.games import load
 from plaisante.games.video_poker.checks import kit_deal
 from plaisante.games.video_poker.model import MachinePlay, StudentCodeError
 from plaisante.games.video_poker.setup import play
 from plaisante.games.video_poker.view import MachineView
-from plaisante.student_side.cards import label
+from plaisante.student_side.cards import label, spoken_name
 
 POKER = unit("video_poker")
 load_reference, mistaken, module_with = POKER.load_reference, POKER.mistaken, POKER.module_with
@@ -62,6 +62,8 @@ def test_bet_deal_hold_two_and_draw(parts, save_file) -> None:
     view.hold_buttons[2].value = True  # so does its HOLD toggle
     assert view.play.state.held == (False, True, True, False, False)
     assert "plaisante-selected" in view.card_buttons[1]._dom_classes
+    assert view.card_buttons[1].tooltip.startswith(spoken_name(dealt[1]) + ", held")
+    assert mark_read_as(view, view.card_buttons[1]) == "held"  # the ✓ says what the tip says
     assert view.hold_buttons[1].description == "HELD"
     view.draw_button.click()
     state = view.play.state
