@@ -5,29 +5,52 @@ folder holding anything is refused, and bad input is said in one line, with noth
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from course_cli import KIT, cli
 
-from plaisante.course import CourseLayout
+from plaisante.course import CourseLayout, nbgrader_env
 
 FIVE = ["plaisante", "deck", "video_poker", "holdem", "tricks"]
+
+#: what nbgrader's formgrader lists of each assignment (its API, the course's config read from
+#: the course's folder, as the formgrader started there reads it)
+FORMGRADER = """
+import json
+from nbgrader.apps.api import NbGraderAPI
+from nbgrader.coursedir import CourseDirectory
+from traitlets.config.loader import PyFileConfigLoader
+config = PyFileConfigLoader("nbgrader_config.py", path=".").load_config()
+api = NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
+print(json.dumps({a["name"]: a["status"] for a in api.get_assignments()}))
+"""
+
+
+def formgrader_statuses(root: Path) -> dict[str, str]:
+    done = subprocess.run([sys.executable, "-c", FORMGRADER], cwd=root, env=nbgrader_env(),
+                          text=True, capture_output=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
 @pytest.mark.nbgrader
 def test_a_new_course_is_made_released_and_listed_from_its_own_folder(tmp_path: Path) -> None:
     kit_starter = KIT / "starter" / "deck" / "deck.ipynb"
     before = kit_starter.stat().st_mtime_ns
-    made = cli("new-course", "fall-class", "deck", cwd=tmp_path)
+    made = cli("new-course", "fall-class", "tricks", "deck", cwd=tmp_path)
     root = tmp_path / "fall-class"
     assert made.stdout.splitlines() == [
-        f"plaisante new-course: made {root} (course id fall-class): nbgrader_config.py, and "
-        "solutions/ with deck",
+        f"plaisante new-course: made {root} (course id fall-class): nbgrader_config.py, "
+        "assignments/, and solutions/ with deck, tricks",
         "Next: cd fall-class && plaisante release    # starter/ and the exchange: until then the "
         "formgrader lists them as draft"]
     assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*")) == [
-        "nbgrader_config.py", "solutions", "solutions/deck", "solutions/deck/deck.ipynb"]
+        "assignments", "nbgrader_config.py", "solutions", "solutions/deck",
+        "solutions/deck/deck.ipynb", "solutions/tricks", "solutions/tricks/tricks.ipynb"]
     assert (root / "solutions/deck/deck.ipynb").read_bytes() == \
         (KIT / "solutions/deck/deck.ipynb").read_bytes()
     # the kit's config, but for its course id; every folder of it under the new course
@@ -42,15 +65,20 @@ def test_a_new_course_is_made_released_and_listed_from_its_own_folder(tmp_path: 
     assert layout.source_root == root / "solutions" and layout.release_root == root / "starter"
 
     unlisted = cli("list", cwd=root)
-    assert unlisted.stdout.split("  ")[2:3] == ["not generated (plaisante release)"]
-    released = cli("release", cwd=root)
+    assert [" ".join(line.split()) for line in unlisted.stdout.splitlines()] == [
+        "deck Deck and deal not generated (plaisante release) 0 submission(s)",
+        "tricks Tricks: follow suit not generated (plaisante release) 0 submission(s)"]
+    assert formgrader_statuses(root) == {"deck": "draft", "tricks": "draft"}
+    released = cli("release", "deck", cwd=root)
     assert "plaisante release: deck -> starter/deck/deck.ipynb (" in released.stdout
     assert (root / "starter" / "deck" / "deck.ipynb").is_file()
     assert (root / "assignments" / "exchange" / "fall-class" / "outbound" / "deck").is_dir()
     assert layout.gradebook_file is not None and layout.gradebook_file.is_file()
     listed = cli("list", cwd=root / "solutions")  # from a folder inside it too
     assert [" ".join(line.split()) for line in listed.stdout.splitlines()] == [
-        "deck Deck and deal released (students can fetch it) 0 submission(s)"]
+        "deck Deck and deal released (students can fetch it) 0 submission(s)",
+        "tricks Tricks: follow suit not generated (plaisante release) 0 submission(s)"]
+    assert formgrader_statuses(root) == {"deck": "released", "tricks": "draft"}
     assert kit_starter.stat().st_mtime_ns == before  # the kit's own course untouched
 
 
@@ -60,8 +88,8 @@ def test_every_assignment_by_default_into_an_empty_folder_and_another_course_id(
     root.mkdir()
     made = cli("new-course", "my class", "--course-id", "cs101", cwd=tmp_path)
     assert made.stdout.startswith(f"plaisante new-course: made {root} (course id cs101): "
-                                  "nbgrader_config.py, and solutions/ with plaisante, deck, "
-                                  "video_poker, holdem, tricks\n")
+                                  "nbgrader_config.py, assignments/, and solutions/ with "
+                                  "plaisante, deck, video_poker, holdem, tricks\n")
     assert sorted(p.name for p in (root / "solutions").iterdir()) == sorted(FIVE)
     assert CourseLayout(root).course_id == "cs101"
     listed = cli("--course", str(root), "list", cwd=tmp_path)

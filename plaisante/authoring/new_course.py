@@ -12,6 +12,8 @@ The new course holds:
   in ``assignments/``. It imports the ``plaisante`` package (the folders, Validate's message,
   the feedback page), so the Python that runs the course must have the kit installed.
 * ``solutions/ID/``: the kit's source notebook of each assignment chosen (every one by default).
+* ``assignments/``, empty: where the gradebook goes, so nbgrader (the formgrader) can open it
+  from the start.
 
 Nothing else: ``plaisante release`` then makes ``starter/`` and puts each assignment in the
 exchange (until then nbgrader's formgrader lists them as "draft").
@@ -58,7 +60,8 @@ def make_course(folder: Path, assignments: Sequence[str] = (),
                 course_id: str | None = None) -> NewCourse:
     """Make a new course at ``folder`` (made, with any missing parent, or an empty folder):
     the kit's ``nbgrader_config.py`` with the course id ``course_id`` (default: the folder's
-    name), and the kit's ``solutions/ID/`` of each of ``assignments`` (default: every one).
+    name), the kit's ``solutions/ID/`` of each of ``assignments`` (default: every one) and an
+    empty ``assignments/``.
     Raises ValueError, in one line, for an id the kit has no assignment of or a course id
     nbgrader's paths cannot take (letters, digits, ``_`` and ``-``); FileExistsError for a
     folder that exists and holds anything, or a file; FileNotFoundError when there is no kit
@@ -94,6 +97,7 @@ def make_course(folder: Path, assignments: Sequence[str] = (),
     try:
         (root / "nbgrader_config.py").write_text(COURSE_ID_LINE.sub(
             lambda _: f'c.CourseDirectory.course_id = "{course_id}"', config), encoding="utf-8")
+        (root / "assignments").mkdir()
         for assignment in chosen:
             shutil.copytree(source.source_root / assignment,
                             root / source.source_root.relative_to(source.root) / assignment,

@@ -4,7 +4,8 @@ plaisante new-course FOLDER [ID …] [--course-id ID]: FOLDER must not exist yet
 (one that holds anything is refused; nothing is ever written over). It gets the kit's
 nbgrader_config.py, whose folders, gradebook (assignments/gradebook.db) and exchange
 (assignments/exchange) are all inside FOLDER, with the course id set to FOLDER's name (or
---course-id), and solutions/ID/ of the assignments named (default: all five). Then, from FOLDER,
+--course-id), solutions/ID/ of the assignments named (default: all five) and an empty
+assignments/ (the gradebook's folder). Then, from FOLDER,
 plaisante release makes starter/ and puts them in the exchange (the formgrader lists them as
 "draft" until then). Run it with the kit's clone's plaisante (the new course is made from it).
 """
@@ -36,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     made = make_course(Path(args.folder), args.assignments, args.course_id)
     shown = os.path.relpath(made.root) if made.root.is_relative_to(Path.cwd()) else made.root
     print(f"plaisante new-course: made {made.root} (course id {made.course_id}): "
-          f"nbgrader_config.py, and solutions/ with {', '.join(made.assignments)}")
+          f"nbgrader_config.py, assignments/, and solutions/ with {', '.join(made.assignments)}")
     print(f"Next: cd {shown} && plaisante release    # starter/ and the exchange: until then "
           "the formgrader lists them as draft")
     return 0
