@@ -3,6 +3,9 @@
 Every command that acts on assignments takes their ids (plaisante list shows them); with none,
 it acts on every assignment of the course. grade is the way to autograde (sandboxed; README).
 
+    plaisante new-course FOLDER [ID …]            # a course of your own: the kit's config and
+        [--course-id ID]                          # solutions/ (all five, or those named) in a
+                                                  # new FOLDER; never over an existing one
     plaisante list                                # the course's assignments
     plaisante release [ID …]                      # solutions/ → starter/ → exchange (nbgrader)
     plaisante submit NOTEBOOK --student S [--assignment ID]
@@ -56,6 +59,7 @@ from .commands import (
     lite,
     lms,
     nbgrader,
+    new_course,
     new_game,
     regrade,
     release,
@@ -72,6 +76,7 @@ from .commands import unsandboxed_autograde as autograde
 #: The verbs, in the order ``plaisante --help`` lists them: each a module of
 #: ``plaisante.commands`` (its docstring the help, ``add_arguments``, ``run``).
 VERBS: tuple[tuple[str, ModuleType], ...] = (
+    ("new-course", new_course),
     ("list", listing),
     ("demo", demo),
     ("release", release),

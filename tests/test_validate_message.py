@@ -4,6 +4,8 @@ sentence in the lab's dialog through the kit's JupyterLab extension, tests/brows
 
 from __future__ import annotations
 
+import html
+import json
 import os
 import shutil
 import subprocess
@@ -70,3 +72,68 @@ def test_the_lab_extension_puts_the_same_sentence_in_place_of_nbgraders() -> Non
     installed = Path(sys.prefix) / "share" / "jupyter" / "labextensions" / package["name"]
     assert (installed / "static" / "remoteEntry.js").is_file(), (
         f"{installed} is missing: run `make install`")
+
+
+#: what the lab's Validate button runs: nbgrader's own handler, its config read from the
+#: server's folder (the course), as JupyterLab started there would
+HANDLER = """
+import json, logging, sys, types
+from nbgrader.server_extensions.validate_assignment.handlers import ValidateAssignmentHandler
+handler = types.SimpleNamespace(root_dir=sys.argv[1], log=logging.getLogger("validate"),
+                                load_config=lambda: ValidateAssignmentHandler.load_config(None))
+print(json.dumps(ValidateAssignmentHandler.validate_notebook(handler, sys.argv[2])))
+"""
+
+
+def answer(source: str, grade_id: str) -> nbformat.NotebookNode:
+    cell = new_code_cell(source)
+    cell.metadata["nbgrader"] = {"grade": False, "grade_id": grade_id, "locked": False,
+                                 "solution": True, "schema_version": 3}
+    return cell
+
+
+@pytest.mark.nbgrader
+def test_the_lab_validate_of_a_half_done_notebook_says_one_line_per_failing_cell(
+        tmp_path: Path) -> None:
+    """A notebook half done: a trace answer not set yet (a NameError in its test cell), a stub
+    still raising NotImplementedError, a failing check, and a step done. The results the lab's
+    dialog shows name each failing test cell by its grade_id and say plaisante validate's line,
+    not the cell's code and IPython's traceback."""
+    course = tmp_path / "course"
+    course.mkdir()
+    shutil.copy(ROOT / "nbgrader_config.py", course / "nbgrader_config.py")
+    notebook = course / "half.ipynb"
+    nbformat.write(new_notebook(cells=[
+        answer("def double(x):\n    return 2 * x", "step1_code"),
+        graded("assert double(2) == 4", "step1_double"),
+        answer("# YOUR CODE HERE\n# trace_values = ...", "step2_trace_answer"),
+        graded("assert trace_values == [1, 2]", "step2_trace"),
+        answer("def has_pair(cards):\n    # YOUR CODE HERE\n    raise NotImplementedError()",
+               "step3_code"),
+        graded("assert has_pair(['K', 'K']) is True", "step3_has_pair"),
+        graded("assert double(3) == 7, 'double(3): expected 7, got 6'", "step4_check"),
+    ]), notebook)
+    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep
+               + os.environ["PATH"])
+    done = subprocess.run([sys.executable, "-c", HANDLER, str(course), "half.ipynb"], cwd=course,
+                          env=env, text=True, capture_output=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    reply = json.loads(done.stdout.strip().splitlines()[-1])
+    assert reply["success"] is True, reply
+    failed = reply["value"]["failed"]
+    said = {entry["source"]: entry["raw_error"] for entry in failed}
+    assert said == {
+        "step2_trace": "trace_values is not set yet: set it in its answer cell, above this test "
+                       "cell (if that cell shows an error, fix it first)",
+        "step3_has_pair": "has_pair is not written yet (it still raises NotImplementedError)",
+        "step4_check": "AssertionError: double(3): expected 7, got 6",
+    }
+    for entry in failed:  # what the dialog puts in as HTML: the same line, escaped
+        assert entry["error"] == html.escape(entry["raw_error"], quote=False)
+        assert "Traceback" not in entry["error"] and "\n" not in entry["raw_error"]
+    # nbgrader validate in the course says the same lines
+    printed = subprocess.run([str(Path(sys.executable).parent / "nbgrader"), "validate",
+                              str(notebook)], cwd=course, env=env, text=True,
+                             capture_output=True, timeout=300).stdout
+    assert printed.startswith("VALIDATION FAILED ON 3 CELL(S)!"), printed
+    assert "trace_values is not set yet" in printed and "Traceback" not in printed

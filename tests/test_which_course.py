@@ -9,8 +9,8 @@ from pathlib import Path
 
 from course_cli import KIT, cli, new_course
 
-HINT = (f" (the kit's own course: --course {KIT}; a new course: a folder holding a copy of its "
-        "nbgrader_config.py and solutions/)")
+HINT = (f" (the kit's own course: --course {KIT}; a new course of your own: plaisante "
+        "new-course FOLDER)")
 
 
 def test_a_course_folder_that_is_no_course_is_said_in_one_line(tmp_path):

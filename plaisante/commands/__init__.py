@@ -67,13 +67,13 @@ def named_course(folder: Path, named_by: str, configured: bool = True) -> Path:
 
 def kit_hint() -> str:
     """The end of a message saying no course was found: where the kit's own course is
-    (``--course`` it, or copy its nbgrader_config.py and solutions/ to start a course of your
-    own); nothing when this kit is an installed package with no course beside it."""
+    (``--course`` it), and the command that makes a course of one's own from it
+    (``new-course``); nothing when this kit is an installed package with no course beside it."""
     kit = kit_course()
     if kit is None:
         return ""
-    return (f" (the kit's own course: --course {kit}; a new course: a folder holding a copy "
-            "of its nbgrader_config.py and solutions/)")
+    return (f" (the kit's own course: --course {kit}; a new course of your own: plaisante "
+            "new-course FOLDER)")
 
 
 def add_assignment_ids(parser: argparse.ArgumentParser) -> None:

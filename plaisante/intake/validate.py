@@ -230,8 +230,6 @@ def run(path: Path, timeout: int = 30) -> list[CellResult]:
     from nbclient import NotebookClient
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
-    from ..student_side.student_tests import in_short
-
     if not path.is_file():
         raise FileNotFoundError(f"no notebook at {path}")
     notebook = read(path)
@@ -254,6 +252,17 @@ def run(path: Path, timeout: int = 30) -> list[CellResult]:
         detail = (str(error).strip().splitlines() or [""])[-1][:200]
         raise ValueError(f"{path}: the notebook's run stopped: {type(error).__name__}"
                          f"{': ' + detail if detail else ''}") from None
+    return results_of(notebook)
+
+
+def results_of(notebook: Any) -> list[CellResult]:
+    """Return the results of the test cells of ``notebook`` (nbformat v4, already run: its
+    outputs are read, nothing is run), in notebook order: each failing one's error in one line
+    (``first_line``, ``why_undefined``, or what its student's own tests printed), None for a
+    passing one. nbgrader's Validate, as the course runs it, says these lines too
+    (``plaisante.intake.nbgrader_validate``)."""
+    from ..student_side.student_tests import in_short
+
     results = []
     stopped: dict[str, str] = {}  # a part -> why the answer cell defining it stopped
     for cell in notebook.cells:
