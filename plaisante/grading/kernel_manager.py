@@ -29,7 +29,14 @@ from .cpu_cgroup import CpuCgroup, in_cpu_cgroup
 from .kernel_lifecycle import NoInterruptOnShutdown, NoPauseAroundStart
 from .memory_cgroup import MemoryCgroup, MemoryWatch
 from .result import Limits
-from .sandbox import bwrap_command, empty_folder, folder_usage, is_throwaway, kernel_env
+from .sandbox import (
+    bwrap_command,
+    empty_folder,
+    folder_usage,
+    is_throwaway,
+    kernel_env,
+    restore_folder,
+)
 from .sandbox_clock import tree_cpu_seconds
 from .zygote import Zygote, zygote_for
 
@@ -39,7 +46,8 @@ DATA_FOLDER = "plaisante-data"
 
 class FolderWatch(threading.Thread):
     """Watches the sockets folder, the one host folder a kernel can write: past ``limit``
-    bytes (or 10,000 entries) it kills the kernel, empties the folder and says why in
+    bytes (or 10,000 entries), or once part of it is unreadable (what it holds could not be
+    counted), it kills the kernel, empties the folder and says why in
     ``manager.sandbox_overflow``. Checks every 0.2 s while the kernel's process lives."""
 
     def __init__(self, manager: SandboxKernelManager, process: Any, limit: int) -> None:
@@ -49,13 +57,16 @@ class FolderWatch(threading.Thread):
     def run(self) -> None:
         folder = Path(self.manager.sandbox_socket_dir)
         while self.process.poll() is None:
-            used, entries = folder_usage(folder)
-            if used > self.limit or entries > 10_000:
+            used, entries, hidden = folder_usage(folder)
+            if used > self.limit or entries > 10_000 or hidden:
                 self.manager.sandbox_overflow = (
+                    "made part of its sockets folder on the host unreadable to the grader, "
+                    "which would hide what it writes there; killed" if hidden else
                     f"wrote over {self.limit // (1024 * 1024)} MiB ({used // (1024 * 1024)} MiB, "
                     f"{entries} files) into its sockets folder on the host; killed")
                 self.process.kill()
                 self.process.wait()
+                restore_folder(folder)
                 empty_folder(folder, keep=(Path(self.manager.connection_file).name,))
                 return
             time.sleep(0.2)
@@ -273,12 +284,14 @@ class SandboxKernelManager(NoInterruptOnShutdown, NoPauseAroundStart, AsyncKerne
     def fresh_socket_folder(self) -> None:
         """Empty the sockets folder (links never followed) and put the submission's data
         files in it anew: a kernel starts (or starts again) with nothing an earlier kernel of
-        the submission wrote there. The connection file is then written afresh from what this
-        manager holds. An earlier kernel could otherwise leave a note for the next (a key in
-        its connection file, a file of its own, an edited data file): one run of a student's
-        own tests would read what another was answered, or what the notebook's kernel heard
-        of the hidden checks."""
+        the submission wrote there, and the folder's own mode, times and extended attributes
+        are reset (``restore_folder``). The connection file is then written afresh from what
+        this manager holds. An earlier kernel could otherwise leave a note for the next (a key
+        in its connection file, a file of its own, an edited data file, the folder's atime or
+        an attribute of it): one run of a student's own tests would read what another was
+        answered, or what the notebook's kernel heard of the hidden checks."""
         folder = Path(self.sandbox_socket_dir)
+        restore_folder(folder)
         empty_folder(folder)
         if self.sandbox_data_files:
             staged = folder / DATA_FOLDER
