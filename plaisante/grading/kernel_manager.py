@@ -10,6 +10,7 @@ in its ``sandbox_*`` settings through the converter's config.
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import subprocess
 import sys
@@ -93,11 +94,12 @@ class SandboxKernelClient(AsyncKernelClient):
         requests. A reply to an earlier request (a kernel slower than a second answers both;
         this client outlives restarts) is no answer: taken for one, it had the grader lock
         the sockets folder before the next kernel made its sockets, and that kernel died
-        (exit status 72) with the run of the student's tests it was for."""
+        (exit status 72) with the run of the student's tests it was for. Each request's id is
+        random (``_ask_kernel_info``), so no kernel can answer one before it is asked."""
         deadline = time.monotonic() + (float("inf") if timeout is None else timeout)
         asked: set[str] = set()
         while True:
-            asked.add(self.kernel_info())
+            asked.add(self._ask_kernel_info())
             second = time.monotonic() + 1
             while (left := second - time.monotonic()) > 0:
                 try:
@@ -112,6 +114,17 @@ class SandboxKernelClient(AsyncKernelClient):
                 raise RuntimeError("Kernel died before replying to kernel_info")
             if time.monotonic() > deadline:
                 raise RuntimeError(f"Kernel didn't respond in {timeout:.0f} seconds")
+
+
+    def _ask_kernel_info(self) -> str:
+        """Send a ``kernel_info_request`` whose id is random; return the id. jupyter_client
+        numbers its messages (session, pid, a count), which a kernel reads in the requests it
+        gets: a student's cell forged replies to the next numbers, and the next kernel (a run
+        of their own tests) passed for ready before it had its sockets."""
+        msg = self.session.msg("kernel_info_request")
+        msg["header"]["msg_id"] = msg["msg_id"] = secrets.token_hex(16)
+        self.shell_channel.send(msg)
+        return str(msg["msg_id"])
 
 
 class SandboxKernelManager(NoInterruptOnShutdown, NoPauseAroundStart, AsyncKernelManager):
