@@ -313,18 +313,25 @@ def folder_usage(folder: Path, max_entries: int = 10_000) -> tuple[int, int, boo
 
 def restore_folder(folder: Path) -> None:
     """Give ``folder`` back what its owner may change on the folder itself, which emptying
-    it does not undo: mode 0700, no extended attributes (ACLs are ones), access and
-    modification times now. A kernel that runs as the folder's owner (an ordinary user's
-    sandbox) could otherwise make it unreadable to the grader, or leave a note for the next
-    kernel in its mode, times or attributes. Raises OSError when ``folder`` is not there."""
+    it does not undo: mode 0700, none of the extended attributes an owner may set (``user.``
+    ones, and ACLs), access and modification times now. A kernel that runs as the folder's
+    owner (an ordinary user's sandbox) could otherwise make it unreadable to the grader, or
+    leave a note for the next kernel in its mode, times or attributes. The system's own
+    attributes (an SELinux label: ``security.``) are left alone. Raises OSError when
+    ``folder`` is not there."""
     os.chmod(folder, 0o700)
     try:
         names = os.listxattr(folder, follow_symlinks=False)
     except OSError:  # a file system without extended attributes: none to remove
         names = []
     for name in names:
-        os.removexattr(folder, name, follow_symlinks=False)
+        if name.startswith(OWNER_ATTRIBUTES):
+            os.removexattr(folder, name, follow_symlinks=False)
     os.utime(folder, follow_symlinks=False)
+
+
+#: the extended attributes a folder's owner may set without privileges
+OWNER_ATTRIBUTES = ("user.", "system.posix_acl_")
 
 
 def empty_folder(folder: Path, keep: tuple[str, ...] = ()) -> None:
