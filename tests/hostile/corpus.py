@@ -501,19 +501,21 @@ for number in range(40):            # 2.4 GB in files under the 64 MiB file-size
 # the sockets folder's share of the disk hidden from the watch: a folder of its own that the
 # grader cannot list (as an ordinary user the kernel owns what it makes there)
 HIDE_IN_SOCKETS = """\
-import os, sys
+import os, sys, time
 folder = os.path.join(os.path.dirname(sys.argv[sys.argv.index("-f") + 1]), "hidden")
 os.mkdir(folder)
 os.chmod(folder, 0o300)             # write and enter, no listing: the watch saw nothing in it
 for number in range(5):             # 300 MB, past the 64 MiB the sockets folder may hold
     with open(os.path.join(folder, f"fill{number}"), "wb") as out:
         out.write(b"x" * (60 << 20))
+time.sleep(5)                       # the watch looks every 0.2 s: caught in this cell
 """
 # the sockets folder itself made unreadable: it is the zygote's, shared by every later
 # submission of the worker
 CLOSE_SOCKETS = """\
-import os, sys
+import os, sys, time
 os.chmod(os.path.dirname(sys.argv[sys.argv.index("-f") + 1]), 0)
+time.sleep(5)                       # the watch looks every 0.2 s: caught in this cell
 """
 
 CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
