@@ -624,6 +624,50 @@ def test_as_root_the_connection_file_links_change_nothing_outside_either(batch):
     assert canary_state(root) == before
 
 
+#: Appended to step 1's code: whether the kernel finds its sockets folder writable while the
+#: cell runs (as root it must be locked by then), writing a note there when it is.
+SEES_ITS_FOLDER = """import os, sys
+_folder = os.path.dirname(sys.argv[sys.argv.index("-f") + 1])
+_unlocked = os.access(_folder, os.W_OK)
+if _unlocked:
+    with open(os.path.join(_folder, "note"), "w") as _note:
+        _note.write("written while the folder was open")
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the root path: the batch already ran as a user")
+def test_as_root_cells_run_again_after_a_restart_find_the_sockets_folder_locked(batch):
+    """After a kernel dies, the cells before run again in the restarted kernel: as root its
+    sockets folder is locked first, as before any cell's first run (found by an attack review:
+    a cell run again found the folder open to its throw-away user and wrote there, what the
+    lock refuses). Here count_values ends the kernel in its check (8 points lost), and a
+    has_pair that goes wrong only in a kernel that found its folder open shows it: it keeps
+    its points."""
+    root = batch["root"]
+    folder = root / "assignments" / "submitted" / "open_on_replay" / "plaisante"
+    folder.mkdir(parents=True)
+    nb = nbformat.read(FULL_MARKS, as_version=4)
+    added = {"step1_card_code": SEES_ITS_FOLDER,
+             "step2_count_values_code": "_counts = count_values\n"
+                                        "def count_values(cards):\n"
+                                        "    if not cards and not _unlocked:\n"
+                                        "        os._exit(1)\n"
+                                        "    return _counts(cards)",
+             "step3_has_checks": "_right_pair = has_pair\n"
+                                 "def has_pair(cards):\n"
+                                 "    return _right_pair(cards) != _unlocked"}
+    for each in nb.cells:
+        code = added.get(each.metadata.get("nbgrader", {}).get("grade_id"))
+        if code:
+            each.source += "\n\n" + code
+    nbformat.write(nb, folder / "plaisante.ipynb")
+    result = grade_submission(root, "open_on_replay", "plaisante", limits=LIMITS)
+    assert result.reasons == ["kernel died in step2_count_values (exit status 1; "
+                              "kernel restarted)"], result.reasons
+    assert result.cell_scores["step3_has_pair"] == 3, result.cell_scores
+    assert result.total == 92
+
+
 def test_a_symlinked_notebook_is_not_followed(batch):
     """A notebook that is a link to the solutions would score 100 if the grader followed it."""
     root = batch["root"]

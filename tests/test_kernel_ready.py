@@ -8,6 +8,7 @@ died with it (exit status 72) and lost its points."""
 from __future__ import annotations
 
 import asyncio
+import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -47,6 +48,67 @@ def ready_after_a_spare_reply(folder: Path) -> bool:
 
 def test_a_reply_to_an_earlier_wait_does_not_make_an_ended_kernel_ready(tmp_path):
     assert ready_after_a_spare_reply(tmp_path) is False
+
+
+#: Run in the kernel: kernel_info replies to the next requests the client will make, by their
+#: ids as jupyter_client numbers them (its session, the grader's pid, a count): a kernel reads
+#: all three from the requests it gets (a student's cell found them with ``gc.get_objects``).
+FORGE = """
+import os
+k = get_ipython().kernel
+shell = getattr(k, "shell_stream", None) or k.shell_socket
+for number in range({first}, {first} + 20):
+    parent = {{"msg_id": "{session}_{pid}_%d" % number, "msg_type": "kernel_info_request",
+              "session": "{session}", "username": "", "date": "2026-01-01T00:00:00Z",
+              "version": "5.3"}}
+    k.session.send(shell, "kernel_info_reply", dict(k.kernel_info, status="ok"),
+                   parent=parent, ident=[b"{session}"])
+open({done!r}, "w").close()
+"""
+
+
+def ready_after_forged_replies(folder: Path) -> bool:
+    """Have the kernel forge replies to the client's next ``kernel_info`` requests, end the
+    kernel, and say whether ``wait_for_ready`` takes the ended kernel for ready."""
+
+    async def run() -> bool:
+        manager = SandboxKernelManager(sandbox_enabled=0, sandbox_socket_dir=str(folder),
+                                       sandbox_work_dir=str(folder))
+        await manager.start_kernel()
+        client = manager.client()
+        client.start_channels()
+        done = folder / "forged"
+        try:
+            await client.wait_for_ready(timeout=60)
+            session = client.session
+            client.execute(FORGE.format(first=session.message_count + 1, pid=os.getpid(),
+                                        session=session.session, done=str(done)))
+            for _ in range(600):
+                if done.exists():
+                    break
+                await asyncio.sleep(0.05)
+            assert done.exists(), "the kernel did not run the forging code"
+            await asyncio.sleep(0.2)  # the last replies on their way to the client
+            await manager.shutdown_kernel(now=True)
+            try:
+                await client.wait_for_ready(timeout=5)
+            except RuntimeError:
+                return False
+            return True
+        finally:
+            client.stop_channels()
+            if manager.has_kernel:
+                await manager.shutdown_kernel(now=True)
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, run()).result(timeout=120)
+
+
+def test_replies_a_kernel_forged_for_the_next_requests_do_not_make_an_ended_kernel_ready(
+        tmp_path):
+    # found by an attack review: as root, a student's cell that forged them had the next
+    # kernel (a run of their own tests) pass for ready and die with exit status 72
+    assert ready_after_forged_replies(tmp_path) is False
 
 
 class NoKernel(SandboxKernelManager):

@@ -72,7 +72,9 @@ def test_tests_that_remember_earlier_runs_catch_nothing_when_graded(tmp_path: Pa
 
 #: Notes a kernel of the submission leaves for the next, in every place of the sandbox that
 #: outlives a kernel: its connection file (a throw-away user owns it, as root), a file of its
-#: own in its sockets folder and the staged copy of a data file (writable as an ordinary user).
+#: own in its sockets folder and the staged copy of a data file (writable as an ordinary user),
+#: and the sockets folder's own extended attribute, access time and mode (an ordinary user's
+#: kernel owns the folder; the attribute carried 64 KiB, emptying the folder kept all three).
 NOTES = '''import json as _json
 import os as _os
 import sys as _sys
@@ -90,6 +92,12 @@ def _notes():
     found += [name for name in _os.listdir(folder) if name == "note"]
     with open("notes.txt") as file:
         found += [] if file.read() == "as handed in" else ["notes.txt"]
+    try:
+        found += ["folder attribute"] if _os.getxattr(folder, "user.note") else []
+    except OSError:
+        pass
+    found += ["folder atime"] if int(_os.stat(folder).st_atime) == 4_000_000_000 else []
+    found += ["folder mode"] if _os.stat(folder).st_mode & 0o7777 == 0o1751 else []
     return found
 
 
@@ -107,6 +115,14 @@ def _leave_a_note():
                 _os.chmod(path, 0o644)
             with open(path, "w") as file:
                 file.write("seen")
+        except OSError:
+            pass
+    # the folder itself, which its owner may change (as an ordinary user, the kernel owns it)
+    for leave in (lambda: _os.setxattr(folder, "user.note", b"seen"),
+                  lambda: _os.utime(folder, (4_000_000_000, 4_000_000_000)),
+                  lambda: _os.chmod(folder, 0o1751)):
+        try:
+            leave()
         except OSError:
             pass
 '''

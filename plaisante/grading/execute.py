@@ -513,6 +513,7 @@ class JudgedExecute(Execute):  # type: ignore[misc]  # nbgrader ships no types
                              f"{self._start_failure()}")
             self.incident("gave-up", self._stopped, name)
             return
+        self._lock_sockets()  # before the cells run again, as before their first run
         self._replay_cells(name)
 
     def _replay_cells(self, name: str) -> None:

@@ -10,6 +10,7 @@ in its ``sandbox_*`` settings through the converter's config.
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import subprocess
 import sys
@@ -29,7 +30,14 @@ from .cpu_cgroup import CpuCgroup, in_cpu_cgroup
 from .kernel_lifecycle import NoInterruptOnShutdown, NoPauseAroundStart
 from .memory_cgroup import MemoryCgroup, MemoryWatch
 from .result import Limits
-from .sandbox import bwrap_command, empty_folder, folder_usage, is_throwaway, kernel_env
+from .sandbox import (
+    bwrap_command,
+    empty_folder,
+    folder_usage,
+    is_throwaway,
+    kernel_env,
+    restore_folder,
+)
 from .sandbox_clock import tree_cpu_seconds
 from .zygote import Zygote, zygote_for
 
@@ -39,7 +47,8 @@ DATA_FOLDER = "plaisante-data"
 
 class FolderWatch(threading.Thread):
     """Watches the sockets folder, the one host folder a kernel can write: past ``limit``
-    bytes (or 10,000 entries) it kills the kernel, empties the folder and says why in
+    bytes (or 10,000 entries), or once part of it is unreadable (what it holds could not be
+    counted), it kills the kernel, empties the folder and says why in
     ``manager.sandbox_overflow``. Checks every 0.2 s while the kernel's process lives."""
 
     def __init__(self, manager: SandboxKernelManager, process: Any, limit: int) -> None:
@@ -49,13 +58,16 @@ class FolderWatch(threading.Thread):
     def run(self) -> None:
         folder = Path(self.manager.sandbox_socket_dir)
         while self.process.poll() is None:
-            used, entries = folder_usage(folder)
-            if used > self.limit or entries > 10_000:
+            used, entries, hidden = folder_usage(folder)
+            if used > self.limit or entries > 10_000 or hidden:
                 self.manager.sandbox_overflow = (
+                    "made part of its sockets folder on the host unreadable to the grader, "
+                    "which would hide what it writes there; killed" if hidden else
                     f"wrote over {self.limit // (1024 * 1024)} MiB ({used // (1024 * 1024)} MiB, "
                     f"{entries} files) into its sockets folder on the host; killed")
                 self.process.kill()
                 self.process.wait()
+                restore_folder(folder)
                 empty_folder(folder, keep=(Path(self.manager.connection_file).name,))
                 return
             time.sleep(0.2)
@@ -82,11 +94,12 @@ class SandboxKernelClient(AsyncKernelClient):
         requests. A reply to an earlier request (a kernel slower than a second answers both;
         this client outlives restarts) is no answer: taken for one, it had the grader lock
         the sockets folder before the next kernel made its sockets, and that kernel died
-        (exit status 72) with the run of the student's tests it was for."""
+        (exit status 72) with the run of the student's tests it was for. Each request's id is
+        random (``_ask_kernel_info``), so no kernel can answer one before it is asked."""
         deadline = time.monotonic() + (float("inf") if timeout is None else timeout)
         asked: set[str] = set()
         while True:
-            asked.add(self.kernel_info())
+            asked.add(self._ask_kernel_info())
             second = time.monotonic() + 1
             while (left := second - time.monotonic()) > 0:
                 try:
@@ -101,6 +114,17 @@ class SandboxKernelClient(AsyncKernelClient):
                 raise RuntimeError("Kernel died before replying to kernel_info")
             if time.monotonic() > deadline:
                 raise RuntimeError(f"Kernel didn't respond in {timeout:.0f} seconds")
+
+
+    def _ask_kernel_info(self) -> str:
+        """Send a ``kernel_info_request`` whose id is random; return the id. jupyter_client
+        numbers its messages (session, pid, a count), which a kernel reads in the requests it
+        gets: a student's cell forged replies to the next numbers, and the next kernel (a run
+        of their own tests) passed for ready before it had its sockets."""
+        msg = self.session.msg("kernel_info_request")
+        msg["header"]["msg_id"] = msg["msg_id"] = secrets.token_hex(16)
+        self.shell_channel.send(msg)
+        return str(msg["msg_id"])
 
 
 class SandboxKernelManager(NoInterruptOnShutdown, NoPauseAroundStart, AsyncKernelManager):
@@ -273,12 +297,14 @@ class SandboxKernelManager(NoInterruptOnShutdown, NoPauseAroundStart, AsyncKerne
     def fresh_socket_folder(self) -> None:
         """Empty the sockets folder (links never followed) and put the submission's data
         files in it anew: a kernel starts (or starts again) with nothing an earlier kernel of
-        the submission wrote there. The connection file is then written afresh from what this
-        manager holds. An earlier kernel could otherwise leave a note for the next (a key in
-        its connection file, a file of its own, an edited data file): one run of a student's
-        own tests would read what another was answered, or what the notebook's kernel heard
-        of the hidden checks."""
+        the submission wrote there, and the folder's own mode, times and extended attributes
+        are reset (``restore_folder``). The connection file is then written afresh from what
+        this manager holds. An earlier kernel could otherwise leave a note for the next (a key
+        in its connection file, a file of its own, an edited data file, the folder's atime or
+        an attribute of it): one run of a student's own tests would read what another was
+        answered, or what the notebook's kernel heard of the hidden checks."""
         folder = Path(self.sandbox_socket_dir)
+        restore_folder(folder)
         empty_folder(folder)
         if self.sandbox_data_files:
             staged = folder / DATA_FOLDER

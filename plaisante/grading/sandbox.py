@@ -284,20 +284,54 @@ def kernel_env(home: str = "/tmp") -> dict[str, str]:
     }
 
 
-def folder_usage(folder: Path, max_entries: int = 10_000) -> tuple[int, int]:
-    """Return (bytes on disk, entries) under ``folder``, links not followed; stops counting
-    past ``max_entries`` entries."""
+def folder_usage(folder: Path, max_entries: int = 10_000) -> tuple[int, int, bool]:
+    """Return (bytes on disk, entries, hidden) under ``folder``, links not followed; stops
+    counting past ``max_entries`` entries. ``hidden`` is True when a folder (``folder``
+    itself included) could not be listed or an entry could not be read for want of
+    permission: what such a folder holds is not counted, so an owner that makes one (a
+    kernel, as an ordinary user, owns its sockets folder) could hide any amount there."""
     used = entries = 0
-    for top, dirs, files in os.walk(folder):
+    hidden = False
+
+    def refused(error: OSError) -> None:
+        nonlocal hidden
+        hidden = hidden or isinstance(error, PermissionError)
+
+    for top, dirs, files in os.walk(folder, onerror=refused):
         for name in dirs + files:
             entries += 1
             try:
                 used += os.lstat(os.path.join(top, name)).st_blocks * 512
-            except OSError:
+            except PermissionError:
+                hidden = True
+            except OSError:  # removed meanwhile
                 pass
         if entries > max_entries:
             break
-    return used, entries
+    return used, entries, hidden
+
+
+def restore_folder(folder: Path) -> None:
+    """Give ``folder`` back what its owner may change on the folder itself, which emptying
+    it does not undo: mode 0700, none of the extended attributes an owner may set (``user.``
+    ones, and ACLs), access and modification times now. A kernel that runs as the folder's
+    owner (an ordinary user's sandbox) could otherwise make it unreadable to the grader, or
+    leave a note for the next kernel in its mode, times or attributes. The system's own
+    attributes (an SELinux label: ``security.``) are left alone. Raises OSError when
+    ``folder`` is not there."""
+    os.chmod(folder, 0o700)
+    try:
+        names = os.listxattr(folder, follow_symlinks=False)
+    except OSError:  # a file system without extended attributes: none to remove
+        names = []
+    for name in names:
+        if name.startswith(OWNER_ATTRIBUTES):
+            os.removexattr(folder, name, follow_symlinks=False)
+    os.utime(folder, follow_symlinks=False)
+
+
+#: the extended attributes a folder's owner may set without privileges
+OWNER_ATTRIBUTES = ("user.", "system.posix_acl_")
 
 
 def empty_folder(folder: Path, keep: tuple[str, ...] = ()) -> None:

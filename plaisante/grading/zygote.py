@@ -197,6 +197,7 @@ class Zygote:
                 time.sleep(0.02)
             os.chown(self.sockets, self.uid, self.uid, follow_symlinks=False)
         try:
+            sb.restore_folder(self.sockets)
             sb.empty_folder(self.sockets)
         except OSError:
             pass

@@ -498,6 +498,26 @@ for number in range(40):            # 2.4 GB in files under the 64 MiB file-size
         out.write(b"x" * (60 << 20))
 """
 
+# the sockets folder's share of the disk hidden from the watch: a folder of its own that the
+# grader cannot list (as an ordinary user the kernel owns what it makes there)
+HIDE_IN_SOCKETS = """\
+import os, sys, time
+folder = os.path.join(os.path.dirname(sys.argv[sys.argv.index("-f") + 1]), "hidden")
+os.mkdir(folder)
+os.chmod(folder, 0o300)             # write and enter, no listing: the watch saw nothing in it
+for number in range(5):             # 300 MB, past the 64 MiB the sockets folder may hold
+    with open(os.path.join(folder, f"fill{number}"), "wb") as out:
+        out.write(b"x" * (60 << 20))
+time.sleep(5)                       # the watch looks every 0.2 s: caught in this cell
+"""
+# the sockets folder itself made unreadable: it is the zygote's, shared by every later
+# submission of the worker
+CLOSE_SOCKETS = """\
+import os, sys, time
+os.chmod(os.path.dirname(sys.argv[sys.argv.index("-f") + 1]), 0)
+time.sleep(5)                       # the watch looks every 0.2 s: caught in this cell
+"""
+
 CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
     "infinite_loop": (replace("step3_has_checks", *LOOP_FOREVER),
                       Expect(97, "flagged", "timeout: step3_has_pair", ("step3_has_pair",))),
@@ -710,6 +730,20 @@ CORPUS: dict[str, tuple[Callable[[Path], bytes], Expect]] = {
     "fill_sockets_folder": (made(base, add("step5_tableau", FILL_SOCKETS)),
                             Expect(0, "flagged", "into its sockets folder on the host",
                                    ("step5_toggle_selection", "step5_move_selected"))),
+    # found by an attack review of the sockets folder: the watch walked the folder skipping
+    # what it could not list: 300 MB (any amount, up to the disk) in a folder the kernel made
+    # unlistable went unseen and the submission scored 100, graded. Part of the folder
+    # unreadable is now killed as an overflow is
+    "hidden_in_sockets_folder": (made(base, add("step5_tableau", HIDE_IN_SOCKETS)),
+                                 Expect(0, "flagged", "unreadable to the grader",
+                                        ("step5_toggle_selection", "step5_move_selected"))),
+    # found by the same review: the kernel made its sockets folder unreadable (mode 0), and
+    # every later submission of its worker, whose kernels use the same folder, scored 0,
+    # flagged "nbgrader could not autograde this notebook: PermissionError"; the folder's mode
+    # is now set anew before every start, and the watch kills the kernel that did it
+    "closed_sockets_folder": (made(base, add("step5_tableau", CLOSE_SOCKETS)),
+                              Expect(0, "flagged", "unreadable to the grader",
+                                     ("step5_toggle_selection", "step5_move_selected"))),
 }
 
 # each trick and the same code without it: a judge must score them alike, cell by cell
