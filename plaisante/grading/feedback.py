@@ -302,8 +302,8 @@ def did_not_parse(cell: NotebookNode) -> str | None:
     """Return the one line a student's code cell (any code cell not locked by the release)
     shows on its feedback page when its source does not parse as IPython reads a cell (magics,
     a top-level await): the line and Python's message of the SyntaxError (or
-    IndentationError), and what it left undefined, e.g. ``this cell did not run: line 1,
-    "def count_values(cards)", has a SyntaxError (expected ':'), so count_values was not
+    IndentationError), and what it left undefined, e.g. ``this cell did not run: line 3,
+    "for card in cards", has a SyntaxError (expected ':'), so count_values was not
     defined; fix that line and run the cell again``. None for a cell that parses, a locked or
     markdown cell. Worked out here by compiling the source, never from what the kernel wrote:
     it names only the student's own text."""
