@@ -106,10 +106,10 @@ def no_trap(page: Page, table: Locator, limit: int = 80) -> None:
     raise AssertionError(f"the focus stayed on the table after {limit} Tabs")
 
 
-def selection_not_by_colour(table: Locator) -> None:
+def selection_not_by_colour(table: Locator, word: str = "selected") -> None:
     """Each selected (held, marked) card shows it by more than a colour: raised, a thicker
-    border, a ✓ mark read as "selected", and its accessible name says so; an unselected
-    card has none of them."""
+    border, a ✓ mark read as the game's ``word`` for it (the word its tooltip says), and its
+    accessible name says so; an unselected card has none of them."""
     cards = table.locator(".plaisante-card")
     looks = cards.evaluate_all("""cards => cards.map(el => {
         const css = getComputedStyle(el), mark = getComputedStyle(el, '::after');
@@ -122,11 +122,11 @@ def selection_not_by_colour(table: Locator) -> None:
     assert chosen and others, looks
     for look in chosen:
         assert look["raised"] <= -10 and look["border"] >= 3, look
-        assert "✓" in look["mark"] and "selected" in look["mark"], look
+        assert look["mark"] == f'"✓" / "{word}"', look
     for look in others:
         assert look["raised"] == 0 and look["mark"] == "none", look
     expect(table.locator(".plaisante-card.plaisante-selected").first).to_have_accessible_name(
-        re.compile(r"\S selected$"))
+        re.compile(rf"\S {word}$"))
 
 
 def no_motion_when_asked(page: Page, table: Locator) -> None:
@@ -227,7 +227,7 @@ def play_deck(page: Page, table: Locator, said: Said) -> None:
     assert said.after("Enter", page).endswith(", marked; 1 marked")
     page.keyboard.press("Tab")
     assert said.after("Space", page).endswith(", marked; 2 marked")
-    selection_not_by_colour(table)
+    selection_not_by_colour(table, "marked")
     a11y.tab_to(page, "button.deck-replace")
     words = said.after("Enter", page)
     assert words.startswith("Discarded 2 and drew 2. Your hand: "), words
@@ -245,7 +245,7 @@ def play_video_poker(page: Page, table: Locator, said: Said) -> None:
     assert said.after("Enter", page).startswith("Dealt: ")
     expect(table.locator(".vp-cards .plaisante-card:focus")).to_have_count(1)
     assert re.fullmatch(r"Card 1, .+, held", said.after("Space", page))
-    selection_not_by_colour(table)
+    selection_not_by_colour(table, "held")
     a11y.tab_to(page, "button.vp-draw")
     words = said.after("Enter", page)
     name = table.locator(".vp-result").inner_text()
