@@ -182,29 +182,45 @@ def zygote_asking_grader(root, student, assignment, *, limits, sandbox):
                             total=1.0, max_total=1.0)
 
 
-def test_a_grading_run_says_once_that_no_worker_has_the_zygote(tmp_path, monkeypatch, capfd):
-    """With the kit under /tmp no worker can start the zygote; the run says so once, not once
-    per worker: two workers, each grading a submission, and one line."""
-    from pathlib import Path
-
+def grade_two_workers_without_zygote(folder: Path) -> list[tuple[str, str]]:
+    """Grade four submissions in ``folder`` on two forked workers, with the kit seemingly under
+    /tmp (no worker can start the zygote); return (student, status) of each. Changes this
+    process's modules for good: run it in a process of its own (``ONE_LINE_RUN``)."""
     import plaisante.grading
     from plaisante.grading import pool, sandbox, submission, zygote
     from plaisante.grading.parallel import grade_parallel
 
     # the workers are forked from this process (one thread here), so they see these too
-    assert pool._start_method() == "fork", "the workers would not see this test's setup"
-    monkeypatch.setattr(sandbox, "read_only_paths", lambda: [Path("/usr"), Path("/tmp/kit")])
-    monkeypatch.setattr(zygote, "zygote_for", lambda limits, modules: zygote.home_base())
-    monkeypatch.setattr(submission, "USE_ZYGOTE", True)
-    monkeypatch.setattr(submission, "_SAID_NO_ZYGOTE", False)
-    monkeypatch.setattr(plaisante.grading, "record", lambda root, results, assignment: None)
+    assert pool._start_method() == "fork", "the workers would not see this setup"
+    sandbox.read_only_paths = lambda: [Path("/usr"), Path("/tmp/kit")]
+    zygote.zygote_for = lambda limits, modules: zygote.home_base()
+    submission.USE_ZYGOTE, submission._SAID_NO_ZYGOTE = True, False
+    plaisante.grading.record = lambda root, results, assignment: None
     students = ["a", "b", "c", "d"]
     for student in students:
-        (tmp_path / "assignments" / "submitted" / student / "plaisante").mkdir(parents=True)
-    results = grade_parallel(tmp_path, "plaisante", workers=2, grader=zygote_asking_grader)
-    assert [(r.student, r.status) for r in results] == [(s, "graded") for s in students]
-    said = [line for line in capfd.readouterr().err.splitlines()
-            if "starts a Python of its own" in line]
+        (folder / "assignments" / "submitted" / student / "plaisante").mkdir(parents=True)
+    results = grade_parallel(folder, "plaisante", workers=2, grader=zygote_asking_grader)
+    return [(r.student, r.status) for r in results]
+
+
+#: a process with one thread (pytest-xdist's workers have several, and grading then starts
+#: its workers from a fork server that would not see the changes)
+ONE_LINE_RUN = ("import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); "
+                "import test_source_changed as t; "
+                "print(t.grade_two_workers_without_zygote(Path(sys.argv[2])))")
+
+
+def test_a_grading_run_says_once_that_no_worker_has_the_zygote(tmp_path):
+    """With the kit under /tmp no worker can start the zygote; the run says so once, not once
+    per worker: two workers, each grading a submission, and one line."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", ONE_LINE_RUN, str(Path(__file__).parent),
+                           str(tmp_path)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip() == str([(s, "graded") for s in "abcd"])
+    said = [line for line in done.stderr.splitlines() if "starts a Python of its own" in line]
     assert said == ["plaisante grade: each student's kernel starts a Python of its own, not a "
                     "copy of a pre-loaded one: the kit or its Python is installed under /tmp "
                     "(/tmp/kit), which every graded kernel sees empty; install the kit and its "
