@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from jupyter_client.manager import AsyncKernelManager
 
 from plaisante.grading.kernel_manager import SandboxKernelManager
 
 
-def ready_after_a_spare_reply(folder: Path) -> bool:
-    """Leave a spare ``kernel_info_reply`` in the client, end the kernel, and say whether
-    ``wait_for_ready`` still takes the ended kernel for ready."""
+def ready_after(folder: Path, leave: Callable[[Any, Path], Awaitable[None]]) -> bool:
+    """Start a kernel, wait until it is ready, have ``leave(client, folder)`` leave something
+    in the client, end the kernel, and say whether ``wait_for_ready`` takes the ended kernel
+    for ready."""
 
     async def run() -> bool:
         manager = SandboxKernelManager(sandbox_enabled=0, sandbox_socket_dir=str(folder),
@@ -29,8 +32,7 @@ def ready_after_a_spare_reply(folder: Path) -> bool:
         client.start_channels()
         try:
             await client.wait_for_ready(timeout=60)
-            client.kernel_info()  # answered while nobody waits for it
-            await asyncio.sleep(1)
+            await leave(client, folder)
             await manager.shutdown_kernel(now=True)
             try:
                 await client.wait_for_ready(timeout=5)
@@ -46,8 +48,14 @@ def ready_after_a_spare_reply(folder: Path) -> bool:
         return pool.submit(asyncio.run, run()).result(timeout=120)
 
 
+async def a_spare_reply(client: Any, folder: Path) -> None:
+    """A ``kernel_info_reply`` nobody waits for, left in the client."""
+    client.kernel_info()
+    await asyncio.sleep(1)
+
+
 def test_a_reply_to_an_earlier_wait_does_not_make_an_ended_kernel_ready(tmp_path):
-    assert ready_after_a_spare_reply(tmp_path) is False
+    assert ready_after(tmp_path, a_spare_reply) is False
 
 
 #: Run in the kernel: kernel_info replies to the next requests the client will make, by their
@@ -55,6 +63,7 @@ def test_a_reply_to_an_earlier_wait_does_not_make_an_ended_kernel_ready(tmp_path
 #: all three from the requests it gets (a student's cell found them with ``gc.get_objects``).
 FORGE = """
 import os
+from collections.abc import Awaitable, Callable
 k = get_ipython().kernel
 shell = getattr(k, "shell_stream", None) or k.shell_socket
 for number in range({first}, {first} + 20):
@@ -67,48 +76,25 @@ open({done!r}, "w").close()
 """
 
 
-def ready_after_forged_replies(folder: Path) -> bool:
-    """Have the kernel forge replies to the client's next ``kernel_info`` requests, end the
-    kernel, and say whether ``wait_for_ready`` takes the ended kernel for ready."""
-
-    async def run() -> bool:
-        manager = SandboxKernelManager(sandbox_enabled=0, sandbox_socket_dir=str(folder),
-                                       sandbox_work_dir=str(folder))
-        await manager.start_kernel()
-        client = manager.client()
-        client.start_channels()
-        done = folder / "forged"
-        try:
-            await client.wait_for_ready(timeout=60)
-            session = client.session
-            client.execute(FORGE.format(first=session.message_count + 1, pid=os.getpid(),
-                                        session=session.session, done=str(done)))
-            for _ in range(600):
-                if done.exists():
-                    break
-                await asyncio.sleep(0.05)
-            assert done.exists(), "the kernel did not run the forging code"
-            await asyncio.sleep(0.2)  # the last replies on their way to the client
-            await manager.shutdown_kernel(now=True)
-            try:
-                await client.wait_for_ready(timeout=5)
-            except RuntimeError:
-                return False
-            return True
-        finally:
-            client.stop_channels()
-            if manager.has_kernel:
-                await manager.shutdown_kernel(now=True)
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, run()).result(timeout=120)
+async def forged_replies(client: Any, folder: Path) -> None:
+    """Replies the kernel forged to the client's next ``kernel_info`` requests (``FORGE``)."""
+    done = folder / "forged"
+    session = client.session
+    client.execute(FORGE.format(first=session.message_count + 1, pid=os.getpid(),
+                                session=session.session, done=str(done)))
+    for _ in range(600):
+        if done.exists():
+            break
+        await asyncio.sleep(0.05)
+    assert done.exists(), "the kernel did not run the forging code"
+    await asyncio.sleep(0.2)  # the last replies on their way to the client
 
 
 def test_replies_a_kernel_forged_for_the_next_requests_do_not_make_an_ended_kernel_ready(
         tmp_path):
     # found by an attack review: as root, a student's cell that forged them had the next
     # kernel (a run of their own tests) pass for ready and die with exit status 72
-    assert ready_after_forged_replies(tmp_path) is False
+    assert ready_after(tmp_path, forged_replies) is False
 
 
 class NoKernel(SandboxKernelManager):
