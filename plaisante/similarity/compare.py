@@ -507,16 +507,22 @@ def alike_to_reference(root: Path, assignment: str, result: Result, release: Any
             if max(shares[i, 0], shares[0, i]) >= result.threshold - 1e-9}
 
 
-def reference_note(result: Result) -> str | None:
+def reference_note(result: Result) -> list[tuple[str, str]] | None:
     """Return what to say of the listed pairs that are alike through the reference solution
-    (``Result.through_reference``), or None when there are none."""
+    (``Result.through_reference``), as pieces: ("typed", text) for what a reader types as
+    written (an option, a folder of the course), ("text", text) between them; None when
+    there are none."""
     through = result.through_reference()
     if not through:
         return None
     which = ("Every pair listed" if len(through) == len(result.pairs)
              else f"{len(through)} of the {len(result.pairs)} pairs listed")
-    return (f"{which}: both sides are each {round(result.threshold * 100)}% alike or more "
-            "to the reference solution (solutions/), so they are alike through it. The "
-            "kit's sample submissions (assignments/samples/) are all made from it: on a class "
-            "of samples every pair is listed. In a class of students, look for a leaked "
-            "solution (--include-reference ranks it with them).")
+    return [("text", f"{which}: both sides are each {round(result.threshold * 100)}% alike or "
+                     "more to the reference solution ("),
+            ("typed", "solutions/"),
+            ("text", "), so they are alike through it. The kit's sample submissions ("),
+            ("typed", "assignments/samples/"),
+            ("text", ") are all made from it: on a class of samples every pair is listed. In "
+                     "a class of students, look for a leaked solution ("),
+            ("typed", "--include-reference"),
+            ("text", " ranks it with them).")]

@@ -10,7 +10,6 @@ allowing no script, request or frame at all: it needs none.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -37,27 +36,6 @@ def who(work: Work) -> str:
     if work.student == REFERENCE:
         return "the reference solution"
     return f"{work.student} ({work.name})" if work.name else work.student
-
-
-#: what a note names that a terminal takes as written: an option (``--include-reference``) or
-#: a folder of the course (``solutions/``, ``assignments/samples/``)
-TYPED = re.compile(r"--[a-z][a-z0-9-]*|[a-z][a-z0-9_.-]*(?:/[a-z0-9_.-]+)*/")
-
-
-def typed_pieces(note: str) -> list[tuple[str, str]]:
-    """Return ``note`` cut into ("typed", text) pieces, the options and folders it names
-    (``TYPED``), and ("text", text) pieces between them; the texts joined are ``note``.
-
-    >>> typed_pieces("look (--include-reference ranks it)")
-    [('text', 'look ('), ('typed', '--include-reference'), ('text', ' ranks it)')]
-    """
-    found, at = [], 0
-    for typed in TYPED.finditer(note):
-        if typed.start() > at:
-            found.append(("text", note[at:typed.start()]))
-        found.append(("typed", typed[0]))
-        at = typed.end()
-    return found + ([("text", note[at:])] if at < len(note) else [])
 
 
 def step_label(step: str, titles: dict[str, str]) -> str:
@@ -104,10 +82,9 @@ def page_context(result: Result, title: str) -> dict[str, Any]:
              ("threshold", percent(result.threshold)),
              ("minimum match", f"{result.min_match} characters"),
              ("skipped", str(len(result.skipped)))]
-    through = reference_note(result)
     return {
         "title": title, "assignment": result.assignment, "chips": chips,
-        "through": typed_pieces(through) if through else None,
+        "through": reference_note(result),
         "skipped": result.skipped, "cut": [work for work in result.compared if work.cut],
         "pairs": result.pairs, "shown": SHOWN, "threshold": result.threshold,
         "any_flagged": any(w.status == "flagged" for p in result.pairs for w in (p.a, p.b)),
@@ -157,7 +134,7 @@ def table(result: Result, width: int | None = None) -> str:
               for w in result.compared if w.cut]
     through = reference_note(result)
     if through:
-        lines.append(through)
+        lines.append("".join(text for _, text in through))
     lines.append(f"{len(result.compared)} submission(s) compared, {result.pair_count} pair(s): "
                  f"{len(result.pairs)} at or above {percent(result.threshold)} (minimum match "
                  f"{result.min_match} characters)")
