@@ -62,14 +62,14 @@ def run(args: argparse.Namespace) -> int:
                 print(f"plaisante feedback: no submissions of {assignment!r} yet, so no page "
                       "(plaisante submit, then plaisante grade)")
             continue
-        ungraded = [s for s in args.student or present
-                    if not layout.autograded(s, assignment).is_file()
+        wanted = args.student or present
+        ungraded = [s for s in wanted if not layout.autograded(s, assignment).is_file()
                     and not layout.report(assignment, s).is_file()]
         if ungraded:
             print(f"plaisante feedback: not graded yet, so no page of {assignment!r} for "
                   f"{', '.join(ungraded)}: run `plaisante grade {assignment}` first",
                   file=sys.stderr)
-        if len(ungraded) == len(args.student or present):
+        if len(ungraded) == len(wanted):
             continue  # nbgrader would only say it matched no notebook
         said = course.run_nbgrader("generate_feedback", assignment, "--force",
                                    *only_students(args.student, present), *reveal,
