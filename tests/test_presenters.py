@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 import pytest
+from display_support import mark_read_as
 from live_html import Live, LyingText
 
 from plaisante.authoring import reference
@@ -383,21 +384,6 @@ def card_buttons(presenter: Any, raised: bool | None = None) -> list[Any]:
     return found
 
 
-def read_as(presenter: Any, button: Any) -> str:
-    """What a screen reader hears for the ✓ of ``button``: the alternative text of the
-    presenter's own rule for a raised card of its ``plaisante-mark-…`` class, else the table's
-    "selected"."""
-    sheet = presenter.children[0].value
-    scope = f"{presenter.game.replace('_', '-')}-presenter"
-    for css in button._dom_classes:
-        rule = re.search(rf"\.{scope} \.plaisante-card\.jupyter-button\.plaisante-selected"
-                         rf'\.{css}::after {{ content: "\\2713" / "([^"]*)"; }}', sheet)
-        if css.startswith("plaisante-mark-") and rule:
-            return rule[1]
-    assert re.search(r'plaisante-selected::after { content: "\\2713" / "selected";', sheet)
-    return "selected"
-
-
 @pytest.mark.parametrize(("game", "word"), [("deck", "selected"), ("video_poker", "held"),
                                             ("holdem", "in the best five"),
                                             ("tricks", "playable")])
@@ -412,7 +398,7 @@ def test_a_raised_cards_mark_and_tooltip_say_what_it_means_in_its_game(
     raised = card_buttons(presenter, raised=True)
     assert raised
     for button in raised:
-        assert read_as(presenter, button) == word
+        assert mark_read_as(presenter, button) == word
         assert button.tooltip.endswith(f", {word}"), button.tooltip
     others = card_buttons(presenter, raised=False)
     assert others and not any((button.tooltip or "").endswith(f", {word}") for button in others)
@@ -429,12 +415,12 @@ def test_tricks_says_playable_as_its_game_does_and_played_once_the_trick_is_down
     assert legal and all(tip.endswith(", playable") for tip in legal)
     tricks = view("tricks", parts)
     tricks.deal_notation("7h 8h Ah 10s Kc | Kh 10h")
-    assert [(b.description, read_as(tricks, b), b.tooltip)
+    assert [(b.description, mark_read_as(tricks, b), b.tooltip)
             for b in card_buttons(tricks, raised=True)] == [
         ("7♥", "playable", "7 of hearts, playable"),
         ("8♥", "playable", "8 of hearts, playable"),
         ("A♥", "playable", "Ace of hearts, playable")]
     tricks.play(3)
-    assert [(b.description, read_as(tricks, b), b.tooltip)
+    assert [(b.description, mark_read_as(tricks, b), b.tooltip)
             for b in card_buttons(tricks, raised=True)] == [
         ("A♥", "played", "Ace of hearts, played")]

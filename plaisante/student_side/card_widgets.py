@@ -13,6 +13,7 @@ import ipywidgets as widgets
 
 from .cards import RED_SUITS, SUITS, label, spoken_name
 from .markup import Child, html, tag, text
+from .style import SELECTED, mark_class
 
 
 def drawn_suit(card: Any) -> str | None:
@@ -26,36 +27,10 @@ def drawn_suit(card: Any) -> str | None:
     return suit if suit in SUITS else None
 
 
-#: What the ✓ on a raised card means when nothing else is said: the game's CSS reads it so.
-SELECTED = "selected"
-
-
-def mark_class(said: str) -> str:
-    """Return the class that makes the ✓ of a raised card read ``said`` (see ``mark_css``).
-
-    >>> mark_class("in the best five")
-    'plaisante-mark-in-the-best-five'
-    """
-    return "plaisante-mark-" + "-".join(re.findall(r"[a-z0-9]+", said.lower()))
-
-
-def mark_css(scope: str, words: tuple[str, ...]) -> str:
-    """Return CSS by which, inside ``.scope``, the ✓ of a card raised with ``mark_class(w)``
-    is read ``w`` (its alternative text), for each word ``w`` of ``words``: the same word its
-    tooltip says (``restyle``). Raises ValueError for a word with a quote or backslash."""
-    rules = []
-    for word in words:
-        if re.search(r'["\\\n]', word):
-            raise ValueError(f"a mark's word cannot hold a quote, backslash or newline: {word!r}")
-        rules.append(f".{scope} .plaisante-card.jupyter-button.plaisante-selected."
-                     f'{mark_class(word)}::after {{ content: "\\2713" / "{word}"; }}')
-    return "\n".join(rules)
-
-
 def card_classes(card: Any, selected: bool, four_colour: bool,
                  said: str = SELECTED) -> list[str]:
     """Return the CSS classes that draw ``card``: colour by suit (none for a suit not of the
-    deck), raised when selected, its ✓ read ``said`` (a word ``mark_css`` styled, unless
+    deck), raised when selected, its ✓ read ``said`` (a word ``style.mark_css`` styled, unless
     it is ``SELECTED``)."""
     suit = drawn_suit(card)
     classes = ["plaisante-card"]

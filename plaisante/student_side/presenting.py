@@ -20,9 +20,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from .card_widgets import SELECTED, LiveRegion, card_button, card_label, mark_css, restyle, spoken
+from .card_widgets import LiveRegion, card_button, card_label, restyle, spoken
 from .markup import Child, html, tag
-from .style import CSS, game_css
+from .style import CSS, SELECTED, game_css, mark_css
 from .wire import described
 
 #: The first deal's seed when none is given (``plaisante demo --help`` says so).
@@ -47,10 +47,11 @@ def presenter_css(game: str) -> str:
     return shared + sheet.read_text(encoding="utf-8")
 
 
-def presenter_style(game: str) -> str:
+def presenter_style(game: str, marks: tuple[str, ...] = ()) -> str:
     """Return the ``<style>`` a presenter view of ``game`` puts first: the game's table
-    (``style.game_style``'s sheets), then the presenter sheets (``presenter_css``)."""
-    return html(tag("style", CSS + game_css(game) + presenter_css(game)))
+    (``style.game_style``'s sheets, its raised cards' ✓ read as each of ``marks``), then the
+    presenter sheets (``presenter_css``)."""
+    return html(tag("style", CSS + game_css(game) + mark_css(marks) + presenter_css(game)))
 
 
 class Presenter(widgets.VBox):
@@ -96,11 +97,9 @@ class Presenter(widgets.VBox):
         self.xray_panel = widgets.HTML().add_class("plaisante-xray-panel")
         self.message = widgets.HTML().add_class("plaisante-message")
         self.live = LiveRegion()
-        scope = f"{self.game.replace('_', '-')}-presenter"
-        style = presenter_style(self.game) + html(tag("style", mark_css(scope, self.mark_words)))
-        self.children = [widgets.HTML(style), self.controls,
-                         *self.extra_controls(), self.stage, self.xray_panel, self.message,
-                         self.live]
+        style = widgets.HTML(presenter_style(self.game, self.mark_words))
+        self.children = [style, self.controls, *self.extra_controls(), self.stage,
+                         self.xray_panel, self.message, self.live]
         self.guarded(self.deal_seed, seed)
 
     # ------------------------------------------------------------------ for a subclass

@@ -179,7 +179,38 @@ def game_css(game: str) -> str:
     return sheet.read_text(encoding="utf-8")
 
 
-def game_style(game: str) -> str:
+def game_style(game: str, marks: tuple[str, ...] = ()) -> str:
     """Return the ``<style>`` element a view of ``game`` puts first: the shared stylesheet, then
-    the game's own (``game_css``). Raises ValueError as ``game_css`` does."""
-    return html(tag("style", CSS + game_css(game)))
+    the game's own (``game_css``), then how its raised cards' ✓ reads each of ``marks``
+    (``mark_css``). Raises ValueError as ``game_css`` and ``mark_css`` do."""
+    return html(tag("style", CSS + game_css(game) + mark_css(marks)))
+
+
+#: What the ✓ on a raised card means when nothing else is said: the shared stylesheet reads
+#: it so.
+SELECTED = "selected"
+
+
+def mark_class(said: str) -> str:
+    """Return the class that makes the ✓ of a raised card read ``said`` (see ``mark_css``).
+
+    >>> mark_class("in the best five")
+    'plaisante-mark-in-the-best-five'
+    """
+    return "plaisante-mark-" + "-".join(re.findall(r"[a-z0-9]+", said.lower()))
+
+
+def mark_css(words: tuple[str, ...]) -> str:
+    """Return CSS by which the ✓ of a card raised with ``mark_class(w)`` is read ``w`` (its
+    alternative text, over the shared sheet's "selected"), for each word ``w`` of ``words``:
+    the same word its tooltip says (``card_widgets.restyle``). Raises ValueError for a word
+    with a quote, backslash or newline. ``SELECTED`` needs none: the shared sheet's own."""
+    rules = []
+    for word in words:
+        if word == SELECTED:
+            continue
+        if re.search(r'["\\\n]', word):
+            raise ValueError(f"a mark's word cannot hold a quote, backslash or newline: {word!r}")
+        rules.append(f".plaisante-card.jupyter-button.plaisante-selected.{mark_class(word)}"
+                     f'::after {{ content: "\\2713" / "{word}"; }}\n')
+    return "".join(rules)

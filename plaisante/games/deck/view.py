@@ -19,7 +19,6 @@ from ...student_side.card_widgets import (
     card_button,
     chip,
     keep_focus,
-    mark_css,
     restyle,
 )
 from ...student_side.cards import spoken_name
@@ -78,8 +77,7 @@ class TableView(Table):
         self.others_area = others_area
         self.message = widgets.HTML().add_class("plaisante-message")
         self.live = LiveRegion()
-        self.children = [widgets.HTML(game_style("deck") + html(tag("style", mark_css(
-            "deck-table", (MARKED,))))), controls, self.status, yours,
+        self.children = [widgets.HTML(game_style("deck", (MARKED,))), controls, self.status, yours,
                          actions, others_area, self.message, self.live]
         self.deal()
 

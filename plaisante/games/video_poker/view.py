@@ -26,10 +26,8 @@ from ...student_side.card_widgets import (
     LiveRegion,
     Table,
     card_label,
-    card_name,
     chip,
     keep_focus,
-    mark_css,
     restyle,
 )
 from ...student_side.cards import spoken_name
@@ -38,6 +36,9 @@ from ...student_side.style import game_style
 from ..shell import act
 from .model import MachinePlay, Snapshot
 from .rules import BETS, HAND_ORDER, HAND_SIZE, MAX_BET, MIN_BET, PAYS
+
+#: what a raised card's ✓ and tooltip say, as its HOLD toggle does
+HELD = "held"
 
 
 def pay_table_html(bet: int, won: str | None) -> str:
@@ -109,9 +110,9 @@ class MachineView(Table):
             tag("b", "Draw"), " replaces the cards you do not hold")).add_class("vp-how")
         self.message = widgets.HTML().add_class("plaisante-message")
         self.live = LiveRegion()
-        self.children = [widgets.HTML(game_style("video_poker") + html(tag("style", mark_css(
-            "vp-machine", ("held",))))), self.status, self.cards_row,
-                         self.result, actions, how, self.message, self.live, self.pay_table]
+        self.children = [widgets.HTML(game_style("video_poker", (HELD,))), self.status,
+                         self.cards_row, self.result, actions, how, self.message, self.live,
+                         self.pay_table]
         self._rendering = False
         notice = play.state.notice
         self.message.value = html(f"⚠ {notice}") if notice else ""
@@ -178,10 +179,10 @@ class MachineView(Table):
                 if state.cards:
                     card = state.cards[position]
                     button.description = card_label(card)
-                    restyle(button, card, held, False, said="held")
+                    restyle(button, card, held, False, said=HELD)
                     button.remove_class("vp-back")
-                    button.tooltip = card_name(card) + (", held" if held else "") + (
-                        ": click to hold" if state.dealt and not held else "")
+                    if state.dealt and not held:
+                        button.tooltip += ": click to hold"
                 else:
                     button.description = ""
                     button.add_class("vp-back")
