@@ -115,7 +115,6 @@ class SandboxKernelClient(AsyncKernelClient):
             if time.monotonic() > deadline:
                 raise RuntimeError(f"Kernel didn't respond in {timeout:.0f} seconds")
 
-
     def _ask_kernel_info(self) -> str:
         """Send a ``kernel_info_request`` whose id is random; return the id. jupyter_client
         numbers its messages (session, pid, a count), which a kernel reads in the requests it
