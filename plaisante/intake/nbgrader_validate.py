@@ -44,6 +44,7 @@ def install() -> None:
     if validator is None:
         return
     from nbformat import NotebookNode
+    from nbformat.v4 import new_output
 
     cls: Any = validator.Validator
     if getattr(cls._print_num_failed, "says_what_it_ran", False):
@@ -58,26 +59,21 @@ def install() -> None:
 
     _print_num_failed.says_what_it_ran = True  # type: ignore[attr-defined]
     cls._print_num_failed = _print_num_failed
-    failed_cells, extract_error = cls._get_failed_cells, cls._extract_error
+    failed_cells = cls._get_failed_cells
 
     def _get_failed_cells(self: Any, nb: Any) -> list[Any]:
         try:
             said = {result.grade_id: result.error for result in results_of(nb) if result.error}
         except Exception:  # noqa: BLE001  a notebook the kit cannot read: nbgrader's own words
             said = {}
-        self._plaisante_said = {}
         cells = []
         for cell in failed_cells(self, nb):
             grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-            if grade_id in said:  # named by its grade_id, as plaisante validate names it
-                cell = NotebookNode(cell, source=grade_id)  # the notebook's cell unchanged
-                self._plaisante_said[id(cell)] = (cell, said[grade_id])
+            if grade_id in said:  # named by its grade_id, its one error the kit's line, which
+                # nbgrader's own _extract_error then reads; the notebook's cell is unchanged
+                cell = NotebookNode(cell, source=grade_id, outputs=[new_output(
+                    "error", ename="", evalue="", traceback=[said[grade_id]])])
             cells.append(cell)
         return cells
 
-    def _extract_error(self: Any, cell: Any) -> str:
-        said = getattr(self, "_plaisante_said", {}).get(id(cell))
-        return said[1] if said is not None and said[0] is cell else str(extract_error(self, cell))
-
     cls._get_failed_cells = _get_failed_cells
-    cls._extract_error = _extract_error
