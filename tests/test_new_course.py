@@ -156,3 +156,14 @@ def test_a_write_that_fails_is_one_line_and_takes_away_the_folders_it_made(
                                   f"{tmp_path / where} (")
     assert done.stderr.endswith("); nothing of it is left\n") and done.stderr.count("\n") == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
+
+
+def test_a_folder_inside_the_kits_sources_is_refused_before_anything_is_copied() -> None:
+    # copying solutions/deck/ into solutions/deck/x/solutions/deck/ copied its own copy on
+    # and on, until Python's recursion limit ("maximum recursion depth exceeded")
+    folder = KIT / "solutions" / "deck" / "mine"
+    done = cli("new-course", str(folder), cwd=KIT, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", f"plaisante: {folder} is inside the kit's {KIT / 'solutions'}, which new-course "
+        "copies: name a folder outside it\n")
+    assert not folder.exists()

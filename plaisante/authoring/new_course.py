@@ -62,8 +62,9 @@ def make_course(folder: Path, assignments: Sequence[str] = (),
     the kit's ``nbgrader_config.py`` with the course id ``course_id`` (default: the folder's
     name), the kit's ``solutions/ID/`` of each of ``assignments`` (default: every one) and an
     empty ``assignments/``.
-    Raises ValueError, in one line, for an id the kit has no assignment of or a course id
-    nbgrader's paths cannot take (letters, digits, ``_`` and ``-``); FileExistsError for a
+    Raises ValueError, in one line, for an id the kit has no assignment of, a course id
+    nbgrader's paths cannot take (letters, digits, ``_`` and ``-``) or a folder inside the
+    kit's ``solutions/``; FileExistsError for a
     folder that exists and holds anything, or a file; FileNotFoundError when there is no kit
     clone to start from (``kit``); RuntimeError, in one line with the system's reason, when
     writing fails (a full or read-only disk, a file where a folder goes). Nothing is written
@@ -85,6 +86,9 @@ def make_course(folder: Path, assignments: Sequence[str] = (),
             raise ValueError(f"unknown assignment {assignment!r}; the kit has: "
                              f"{', '.join(offered)}")
     chosen = tuple(a for a in offered if a in assignments) if assignments else tuple(offered)
+    if root.is_relative_to(source.source_root):  # a copy into what it copies never ends
+        raise ValueError(f"{root} is inside the kit's {source.source_root}, which new-course "
+                         "copies: name a folder outside it")
     if root.exists() and not root.is_dir():
         raise FileExistsError(f"{root} is a file: name a new folder for the course")
     if root.is_dir() and any(root.iterdir()):
