@@ -286,6 +286,10 @@ def test_the_line_that_does_not_parse_is_quoted_so_no_one_counts_lines():
     assert [quoted_line("a\n\nb", n) for n in (None, 0, 1, 2, 3, 4)] == [
         "", "", ', "a",', "", ', "b",', ""]
     assert quoted_line("print('\x1b[31mred')", 1) == ', "print(\'?[31mred\')",'
+    # a form feed in a string, a U+2028 in a comment: a line of str.splitlines, not Python's
+    assert quoted_line('s = "a\x0cb"\nfor card in cards\n', 2) == ', "for card in cards",'
+    assert quoted_line("# note\u2028x\r\ndef count(cards)\rpass", 2) == ', "def count(cards)",'
+    assert quoted_line("a\n", 2) == ""
 
 
 def test_a_bad_indent_is_named_and_a_cell_that_parses_says_nothing():

@@ -139,3 +139,31 @@ def test_the_help_and_the_no_course_hint_name_the_command(tmp_path: Path) -> Non
     assert outside.stderr.endswith(f"(the kit's own course: --course {KIT}; a new course of "
                                    "your own: plaisante new-course FOLDER)\n")
     assert "copy" not in outside.stderr
+
+
+@pytest.mark.parametrize("where", ["a-file/course", "too-long"])
+def test_a_write_that_fails_is_one_line_and_takes_away_the_folders_it_made(
+        tmp_path: Path, where: str) -> None:
+    (tmp_path / "a-file").write_text("notes\n", encoding="utf-8")
+    if where == "too-long":  # as root nothing is read-only; a path past PATH_MAX fails half-way
+        depth = (4070 - len(str(tmp_path))) // 250
+        parts = ["d" * 249] * depth + ["c" * (4070 - len(str(tmp_path)) - 250 * depth - 1)]
+        where = "/".join(parts)
+        assert len(str(tmp_path / where)) == 4070  # its config fits; solutions/…ipynb do not
+    done = cli("new-course", where, cwd=tmp_path, check=False)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith(f"plaisante: new-course could not write the course in "
+                                  f"{tmp_path / where} (")
+    assert done.stderr.endswith("); nothing of it is left\n") and done.stderr.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
+
+
+def test_a_folder_inside_the_kits_sources_is_refused_before_anything_is_copied() -> None:
+    # copying solutions/deck/ into solutions/deck/x/solutions/deck/ copied its own copy on
+    # and on, until Python's recursion limit ("maximum recursion depth exceeded")
+    folder = KIT / "solutions" / "deck" / "mine"
+    done = cli("new-course", str(folder), cwd=KIT, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", f"plaisante: {folder} is inside the kit's {KIT / 'solutions'}, which new-course "
+        "copies: name a folder outside it\n")
+    assert not folder.exists()

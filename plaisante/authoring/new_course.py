@@ -62,11 +62,14 @@ def make_course(folder: Path, assignments: Sequence[str] = (),
     the kit's ``nbgrader_config.py`` with the course id ``course_id`` (default: the folder's
     name), the kit's ``solutions/ID/`` of each of ``assignments`` (default: every one) and an
     empty ``assignments/``.
-    Raises ValueError, in one line, for an id the kit has no assignment of or a course id
-    nbgrader's paths cannot take (letters, digits, ``_`` and ``-``); FileExistsError for a
+    Raises ValueError, in one line, for an id the kit has no assignment of, a course id
+    nbgrader's paths cannot take (letters, digits, ``_`` and ``-``) or a folder inside the
+    kit's ``solutions/``; FileExistsError for a
     folder that exists and holds anything, or a file; FileNotFoundError when there is no kit
-    clone to start from (``kit``). Nothing is written before every check passes, and what it
-    wrote is taken away again if writing fails half-way."""
+    clone to start from (``kit``); RuntimeError, in one line with the system's reason, when
+    writing fails (a full or read-only disk, a file where a folder goes). Nothing is written
+    before every check passes, and what it wrote, with any parent folder it made, is taken
+    away again if writing fails half-way."""
     from ..commands import known_assignments
 
     source = kit()
@@ -83,6 +86,9 @@ def make_course(folder: Path, assignments: Sequence[str] = (),
             raise ValueError(f"unknown assignment {assignment!r}; the kit has: "
                              f"{', '.join(offered)}")
     chosen = tuple(a for a in offered if a in assignments) if assignments else tuple(offered)
+    if root.is_relative_to(source.source_root):  # a copy into what it copies never ends
+        raise ValueError(f"{root} is inside the kit's {source.source_root}, which new-course "
+                         "copies: name a folder outside it")
     if root.exists() and not root.is_dir():
         raise FileExistsError(f"{root} is a file: name a new folder for the course")
     if root.is_dir() and any(root.iterdir()):
@@ -92,9 +98,9 @@ def make_course(folder: Path, assignments: Sequence[str] = (),
     if len(COURSE_ID_LINE.findall(config)) != 1:
         raise RuntimeError(f"{source.root / 'nbgrader_config.py'} has no one "
                            "c.CourseDirectory.course_id line for the new course to set")
-    made_root = not root.exists()
-    root.mkdir(parents=True, exist_ok=True)
+    made = [folder for folder in (root, *root.parents) if not folder.exists()]
     try:
+        root.mkdir(parents=True, exist_ok=True)
         (root / "nbgrader_config.py").write_text(COURSE_ID_LINE.sub(
             lambda _: f'c.CourseDirectory.course_id = "{course_id}"', config), encoding="utf-8")
         (root / "assignments").mkdir()
@@ -102,13 +108,35 @@ def make_course(folder: Path, assignments: Sequence[str] = (),
             shutil.copytree(source.source_root / assignment,
                             root / source.source_root.relative_to(source.root) / assignment,
                             ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
-    except BaseException:
+    except BaseException as error:
+        take_away(root, made)
+        if isinstance(error, OSError):  # a full disk, a read-only one, a file on the way
+            raise RuntimeError(f"new-course could not write the course in {root} "
+                               f"({why(error)}); nothing of it is left") from error
+        raise
+    return NewCourse(root, course_id, chosen)
+
+
+def take_away(root: Path, made: Sequence[Path]) -> None:
+    """Remove what ``make_course`` wrote in ``root`` (an empty folder when it began) and the
+    folders of ``made`` (``root`` and its parents it made, deepest first) that are empty."""
+    if root.is_dir():
         for entry in root.iterdir():  # the folder was empty: all of it is what this wrote
-            if entry.is_dir():
+            if entry.is_dir() and not entry.is_symlink():
                 shutil.rmtree(entry)
             else:
                 entry.unlink()
-        if made_root:
-            root.rmdir()
-        raise
-    return NewCourse(root, course_id, chosen)
+    for folder in made:
+        try:
+            folder.rmdir()
+        except OSError:
+            break
+
+
+def why(error: OSError) -> str:
+    """Return the reason an OSError gives, in a few words ("No space left on device"); for
+    shutil.copytree's Error, which gathers one per file, the first file's."""
+    if isinstance(error, shutil.Error) and error.args and error.args[0]:
+        said = str(error.args[0][0][-1])  # "[Errno 28] No space left on device: 'a' -> 'b'"
+        return re.sub(r"^\[Errno \d+\] ", "", said).split(":", 1)[0]
+    return error.strerror or str(error)

@@ -331,12 +331,18 @@ def did_not_parse(cell: NotebookNode) -> str | None:
             f"{an_error(kind)} ({why}), so {undefined}; fix that line and run the cell again")
 
 
+#: what ends a line of Python source, as its tokenizer counts lines
+PYTHON_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
 def quoted_line(source: str, number: int | None, most: int = 60) -> str:
     """Return ``, "TEXT",`` for line ``number`` (1-based) of ``source``, stripped and cut to
     ``most`` characters with "…", its control characters (an ANSI escape) shown as "?", so a
     student finds the line without counting (the page shows no line numbers); "" for a line
     out of range or blank."""
-    lines = source.splitlines()
+    # numbered as Python numbers them: str.splitlines also breaks at a form feed, U+2028 …,
+    # which a string or comment may hold, and the quote would be another line
+    lines = PYTHON_LINE_END.split(source.removesuffix("\n"))
     if number is None or not 1 <= number <= len(lines) or not lines[number - 1].strip():
         return ""
     text = "".join(c if c.isprintable() else "?" for c in lines[number - 1].strip())

@@ -41,9 +41,9 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from . import cpu_cgroup, memory_cgroup
 from .kernel_tree import assignments_of, kernel_tree
@@ -288,26 +288,34 @@ def folder_usage(folder: Path, max_entries: int = 10_000) -> tuple[int, int, boo
     """Return (bytes on disk, entries, hidden) under ``folder``, links not followed; stops
     counting past ``max_entries`` entries. ``hidden`` is True when a folder (``folder``
     itself included) could not be listed or an entry could not be read for want of
-    permission: what such a folder holds is not counted, so an owner that makes one (a
-    kernel, as an ordinary user, owns its sockets folder) could hide any amount there."""
+    permission, or lies deeper than a path can name (past PATH_MAX): what such a folder holds
+    is not counted, so an owner that makes one (a kernel, as an ordinary user, owns its
+    sockets folder) could hide any amount there."""
     used = entries = 0
     hidden = False
 
-    def refused(error: OSError) -> None:
-        nonlocal hidden
-        hidden = hidden or isinstance(error, PermissionError)
-
-    for top, dirs, files in os.walk(folder, onerror=refused):
-        for name in dirs + files:
+    # by hand, not os.walk, which recurses: a kernel's folder 3,000 deep stopped the count
+    # (and the watch's thread) with a RecursionError
+    pending = [os.fspath(folder)]
+    while pending and entries <= max_entries:
+        try:
+            with os.scandir(pending.pop()) as found:
+                listed = list(found)
+        except FileNotFoundError:  # removed meanwhile
+            continue
+        except OSError:  # unreadable, or deeper than a path can name (ENAMETOOLONG)
+            hidden = True
+            continue
+        for entry in listed:
             entries += 1
             try:
-                used += os.lstat(os.path.join(top, name)).st_blocks * 512
-            except PermissionError:
-                hidden = True
-            except OSError:  # removed meanwhile
+                used += entry.stat(follow_symlinks=False).st_blocks * 512
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append(entry.path)
+            except FileNotFoundError:  # removed meanwhile
                 pass
-        if entries > max_entries:
-            break
+            except OSError:
+                hidden = True
     return used, entries, hidden
 
 
@@ -337,17 +345,25 @@ OWNER_ATTRIBUTES = ("user.", "system.posix_acl_")
 def empty_folder(folder: Path, keep: tuple[str, ...] = ()) -> None:
     """Remove everything in ``folder`` but the names in ``keep``, never following a link;
     folders the kernel made unreadable are opened up first."""
-    def opened(function: Any, path: str, _: Any) -> None:
-        os.chmod(os.path.dirname(path), 0o700)
-        if os.path.isdir(path) and not os.path.islink(path):
-            os.chmod(path, 0o700)
-        function(path)
-
-    for entry in os.scandir(folder):
-        if entry.name in keep:
-            continue
-        if entry.is_dir(follow_symlinks=False):
+    # a folder is emptied one level at a time, its folders moved up to ``folder``: rmtree
+    # recurses, and a kernel's folder 3,000 deep stopped it with a RecursionError (and with
+    # it every later kernel's start in this folder)
+    while True:
+        with os.scandir(folder) as found:
+            left = [entry for entry in found if entry.name not in keep]
+        if not left:
+            return
+        for entry in left:
+            if not entry.is_dir(follow_symlinks=False):
+                os.unlink(entry.path)
+                continue
             os.chmod(entry.path, 0o700)
-            shutil.rmtree(entry.path, onerror=opened)
-        else:
-            os.unlink(entry.path)
+            with os.scandir(entry.path) as found:
+                inside = list(found)
+            for inner in inside:
+                if inner.is_dir(follow_symlinks=False):
+                    os.chmod(inner.path, 0o700)  # moving a folder rewrites its '..'
+                    os.rename(inner.path, os.path.join(folder, f".emptied-{uuid.uuid4().hex}"))
+                else:
+                    os.unlink(inner.path)
+            os.rmdir(entry.path)
