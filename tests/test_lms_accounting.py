@@ -264,6 +264,15 @@ def test_a_student_only_in_the_gradebook_is_not_said_to_be_on_a_roster(
     scores = run("scores", ASSIGNMENT, cwd=course_root).stdout
     assert "alice: nothing graded: in the gradebook, no submission" in scores, scores
     assert "on the roster" not in scores
+    shutil.copy(FULL, course_root / "ada.ipynb")
+    run("submit", "ada.ipynb", "--student", "ada", cwd=course_root)
+    run("grade", ASSIGNMENT, "--workers", "1", cwd=course_root)
+    run("report", ASSIGNMENT, cwd=course_root)
+    page = (CourseLayout(course_root).report(ASSIGNMENT, "-").parent / "index.html") \
+        .read_text(encoding="utf-8")
+    assert "<tr data-nothing='alice'><td>alice</td><td>in the gradebook, no submission</td>" in page
+    # the section's note names where such a student comes from, the gradebook among them
+    assert "named by the LMS download or in the gradebook, with no submission graded" in page
     roster = course_root / "roster.csv"
     roster.write_text("id,first_name,last_name\nzed,Zed,Jones\n")
     run("roster", "import", str(roster), cwd=course_root)
