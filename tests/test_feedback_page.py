@@ -27,12 +27,12 @@ ADDED = ('My notes <img src=x onerror="alert(1)"> <script>alert(2)</script> '
 pytestmark = pytest.mark.nbgrader
 
 
-def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def run(*args: str, cwd: Path, code: int = 0) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
     env.pop("PLAISANTE_COURSE", None)
     done = subprocess.run([sys.executable, "-m", "plaisante.cli", *args], cwd=cwd, env=env,
                           text=True, capture_output=True, timeout=900)
-    assert done.returncode == 0, (args, done.stdout[-3000:], done.stderr[-3000:])
+    assert done.returncode == code, (args, done.stdout[-3000:], done.stderr[-3000:])
     return done
 
 
@@ -41,10 +41,12 @@ def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_feedback_before_grading_says_to_grade_first(tmp_path: Path) -> None:
     """``feedback`` run before ``grade`` names the students not graded yet and the command to
     run, rather than nbgrader's "No notebooks were matched" (and its guess at another
-    assignment); an assignment named with no submission says so too, rather than nothing."""
+    assignment), and fails (exit 1: no page it was asked for exists); an assignment named with
+    no submission says so too, rather than nothing, and is no failure (nothing to do)."""
     root = released_course(tmp_path)
     run("submit", str(full_marks_with(tmp_path)), "--student", "sam", cwd=root)
-    done = run("feedback", "plaisante", cwd=root)
+    done = run("feedback", "plaisante", cwd=root, code=1)
+    assert run("feedback", "plaisante", "--student", "sam", cwd=root, code=1).stderr == done.stderr
     assert done.stderr.strip() == ("plaisante feedback: not graded yet, so no page of "
                                    "'plaisante' for sam: run `plaisante grade plaisante` first")
     assert "plaisante feedback: 0 page(s)" not in done.stdout

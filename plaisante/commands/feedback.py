@@ -32,8 +32,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the feedback pages; return 0, or 1 when nbgrader made no page for some graded
-    submission (a page of the grader's reasons is written instead). Raises ValueError for a
-    ``--student`` with no submission."""
+    submission (a page of the grader's reasons is written instead), or when a page could not
+    be made because its submission is not graded yet, for a student named with ``--student``
+    or for every submission of an assignment (a class half graded is no failure: the rest
+    get their pages once graded). Raises ValueError for a ``--student`` with no submission."""
     from ..grading.feedback import write_missing_pages
     from ..grading.handed_in import feedback_as_handed_in
     from ..results.tables import plain
@@ -41,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     layout = course_layout(args)
     root = layout.root
     failed: list[str] = []
+    ungraded_asked = False
     if args.force and not args.reveal:
         raise ValueError("--force only goes with --reveal (reveal hidden checks before the "
                          "due date)")
@@ -69,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"plaisante feedback: not graded yet, so no page of {assignment!r} for "
                   f"{', '.join(ungraded)}: run `plaisante grade {assignment}` first",
                   file=sys.stderr)
+            ungraded_asked = ungraded_asked or bool(args.student) or len(ungraded) == len(wanted)
         if len(ungraded) == len(wanted):
             continue  # nbgrader would only say it matched no notebook
         said = course.run_nbgrader("generate_feedback", assignment, "--force",
@@ -94,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
               f"{layout.feedback('STUDENT', assignment)}")
     for line in failed:
         print(f"plaisante feedback: {line}", file=sys.stderr)
-    return 1 if failed else 0
+    return 1 if failed or ungraded_asked else 0
 
 
 def refuse_before_due(layout: Any, assignment: str) -> None:
