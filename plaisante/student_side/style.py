@@ -90,9 +90,9 @@ CSS = """
   min-width: min(150px, 40cqi); padding: 0 20px; border-radius: 8px; margin: 0;
   font-weight: 600; }
 .plaisante-actions .jupyter-button:disabled { opacity: 0.45; }
-.plaisante-actions .fa-play::before { content: "\\f04b" / ""; }
-.plaisante-actions .fa-trash::before { content: "\\f1f8" / ""; }
-.plaisante-actions .fa-refresh::before { content: "\\f021" / ""; }
+.plaisante-table .fa-play::before { content: "\\f04b" / ""; }
+.plaisante-table .fa-trash::before { content: "\\f1f8" / ""; }
+.plaisante-table .fa-refresh::before { content: "\\f021" / ""; }
 .plaisante-actions .plaisante-new-round.jupyter-button { background: #fdfdf8; color: #1b1b1b; }
 .plaisante-message .widget-html-content { color: #ffe28a; min-height: 1.4em; font-size: 17px; }
 /* the live region: read by screen readers, drawn nowhere (the table shows the same) */

@@ -154,7 +154,7 @@ def test_presenter_mark_is_read_as_its_games_word(page: Page, demos: harness.Ser
                                                   game: str) -> None:
     """A raised card's ✓ (video poker's HELD badge) is read as the game's word for it (its CSS
     alternative text), so its accessible name is its label then that word, and its tooltip
-    ends with the same word."""
+    ends with the same word; the Deal button is read "Deal", its icon unread."""
     page.set_viewport_size({"width": 1280, "height": 800})
     open_demo(page, demos, game)
     if game == "video_poker":
@@ -169,6 +169,9 @@ def test_presenter_mark_is_read_as_its_games_word(page: Page, demos: harness.Ser
         mark = card.evaluate("el => getComputedStyle(el, '::after').content")
         shown = MARK_SHOWN.get(game, "\u2713")
         assert mark == f'"{shown}" / "{word}"', mark
+    # the Deal button's icon is a glyph of the icon font, drawn and never read
+    deal = page.locator(".plaisante-presenter-controls .jupyter-button").first
+    expect(deal).to_have_accessible_name("Deal")
 
 
 NOTATION = {"deck": ("Kh 3c 10s", ".deck-hall-seat .plaisante-card >> nth=0", "K♥"),
