@@ -362,10 +362,11 @@ def test_a_cell_is_tagged_by_those_who_failed_only_its_hidden_tests():
 def test_the_report_links_each_student_to_their_feedback(course):
     page = report_page(course)
     folder = course["root"] / "assignments" / "reports" / ASSIGNMENT
-    links = re.findall(r"<a href='([^']+)'>feedback</a>", page)
+    links = re.findall(r"<a href='([^']+)' aria-label='feedback of ([^']+)'>feedback</a>", page)
     assert len(links) == len(EXPECTED) + 1
-    for link in links:
+    for link, student in links:  # each named for its student, the visible word first
         assert (folder / link).resolve().is_file(), link
+        assert link.split("/")[-3:-1] == [student, ASSIGNMENT], (link, student)
 
 
 def test_report_show_returns_the_page_with_its_figures_inlined(course, monkeypatch):
