@@ -22,6 +22,7 @@ from plaisante.similarity.compare import (
     REFERENCE,
     Fingerprints,
     Result,
+    Work,
     answer_code,
     check_options,
     compare_class,
@@ -122,6 +123,28 @@ def test_the_starter_s_own_lines_and_code_never_count(read: tuple) -> None:
     assert "none_counted" in copied.masked()
     assert "self.held_cards = [x for x in self.held_cards if x not in chosen]" in \
         copied.masked()
+
+
+def test_two_cells_broken_alike_by_a_string_left_open_are_not_alike(read: tuple) -> None:
+    """A triple-quoted string left open makes the rest of its cell one string token a line,
+    the same for every student: two unrelated answers broken so read as one long copy. What
+    Python never reads as code is not compared; the code before it and in the step's other
+    cells still is."""
+    _, _, release = read
+    tails = ["\n".join(f"    total_{i} = compute(cards, {i})" for i in range(30)),
+             "\n".join(f"    for x in range({i}):\n        print(x * {i} - 1)" for i in range(15))]
+    works = []
+    for student, tail in zip(("open-a", "open-b"), tails):
+        cells = {"step2_count_values_code": ('def count_values(cards):\n    seen = list(cards)\n'
+                                             '    label = """Count them\n' + tail),
+                 "step3_has_checks": f"def has_pair(cards):\n    return {student!r} in cards\n"}
+        steps = answer_code(planted_class.notebook(cells), release)
+        assert steps["step2"].unread
+        assert steps["step2"].masked().split() == ["seen", "=", "list(cards)", "label", "="]
+        assert "return" in steps["step3"].masked()
+        works.append(Work(student, "", steps))
+    pair = Fingerprints(works, release, 25).compare(*works)
+    assert max(pair.similarity_a, pair.similarity_b) < DEFAULT_THRESHOLD, pair
 
 
 def test_the_command_prints_the_ranking_skips_what_it_cannot_read_and_writes_the_page(

@@ -50,17 +50,20 @@ REFERENCE = "(reference)"
 @dataclass(frozen=True)
 class StepCode:
     """What one submission wrote for one step: ``text``, its answer cells as written (joined
-    by a blank line), and ``provided``, the (start, end) character ranges of ``text`` that are
-    the starter's own lines."""
+    by a blank line); ``provided``, the (start, end) character ranges of ``text`` that are
+    the starter's own lines; ``unread``, the ranges Python never reads as code (a cell's
+    triple-quoted string left open, to the cell's end: ``unclosed_string``)."""
 
     text: str
     provided: tuple[tuple[int, int], ...] = ()
+    unread: tuple[tuple[int, int], ...] = ()
 
     def masked(self) -> str:
         """``text`` with each Python token that lies wholly in provided lines written as
         spaces (newlines kept): the same length, so positions stay; a token only partly
         provided (a docstring the student edited one line of) stays, so what follows it
-        still reads as it runs."""
+        still reads as it runs. The ``unread`` ranges are spaces too: an open string's tail
+        is one string token a line, and two students' broken cells would read alike."""
         from pygments.lexers import PythonLexer
         from pygments.token import Whitespace
 
@@ -68,8 +71,11 @@ class StepCode:
         for start, end in self.provided:
             provided[start:end] = b"\x01" * (end - start)
         chars = list(self.text)
+        for start, end in self.unread:
+            chars[start:end] = [ch if ch == "\n" else " " for ch in self.text[start:end]]
+        read = "".join(chars)
         lexer = PythonLexer(stripnl=False, ensurenl=False)
-        for index, kind, value in lexer.get_tokens_unprocessed(self.text):
+        for index, kind, value in lexer.get_tokens_unprocessed(read):
             end = index + len(value)
             if kind in Whitespace or not value.strip():
                 continue
@@ -209,16 +215,41 @@ def answer_code(notebook: Any, release: Any,
         cells.append((text, _provided(text, released[gid])))
     out = {}
     for step, cells in parts.items():
-        text, ranges = "", []
+        text, ranges, unread = "", [], []
         for source, provided in cells:
             if text:
                 text += "\n\n"
             ranges += [(start + len(text), end + len(text)) for start, end in provided]
+            if (opened := unclosed_string(source)) is not None:
+                unread.append((opened + len(text), len(source) + len(text)))
             text += source
-        code = StepCode(text, tuple(ranges))
+        code = StepCode(text, tuple(ranges), tuple(unread))
         if code.masked().strip():
             out[step] = code
     return out
+
+
+def unclosed_string(source: str) -> int | None:
+    """Return the index in ``source`` (one cell's code) where a string opens that is never
+    closed (Python's tokenizer: "EOF in multi-line string"), or None. Python reads none of
+    what follows it as code.
+    """
+    import tokenize
+
+    try:
+        for _ in tokenize.generate_tokens(io.StringIO(source).readline):
+            pass
+    except tokenize.TokenError as error:
+        if "string" not in str(error.args[0]) or len(error.args) < 2:
+            return None
+        line, column = error.args[1]
+        lines = source.split("\n")
+        if not 1 <= line <= len(lines):
+            return None
+        return sum(len(text) + 1 for text in lines[:line - 1]) + column
+    except (SyntaxError, ValueError):  # an indentation the tokenizer cannot follow
+        return None
+    return None
 
 
 def _provided(text: str, released: str) -> list[tuple[int, int]]:

@@ -119,8 +119,9 @@ def _shuffled(versions: Sequence[Version], reference: dict[str, Callable[..., An
     shown = {name: public(name, part) for name, part in reference.items()}
     first: list[tuple[int | None, dict[str, Callable[..., Any]]]] = [
         (None, shown)] * reference_runs
-    runs = [(index, {**shown, **{name: public(name, part) for name, part in v.parts.items()}})
-            for index, v in enumerate(versions)]
+    runs: list[tuple[int | None, dict[str, Callable[..., Any]]]] = [
+        (index, {**shown, **{name: public(name, part) for name, part in v.parts.items()}})
+        for index, v in enumerate(versions)]
     if not reference_first:
         runs, first = runs + first, []
     random.SystemRandom().shuffle(runs)
