@@ -583,42 +583,6 @@ def test_the_notebooks_kernel_is_asked_nothing_when_each_run_has_a_kernel_of_its
     assert [len(namespace["SEEN"]) for namespace in started] == [1, 1, 1]
 
 
-def test_with_a_kernel_for_each_run_the_correct_version_runs_first_and_a_failure_stops() -> None:
-    """A run with a kernel of its own cannot tell its place among the runs, so the correct
-    version runs first: tests that fail on it score 0 (the cell cannot be graded) after one
-    kernel, not one kernel per buggy version; tests that pass on it go on to every version."""
-    started: list[dict] = []
-
-    def kernel(tests: str) -> dict:
-        namespace: dict = {"__name__": "__main__"}
-        exec("from plaisante.games.plaisante.setup import *\n" + tests, namespace)  # noqa: S102
-        started.append(namespace)
-        return namespace
-
-    setup = dict(SETUP, right=right, version=version)
-    wrong = ("CALLS = []\n"
-             "def mine(count_values):\n"
-             "    CALLS.append(count_values(hand('K♥ K♦')))\n"
-             "    assert count_values(hand('K♥ K♦'))[13] == 1\n")
-    for _ in range(4):  # the buggy versions' order is drawn: every order alike
-        started.clear()
-        verdict = judge_cell(CELL, setup, {"mine"}, loopback(kernel(wrong)),
-                             renewal=lambda: loopback(kernel(wrong)))
-        assert not verdict.passed and "fails on a correct count_values" in verdict.error[1]
-        # the kernel the names were fetched in took the one run, the correct version's
-        assert [namespace["CALLS"] for namespace in started[1:]] == [[right(hand("K♥ K♦"))]]
-    started.clear()
-    strong = ("CALLS = []\n"
-              "def mine(count_values):\n"
-              "    CALLS.append(count_values(hand('K♥ K♦ A♠')))\n"
-              "    assert count_values(hand('K♥ K♦ A♠'))[13] == 2\n"
-              "    assert count_values(hand('K♥ K♦ A♠'))[14] == 1\n")
-    verdict = judge_cell(CELL, setup, {"mine"}, loopback(kernel(strong)),
-                         renewal=lambda: loopback(kernel(strong)))
-    assert (verdict.passed, verdict.score) == (True, 4.0), verdict
-    assert len(started) == 4 and started[1]["CALLS"] == [right(hand("K♥ K♦ A♠"))]
-
-
 def test_a_run_that_ends_in_an_error_past_the_tests_fails_in_the_graders_words() -> None:
     """A run the kernel answers with an error instead of its outcome (tests that raise past
     ``run_locally``, SystemExit, or a kernel doing it on purpose) fails; the error's text is

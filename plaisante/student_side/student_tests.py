@@ -14,10 +14,8 @@ student's function raises.
   versions, in an order drawn at random; it returns the points earned, one share per version
   caught, and says how many were caught, not which. Under the judge every run has a kernel of
   its own (``Session.renewal``: the notebook's cells before the test cell run again in it), so
-  the reference runs once, and first: a run cannot tell its place from a kernel that has seen
-  no other, and tests that fail on the reference score 0 without a kernel for every buggy
-  version. Elsewhere (the student's kernel, ``plaisante autograde``) the runs share one
-  process, and the reference runs ``REFERENCE_RUNS`` times at random places among them.
+  the reference runs once; elsewhere (the student's kernel, ``plaisante autograde``) the runs
+  share one process and the reference runs ``REFERENCE_RUNS`` times.
 
 Under the judge the student's function stays in the kernel and every implementation stays in the
 grader (the kernel's side: ``plaisante.kernel.routed``; the grader's:
@@ -109,23 +107,17 @@ def run_once(tests: Any, parts: dict[str, Callable[..., Any]],
 
 
 def _shuffled(versions: Sequence[Version], reference: dict[str, Callable[..., Any]],
-              reference_runs: int = REFERENCE_RUNS, reference_first: bool = False
+              reference_runs: int = REFERENCE_RUNS
               ) -> Iterator[tuple[int | None, dict[str, Callable[..., Any]]]]:
     """Yield (index of the version or None for the reference, its parts) in a random order
-    drawn from the operating system (never seeded, never sent); with ``reference_first``, the
-    reference's runs come first and only the versions are shuffled (for runs that each have a
-    kernel of their own, which cannot tell their place). Every part is given the parameter's
-    name (``public``), in every run alike."""
+    drawn from the operating system (never seeded, never sent). Every part is given the
+    parameter's name (``public``), in every run alike."""
     shown = {name: public(name, part) for name, part in reference.items()}
-    first: list[tuple[int | None, dict[str, Callable[..., Any]]]] = [
-        (None, shown)] * reference_runs
     runs: list[tuple[int | None, dict[str, Callable[..., Any]]]] = [
-        (index, {**shown, **{name: public(name, part) for name, part in v.parts.items()}})
-        for index, v in enumerate(versions)]
-    if not reference_first:
-        runs, first = runs + first, []
+        (None, shown)] * reference_runs
+    runs += [(index, {**shown, **{name: public(name, part) for name, part in v.parts.items()}})
+             for index, v in enumerate(versions)]
     random.SystemRandom().shuffle(runs)
-    yield from first
     yield from runs
 
 
@@ -275,8 +267,8 @@ def grade_my_tests(tests: Any, reference: dict[str, Callable[..., Any]],
     shown = surface(reference, [mistake.parts for mistake in mistakes])
     remote = is_remote(tests)
     isolated = remote and tests._session.renewal is not None  # a fresh kernel for every run
-    for index, parts_of_run in _shuffled(mistakes, reference, 1 if isolated else REFERENCE_RUNS,
-                                         reference_first=isolated):
+    for index, parts_of_run in _shuffled(mistakes, reference,
+                                         1 if isolated else REFERENCE_RUNS):
         outcome = run_once(tests, parts_of_run, shown)
         if outcome.status == "todo":
             raise NotImplementedError(f"{name} is not written yet (it still raises "
