@@ -612,6 +612,39 @@ def test_with_a_kernel_for_each_run_no_version_always_takes_the_first_kernel() -
     assert any(first_correct) and not all(first_correct), first_correct
 
 
+def test_with_a_kernel_for_each_run_every_kernel_is_asked_the_same_requests() -> None:
+    """Each run's kernel gets the requests the first one got, numbered alike: numbers going on
+    from the earlier kernels' told a run how many runs came before it, and tests passing in the
+    first run alone earned the cell's points once in 3 (once in 5 on step 2's four hidden
+    versions) without testing anything. A cell reading a second name of the kernel's asks it of
+    every run's kernel, as of the first."""
+    asked: list[list[tuple]] = []
+
+    def kernel() -> object:
+        namespace: dict = {"__name__": "__main__"}
+        exec("from plaisante.games.plaisante.setup import *\n"  # noqa: S102
+             "def mine(count_values):\n"
+             "    assert count_values(hand('A♠ 2♣')) == [0, 0, 1] + [0] * 11 + [1]\n"
+             "also = 7\n", namespace)
+        heard: list[tuple] = []
+        asked.append(heard)
+        transport = loopback(namespace)
+
+        def recording(text: str) -> str:
+            request = json.loads(text)
+            if "op" in request:  # not a reply to one of the kernel's routed calls
+                heard.append((request["op"], request.get("q"), repr(request.get("names"))))
+            return transport(text)
+        return recording
+
+    setup = dict(SETUP, right=right, version=version)
+    verdict = judge_cell("also\n" + CELL, setup, {"mine", "also"}, loopback({}),
+                         renewal=kernel)
+    assert (verdict.passed, verdict.score) == (True, 4.0), verdict
+    assert len(asked) == 3 and asked[0] == asked[1] == asked[2], asked
+    assert asked[0] == [("globals", 1, "['also', 'mine']"), ("routed", 2, "None")], asked
+
+
 def test_a_run_that_ends_in_an_error_past_the_tests_fails_in_the_graders_words() -> None:
     """A run the kernel answers with an error instead of its outcome (tests that raise past
     ``run_locally``, SystemExit, or a kernel doing it on purpose) fails; the error's text is

@@ -434,6 +434,8 @@ class Session:
         #: the kernel in use was started for this cell and has only been asked for its names:
         #: the first run of the student's tests takes it as its own
         self.spare = False
+        #: the names the cell fetched in its first kernel: each later kernel is asked them too
+        self.names: list[str] = []
 
     def stand_in_index(self, function: Callable[..., Any]) -> int:
         """Return the index the kernel names the grader's stand-in ``function`` by."""
@@ -612,7 +614,10 @@ class Session:
         self.transport = self.renewal()
         self.codec = Codec(self)
         self.stand_ins.clear()
-        found = self.fetch([name]) if name else {}
+        # asked what the first run's kernel was asked, numbered from 1 as there: numbers going
+        # on from the earlier kernels' would tell a run how many runs came before it
+        self.sequence = itertools.count(1)
+        found = self.fetch(self.names if name in self.names else [name]) if name else {}
         fresh = found.get(name) if name else None
         if type(fresh) is not Remote:
             raise KernelLost(f"{name} was not defined again in a fresh kernel by the cells "
@@ -724,6 +729,7 @@ def judge_cell(source: str, setup: dict[str, Any], student_names: set[str],
         if renewal is not None:
             session.transport = renewal()
             session.spare = True
+            session.names = wanted
         elif not fresh:
             session.reset()
         found = session.fetch(wanted) if wanted else {}
