@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import copy
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from plaisante.grading.notebook_check import (
     read_submission,
     sanitize,
 )
+from plaisante.grading.result import submission_digest
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSIGNMENT = "plaisante"
@@ -148,6 +150,32 @@ def test_a_file_over_the_hard_limit_says_what_to_clear(tmp_path):
         file.truncate(101 * 1024 * 1024)
     with pytest.raises(Unreadable, match=r"too large \(101 MiB.*Clear Outputs of All Cells"):
         read_submission(path)
+
+
+def test_a_notebook_of_gigabytes_is_flagged_too_large_not_read_whole(tmp_path):
+    """The digest that tells a resubmission apart is taken before the size check (and again
+    by the coordinator, which has no memory bound): it read the notebook whole, and a sparse
+    3 GiB one ended as "grading failed with MemoryError; regrade it alone", as every regrade
+    would. A pipe or a link in its place is read neither (a pipe would never end)."""
+    root = new_course(tmp_path / "course")
+    run("release", ASSIGNMENT, cwd=root)
+    layout = CourseLayout(root)
+    folder = layout.submitted("huge", ASSIGNMENT).parent
+    folder.mkdir(parents=True)
+    with (folder / "plaisante.ipynb").open("wb") as file:
+        file.truncate(3 * 1024 ** 3)
+    run("grade", ASSIGNMENT, "--workers", "1", cwd=root)
+    report = json.loads(layout.report(ASSIGNMENT, "huge").read_text("utf-8"))
+    assert report["status"] == "flagged", report
+    assert any("too large (3072 MiB" in reason for reason in report["reasons"]), report
+    assert submission_digest(folder, ASSIGNMENT) is not None  # read in part, in chunks
+    piped = tmp_path / "piped"
+    piped.mkdir()
+    os.mkfifo(piped / "plaisante.ipynb")
+    (tmp_path / "linked").mkdir()
+    (tmp_path / "linked" / "plaisante.ipynb").symlink_to("/dev/zero")
+    assert submission_digest(piped, ASSIGNMENT) is None
+    assert submission_digest(tmp_path / "linked", ASSIGNMENT) is None
 
 
 def test_an_nbformat_3_notebook_is_converted_and_matches_the_release(tmp_path):

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 Status = Literal["graded", "flagged"]
 
@@ -165,15 +167,41 @@ class SubmissionResult:
 
 def submission_digest(submitted_dir: Path, assignment: str) -> str | None:
     """Return the sha256 (hex) of the submitted notebook and timestamp.txt in
-    ``submitted_dir`` (None when the notebook cannot be read): what tells a resubmission
-    apart (``SubmissionResult.still_current``)."""
+    ``submitted_dir`` (None when the notebook is not a regular file that can be read): what
+    tells a resubmission apart (``SubmissionResult.still_current``). Each file is read a chunk
+    at a time and at most ``DIGESTED_BYTES`` of it (past that, its size stands for the rest),
+    never through a link, pipe or device: the folder is the student's, a notebook of many
+    GiB is only flagged as too large, and this runs before that check and in the coordinator."""
     digest = hashlib.sha256()
-    try:
-        digest.update((submitted_dir / f"{assignment}.ipynb").read_bytes())
-    except OSError:
+    if not _digested(submitted_dir / f"{assignment}.ipynb", digest):
         return None
-    try:
-        digest.update(b"\0" + (submitted_dir / "timestamp.txt").read_bytes())
-    except OSError:
-        pass
+    _digested(submitted_dir / "timestamp.txt", digest, b"\0")
     return digest.hexdigest()
+
+
+DIGESTED_BYTES = 128 * 1024 * 1024  # of one file; grading reads none larger (100 MiB)
+_CHUNK = 1024 * 1024
+
+
+def _digested(path: Path, digest: Any, prefix: bytes = b"") -> bool:
+    """Feed ``prefix`` and the regular file at ``path`` to ``digest`` (see
+    ``submission_digest``); return False, feeding nothing, when it is no such file."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return False
+    with os.fdopen(fd, "rb") as file:
+        try:
+            found = os.fstat(fd)
+            if not stat.S_ISREG(found.st_mode):
+                return False
+            digest.update(prefix)
+            left = DIGESTED_BYTES
+            while left > 0 and (chunk := file.read(min(_CHUNK, left))):
+                digest.update(chunk)
+                left -= len(chunk)
+        except OSError:
+            return True  # read in part: still this file, as far as it could be read
+        if found.st_size > DIGESTED_BYTES:
+            digest.update(f"\0{found.st_size}".encode())
+    return True
