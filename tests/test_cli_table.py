@@ -50,6 +50,26 @@ def test_a_verbs_help_shows_its_whole_docstring_and_its_options(capsys):
     assert "usage: plaisante roster import [-h] [--course COURSE] file" in capsys.readouterr().out
 
 
+def test_every_option_and_argument_of_every_verb_says_what_it_takes():
+    """``plaisante scores --help`` listed ``--student STUDENT`` with nothing beside it (so did
+    autograde's ``--student``, demo's ``--port`` and three positionals): a newcomer reading the
+    help could not tell whether it filters, repeats or names a default."""
+    import argparse
+
+    silent = []
+
+    def walk(parser: argparse.ArgumentParser, path: str) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, verb in action.choices.items():
+                    walk(verb, f"{path} {name}")
+            elif action.help is None:
+                silent.append(f"{path} {'/'.join(action.option_strings) or action.dest}")
+
+    walk(cli.build_parser(), "plaisante")
+    assert silent == []
+
+
 def test_help_lines_follow_argparse_style():
     assert cli.help_line("List the course's assignments.\n\nMore.") == \
         "list the course's assignments"

@@ -165,6 +165,10 @@ def test_the_command_prints_the_ranking_skips_what_it_cannot_read_and_writes_the
     text = page.read_text(encoding="utf-8")
     assert "data-pair='copy-a honest-a'" in text and "data-pair='copy-b honest-b'" in text
     assert "data-pair='honest-a honest-b'" not in text
+    # each ranking link is named for its pair, not only its first side: in a screen reader's
+    # list of links "reference solution" would stand for every pair it is in
+    assert "<a href='#pair-1' aria-label='reference solution and leaker, side by side'>" in text
+    assert re.search(r"<a href='#pair-\d+' aria-label='copy-a and honest-a, side by side'>", text)
     # what the hostile student wrote is text on the page, never markup
     assert "<script" not in text and "<img" not in text and "<a href=\"javascript" not in text
     assert "&lt;script&gt;document.title=&#x27;PWNED&#x27;" in text

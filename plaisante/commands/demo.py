@@ -20,7 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int,
                         help="the first deal's seed (default 2026): every load of the page "
                              "deals the same cards")
-    parser.add_argument("--port", type=int, default=8866)
+    parser.add_argument("--port", type=int, default=8866,
+                        help="the server's port (default 8866)")
     parser.add_argument("--no-browser", action="store_true",
                         help="print the address, open nothing")
     parser.add_argument("--student", help="play on this student's submitted functions (run in "

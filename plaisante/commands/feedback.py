@@ -6,6 +6,9 @@ A failing hidden check is named by its rule line; with --reveal, after the assig
 (in the gradebook; --force before it), its message in full: input, expected, got.
 Each page is ready for nbgrader's release_feedback: the submission's exchange files beside it,
 and a copy under the name the student handed the notebook in as (plaisante-Copy1.html).
+Exits 1 when a page asked for is missing: nbgrader made none, or the work is not graded yet (a
+--student named, or nothing of the assignment graded: run grade first); 2 for a --student with
+no submission.
 """
 
 from __future__ import annotations

@@ -11,7 +11,8 @@ from . import course_layout
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Everything after the verb goes to nbgrader as it is."""
-    parser.add_argument("args", nargs=argparse.REMAINDER)
+    parser.add_argument("args", nargs=argparse.REMAINDER,
+                        help="nbgrader's command and its arguments, as `nbgrader ARGS…` takes them")
 
 
 def run(args: argparse.Namespace) -> int:

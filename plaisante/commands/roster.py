@@ -16,7 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                          "and any of first_name, last_name, email, "
                                          "lms_user_id (their login or user number in the "
                                          "LMS: submit files a download's work under the id)")
-    p.add_argument("file", type=Path)
+    p.add_argument("file", type=Path, help="the roster: a .csv file (commas, semicolons or tabs)")
 
 
 def run(args: argparse.Namespace) -> int:

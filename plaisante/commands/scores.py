@@ -18,7 +18,8 @@ from . import add_assignment_ids, chosen, course_layout
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The assignments (default: every one) and the students (default: every one)."""
     add_assignment_ids(parser)
-    parser.add_argument("--student", action="append")
+    parser.add_argument("--student", action="append",
+                        help="only this student (repeatable)")
 
 
 def run(args: argparse.Namespace) -> int:

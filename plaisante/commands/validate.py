@@ -12,7 +12,7 @@ from pathlib import Path
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The notebook to check."""
-    parser.add_argument("notebook", type=Path)
+    parser.add_argument("notebook", type=Path, help="the .ipynb file to check")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -196,3 +196,28 @@ def test_presenter_notation_and_narrow(page: Page, demos: harness.Server, game: 
     box.fill("Zz 9q")
     box.press("Enter")
     expect(page.locator(".plaisante-message")).to_contain_text("'Zz' is not a card")
+
+
+def test_a_fanned_ten_keeps_its_index_whole_on_a_narrow_window(page: Page,
+                                                               demos: harness.Server) -> None:
+    """Hold'em's two sevens fan the narrowest strips (a third of a card): at 800 px wide a
+    raised 10's index broke in two, "1" above "0", when the strip left out the card's borders.
+    Every 10 of both fans, raised or not, keeps "10" on one line."""
+    page.set_viewport_size({"width": 800, "height": 800})
+    open_demo(page, demos, "holdem")
+    box = page.locator(".plaisante-notation input")
+    box.fill("10h 10d | 10c 2d | 10s 9h 8h 3c 2s")
+    box.press("Enter")
+    tens = page.locator(f"{CARDS}", has_text="10")
+    expect(tens).to_have_count(5)  # 10♥ 10♦, 10♣, and the board's 10♠ in both sevens
+    expect(page.locator(f"{CARDS}.plaisante-selected", has_text="10")).not_to_have_count(0)
+    lines = tens.evaluate_all("""cards => cards.map(card => {
+        const walk = document.createTreeWalker(card, NodeFilter.SHOW_TEXT);
+        let node = walk.nextNode();
+        while (node && !node.data.includes('10')) node = walk.nextNode();
+        const range = document.createRange(), at = node.data.indexOf('10');
+        range.setStart(node, at);
+        range.setEnd(node, at + 2);
+        return new Set([...range.getClientRects()].filter(r => r.width > 0)
+                       .map(r => Math.round(r.top))).size; })""")
+    assert lines == [1] * 5, f"lines each 10's index takes: {lines}"
