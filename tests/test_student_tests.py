@@ -26,10 +26,16 @@ def right(cards):
     return [sum(card.value == value for card in cards) for value in range(15)]
 
 
-def judged(user_code: str, cell: str) -> object:
-    """Judge ``cell`` (grader side) against a kernel namespace running ``user_code``."""
+def kernel_running(user_code: str) -> dict:
+    """A kernel's namespace (``__main__``) after the setup's import and ``user_code`` ran."""
     namespace: dict = {"__name__": "__main__"}
     exec("from plaisante.games.plaisante.setup import *\n" + user_code, namespace)  # noqa: S102
+    return namespace
+
+
+def judged(user_code: str, cell: str) -> object:
+    """Judge ``cell`` (grader side) against a kernel namespace running ``user_code``."""
+    namespace = kernel_running(user_code)
     setup = dict(SETUP, right=right, version=version)
     return judge_cell(cell, setup, {"mine"}, loopback(namespace))
 
@@ -218,8 +224,7 @@ COUNTER_CELL = ("grade_my_tests(mine, reference={'Counter': Counter}, points=2, 
 
 
 def judged_counter(user_code: str) -> object:
-    namespace: dict = {"__name__": "__main__"}
-    exec("from plaisante.games.plaisante.setup import *\n" + user_code, namespace)  # noqa: S102
+    namespace = kernel_running(user_code)
     setup = dict(SETUP, Counter=Counter, AddsNegatives=AddsNegatives, version=version)
     return judge_cell(COUNTER_CELL, setup, {"mine"}, loopback(namespace))
 
@@ -437,8 +442,7 @@ def test_a_test_that_probes_names_catches_nothing_and_nothing_sent_names_a_versi
     texts, so it catches nothing; no text the grader sends the kernel holds a version's name."""
     reference, mistakes = hidden_versions("plaisante", "step2_my_tests")
     names = version_names(reference, mistakes)
-    namespace: dict = {"__name__": "__main__"}
-    exec("from plaisante.games.plaisante.setup import *\n" + PROBES, namespace)  # noqa: S102
+    namespace = kernel_running(PROBES)
     transport = loopback(namespace)
     sent: list[str] = []
 
@@ -543,9 +547,7 @@ def test_with_a_kernel_of_its_own_for_each_run_tests_that_remember_catch_nothing
     started: list[dict] = []
 
     def kernel() -> dict:
-        namespace: dict = {"__name__": "__main__"}
-        exec("from plaisante.games.plaisante.setup import *\n" + REMEMBERING,  # noqa: S102
-             namespace)
+        namespace = kernel_running(REMEMBERING)
         started.append(namespace)
         return namespace
 
@@ -570,9 +572,7 @@ def test_the_notebooks_kernel_is_asked_nothing_when_each_run_has_a_kernel_of_its
     started: list[dict] = []
 
     def kernel() -> dict:
-        namespace: dict = {"__name__": "__main__"}
-        exec("from plaisante.games.plaisante.setup import *\n" + REMEMBERING,  # noqa: S102
-             namespace)
+        namespace = kernel_running(REMEMBERING)
         started.append(namespace)
         return namespace
 
@@ -593,11 +593,9 @@ def test_with_a_kernel_for_each_run_no_version_always_takes_the_first_kernel() -
     started: list[dict] = []
 
     def kernel() -> dict:
-        namespace: dict = {"__name__": "__main__"}
-        exec("from plaisante.games.plaisante.setup import *\n"  # noqa: S102
-             "SEEN = []\n"
-             "def mine(count_values):\n"
-             "    SEEN.append(count_values(hand('K♥ K♦ A♠')))\n", namespace)
+        namespace = kernel_running("SEEN = []\n"
+                                   "def mine(count_values):\n"
+                                   "    SEEN.append(count_values(hand('K♥ K♦ A♠')))\n")
         started.append(namespace)
         return namespace
 
@@ -621,11 +619,10 @@ def test_with_a_kernel_for_each_run_every_kernel_is_asked_the_same_requests() ->
     asked: list[list[tuple]] = []
 
     def kernel() -> object:
-        namespace: dict = {"__name__": "__main__"}
-        exec("from plaisante.games.plaisante.setup import *\n"  # noqa: S102
-             "def mine(count_values):\n"
-             "    assert count_values(hand('A♠ 2♣')) == [0, 0, 1] + [0] * 11 + [1]\n"
-             "also = 7\n", namespace)
+        namespace = kernel_running("def mine(count_values):\n"
+                                   "    assert count_values(hand('A♠ 2♣')) == "
+                                   "[0, 0, 1] + [0] * 11 + [1]\n"
+                                   "also = 7\n")
         heard: list[tuple] = []
         asked.append(heard)
         transport = loopback(namespace)
@@ -650,9 +647,7 @@ def test_a_run_that_ends_in_an_error_past_the_tests_fails_in_the_graders_words()
     ``run_locally``, SystemExit, or a kernel doing it on purpose) fails; the error's text is
     the kernel's and could quote the correct version's answers, so the verdict says it in the
     grader's words, whatever builtin class the kernel names."""
-    namespace: dict = {"__name__": "__main__"}
-    exec("from plaisante.games.plaisante.setup import *\n"  # noqa: S102
-         "def mine(count_values):\n    pass\n", namespace)
+    namespace = kernel_running("def mine(count_values):\n    pass\n")
     answer = repr(right(hand("K♥ K♦")))  # what the kernel would have heard in a run
     setup = dict(SETUP, right=right, version=version)
     for raised in ("SystemExit", "ValueError", "NotImplementedError", "CheckFailed"):
