@@ -270,12 +270,27 @@ def failed_result(student: str, error: BaseException | tuple[str, str]) -> Submi
     return result
 
 
+#: glibc's ``mallopt`` parameter for how many malloc arenas a process may make
+M_ARENA_MAX = -8
+#: arenas a bounded worker keeps: glibc's default is eight a core, each reserving 64 MiB of
+#: address space, which the bound counts
+WORKER_ARENAS = 2
+
+
 def bound_memory(limit: int) -> None:
     """Cap this process's address space at ``limit`` bytes (soft RLIMIT_AS, so a sandboxed
-    kernel it starts can still be given its own limit by ``prlimit``)."""
+    kernel it starts can still be given its own limit by ``prlimit``), and its malloc arenas at
+    ``WORKER_ARENAS``: glibc gives each thread that allocates (each kernel's watchers,
+    ZeroMQ's) an arena of its own, up to sixteen on two cores, 64 MiB of address space each.
+    Under load the watchers of one kernel and the next overlap, the arenas took the whole GiB,
+    and a notebook of 38 MB failed with MemoryError before its kernel started."""
+    import ctypes
     import resource
 
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard != resource.RLIM_INFINITY:
         limit = min(limit, hard)
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    mallopt = getattr(ctypes.CDLL(None), "mallopt", None)  # glibc's; other C libraries differ
+    if mallopt is not None:
+        mallopt(M_ARENA_MAX, WORKER_ARENAS)
