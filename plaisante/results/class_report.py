@@ -40,10 +40,10 @@ from .scores import (
 from .tables import points
 
 FIGURES = ("histogram.png", "steps.png", "failing.png")
-HIDDEN_MEANS = ("in hidden tests: the students counted so passed the cell's visible checks "
+HIDDEN_MEANS = ("in hidden tests: the students it counts passed the cell's visible checks "
                 "and failed its hidden tests, whose code students are not shown (their "
                 "feedback says only that a hidden test failed, and the rule it checks)")
-MANUAL_MEANS = ("manual grade: the students counted so were given fewer points by hand in the "
+MANUAL_MEANS = ("manual grade: the students it counts were given fewer points by hand in the "
                 "formgrader, which count instead of the autograded score")
 TOP_FAILING = 10
 #: a student's part of the page (reasons and notes can quote what they wrote: a cell's id,
