@@ -47,6 +47,11 @@ MOST_STEP_CHARS = 16 * 1024
 REFERENCE = "(reference)"
 
 
+def _blanked(text: str) -> list[str]:
+    """The characters of ``text`` as spaces, its newlines kept (positions stay)."""
+    return [ch if ch == "\n" else " " for ch in text]
+
+
 @dataclass(frozen=True)
 class StepCode:
     """What one submission wrote for one step: ``text``, its answer cells as written (joined
@@ -72,7 +77,7 @@ class StepCode:
             provided[start:end] = b"\x01" * (end - start)
         chars = list(self.text)
         for start, end in self.unread:
-            chars[start:end] = [ch if ch == "\n" else " " for ch in self.text[start:end]]
+            chars[start:end] = _blanked(self.text[start:end])
         read = "".join(chars)
         lexer = PythonLexer(stripnl=False, ensurenl=False)
         for index, kind, value in lexer.get_tokens_unprocessed(read):
@@ -80,7 +85,7 @@ class StepCode:
             if kind in Whitespace or not value.strip():
                 continue
             if all(provided[i] or self.text[i] == "\n" for i in range(index, end)):
-                chars[index:end] = [ch if ch == "\n" else " " for ch in value]
+                chars[index:end] = _blanked(value)
         return "".join(chars)
 
 
@@ -232,8 +237,7 @@ def answer_code(notebook: Any, release: Any,
 def unclosed_string(source: str) -> int | None:
     """Return the index in ``source`` (one cell's code) where a string opens that is never
     closed (Python's tokenizer: "EOF in multi-line string"), or None. Python reads none of
-    what follows it as code.
-    """
+    what follows it as code."""
     import tokenize
 
     try:
