@@ -41,7 +41,8 @@ def run(*args: str, cwd: Path, code: int = 0) -> subprocess.CompletedProcess[str
 def test_feedback_before_grading_says_to_grade_first(tmp_path: Path) -> None:
     """``feedback`` run before ``grade`` names the students not graded yet and the command to
     run, rather than nbgrader's "No notebooks were matched" (and its guess at another
-    assignment), and fails (exit 1: no page it was asked for exists); an assignment named with
+    assignment), and fails (exit 1: no page it was asked for exists) when the assignment or
+    student is named, not when it runs for every assignment; an assignment named with
     no submission says so too, rather than nothing, and is no failure (nothing to do)."""
     root = released_course(tmp_path)
     run("submit", str(full_marks_with(tmp_path)), "--student", "sam", cwd=root)
@@ -51,6 +52,8 @@ def test_feedback_before_grading_says_to_grade_first(tmp_path: Path) -> None:
                                    "'plaisante' for sam: run `plaisante grade plaisante` first")
     assert "plaisante feedback: 0 page(s)" not in done.stdout
     assert not (root / "assignments" / "feedback").exists()
+    # every assignment (none named): this week's, handed in and not graded, is no failure
+    assert run("feedback", cwd=root).stderr == done.stderr
     done = run("feedback", "deck", cwd=root)
     assert done.stdout.strip() == ("plaisante feedback: no submissions of 'deck' yet, so no "
                                    "page (plaisante submit, then plaisante grade)")

@@ -147,6 +147,19 @@ def test_two_cells_broken_alike_by_a_string_left_open_are_not_alike(read: tuple)
     assert max(pair.similarity_a, pair.similarity_b) < DEFAULT_THRESHOLD, pair
 
 
+def test_a_shell_escape_or_magic_quoting_three_quotes_hides_nothing(read: tuple) -> None:
+    """``!echo '''`` or ``%env X='''`` opens no string in the kernel (IPython makes each
+    line a call) and the code below it runs: it is compared, not taken for a string left
+    open, or one line would hide a copied answer from the report."""
+    _, _, release = read
+    for line in ("!echo '''", "%env X='''"):
+        cells = {"step2_count_values_code": f"{line}\ndef count_values(cards):\n"
+                                            "    return sorted_by_rank_then_kept(cards)\n"}
+        step = answer_code(planted_class.notebook(cells), release)["step2"]
+        assert step.unread == (), line
+        assert "sorted_by_rank_then_kept(cards)" in step.masked(), line
+
+
 def test_the_command_prints_the_ranking_skips_what_it_cannot_read_and_writes_the_page(
         root: Path) -> None:
     reports = root / "assignments" / "reports" / ASSIGNMENT

@@ -642,6 +642,37 @@ def test_with_a_kernel_for_each_run_every_kernel_is_asked_the_same_requests() ->
     assert asked[0] == [("globals", 1, "['also', 'mine']"), ("routed", 2, "None")], asked
 
 
+def test_a_cell_that_asks_the_kernel_before_the_runs_leaves_the_first_run_no_different() -> None:
+    """A cell that uses a student's value before ``grade_my_tests`` (its ``repr``, a call) asks
+    the kernel its names were fetched in more than the names, and may run the student's code
+    there: the first run would then be told apart (a request numbered further, a kernel that
+    heard more), and tests passing in the first run alone would earn the cell once in 3. Every
+    run gets a kernel that heard only the names."""
+    heard_by: list[list[str]] = []
+
+    def kernel() -> object:
+        namespace = kernel_running("def mine(count_values):\n"
+                                   "    assert count_values(hand('A♠ 2♣')) == "
+                                   "[0, 0, 1] + [0] * 11 + [1]\n"
+                                   "class Box:\n    pass\nbox = Box()\n")
+        heard: list[str] = []
+        heard_by.append(heard)
+        transport = loopback(namespace)
+
+        def recording(text: str) -> str:
+            if "op" in (request := json.loads(text)) and request["op"] != "globals":
+                heard.append(text)
+            return transport(text)
+        return recording
+
+    setup = dict(SETUP, right=right, version=version)
+    verdict = judge_cell("repr(box)\n" + CELL, setup, {"mine", "box"}, loopback({}),
+                         renewal=kernel)
+    assert (verdict.passed, verdict.score) == (True, 4.0), verdict
+    runs = [heard for heard in heard_by if any('"routed"' in text for text in heard)]
+    assert len(runs) == 3 and runs[0] == runs[1] == runs[2], heard_by
+
+
 def test_a_run_that_ends_in_an_error_past_the_tests_fails_in_the_graders_words() -> None:
     """A run the kernel answers with an error instead of its outcome (tests that raise past
     ``run_locally``, SystemExit, or a kernel doing it on purpose) fails; the error's text is

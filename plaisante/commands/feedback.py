@@ -7,8 +7,9 @@ A failing hidden check is named by its rule line; with --reveal, after the assig
 Each page is ready for nbgrader's release_feedback: the submission's exchange files beside it,
 and a copy under the name the student handed the notebook in as (plaisante-Copy1.html).
 Exits 1 when a page asked for is missing: nbgrader made none, or the work is not graded yet (a
---student named, or nothing of the assignment graded: run grade first); 2 for a --student with
-no submission.
+--student named, or nothing of a named assignment graded: run grade first); 2 for a --student
+with no submission. Run for every assignment (none named), an assignment none of whose
+submissions is graded yet is said on stderr, and is no failure.
 """
 
 from __future__ import annotations
@@ -37,8 +38,9 @@ def run(args: argparse.Namespace) -> int:
     """Write the feedback pages; return 0, or 1 when nbgrader made no page for some graded
     submission (a page of the grader's reasons is written instead), or when a page could not
     be made because its submission is not graded yet, for a student named with ``--student``
-    or for every submission of an assignment (a class half graded is no failure: the rest
-    get their pages once graded). Raises ValueError for a ``--student`` with no submission."""
+    or for every submission of an assignment named (a class half graded is no failure, nor,
+    run for every assignment, one not graded at all: they get their pages once graded).
+    Raises ValueError for a ``--student`` with no submission."""
     from ..grading.feedback import write_missing_pages
     from ..grading.handed_in import feedback_as_handed_in
     from ..results.tables import plain
@@ -75,7 +77,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"plaisante feedback: not graded yet, so no page of {assignment!r} for "
                   f"{', '.join(ungraded)}: run `plaisante grade {assignment}` first",
                   file=sys.stderr)
-            ungraded_asked = ungraded_asked or bool(args.student) or len(ungraded) == len(wanted)
+            # with no assignment named, every assignment with submissions is looked at: one
+            # still being handed in, none graded yet, is the normal state of the current week
+            ungraded_asked = ungraded_asked or bool(args.student) or (
+                bool(args.assignments) and len(ungraded) == len(wanted))
         if len(ungraded) == len(wanted):
             continue  # nbgrader would only say it matched no notebook
         said = course.run_nbgrader("generate_feedback", assignment, "--force",

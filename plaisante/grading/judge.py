@@ -434,6 +434,9 @@ class Session:
         #: the kernel in use was started for this cell and has only been asked for its names:
         #: the first run of the student's tests takes it as its own
         self.spare = False
+        #: ``requests`` once the cell's names were fetched: a spare kernel asked more since
+        #: (the cell used a student's value before the runs) is no spare
+        self.fetched = 0
         #: the names the cell fetched in its first kernel: each later kernel is asked them too
         self.names: list[str] = []
 
@@ -609,7 +612,11 @@ class Session:
             return function
         if self.spare:
             self.spare = False
-            return function
+            if self.requests == self.fetched:
+                return function
+            # asked more than the names (and so maybe running the student's code) before the
+            # first run: that run would be told apart from the later ones, whose kernels hear
+            # the names alone; it gets a kernel of its own like them
         name = function._name
         self.transport = self.renewal()
         self.codec = Codec(self)
@@ -733,6 +740,7 @@ def judge_cell(source: str, setup: dict[str, Any], student_names: set[str],
         elif not fresh:
             session.reset()
         found = session.fetch(wanted) if wanted else {}
+        session.fetched = session.requests
         for name in wanted:
             if name in found:
                 value = found[name]

@@ -237,23 +237,40 @@ def answer_code(notebook: Any, release: Any,
 def unclosed_string(source: str) -> int | None:
     """Return the index in ``source`` (one cell's code) where a string opens that is never
     closed (Python's tokenizer: "EOF in multi-line string"), or None. Python reads none of
-    what follows it as code."""
+    what follows it as code. The cell is read as its kernel runs it, IPython's magics and
+    shell escapes made Python first: ``!echo '''`` opens no string, and the code below it
+    runs; a string opening on a line IPython rewrites is never taken for one (None)."""
     import tokenize
 
+    ran = _as_ipython_runs(source)
     try:
-        for _ in tokenize.generate_tokens(io.StringIO(source).readline):
+        for _ in tokenize.generate_tokens(io.StringIO(ran).readline):
             pass
     except tokenize.TokenError as error:
         if "string" not in str(error.args[0]) or len(error.args) < 2:
             return None
         line, column = error.args[1]
-        lines = source.split("\n")
-        if not 1 <= line <= len(lines):
-            return None
+        lines, ran_lines = source.split("\n"), ran.split("\n")
+        if not 1 <= line <= min(len(lines), len(ran_lines)) or \
+                lines[line - 1] != ran_lines[line - 1]:
+            return None  # a line IPython rewrote: positions in it are not the student's
         return sum(len(text) + 1 for text in lines[:line - 1]) + column
     except (SyntaxError, ValueError):  # an indentation the tokenizer cannot follow
         return None
     return None
+
+
+def _as_ipython_runs(source: str) -> str:
+    """Return ``source`` (one cell) as IPython's kernel compiles it (magics, shell escapes
+    and ``?`` help made calls, each on its line), or ``source`` itself without IPython."""
+    try:
+        from IPython.core.inputtransformer2 import TransformerManager
+    except ImportError:
+        return source
+    try:
+        return str(TransformerManager().transform_cell(source))
+    except Exception:  # noqa: BLE001 - IPython's transforms on any text; read it as written
+        return source
 
 
 def _provided(text: str, released: str) -> list[tuple[int, int]]:
