@@ -1,12 +1,14 @@
 """Grading a class in parallel gives exactly the scores of serial grading.
 
-Every Plaisante sample (``assignments/samples/plaisante``), submitted in a copy of the course
-the grading tests share (shared_course.py), is graded three ways, sandbox on: serially
+Seven Plaisante samples (``assignments/samples/plaisante``; ``STUDENTS``: each way a
+submission ends, own tests weak and one that attacks the grader), submitted in a copy of the
+course the grading tests share (shared_course.py), are graded three ways, sandbox on: serially
 (``grade(workers=1)``), by ``plaisante grade --workers 2`` (a local Dask cluster, progress
 bar, one coordinator writing the gradebook) and on a separately started two-worker Dask
 cluster reached by its scheduler address, as a real cluster would be. Each run's per-cell
 scores, statuses and reasons must be the serial run's, the gradebook must hold them, and every
-sample must score what the manifest says.
+one must score what the manifest says. (Every sample is graded in parallel, by ``plaisante
+grade`` on all cores, in the shared course: test_course_samples.py.)
 """
 
 from __future__ import annotations
@@ -31,7 +33,11 @@ from plaisante.results import scores
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "assignments" / "samples" / "plaisante"
 MANIFEST = json.loads((SAMPLES / "manifest.json").read_text(encoding="utf-8"))
-STUDENTS = sorted(MANIFEST["samples"])
+#: Enough to spread over two workers and to tell a mix-up apart: full and no marks, a cell that
+#: does not run, a step not started, a wrong answer, own tests weak and one attacking the grader
+STUDENTS = sorted(["full_marks", "untouched", "syntax_error_in_count_values", "steps_1_to_3_only",
+                   "straight_before_flush", "own_tests_weak", "own_tests_fingerprint_code"])
+assert set(STUDENTS) <= set(MANIFEST["samples"])
 
 pytestmark = pytest.mark.nbgrader
 
@@ -59,7 +65,7 @@ def outcome(results: list[SubmissionResult]) -> dict[str, tuple[str, list[str], 
 @pytest.fixture(scope="module")
 def course(shared_course, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A copy of the shared course as submitted (nothing graded: shared_course.py) holding
-    Plaisante's samples alone (its mutants' submissions removed), and a copy of its gradebook
+    ``STUDENTS``' submissions alone (the others' removed), and a copy of its gradebook
     as it was before any grading."""
     root = copy_of(shared_course.submitted, tmp_path_factory.mktemp("parallel"))
     for work in (root / "assignments" / "submitted").glob("*/plaisante"):
@@ -79,7 +85,7 @@ def serial(course: tuple[Path, Path]) -> dict[str, tuple[str, list[str], dict[st
 
 
 @pytest.mark.sandbox
-def test_serial_grading_scores_every_sample_as_the_manifest_says(course, serial):
+def test_serial_grading_scores_each_sample_as_the_manifest_says(course, serial):
     root, _ = course
     assert sorted(serial) == STUDENTS
     for student in STUDENTS:
