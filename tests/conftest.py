@@ -59,9 +59,9 @@ def shared_course(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """The course graded both ways once a session (``shared_course.py``): a
     ``differential.GradedCourses``."""
     from differential import grade_both_ways
-    from shared_course import SHARED_CASES
+    from shared_course import PLAIN_CASES, SHARED_CASES
 
-    return grade_both_ways(tmp_path_factory.mktemp("shared"), SHARED_CASES)
+    return grade_both_ways(tmp_path_factory.mktemp("shared"), SHARED_CASES, PLAIN_CASES)
 
 
 @pytest.fixture(scope="module")

@@ -138,11 +138,13 @@ class GradedCourses:
                         scores.cell_scores(self.autograded, case.student, case.assignment))
 
 
-def grade_both_ways(folder: Path, cases: list[Case]) -> GradedCourses:
-    """Grade every case's notebook with ``plaisante grade`` and ``plaisante autograde`` in a
-    new course under ``folder`` (one release, one submit per assignment, then both runs at
-    once on two copies of the course)."""
+def grade_both_ways(folder: Path, cases: list[Case],
+                    plain: list[Case] | None = None) -> GradedCourses:
+    """Grade every case's notebook with ``plaisante grade``, and those of ``plain`` (default:
+    every case) with ``plaisante autograde``, in a new course under ``folder`` (one release,
+    one submit per assignment, then both runs at once on two copies of the course)."""
     assert len({(case.assignment, case.student) for case in cases}) == len(cases)
+    assert plain is None or set(plain) <= set(cases)
     assignments = sorted({case.assignment for case in cases}, key=ASSIGNMENTS.index)
     root = new_course(folder / "submitted" / "course", ("solutions", "notebooks"))
     cli("release", *assignments, cwd=root, course=root, timeout=RUN_TIMEOUT)
@@ -157,6 +159,9 @@ def grade_both_ways(folder: Path, cases: list[Case]) -> GradedCourses:
     for command in ("grade", "autograde"):
         courses[command] = folder / command / "course"
         shutil.copytree(root, courses[command])
+    for case in set(cases) - set(cases if plain is None else plain):
+        shutil.rmtree(courses["autograde"] / "assignments" / "submitted" / case.student
+                      / case.assignment)
     where = {"grade": courses["grade"], "autograde": courses["autograde"] / "notebooks"}
     # grade uses every core but is brief; plain nbgrader runs one kernel at a time, so its
     # runs (one per assignment, on one gradebook) go two at a time, the first beside grade.

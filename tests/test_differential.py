@@ -4,9 +4,9 @@ nbgrader, the notebook's own kernel), and every grade cell must get the same poi
 A disagreement is a bug of the judge or of a check.
 
 ``make test`` compares a fixed seeded sample of ``SAMPLED_MUTANTS`` mutants of each assignment's
-reference and Plaisante's samples on the course graded once a session (shared_course.py; the
-other four assignments' samples are compared cell by cell in test_course_samples.py, on the
-same course); ``make test-slow``
+reference and Plaisante's samples on the course graded once a session (shared_course.py; six
+samples of each of the other four assignments are compared cell by cell in
+test_course_samples.py, on the same course); ``make test-slow``
 grades every sample and every mutant of all five. Samples that attack the grader (manifest
 field ``attacks_grader``) are left out.
 """
