@@ -62,7 +62,7 @@ from hostile.corpus import (  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 # 10 s a cell: room for a 50 MB message on a loaded machine; 256 KiB of output, reached
-# early by the million-line print however slow the machine
+# early by the many-line print however slow the machine
 LIMITS = Limits(cell_seconds=10, submission_seconds=90, cpu_seconds=90,
                 memory_bytes=1024 * 1024 * 1024, processes=64, output_bytes=256 * 1024)
 # Not a speed goal: a submission's grading ends within its own time limit (what the kit
@@ -376,7 +376,7 @@ def test_killing_the_parent_is_refused(batch):
 
 def test_output_is_cut_to_the_limit(batch):
     root = batch["root"]
-    for kind in ("big_line", "million_lines"):
+    for kind in ("big_line", "many_lines"):
         notebook = root / "assignments" / "autograded" / kind / "plaisante" / "plaisante.ipynb"
         assert notebook.stat().st_size < 2 * LIMITS.output_bytes
         page = root / "assignments" / "feedback" / kind / "plaisante" / "plaisante.html"
