@@ -2,8 +2,9 @@
 command reads and writes the database the course's nbgrader config names.
 
 One real run by default: a course whose config points at a PostgreSQL database started here
-(``postgres_server``), Tricks released into it (by nbgrader itself) and its samples submitted,
-then two ``plaisante grade`` runs at once (every sample gets its manifest scores, every result
+(``postgres_server``), Tricks released into it (by nbgrader itself) and six of its samples
+submitted (``STUDENTS``), then two ``plaisante grade`` runs at once (each gets its manifest
+scores, every result
 of both runs is recorded, one submission row per student), two processes recording the same
 new students at once (every row whole). Under ``slow``: a server that goes away in the middle
 of a run (a one-line error naming the database, nothing half-written, a rerun completes) and
@@ -32,13 +33,22 @@ from plaisante.results import scores
 ROOT = Path(__file__).resolve().parents[1]
 KIT = CourseLayout(ROOT)
 ASSIGNMENT = "tricks"  # the fewest samples: the default run's
+#: The default run's students: enough for two runs at once to meet on most of them, and each
+#: kind of result (full and no marks, a wrong answer, steps not started, own tests weak and
+#: failing on correct code); every sample goes into PostgreSQL under ``slow``
+STUDENTS = ("full_marks", "untouched", "another_suit_can_win", "steps_1_to_3_only",
+            "trick_winner_tests_weak", "trick_winner_tests_fail_on_correct_code")
 
 pytestmark = [pytest.mark.nbgrader, pytest.mark.sandbox]
 
 
-def manifest(assignment: str) -> dict[str, dict]:
-    return json.loads((KIT.samples(assignment) / "manifest.json").read_text(
+def manifest(assignment: str, students: tuple[str, ...] | None = None) -> dict[str, dict]:
+    """{student: sample} of ``assignment``'s manifest, ``students`` alone when given."""
+    samples = json.loads((KIT.samples(assignment) / "manifest.json").read_text(
         encoding="utf-8"))["samples"]
+    assert students is None or set(students) <= set(samples)
+    return {student: sample for student, sample in samples.items()
+            if students is None or student in students}
 
 
 def plaisante(*args: str, course: Path, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -53,24 +63,29 @@ def popen(*args: str, course: Path) -> subprocess.Popen[str]:
                             text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
-def postgres_course(root: Path, url: str, assignments: tuple[str, ...]) -> Path:
+def postgres_course(root: Path, url: str, assignments: tuple[str, ...],
+                    students: tuple[str, ...] | None = None) -> Path:
     """A course at ``root`` whose gradebook is the database at ``url`` (one line in its
     nbgrader_config.py, as the README says): ``assignments`` released and each of their
-    samples submitted (the sample's name as the student id)."""
+    samples submitted, or those named in ``students`` (the sample's name as the student id;
+    one ``plaisante submit`` of a folder per assignment)."""
     new_course(root, ("solutions", "notebooks"))
     config = root / "nbgrader_config.py"
     config.write_text(config.read_text(encoding="utf-8") +
                       f"\nc.CourseDirectory.db_url = {url!r}\n", encoding="utf-8")
     plaisante("release", *assignments, course=root)
     for assignment in assignments:
-        for student, sample in manifest(assignment).items():
-            plaisante("submit", str(KIT.samples(assignment) / sample["notebook"]),
-                      "--student", student, "--assignment", assignment, course=root)
+        drop = root.parent / "to_submit" / assignment
+        drop.mkdir(parents=True)
+        for student, sample in manifest(assignment, students).items():
+            shutil.copy(KIT.samples(assignment) / sample["notebook"], drop / f"{student}.ipynb")
+        plaisante("submit", str(drop), "--assignment", assignment, course=root)
     return root
 
 
-def manifest_scores(course: Path, assignment: str) -> tuple[dict, dict]:
-    samples = manifest(assignment)
+def manifest_scores(course: Path, assignment: str,
+                    students: tuple[str, ...] | None = None) -> tuple[dict, dict]:
+    samples = manifest(assignment, students)
     return ({student: scores.step_scores(course, student, assignment) for student in samples},
             {student: sample["expected"] for student, sample in samples.items()})
 
@@ -97,7 +112,7 @@ def server():
 @pytest.fixture(scope="module")
 def course(server: PostgresServer, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return postgres_course(tmp_path_factory.mktemp("pg") / "course",
-                           server.create_database("course"), (ASSIGNMENT,))
+                           server.create_database("course"), (ASSIGNMENT,), STUDENTS)
 
 
 @pytest.fixture
@@ -133,9 +148,9 @@ def test_two_grade_runs_at_once_record_every_result_once_with_the_manifest_score
     outputs = [run.communicate(timeout=900) for run in runs]
     for run, (out, err) in zip(runs, outputs):
         assert run.returncode == 0, err[-3000:]
-        for student in manifest(ASSIGNMENT):  # each run's table lists every student
+        for student in STUDENTS:  # each run's table lists every student
             assert any(line.split()[:1] == [student] for line in out.splitlines()), student
-    got, expected = manifest_scores(course, ASSIGNMENT)
+    got, expected = manifest_scores(course, ASSIGNMENT, STUDENTS)
     assert got == expected
     assert submission_rows(course, ASSIGNMENT) == {student: 1 for student in expected}
     for student in expected:
@@ -212,14 +227,14 @@ def test_a_server_that_goes_away_mid_run_says_so_in_one_line_and_a_rerun_complet
         "(c.CourseDirectory.db_url in nbgrader_config.py) cannot be used: "), err[-3000:]
     assert "Traceback" not in err
     # what was recorded is whole: each recorded student has every score of the manifest
-    samples = manifest(ASSIGNMENT)
+    samples = manifest(ASSIGNMENT, STUDENTS)
     recorded = submission_rows(course, ASSIGNMENT)
     assert 1 <= len(recorded) < len(samples)
     assert {path.stem for path in reports.glob("*.json")} == set(recorded)
     for student in recorded:
         assert scores.step_scores(course, student, ASSIGNMENT) == samples[student]["expected"]
     plaisante("grade", ASSIGNMENT, "--workers", "1", course=course)
-    got, expected = manifest_scores(course, ASSIGNMENT)
+    got, expected = manifest_scores(course, ASSIGNMENT, STUDENTS)
     assert got == expected
     assert submission_rows(course, ASSIGNMENT) == {student: 1 for student in expected}
 
