@@ -284,13 +284,14 @@ def test_a_slow_cell_before_a_students_tests_costs_them_nothing(released: Path,
     setup = next(index for index, cell in enumerate(notebook.cells)
                  if cell.metadata.get("nbgrader", {}).get("grade_id") == "setup")
     notebook.cells.insert(setup + 1, nbformat.v4.new_code_cell(
-        "import time\ntime.sleep(2)  # a pause to look at the cards (the student's own cell)"))
+        "import time\ntime.sleep(1)  # a pause to look at the cards (the student's own cell)"))
     path = tmp_path / "slow.ipynb"
     nbformat.write(notebook, path)
     cli("submit", str(path), "--student", "ada", "--assignment", "plaisante", cwd=root,
         course=root)
-    # step 3's tests run 7 times (6 buggy versions): 7 × 2 s is past a 10 s cell
-    done = cli("grade", "plaisante", "--cell-timeout", "10", cwd=root, course=root)
+    # step 3's tests run 7 times (6 buggy versions): 7 × 1 s is past a 5 s cell, whose own
+    # work takes well under a second
+    done = cli("grade", "plaisante", "--cell-timeout", "5", cwd=root, course=root)
     assert "timeout" not in done.stdout, done.stdout
     graded = nbformat.read(CourseLayout(root).autograded("ada", "plaisante"), as_version=4)
     scored = {cell.metadata["nbgrader"]["grade_id"]: [
