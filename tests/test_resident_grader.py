@@ -290,13 +290,19 @@ def test_a_killed_grader_takes_its_grading_process_and_sandbox_with_it(course):
 
 
 def test_stop_during_a_request_stops_the_grader_and_the_command_grades_itself(course):
+    process, _ = start_grader(course)
     slow = nbformat.read(SAMPLES / MANIFEST["samples"]["untouched"]["notebook"], as_version=4)
     answer = next(cell for cell in slow.cells if cell.cell_type == "code"
                   and cell.metadata.get("nbgrader", {}).get("solution"))
-    answer.source = "import time\ntime.sleep(6)\n" + answer.source  # a cell of the student's
+    # a cell of the student's that lasts until 10 s from now (the sandbox's clock is the
+    # host's): the grader is still in it when --stop comes, about 5 s from now, and the
+    # command's own grading (and each run of the tests, which runs it again) waits only for
+    # what is left of the 10 s, not for a whole sleep each time
+    until = time.time() + 10
+    answer.source = f"import time\ntime.sleep(max(0.0, {until!r} - time.time()))\n" + \
+        answer.source
     nbformat.write(slow, course / "slow.ipynb")
     cli("submit", str(course / "slow.ipynb"), "--student", "slowpoke", cwd=course)
-    process, _ = start_grader(course)
     command = subprocess.Popen([sys.executable, "-m", "plaisante.cli", "grade", "plaisante",
                                 "--student", "slowpoke"], cwd=course, env=command_env(), text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
