@@ -201,9 +201,16 @@ def test_the_grader_restarts_itself_when_the_kits_code_changes(course, grader):
         assert "the kit's code changed since I started: restarting" in until_serving(grader)
         done = cli("grade", "plaisante", "--student", "untouched", cwd=course)
         assert "graded 0/100" in grader_lines(grader, 1)[0]
-    finally:  # the code as it was: the grader restarts once more, at the next request
+    finally:  # the code as it was: the grader restarts once more, at the next request (one
+        # naming other kit code, which it answers without grading anything)
         os.utime(changed, ns=(before.st_atime_ns, before.st_mtime_ns))
-        cli("grade", "plaisante", "--student", "untouched", cwd=course)
+        conn = service._connect(course)
+        if conn is not None:
+            with conn:
+                service._receive(conn)  # {"ready": True}
+                service._send(conn, {"op": "grade", "kit": "0" * 16,
+                                     "assignment": "plaisante", "students": ["untouched"]})
+                service._receive(conn)  # {"stale": True}, then it restarts
         until_serving(grader)
 
 
