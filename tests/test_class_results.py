@@ -1,5 +1,5 @@
 """What an instructor reads about a class: ``scores``, ``export`` (per-step and LMS
-layouts), ``roster import`` and the class report, on the samples plus a broken file that
+layouts), ``roster import`` and the class report, on a class of samples plus a broken file that
 reached the submitted folder as nbgrader's collect would put it there; and ``submit``, which
 refuses that file before it is collected.
 
@@ -46,7 +46,15 @@ def samples_of(assignment: str) -> Path:
 
 SAMPLES = samples_of(ASSIGNMENT)
 MANIFEST = json.loads((SAMPLES / "manifest.json").read_text(encoding="utf-8"))
-EXPECTED = {student: sample["expected"] for student, sample in MANIFEST["samples"].items()}
+#: The class: a sample of each kind of result these outputs show (every sample's own scores are
+#: test_pipeline's and test_parallel's): full marks, nothing done (every step "all N points",
+#: every cell failed visibly), steps 4 and 5 left undone, a hidden-tests cell failed in its
+#: visible part, a syntax error (whose feedback index is read below), own tests not written and
+#: weak (own-tests cells failed in the hidden region, partly); step2_my_tests is the cell most
+#: of them fail (3), ahead of every other (2 at most).
+CLASS = ("full_marks", "untouched", "steps_1_to_3_only", "has_pair_at_least_two",
+         "syntax_error_in_count_values", "own_tests_not_written", "own_tests_weak")
+EXPECTED = {student: MANIFEST["samples"][student]["expected"] for student in CLASS}
 
 
 def broken_bytes() -> bytes:
@@ -55,12 +63,13 @@ def broken_bytes() -> bytes:
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    """A course copy: the samples submitted, the broken file collected into submitted/, a
+    """A course copy: the class's samples submitted, the broken file collected into submitted/, a
     roster of three (one without any submission), graded, fed back, reported, exported."""
     root = new_course(tmp_path_factory.mktemp("course"))
     run("release", ASSIGNMENT, cwd=root)
-    for student, sample in MANIFEST["samples"].items():
-        run("submit", str(SAMPLES / sample["notebook"]), "--student", student, cwd=root)
+    for student in CLASS:
+        run("submit", str(SAMPLES / MANIFEST["samples"][student]["notebook"]), "--student",
+            student, cwd=root)
     layout = CourseLayout(root)
     inbox = layout.submitted(BROKEN, ASSIGNMENT)
     inbox.parent.mkdir(parents=True)

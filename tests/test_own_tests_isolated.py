@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import shutil
 from pathlib import Path
 
 import nbformat
@@ -24,6 +25,20 @@ from plaisante.grading.conversation import cell_error, stopped_by
 ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = [pytest.mark.nbgrader, pytest.mark.sandbox]
+
+
+@pytest.fixture(scope="module")
+def released(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A course with the solutions and Plaisante released (its gradebook made), never graded:
+    each test grades a copy (``released_copy``), so ``release`` runs once for the module."""
+    root = new_course(tmp_path_factory.mktemp("released") / "course", ("solutions",))
+    cli("release", "plaisante", cwd=root, course=root)
+    return root
+
+
+def released_copy(released: Path, tmp_path: Path) -> Path:
+    """A copy of ``released`` in ``tmp_path``, for one test to submit to and grade."""
+    return Path(shutil.copytree(released, tmp_path / "course"))
 
 #: Step 2's own tests, replaced: the first run's answer is the one to match, and a failing run
 #: says what it was answered (which would be the correct count_values' answer on a hand the
@@ -39,9 +54,9 @@ def my_count_values_tests(count_values):
 '''
 
 
-def test_tests_that_remember_earlier_runs_catch_nothing_when_graded(tmp_path: Path) -> None:
-    root = new_course(tmp_path / "course", ("solutions",))
-    cli("release", "plaisante", cwd=root, course=root)
+def test_tests_that_remember_earlier_runs_catch_nothing_when_graded(released: Path,
+                                                                  tmp_path: Path) -> None:
+    root = released_copy(released, tmp_path)
     notebook = nbformat.read(CourseLayout(ROOT).samples("plaisante") / "full_marks.ipynb",
                              as_version=4)
     cell = next(cell for cell in notebook.cells
@@ -145,14 +160,14 @@ def noting(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
 
 
 @pytest.mark.parametrize("grader", ["this user", "the grading user"])
-def test_no_kernel_of_a_submission_finds_a_note_an_earlier_one_left(tmp_path: Path,
+def test_no_kernel_of_a_submission_finds_a_note_an_earlier_one_left(released: Path,
+                                                                  tmp_path: Path,
                                                                   grader: str) -> None:
     """Each kernel of a submission (the notebook's, each run's) starts with its sockets folder
     as the grader made it: the connection file written afresh, the data files as handed in,
     nothing else. A note left there would let tests compare runs, or carry what the
     notebook's kernel heard of the hidden checks into a run."""
-    root = new_course(tmp_path / "course", ("solutions",))
-    cli("release", "plaisante", cwd=root, course=root)
+    root = released_copy(released, tmp_path)
     notebook = noting(nbformat.read(CourseLayout(ROOT).samples("plaisante")
                                     / "full_marks.ipynb", as_version=4))
     path = tmp_path / "noting.ipynb"
@@ -206,7 +221,7 @@ if type(sys.stdout).__name__ == "_Discard":
 
 
 def test_a_test_function_gone_by_the_end_of_the_notebook_is_graded_as_its_cell_saw_it(
-        tmp_path: Path) -> None:
+        released: Path, tmp_path: Path) -> None:
     """A student's tests are graded as the cells before their test cell left them: a later
     cell that deletes the function (or names something else so), defines another in its
     place or gives it new code changes nothing, for better or worse.
@@ -214,8 +229,7 @@ def test_a_test_function_gone_by_the_end_of_the_notebook_is_graded_as_its_cell_s
     A cell before the tests that raises only when run again (here: because a run's kernel
     discards what it prints once the output allowance is spent) flags the submission, naming
     the cell and what it raised: the runs then see a kernel the notebook's cells never saw."""
-    root = new_course(tmp_path / "course", ("solutions",))
-    cli("release", "plaisante", cwd=root, course=root)
+    root = released_copy(released, tmp_path)
     for student, later in (("tidied", "del my_has_check_tests  # done with them\n"
                                       "my_count_values_tests = 'done'"),
                            ("mended", MENDED), ("replayed", None)):
@@ -258,25 +272,26 @@ def test_a_test_function_gone_by_the_end_of_the_notebook_is_graded_as_its_cell_s
     assert not re.search(r"^(tidied|mended)\s+flagged", graded_table, re.M), graded_table
 
 
-def test_a_slow_cell_before_a_students_tests_costs_them_nothing(tmp_path: Path) -> None:
+def test_a_slow_cell_before_a_students_tests_costs_them_nothing(released: Path,
+                                                                tmp_path: Path) -> None:
     """Every run of a student's tests runs the cells before them again, in a kernel of its
     own: a cell that takes a few seconds (well within a cell's time) once cost that much a
     run, and with more runs than the test cell has seconds the honest tests lost every
     point, flagged as a timeout. A cell run again has its own time, as when it first ran."""
-    root = new_course(tmp_path / "course", ("solutions",))
-    cli("release", "plaisante", cwd=root, course=root)
+    root = released_copy(released, tmp_path)
     notebook = nbformat.read(CourseLayout(ROOT).samples("plaisante") / "full_marks.ipynb",
                              as_version=4)
     setup = next(index for index, cell in enumerate(notebook.cells)
                  if cell.metadata.get("nbgrader", {}).get("grade_id") == "setup")
     notebook.cells.insert(setup + 1, nbformat.v4.new_code_cell(
-        "import time\ntime.sleep(2)  # a pause to look at the cards (the student's own cell)"))
+        "import time\ntime.sleep(1)  # a pause to look at the cards (the student's own cell)"))
     path = tmp_path / "slow.ipynb"
     nbformat.write(notebook, path)
     cli("submit", str(path), "--student", "ada", "--assignment", "plaisante", cwd=root,
         course=root)
-    # step 3's tests run 7 times (6 buggy versions): 7 × 2 s is past a 10 s cell
-    done = cli("grade", "plaisante", "--cell-timeout", "10", cwd=root, course=root)
+    # step 3's tests run 7 times (6 buggy versions): 7 × 1 s is past a 5 s cell, whose own
+    # work takes well under a second
+    done = cli("grade", "plaisante", "--cell-timeout", "5", cwd=root, course=root)
     assert "timeout" not in done.stdout, done.stdout
     graded = nbformat.read(CourseLayout(root).autograded("ada", "plaisante"), as_version=4)
     scored = {cell.metadata["nbgrader"]["grade_id"]: [
@@ -366,13 +381,12 @@ def grade_as_ada(root: Path, notebook: nbformat.NotebookNode, path: Path) -> Non
 
 
 def test_answers_the_notebooks_kernel_kept_on_disk_earn_its_own_tests_nothing(
-        tmp_path: Path) -> None:
+        released: Path, tmp_path: Path) -> None:
     """The notebook's kernel hears known-good answers during the hidden checks (a stand-in
     for count_values while has_pair is swept) and can write them wherever it may write. The
     runs of the student's tests each start in a kernel of their own, whose writable folders
     are new: tests that compare with such a note catch nothing, as without it."""
-    root = new_course(tmp_path / "course", ("solutions",))
-    cli("release", "plaisante", cwd=root, course=root)
+    root = released_copy(released, tmp_path)
     notebook = nbformat.read(CourseLayout(ROOT).samples("plaisante") / "full_marks.ipynb",
                              as_version=4)
     ids = [cell.metadata.get("nbgrader", {}).get("grade_id") for cell in notebook.cells]
@@ -442,7 +456,8 @@ SAW_THE_NOTE = '''if _noted():
 '''
 
 
-def test_no_kernel_learns_how_the_kernel_before_it_ended(tmp_path: Path) -> None:
+def test_no_kernel_learns_how_the_kernel_before_it_ended(released: Path,
+                                                          tmp_path: Path) -> None:
     """A kernel forked by the worker's zygote starts from the zygote's memory, so nothing the
     zygote learnt of the kernel before may be in it: that kernel's exit status was (the
     zygote's ``exit``, its last answer), and a kernel can choose its own. Tests that ended
@@ -451,8 +466,7 @@ def test_no_kernel_learns_how_the_kernel_before_it_ended(tmp_path: Path) -> None
     version's too, and step 3's tests lost their 6 points (on most gradings: the status must
     be set before the grader kills the run's kernel). A kernel that dies in a cell told the
     restarted one the same way, on every grading."""
-    root = new_course(tmp_path / "course", ("solutions",))
-    cli("release", "plaisante", cwd=root, course=root)
+    root = released_copy(released, tmp_path)
     notebook = nbformat.read(CourseLayout(ROOT).samples("plaisante") / "full_marks.ipynb",
                              as_version=4)
 

@@ -201,9 +201,16 @@ def test_the_grader_restarts_itself_when_the_kits_code_changes(course, grader):
         assert "the kit's code changed since I started: restarting" in until_serving(grader)
         done = cli("grade", "plaisante", "--student", "untouched", cwd=course)
         assert "graded 0/100" in grader_lines(grader, 1)[0]
-    finally:  # the code as it was: the grader restarts once more, at the next request
+    finally:  # the code as it was: the grader restarts once more, at the next request (one
+        # naming other kit code, which it answers without grading anything)
         os.utime(changed, ns=(before.st_atime_ns, before.st_mtime_ns))
-        cli("grade", "plaisante", "--student", "untouched", cwd=course)
+        conn = service._connect(course)
+        if conn is not None:
+            with conn:
+                service._receive(conn)  # {"ready": True}
+                service._send(conn, {"op": "grade", "kit": "0" * 16,
+                                     "assignment": "plaisante", "students": ["untouched"]})
+                service._receive(conn)  # {"stale": True}, then it restarts
         until_serving(grader)
 
 
@@ -290,13 +297,19 @@ def test_a_killed_grader_takes_its_grading_process_and_sandbox_with_it(course):
 
 
 def test_stop_during_a_request_stops_the_grader_and_the_command_grades_itself(course):
+    process, _ = start_grader(course)
     slow = nbformat.read(SAMPLES / MANIFEST["samples"]["untouched"]["notebook"], as_version=4)
     answer = next(cell for cell in slow.cells if cell.cell_type == "code"
                   and cell.metadata.get("nbgrader", {}).get("solution"))
-    answer.source = "import time\ntime.sleep(6)\n" + answer.source  # a cell of the student's
+    # a cell of the student's that lasts until 12 s from now (the sandbox's clock is the
+    # host's): the grader is still in it when --stop comes (5 s from now, 8 s on a busy
+    # machine), and the command's own grading (and each run of the tests, which runs the cell
+    # again) waits only for what is left of the 12 s, not for a whole sleep each time
+    until = time.time() + 12
+    answer.source = f"import time\ntime.sleep(max(0.0, {until!r} - time.time()))\n" + \
+        answer.source
     nbformat.write(slow, course / "slow.ipynb")
     cli("submit", str(course / "slow.ipynb"), "--student", "slowpoke", cwd=course)
-    process, _ = start_grader(course)
     command = subprocess.Popen([sys.executable, "-m", "plaisante.cli", "grade", "plaisante",
                                 "--student", "slowpoke"], cwd=course, env=command_env(), text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
