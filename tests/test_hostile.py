@@ -722,15 +722,15 @@ def test_validate_agrees_with_grading(batch, validations, kind):
 
 
 def test_a_bad_timestamp_flags_one_submission_and_the_batch_goes_on(tmp_path):
-    """A timestamp.txt reading words, in one of five submissions, is flagged with a
-    reason naming the timestamp; the other four are graded, and all five are recorded."""
+    """A timestamp.txt reading words, in one of three submissions, is flagged with a
+    reason naming the timestamp; the other two are graded, and all three are recorded."""
     root = tmp_path / "course"
     root.mkdir()
     shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
     shutil.copytree(ROOT / "solutions", root / "solutions")
     (root / "assignments").mkdir()
-    assert run_cli("release", cwd=root).returncode == 0
-    students = ["ada", "ben", "cleo", "dan", "eve"]
+    assert run_cli("release", "plaisante", cwd=root).returncode == 0
+    students = ["ada", "cleo", "eve"]
     for student in students:
         done = run_cli("submit", str(FULL_MARKS), "--student", student, cwd=root)
         assert done.returncode == 0, done.stderr[-2000:]
@@ -740,8 +740,8 @@ def test_a_bad_timestamp_flags_one_submission_and_the_batch_goes_on(tmp_path):
     done = run_cli("grade", "plaisante", "--cell-timeout", "10", "--workers", "2", cwd=root)
     assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
     lines = done.stdout.splitlines()
-    assert lines[-1] == "5 submission(s): 4 graded, 1 flagged"
-    for student in ("ada", "ben", "dan", "eve"):
+    assert lines[-1] == "3 submission(s): 2 graded, 1 flagged"
+    for student in ("ada", "eve"):
         assert re.search(rf"^{student}\s+graded\s+100 / 100", done.stdout, re.M), done.stdout
     start = next(i for i, line in enumerate(lines) if re.match(r"cleo\s+flagged\s", line))
     block = [lines[start]] + list(itertools.takewhile(lambda line: line.startswith(" "),
@@ -758,7 +758,7 @@ def test_a_bad_timestamp_flags_one_submission_and_the_batch_goes_on(tmp_path):
         flags = {student: gradebook.find_submission_notebook("plaisante", "plaisante",
                                                              student).flagged
                  for student in students}
-    assert flags == {"ada": False, "ben": False, "cleo": True, "dan": False, "eve": False}
+    assert flags == {"ada": False, "cleo": True, "eve": False}
 
 
 def test_cli_grade_rejects_an_unknown_student(batch):
