@@ -7,7 +7,8 @@ its own venv and a copy of the kit, ``grader_user``; as an ordinary user: itself
 course's folders hidden under an empty tmpfs by bubblewrap), in a working folder of its own,
 and cannot see the course: not its files, not its gradebook. ``plaisante grade --scheduler``
 sends each task the submission's files and the assignment's facts; each sample (five of them:
-``SAMPLES``) gets its manifest scores, the autograded notebooks land in the course, written by the coordinator.
+``SAMPLES``) gets its manifest scores, the autograded notebooks land in the course, written by
+the coordinator.
 """
 
 from __future__ import annotations
