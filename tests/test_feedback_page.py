@@ -38,13 +38,13 @@ def run(*args: str, cwd: Path, code: int = 0) -> subprocess.CompletedProcess[str
 
 
 
-def test_feedback_before_grading_says_to_grade_first(tmp_path: Path) -> None:
+def test_feedback_before_grading_says_to_grade_first(released: Path, tmp_path: Path) -> None:
     """``feedback`` run before ``grade`` names the students not graded yet and the command to
     run, rather than nbgrader's "No notebooks were matched" (and its guess at another
     assignment), and fails (exit 1: no page it was asked for exists) when the assignment or
     student is named, not when it runs for every assignment; an assignment named with
     no submission says so too, rather than nothing, and is no failure (nothing to do)."""
-    root = released_course(tmp_path)
+    root = copied(released, tmp_path)
     run("submit", str(full_marks_with(tmp_path)), "--student", "sam", cwd=root)
     done = run("feedback", "plaisante", cwd=root, code=1)
     assert run("feedback", "plaisante", "--student", "sam", cwd=root, code=1).stderr == done.stderr
@@ -71,31 +71,70 @@ def released_course(tmp_path: Path) -> Path:
     return root
 
 
-def full_marks_with(tmp_path: Path, old: str = "", new: str = "") -> Path:
+def full_marks_with(folder: Path, old: str = "", new: str = "",
+                    name: str = "plaisante") -> Path:
     """Write the full-marks sample, with ``old`` replaced by ``new`` in its one cell holding
-    ``old``, to ``tmp_path``/plaisante.ipynb; return that path."""
+    ``old``, to ``folder``/``name``.ipynb; return that path."""
     notebook = nbformat.read(SAMPLES / MANIFEST["samples"]["full_marks"]["notebook"],
                              as_version=4)
     if old:
         (found,) = [c for c in notebook.cells if old in c.source]
         found.source = found.source.replace(old, new)
-    submitted = tmp_path / "plaisante.ipynb"
+    submitted = folder / f"{name}.ipynb"
     nbformat.write(notebook, submitted)
     return submitted
 
 
-def test_html_a_student_added_to_markdown_shows_as_text_in_the_feedback_page(tmp_path):
-    root = released_course(tmp_path)
+def copied(course: Path, tmp_path: Path) -> Path:
+    """Return a copy of ``course`` in ``tmp_path``, for a test that changes it."""
+    return Path(shutil.copytree(course, tmp_path / "course"))
+
+
+#: the judged samples whose feedback's hidden-tests lines are checked, each handed in by the
+#: student of its name
+JUDGED = ("full_marks", "own_tests_weak", "syntax_error_in_count_values",
+          "own_tests_not_written")
+#: a has_straight that reads the cards in the order given (student ``bea``)
+IN_ORDER = ("and len(set(values)) == 5 and max(values) - min(values) == 4",
+            "and all(b - a == 1 for a, b in zip(values, values[1:]))")
+#: a count_values cell missing its ':' (student ``sam``)
+NO_COLON = ("def count_values(cards):", "def count_values(cards)")
+
+
+@pytest.fixture(scope="module")
+def released(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A course with Plaisante released and nothing handed in (tests change copies of it)."""
+    return released_course(tmp_path_factory.mktemp("released"))
+
+
+@pytest.fixture(scope="module")
+def graded(released: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of ``released`` where each student below handed in, graded by ``plaisante
+    grade`` and made into feedback pages by ``plaisante feedback``, in one run each (every
+    page is one student's alone): ``ada`` the full-marks sample with a markdown cell holding
+    HTML and script and a raw cell marked as HTML, ``bea`` with ``IN_ORDER``, ``sam`` with
+    ``NO_COLON``, and each of ``JUDGED`` that sample. Tests only read it."""
+    root = copied(released, tmp_path_factory.mktemp("graded"))
+    batch = tmp_path_factory.mktemp("batch")
     notebook = nbformat.read(SAMPLES / MANIFEST["samples"]["full_marks"]["notebook"],
                              as_version=4)
     raw = new_raw_cell('<img src=y onerror="alert(4)">')
     raw.metadata["format"] = "text/html"
     notebook.cells[1:1] = [new_markdown_cell(ADDED), raw]
-    submitted = tmp_path / "plaisante.ipynb"
-    nbformat.write(notebook, submitted)
-    run("submit", str(submitted), "--student", "ada", cwd=root)
+    nbformat.write(notebook, batch / "ada.ipynb")
+    full_marks_with(batch, *IN_ORDER, name="bea")
+    full_marks_with(batch, *NO_COLON, name="sam")
+    for name in JUDGED:
+        shutil.copy(SAMPLES / MANIFEST["samples"][name]["notebook"], batch / f"{name}.ipynb")
+    done = run("submit", str(batch), cwd=root)
+    assert done.stdout.splitlines()[-1] == f"{3 + len(JUDGED)} submitted, 0 refused", done.stdout
     run("grade", "plaisante", cwd=root)
     run("feedback", "plaisante", cwd=root)
+    return root
+
+
+def test_html_a_student_added_to_markdown_shows_as_text_in_the_feedback_page(graded):
+    root = graded
     page = (root / "assignments" / "feedback" / "ada" / "plaisante" / "plaisante.html"
             ).read_text(encoding="utf-8")
     live = Live()
@@ -117,18 +156,12 @@ def note_lines(page: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if "(their code is not shown)" in line]
 
 
-def test_the_hidden_tests_line_says_what_is_true_of_judged_samples(tmp_path):
+def test_the_hidden_tests_line_says_what_is_true_of_judged_samples(graded):
     """Feedback of samples graded by the judge: "they passed" only where hidden tests ran and
     passed; a partial own-tests score says what it means; a visible failure is named as such,
     not blamed on hidden tests (which did not run after it)."""
-    root = released_course(tmp_path)
-    names = ("full_marks", "own_tests_weak", "syntax_error_in_count_values",
-             "own_tests_not_written")
-    for name in names:
-        run("submit", str(SAMPLES / MANIFEST["samples"][name]["notebook"]), "--student", name,
-            cwd=root)
-    run("grade", "plaisante", cwd=root)
-    run("feedback", "plaisante", cwd=root)
+    root = graded
+    names = JUDGED
     notes = {name: note_lines((root / "assignments" / "feedback" / name / "plaisante"
                                / "plaisante.html").read_text(encoding="utf-8"))
              for name in names}
@@ -212,24 +245,18 @@ def gradebook_states(root: Path, student: str) -> dict[str, str]:
                 else "failed" for g in grades if g.name in tests}
 
 
-def test_a_hidden_failure_shows_its_rule_and_after_the_due_date_its_message(tmp_path):
+def test_a_hidden_failure_shows_its_rule_and_after_the_due_date_its_message(graded, tmp_path):
     """A has_straight that reads the cards in the order given passes every visible case and
     fails a hidden one: feedback names the rule, not the hand; ``--reveal`` is refused without
     a due date and before it, and after it the page shows the check's message in full."""
-    root = released_course(tmp_path)
-    submitted = full_marks_with(
-        tmp_path, old="and len(set(values)) == 5 and max(values) - min(values) == 4",
-        new="and all(b - a == 1 for a, b in zip(values, values[1:]))")
-    run("submit", str(submitted), "--student", "ada", cwd=root)
-    run("grade", "plaisante", cwd=root)
-    page_path = root / "assignments" / "feedback" / "ada" / "plaisante" / "plaisante.html"
+    root = copied(graded, tmp_path)  # due dates and revealed pages stay in this copy
+    page_path = root / "assignments" / "feedback" / "bea" / "plaisante" / "plaisante.html"
     message = "has_straight(9♣ 5♦ 7♥ 6♠ 8♣): expected True, got False"
 
     def page() -> str:
         import html
         return html.unescape(page_path.read_text(encoding="utf-8"))
 
-    run("feedback", "plaisante", cwd=root)
     failed = [n for n in note_lines(page()) if "they passed" not in n]
     assert failed == ["# Hidden tests ran here (their code is not shown): this cell scored 0 of "
                       "3 points: a hidden test failed: the cards of a straight may come in any "
@@ -265,15 +292,11 @@ def test_a_hidden_failure_shows_its_rule_and_after_the_due_date_its_message(tmp_
     assert "expect_has(" not in page()  # the hidden code itself is never shown
 
 
-def test_an_answer_cell_with_a_syntax_error_says_where_on_the_page(tmp_path):
+def test_an_answer_cell_with_a_syntax_error_says_where_on_the_page(graded):
     """The student's count_values cell misses its ':'; graded (plaisante grade) and made into
     feedback by nbgrader's generate_feedback, the page says under that cell which line does
     not parse and why, and the failing test cell below keeps its own line."""
-    root = released_course(tmp_path)
-    submitted = full_marks_with(tmp_path, "def count_values(cards):", "def count_values(cards)")
-    run("submit", str(submitted), "--student", "sam", cwd=root)
-    run("grade", "plaisante", cwd=root)
-    run("feedback", "plaisante", cwd=root)
+    root = graded
     page = (root / "assignments" / "feedback" / "sam" / "plaisante" / "plaisante.html"
             ).read_text(encoding="utf-8")
     text = html.unescape(re.sub(r"<[^>]+>", "", page))

@@ -152,19 +152,14 @@ def test_a_file_over_the_hard_limit_says_what_to_clear(tmp_path):
         read_submission(path)
 
 
-def test_a_notebook_of_gigabytes_is_flagged_too_large_not_read_whole(tmp_path):
+@pytest.mark.nbgrader
+def test_a_notebook_of_gigabytes_is_flagged_too_large_not_read_whole(graded, tmp_path):
     """The digest that tells a resubmission apart is taken before the size check (and again
     by the coordinator, which has no memory bound): it read the notebook whole, and a sparse
     3 GiB one ended as "grading failed with MemoryError; regrade it alone", as every regrade
     would. A pipe or a link in its place is read neither (a pipe would never end)."""
-    root = new_course(tmp_path / "course")
-    run("release", ASSIGNMENT, cwd=root)
-    layout = CourseLayout(root)
+    layout = CourseLayout(graded)
     folder = layout.submitted("huge", ASSIGNMENT).parent
-    folder.mkdir(parents=True)
-    with (folder / "plaisante.ipynb").open("wb") as file:
-        file.truncate(3 * 1024 ** 3)
-    run("grade", ASSIGNMENT, "--workers", "1", cwd=root)
     report = json.loads(layout.report(ASSIGNMENT, "huge").read_text("utf-8"))
     assert report["status"] == "flagged", report
     assert any("too large (3072 MiB" in reason for reason in report["reasons"]), report
@@ -236,10 +231,25 @@ def test_data_files_are_the_folders_other_files_within_limits(tmp_path):
 
 # ----------------------------------------------------------------------------- graded, end to end
 
-@pytest.mark.nbgrader
-def test_each_way_of_handing_in_is_graded_to_its_real_score(tmp_path):
-    root = new_course(tmp_path / "course")
+@pytest.fixture(scope="module")
+def released(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A course with Plaisante released and nothing handed in (tests change copies of it)."""
+    root = new_course(tmp_path_factory.mktemp("released") / "course")
     run("release", ASSIGNMENT, cwd=root)
+    return root
+
+
+def copied(course: Path, tmp_path: Path) -> Path:
+    """Return a copy of ``course`` in ``tmp_path``, for a test that changes it."""
+    return Path(shutil.copytree(course, tmp_path / "course"))
+
+
+@pytest.fixture(scope="module")
+def graded(released: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of ``released`` where each way of handing in below, one student each, and a
+    sparse 3 GiB notebook (student ``huge``) are graded by one ``plaisante grade`` (each
+    student's report is theirs alone). Tests only read it."""
+    root = copied(released, tmp_path_factory.mktemp("graded"))
     layout = CourseLayout(root)
     full = notebook_json(FULL)
 
@@ -259,7 +269,17 @@ def test_each_way_of_handing_in_is_graded_to_its_real_score(tmp_path):
     write(folder("datafile"), "plaisante.ipynb", opening_data_file(full))
     (folder("datafile") / "data.txt").write_text("8\n")
     write(folder("no_datafile"), "plaisante.ipynb", opening_data_file(full))
+    folder("huge").mkdir(parents=True)
+    with (folder("huge") / "plaisante.ipynb").open("wb") as file:
+        file.truncate(3 * 1024 ** 3)
     run("grade", ASSIGNMENT, "--workers", "1", cwd=root)
+    return root
+
+
+@pytest.mark.nbgrader
+def test_each_way_of_handing_in_is_graded_to_its_real_score(graded):
+    layout = CourseLayout(graded)
+
     expected = {"copy1": (100, "flagged"), "renamed_partial": (PARTIAL_TOTAL, "flagged"),
                 "crlf": (100, "graded"), "attachments": (100, "graded"),
                 "outputs": (100, "graded"), "v3": (100, "graded"), "v3_crlf": (100, "graded"),
@@ -276,13 +296,12 @@ def test_each_way_of_handing_in_is_graded_to_its_real_score(tmp_path):
 
 
 @pytest.mark.nbgrader
-def test_a_copy_handed_in_through_nbgraders_exchange_is_graded(tmp_path):
+def test_a_copy_handed_in_through_nbgraders_exchange_is_graded(released, tmp_path):
     import os
     import subprocess
     import sys
 
-    root = new_course(tmp_path / "course")
-    run("release", ASSIGNMENT, cwd=root)
+    root = copied(released, tmp_path)
     exchange = f"--Exchange.root={root / 'assignments' / 'exchange'}"
 
     def nbgrader(*args: str, cwd: Path) -> None:
@@ -329,12 +348,11 @@ def test_a_copy_handed_in_through_nbgraders_exchange_is_graded(tmp_path):
 
 
 @pytest.mark.nbgrader
-def test_data_files_reach_a_kernel_started_without_the_zygote(tmp_path, monkeypatch):
+def test_data_files_reach_a_kernel_started_without_the_zygote(released, tmp_path, monkeypatch):
     from plaisante.grading import submission
     from plaisante.grading.result import Limits
 
-    root = new_course(tmp_path / "course")
-    run("release", ASSIGNMENT, cwd=root)
+    root = copied(released, tmp_path)
     folder = CourseLayout(root).submitted("datafile", ASSIGNMENT).parent
     write(folder, "plaisante.ipynb", opening_data_file(notebook_json(FULL)))
     monkeypatch.setattr(submission, "USE_ZYGOTE", False)

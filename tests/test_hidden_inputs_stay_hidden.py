@@ -74,9 +74,11 @@ def trace_message(root: Path, assignment: str) -> list[str]:
             if '{"' in line and "got" in line]
 
 
-def graded(folder: Path, assignment: str, hidden: bool) -> Path:
-    """Grade the recording notebook in a new course; ``hidden`` False removes the hidden
-    regions of the course's source notebook before it is released."""
+def graded(folder: Path, assignment: str, hidden: bool,
+           others: dict[str, nbformat.NotebookNode] | None = None) -> Path:
+    """Grade the recording notebook (student ``ada``) and ``others`` (student -> notebook) in
+    a new course; ``hidden`` False removes the hidden regions of the course's source notebook
+    before it is released."""
     root = new_course(folder, ("solutions",))
     if not hidden:
         source = CourseLayout(root).source(assignment)
@@ -85,13 +87,23 @@ def graded(folder: Path, assignment: str, hidden: bool) -> Path:
             cell.source = HIDDEN.sub("", cell.source)
         nbformat.write(notebook, source)
     cli("release", assignment, cwd=root, course=root)
-    path = folder / "recording.ipynb"
-    nbformat.write(recording(assignment), path)
-    cli("submit", str(path), "--student", "ada", "--assignment", assignment, cwd=root,
-        course=root)
+    for student, notebook in {"ada": recording(assignment), **(others or {})}.items():
+        path = folder / f"{student}.ipynb"
+        nbformat.write(notebook, path)
+        cli("submit", str(path), "--student", student, "--assignment", assignment, cwd=root,
+            course=root)
     cli("grade", assignment, cwd=root, course=root)
-    cli("feedback", assignment, "--student", "ada", cwd=root, course=root)
+    cli("feedback", assignment, cwd=root, course=root)
     return root
+
+
+@pytest.fixture(scope="module")
+def plaisante_graded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Plaisante's course, hidden tests in place, where ``ada`` handed in the recording
+    notebook and ``tom`` the telling one (``telling``), graded in one run (each student's
+    kernel and pages are theirs alone). Tests only read it."""
+    return graded(tmp_path_factory.mktemp("with"), "plaisante", hidden=True,
+                  others={"tom": telling()})
 
 
 def read_by_the_student(root: Path, assignment: str) -> list[str]:
@@ -109,8 +121,9 @@ def read_by_the_student(root: Path, assignment: str) -> list[str]:
 
 @pytest.mark.parametrize("assignment", slow_except(COURSE, {"plaisante"}))
 def test_what_the_student_reads_is_the_same_with_or_without_hidden_tests(
-        tmp_path: Path, assignment: str) -> None:
-    with_hidden = graded(tmp_path / "with", assignment, hidden=True)
+        tmp_path: Path, request: pytest.FixtureRequest, assignment: str) -> None:
+    with_hidden = (request.getfixturevalue("plaisante_graded") if assignment == "plaisante"
+                   else graded(tmp_path / "with", assignment, hidden=True))
     without = graded(tmp_path / "without", assignment, hidden=False)
     heard = read_by_the_student(with_hidden, assignment)
     assert any(text.startswith("HEARD ") for text in heard), heard[-3:]
@@ -139,26 +152,25 @@ _oracle.answer = _telling
 '''
 
 
-def test_an_own_tests_cell_never_says_what_the_notebooks_kernel_heard(tmp_path: Path) -> None:
-    root = new_course(tmp_path / "course", ("solutions",))
-    cli("release", "plaisante", cwd=root, course=root)
+def telling() -> nbformat.NotebookNode:
+    """Plaisante's reference with the telling recorder right after the setup cell."""
     notebook = nbformat.read(CourseLayout(ROOT).samples("plaisante") / "full_marks.ipynb",
                              as_version=4)
     setup = next(index for index, cell in enumerate(notebook.cells)
                  if cell.metadata.get("nbgrader", {}).get("grade_id") == "setup")
     notebook.cells.insert(setup + 1, nbformat.v4.new_code_cell(TELLING))
-    path = tmp_path / "telling.ipynb"
-    nbformat.write(notebook, path)
-    cli("submit", str(path), "--student", "ada", "--assignment", "plaisante", cwd=root,
-        course=root)
-    cli("grade", "plaisante", cwd=root, course=root)
-    cli("feedback", "plaisante", "--student", "ada", cwd=root, course=root)
-    page = html.unescape(CourseLayout(root).feedback("ada", "plaisante")
+    return notebook
+
+
+def test_an_own_tests_cell_never_says_what_the_notebooks_kernel_heard(
+        plaisante_graded: Path) -> None:
+    root = plaisante_graded
+    page = html.unescape(CourseLayout(root).feedback("tom", "plaisante")
                          .read_text(encoding="utf-8"))
     told = page.find("WHAT I HEARD: {")
     assert told < 0, page[told:told + 300]
     assert "9♠ 10♠ J♠ Q♠ K♠" not in page and "9♠10♠J♠Q♠K♠" not in page
-    graded = nbformat.read(CourseLayout(root).autograded("ada", "plaisante"), as_version=4)
+    graded = nbformat.read(CourseLayout(root).autograded("tom", "plaisante"), as_version=4)
     scored = {cell.metadata["nbgrader"]["grade_id"]: [
         output.data["text/plain"] for output in cell.outputs
         if output.output_type == "execute_result"] for cell in graded.cells

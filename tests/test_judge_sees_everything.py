@@ -134,7 +134,6 @@ def submitted(tmp_path_factory: pytest.TempPathFactory, assignments: list[str]) 
     probe (``probe``) submitted."""
     root = new_course(tmp_path_factory.mktemp("course"), ("solutions", "notebooks"))
     cli("release", *assignments, cwd=root, course=root)
-    folder = tmp_path_factory.mktemp("notebooks")
     for assignment in assignments:
         made = {"reference": nbformat.read(CourseLayout(ROOT).samples(assignment)
                                            / "full_marks.ipynb", as_version=4)}
@@ -142,32 +141,39 @@ def submitted(tmp_path_factory: pytest.TempPathFactory, assignments: list[str]) 
             made["mutated"] = mutated(assignment)
         if assignment in PROBES:
             made["probe"] = probing(assignment)
+        # a batch (a notebook a student, named after them) is submitted in one run
+        folder = tmp_path_factory.mktemp(f"notebooks-{assignment}")
         for student, notebook in made.items():
-            path = folder / f"{student}-{assignment}.ipynb"
-            nbformat.write(notebook, path)
-            cli("submit", str(path), "--student", student, "--assignment", assignment,
-                cwd=root, course=root)
+            nbformat.write(notebook, folder / f"{student}.ipynb")
+        done = cli("submit", str(folder), "--assignment", assignment, cwd=root, course=root)
+        assert done.stdout.splitlines()[-1] == f"{len(made)} submitted, 0 refused", done.stdout
+        assert set(made) <= set(CourseLayout(root).submitted_students(assignment))
     return root
 
 
 def graded(submitted: Path, factory: pytest.TempPathFactory, command: str,
-           assignments: list[str]) -> Path:
+           assignments: list[str], students: tuple[str, ...]) -> Path:
+    """A copy of ``submitted`` where ``plaisante COMMAND`` graded ``students``' notebooks of
+    ``assignments``."""
     course = factory.mktemp(command) / "course"
     shutil.copytree(submitted, course)
-    cli(command, *assignments, cwd=course, course=course)
+    cli(command, *assignments, *(f"--student={student}" for student in students), cwd=course,
+        course=course)
     return course
 
 
 @pytest.fixture(scope="module")
 def judged(submitted: Path, tmp_path_factory: pytest.TempPathFactory,
            assignments: list[str]) -> Path:
-    return graded(submitted, tmp_path_factory, "grade", assignments)
+    # the reference is graded by the test that records what the kernel hears, in-process
+    return graded(submitted, tmp_path_factory, "grade", assignments, ("mutated", "probe"))
 
 
 @pytest.fixture(scope="module")
 def own_kernel(submitted: Path, tmp_path_factory: pytest.TempPathFactory,
                assignments: list[str]) -> Path:
-    return graded(submitted, tmp_path_factory, "autograde", assignments)
+    # only the mutated notebook's scores are compared across the two modes
+    return graded(submitted, tmp_path_factory, "autograde", assignments, ("mutated",))
 
 
 @pytest.mark.parametrize("assignment", slow_except(sorted(MUTATIONS), FAST))

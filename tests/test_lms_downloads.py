@@ -153,9 +153,8 @@ def test_names_become_student_ids():
 # ----------------------------------------------------------------------------- submitted, graded
 
 @pytest.mark.nbgrader
-def test_a_canvas_class_with_a_resubmission_is_collected_whole_and_graded(tmp_path):
-    root = new_course(tmp_path / "course")
-    run("release", ASSIGNMENT, cwd=root)
+def test_a_canvas_class_with_a_resubmission_is_collected_whole_and_graded(course_root, tmp_path):
+    root = course_root
     archive = packed(tmp_path, {
         "smithada_101_9001_plaisante.ipynb": FULL,
         "leeben_102_9002_plaisante.ipynb": UNTOUCHED,
@@ -203,9 +202,8 @@ def test_a_canvas_class_with_a_resubmission_is_collected_whole_and_graded(tmp_pa
 
 
 @pytest.mark.nbgrader
-def test_a_students_folder_with_a_data_file_is_submitted_and_graded(tmp_path):
-    root = new_course(tmp_path / "course")
-    run("release", ASSIGNMENT, cwd=root)
+def test_a_students_folder_with_a_data_file_is_submitted_and_graded(course_root, tmp_path):
+    root = course_root
     folder = tmp_path / "ada"
     folder.mkdir()
     shutil.copy(UNTOUCHED, folder / "plaisante.ipynb")
