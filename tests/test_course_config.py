@@ -55,10 +55,12 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for cell in slow.cells:
         if cell.metadata.get("nbgrader", {}).get("grade_id") == "step3_has_checks":
             cell.source += "\n\nimport time\ntime.sleep(8)\n"
-    nbformat.write(slow, root / "slow.ipynb")
-    for student, notebook in (("late", FULL_MARKS), ("slow", root / "slow.ipynb"),
-                              ("punctual", FULL_MARKS)):
-        assert plaisante("submit", str(notebook), "--student", student, cwd=root).returncode == 0
+    # 'late' by the one-notebook submit (whose stamp is checked), the others as a class folder
+    assert plaisante("submit", str(FULL_MARKS), "--student", "late", cwd=root).returncode == 0
+    folder = tmp_path_factory.mktemp("class")
+    nbformat.write(slow, folder / "slow.ipynb")
+    shutil.copy(FULL_MARKS, folder / "punctual.ipynb")
+    assert plaisante("submit", str(folder), "--assignment", "plaisante", cwd=root).returncode == 0
     stamp = root / "assignments" / "submitted" / "punctual" / "plaisante" / "timestamp.txt"
     stamp.write_text("2025-12-31 12:00:00.000000 UTC\n", encoding="utf-8")
     return root

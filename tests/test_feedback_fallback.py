@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import shutil
 from pathlib import Path
 
 import nbformat
@@ -39,14 +40,28 @@ def with_metadata(dest: Path) -> tuple[Path, list[str]]:
     return dest, [cell.source.strip().splitlines()[0] for cell in answers]
 
 
-def test_a_page_nbgrader_cannot_make_falls_back_and_the_command_says_so(tmp_path) -> None:
-    root = new_course(tmp_path / "course")
-    layout = CourseLayout(root)
+@pytest.fixture(scope="module")
+def released(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A course with ASSIGNMENT released and nothing submitted: each test grades a copy."""
+    root = new_course(tmp_path_factory.mktemp("released") / "course")
     run("release", ASSIGNMENT, cwd=root)
-    run("submit", str(FULL_MARKS), "--student", "ada", cwd=root)
-    odd, first_lines = with_metadata(tmp_path / "mal" / f"{ASSIGNMENT}.ipynb")
-    run("submit", str(odd), "--student", "mal", cwd=root)
-    run("submit", str(FULL_MARKS), "--student", "eve", cwd=root)
+    return root
+
+
+def copy_of(released: Path, tmp_path: Path) -> Path:
+    """A copy of the released course at ``tmp_path / "course"``; return it."""
+    return Path(shutil.copytree(released, tmp_path / "course", symlinks=True))
+
+
+def test_a_page_nbgrader_cannot_make_falls_back_and_the_command_says_so(released,
+                                                                           tmp_path) -> None:
+    root = copy_of(released, tmp_path)
+    layout = CourseLayout(root)
+    folder = tmp_path / "class"  # one submit of the class's <student>.ipynb files
+    _, first_lines = with_metadata(folder / "mal.ipynb")
+    for student in ("ada", "eve"):
+        shutil.copy(FULL_MARKS, folder / f"{student}.ipynb")
+    run("submit", str(folder), "--assignment", ASSIGNMENT, cwd=root)
     run("grade", ASSIGNMENT, "--workers", "1", cwd=root)
     for student in ("ada", "mal", "eve"):
         report = json.loads(layout.report(ASSIGNMENT, student).read_text(encoding="utf-8"))
@@ -113,15 +128,14 @@ def evaluate(cards):
 
 
 def test_what_a_kernel_said_after_the_hidden_checks_reaches_no_page_of_the_students(
-        tmp_path) -> None:
+        released, tmp_path) -> None:
     """A kernel that answers a request with the hidden inputs it heard gives the instructor a
     reason quoting them. With a lone surrogate in a cell (JSON carries "\\ud800", UTF-8 does
     not) the autograded notebook could not be written, so the student's page was the one
     listing the grader's reasons: the hidden inputs were on it. The notebook is written (the
     surrogate as U+FFFD), and a page of reasons lists them only for code that never ran."""
-    root = new_course(tmp_path / "course")
+    root = copy_of(released, tmp_path)
     layout = CourseLayout(root)
-    run("release", ASSIGNMENT, cwd=root)
     notebook = nbformat.read(FULL_MARKS, as_version=4)
     for cell in notebook.cells:
         if cell.metadata.get("nbgrader", {}).get("grade_id") == "step4_scoring":

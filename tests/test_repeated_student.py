@@ -36,8 +36,10 @@ def test_several_students_exclude_the_others_for_nbgrader():
 def course(tmp_path_factory) -> Path:
     root = new_course(tmp_path_factory.mktemp("repeated") / "course")
     run("release", ASSIGNMENT, cwd=root)
+    folder = tmp_path_factory.mktemp("class")  # one submit of the class's <student>.ipynb
     for student, sample in WORK.items():
-        run("submit", str(SAMPLES / sample), "--student", student, cwd=root)
+        shutil.copy(SAMPLES / sample, folder / f"{student}.ipynb")
+    run("submit", str(folder), "--assignment", ASSIGNMENT, cwd=root)
     return root
 
 

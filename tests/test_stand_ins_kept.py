@@ -111,17 +111,25 @@ def notebook(game: str, keeping: bool, moved: bool = False) -> nbformat.Notebook
     return found
 
 
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A course with both games of ``KEEPING`` released, each with 'keeps', 'asks' and
+    'moves' submitted (``notebook``), graded by one ``plaisante grade`` of both."""
+    root = new_course(tmp_path_factory.mktemp("stand-ins") / "course", ("solutions",))
+    cli("release", *sorted(KEEPING), cwd=root, course=root)
+    for game in sorted(KEEPING):
+        folder = tmp_path_factory.mktemp(f"{game}-class")  # one submit of <student>.ipynb
+        for student, keeping, moved in (("keeps", True, False), ("asks", False, False),
+                                        ("moves", True, True)):
+            nbformat.write(notebook(game, keeping, moved), folder / f"{student}.ipynb")
+        cli("submit", str(folder), "--assignment", game, cwd=root, course=root)
+    cli("grade", *sorted(KEEPING), cwd=root, course=root)
+    return root
+
+
 @pytest.mark.parametrize("game", sorted(KEEPING))
-def test_answers_kept_from_a_stand_in_earn_nothing(tmp_path: Path, game: str) -> None:
-    root = new_course(tmp_path / "course", ("solutions",))
-    cli("release", game, cwd=root, course=root)
-    for student, keeping, moved in (("keeps", True, False), ("asks", False, False),
-                                    ("moves", True, True)):
-        path = tmp_path / f"{student}.ipynb"
-        nbformat.write(notebook(game, keeping, moved), path)
-        cli("submit", str(path), "--student", student, "--assignment", game, cwd=root,
-            course=root)
-    cli("grade", game, cwd=root, course=root)
+def test_answers_kept_from_a_stand_in_earn_nothing(graded: Path, game: str) -> None:
+    root = graded
     layout = CourseLayout(root)
     totals = {}
     for student in ("keeps", "asks", "moves"):

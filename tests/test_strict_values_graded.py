@@ -74,13 +74,12 @@ def graded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     """A course with each notebook of NOTEBOOKS submitted, graded by the command."""
     root = new_course(tmp_path_factory.mktemp("course"), ("solutions", "notebooks"))
     cli("release", *NOTEBOOKS, cwd=root, course=root)
-    folder = tmp_path_factory.mktemp("notebooks")
     for assignment, versions in NOTEBOOKS.items():
+        # one submit of a class folder (<student>.ipynb) per assignment, not one per student
+        folder = tmp_path_factory.mktemp(f"{assignment}-notebooks")
         for student, notebook in build_samples(ROOT, assignment, versions).items():
-            path = folder / f"{student}-{assignment}.ipynb"
-            nbformat.write(notebook, path)
-            cli("submit", str(path), "--student", student, "--assignment", assignment,
-                cwd=root, course=root)
+            nbformat.write(notebook, folder / f"{student}.ipynb")
+        cli("submit", str(folder), "--assignment", assignment, cwd=root, course=root)
     cli(request.param, *NOTEBOOKS, cwd=root, course=root)
     return root
 
